@@ -1,0 +1,31 @@
+import { ts } from 'ts-morph';
+
+const COMPILER_OPTIONS: ts.CompilerOptions = {
+  target: ts.ScriptTarget.ES2022,
+  module: ts.ModuleKind.ESNext,
+  declaration: true,
+  isolatedDeclarations: true,
+  removeComments: false,
+  newLine: ts.NewLineKind.LineFeed,
+};
+
+/**
+ * `src/**.ts` → `dist/**.js` + `dist/**.d.ts`, file by file. Every exported
+ * declaration carries an explicit type (isolatedDeclarations), so neither
+ * needs a whole-program type check: generation stays fast. `tsc --strict`
+ * over the sources is a separate test.
+ */
+export function compileDist(sources: ReadonlyMap<string, string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [path, text] of sources) {
+    if (!path.endsWith('.ts')) continue;
+    const base = path.slice(0, -3);
+    const js = ts.transpileModule(text, { compilerOptions: COMPILER_OPTIONS, fileName: path, reportDiagnostics: false });
+    out.set(`${base}.js`, js.outputText);
+    const dts = ts.transpileDeclaration(text, { compilerOptions: COMPILER_OPTIONS, fileName: path, reportDiagnostics: true });
+    const errors = (dts.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
+    if (errors.length > 0) throw new Error(`${path}: cannot emit declarations: ${errors[0]}`);
+    out.set(`${base}.d.ts`, dts.outputText);
+  }
+  return out;
+}

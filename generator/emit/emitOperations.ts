@@ -1,0 +1,266 @@
+import { StructureKind, type InterfaceDeclarationStructure, type OptionalKind, type PropertySignatureStructure, type StatementStructures } from 'ts-morph';
+import type { OperationIr, ParameterIr, ReleaseIr } from '../ir/types.js';
+import { referencedModels } from '../ir/typeRefs.js';
+import type { WriterFunction } from 'ts-morph';
+import { jsDocs } from './jsDoc.js';
+import { propertyName, typeText } from './typeText.js';
+
+/** Operations served by plain request/response functions; watches stream and get their own functions. */
+const STREAMING_KINDS: ReadonlySet<OperationIr['kind']> = new Set(['watch', 'watchList', 'watchListForAllNamespaces']);
+
+/**
+ * Query parameters that only mean something on a watch. The list functions
+ * return one LeaseList, so they leave these to the watch functions instead of
+ * accepting a flag that would turn the response into a stream.
+ */
+export function isWatchOnlyParameter(operation: OperationIr, parameter: ParameterIr): boolean {
+  return (operation.kind === 'list' || operation.kind === 'listForAllNamespaces') && ['watch', 'allowWatchBookmarks', 'sendInitialEvents'].includes(parameter.name);
+}
+
+/** Patch media types the clients speak, each a variant of the patch argument. CBOR variants are not offered: the runtime speaks JSON. */
+const PATCH_VARIANTS: ReadonlyArray<{ contentType: string; typeName: string; apply: boolean }> = [
+  { contentType: 'application/json-patch+json', typeName: 'JsonPatch', apply: false },
+  { contentType: 'application/merge-patch+json', typeName: 'MergePatch', apply: false },
+  { contentType: 'application/strategic-merge-patch+json', typeName: 'StrategicMergePatch', apply: false },
+  { contentType: 'application/apply-patch+yaml', typeName: 'ApplyPatch', apply: true },
+];
+
+export function clientOperations(ir: ReleaseIr): OperationIr[] {
+  return ir.operations.filter((o) => !STREAMING_KINDS.has(o.kind));
+}
+
+function pascal(name: string): string {
+  return name.charAt(0).toUpperCase() + name.slice(1);
+}
+
+function queryParameters(operation: OperationIr): ParameterIr[] {
+  return operation.queryParameters.filter((p) => !isWatchOnlyParameter(operation, p));
+}
+
+function successTypes(operation: OperationIr): Array<{ code: string; type: string }> {
+  return operation.responses.filter((r) => /^2\d\d$/.test(r.code) && r.type !== undefined).map((r) => ({ code: r.code, type: typeText(r.type!) }));
+}
+
+function returnType(operation: OperationIr): string {
+  const types = [...new Set(successTypes(operation).map((s) => s.type))];
+  return types.length === 0 ? 'void' : types.join(' | ');
+}
+
+function patchVariants(operation: OperationIr): typeof PATCH_VARIANTS {
+  const offered = operation.requestBody?.contentTypes ?? [];
+  return PATCH_VARIANTS.filter((v) => offered.includes(v.contentType));
+}
+
+/** The model a patch applies to: the body of the patch's 200 response. */
+function patchedModel(operation: OperationIr): string {
+  return successTypes(operation)[0]?.type ?? 'unknown';
+}
+
+function parameterProperty(parameter: ParameterIr, options: { optional?: boolean } = {}): OptionalKind<PropertySignatureStructure> {
+  return {
+    name: propertyName(parameter.name),
+    type: typeText(parameter.type),
+    hasQuestionToken: options.optional ?? !parameter.required,
+    docs: jsDocs(parameter.description),
+  };
+}
+
+export function operationStatements(ir: ReleaseIr): Array<string | StatementStructures> {
+  const operations = clientOperations(ir);
+  const models = new Set<string>();
+  for (const operation of operations) {
+    for (const r of operation.responses) if (r.type !== undefined) referencedModels(r.type).forEach((m) => models.add(m));
+    if (operation.requestBody !== undefined && operation.kind !== 'patch') referencedModels(operation.requestBody.type).forEach((m) => models.add(m));
+  }
+  const patchTypes = [...new Set(operations.flatMap((o) => (o.kind === 'patch' ? patchVariants(o).map((v) => v.typeName) : [])))].sort();
+  const builders = [...new Set(operations.map((o) => o.pathBuilder))].sort();
+  const usesQuery = operations.some((o) => queryParameters(o).length > 0);
+
+  const statements: Array<string | StatementStructures> = [
+    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../runtime/transport.js', namedImports: ['CallOptions', 'Client'] },
+  ];
+  if (usesQuery) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: '../runtime/query.js', namedImports: ['encodeQuery'] });
+  if (patchTypes.length > 0) {
+    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../runtime/patch.js', namedImports: patchTypes });
+    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: '../runtime/patch.js', namedImports: ['patchRequest'] });
+  }
+  statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedImports: [...models].sort() });
+  statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './paths.js', namedImports: builders });
+  for (const operation of operations) statements.push(...operationDeclarations(operation));
+  return statements;
+}
+
+function operationDeclarations(operation: OperationIr): StatementStructures[] {
+  const name = operation.name;
+  const typeBase = pascal(name);
+  const query = queryParameters(operation);
+  const isPatch = operation.kind === 'patch';
+  const applyOnly = new Set(isPatch ? ['fieldManager', 'force'] : []);
+  const declarations: StatementStructures[] = [];
+  const hasInputs = operation.pathParameters.length > 0 || query.length > 0 || operation.requestBody !== undefined;
+
+  const queryInterface: InterfaceDeclarationStructure = {
+    kind: StructureKind.Interface,
+    name: `${typeBase}Query`,
+    isExported: true,
+    docs: jsDocs(`Query parameters of \`${name}\` (\`${operation.method} ${operation.path}\`).`),
+    properties: query.filter((p) => !applyOnly.has(p.name)).map((p) => parameterProperty(p)),
+  };
+  if (hasInputs) declarations.push(queryInterface);
+
+  const responses: InterfaceDeclarationStructure = {
+    kind: StructureKind.Interface,
+    name: `${typeBase}Responses`,
+    isExported: true,
+    docs: jsDocs(`Response bodies of \`${name}\` by HTTP status code. Any other status is thrown as a KubernetesApiError.`),
+    properties: successTypes(operation).map((s) => ({ name: s.code, type: s.type })),
+  };
+  declarations.push(responses);
+
+  const pathProperties = operation.pathParameters.map((p) => parameterProperty(p, { optional: false }));
+  const bodyProperty: OptionalKind<PropertySignatureStructure>[] =
+    operation.requestBody !== undefined && !isPatch
+      ? [
+          {
+            name: 'body',
+            type: typeText(operation.requestBody.type),
+            hasQuestionToken: !operation.requestBody.required,
+            docs: jsDocs(operation.kind === 'delete' || operation.kind === 'deleteCollection' ? 'DeleteOptions sent as the request body, e.g. preconditions on uid or resourceVersion.' : 'The object sent as the request body.'),
+          },
+        ]
+      : [];
+
+  if (isPatch) {
+    declarations.push(...patchParamsDeclarations(operation, typeBase, pathProperties, query));
+  } else if (hasInputs) {
+    declarations.push({
+      kind: StructureKind.Interface,
+      name: `${typeBase}Params`,
+      isExported: true,
+      extends: [`${typeBase}Query`],
+      docs: jsDocs(`Arguments of \`${name}\`: path parameters, query parameters${bodyProperty.length > 0 ? ' and the request body' : ''}.`),
+      properties: [...pathProperties, ...bodyProperty],
+    });
+  }
+
+  const path = operation.pathParameters.length === 0 ? operation.pathBuilder : `${operation.pathBuilder}(${operation.pathParameters.map((p) => `params.${p.name}`).join(', ')})`;
+  const fields: RequestField[] = [`method: '${operation.method}'`, `path: ${path}`];
+  if (query.length > 0) fields.push({ call: 'query: encodeQuery', entries: query.map((p) => `${propertyName(p.name)}: ${accessor(p.name)}`) });
+  if (isPatch) fields.push('...patchRequest(params.patch)');
+  else if (operation.requestBody !== undefined) {
+    if (operation.requestBody.required) fields.push('body: JSON.stringify(params.body)', "contentType: 'application/json'");
+    // Without a body there is nothing to describe with a Content-Type.
+    else fields.push('...(params.body === undefined ? {} : { body: JSON.stringify(params.body), contentType: \'application/json\' })');
+  }
+  const statements = [requestStatement(fields)];
+
+  const description = [operation.description, '', `\`${operation.method} ${operation.path}\``].join('\n');
+  declarations.push({
+    kind: StructureKind.Function,
+    isExported: true,
+    name,
+    docs: jsDocs(description, [
+      { tagName: 'throws', text: 'KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)' },
+      ...(operation.deprecated ? [{ tagName: 'deprecated' }] : []),
+    ]),
+    parameters: [
+      { name: 'client', type: 'Client' },
+      ...(hasInputs ? [{ name: 'params', type: `${typeBase}Params` }] : []),
+      { name: 'options', type: 'CallOptions', hasQuestionToken: true },
+    ],
+    returnType: `Promise<${returnType(operation)}>`,
+    statements,
+  });
+  return declarations;
+}
+
+function patchParamsDeclarations(
+  operation: OperationIr,
+  typeBase: string,
+  pathProperties: OptionalKind<PropertySignatureStructure>[],
+  query: ParameterIr[],
+): StatementStructures[] {
+  const model = patchedModel(operation);
+  const fieldManager = query.find((p) => p.name === 'fieldManager');
+  const force = query.find((p) => p.name === 'force');
+  const variants = patchVariants(operation);
+  const nonApply = variants.filter((v) => !v.apply).map((v) => (v.typeName === 'JsonPatch' ? 'JsonPatch' : `${v.typeName}<${model}>`));
+  const apply = variants.find((v) => v.apply);
+  const members: string[] = [];
+  const fieldManagerDoc = fieldManager === undefined ? [] : [parameterProperty(fieldManager, { optional: true })];
+  const declarations: StatementStructures[] = [
+    {
+      kind: StructureKind.Interface,
+      name: `${typeBase}Target`,
+      isExported: true,
+      extends: [`${typeBase}Query`],
+      docs: jsDocs(`Path and query arguments of \`${operation.name}\` shared by every patch type.`),
+      properties: pathProperties,
+    },
+  ];
+  if (nonApply.length > 0) {
+    declarations.push({
+      kind: StructureKind.Interface,
+      name: `${typeBase}UpdatePatch`,
+      isExported: true,
+      extends: [`${typeBase}Target`],
+      docs: jsDocs('A JSON, merge or strategic merge patch. `force` is only for server-side apply, so it cannot be set here.'),
+      properties: [{ name: 'patch', type: nonApply.join(' | ') }, ...fieldManagerDoc, ...(force !== undefined ? [{ name: 'force', type: 'never', hasQuestionToken: true }] : [])],
+    });
+    members.push(`${typeBase}UpdatePatch`);
+  }
+  if (apply !== undefined) {
+    declarations.push({
+      kind: StructureKind.Interface,
+      name: `${typeBase}ApplyPatch`,
+      isExported: true,
+      extends: [`${typeBase}Target`],
+      docs: jsDocs('A server-side apply patch: `fieldManager` is required, `force` re-acquires fields owned by other managers.'),
+      properties: [
+        { name: 'patch', type: `ApplyPatch<${model}>` },
+        ...(fieldManager !== undefined ? [parameterProperty(fieldManager, { optional: false })] : []),
+        ...(force !== undefined ? [parameterProperty(force, { optional: true })] : []),
+      ],
+    });
+    members.push(`${typeBase}ApplyPatch`);
+  }
+  declarations.push({
+    kind: StructureKind.TypeAlias,
+    name: `${typeBase}Params`,
+    isExported: true,
+    docs: jsDocs(`Arguments of \`${operation.name}\`, discriminated by \`patch.type\`.`),
+    type: members.length > 0 ? members.join(' | ') : 'never',
+  });
+  return declarations;
+}
+
+/** A field of the request object: plain text, or a call whose object argument is written one entry per line. */
+type RequestField = string | { readonly call: string; readonly entries: readonly string[] };
+
+function accessor(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `params.${name}` : `params[${JSON.stringify(name)}]`;
+}
+
+/** `return client.request({ … }, options);`, one field per line, as a formatter would lay it out. */
+function requestStatement(fields: readonly RequestField[]): WriterFunction {
+  return (writer) => {
+    writer.writeLine('return client.request(');
+    writer.indent(() => {
+      writer.writeLine('{');
+      writer.indent(() => {
+        for (const field of fields) {
+          if (typeof field === 'string') {
+            writer.writeLine(`${field},`);
+            continue;
+          }
+          writer.writeLine(`${field.call}({`);
+          writer.indent(() => field.entries.forEach((entry) => writer.writeLine(`${entry},`)));
+          writer.writeLine('}),');
+        }
+      });
+      writer.writeLine('},');
+      writer.writeLine('options,');
+    });
+    writer.write(');');
+  };
+}

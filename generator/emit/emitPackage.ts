@@ -1,0 +1,97 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import Handlebars from 'handlebars';
+import { StructureKind, type Project } from 'ts-morph';
+import type { OperationIr, ReleaseIr } from '../ir/types.js';
+import { releaseModuleName, releaseSubpath } from '../ir/releaseNames.js';
+import { clientOperations, isWatchOnlyParameter } from './emitOperations.js';
+import { generatedHeader } from './header.js';
+import { printSourceFile } from './tsProject.js';
+
+export interface PackageInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly templatesDir: string;
+}
+
+/** Hand-written runtime folders copied verbatim into the package (tests live in test/, not here). */
+const COPIED_FOLDERS = ['runtime', 'testing'] as const;
+
+export function copiedTemplateFiles(templatesDir: string): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const folder of COPIED_FOLDERS) {
+    const dir = join(templatesDir, folder);
+    let names: string[];
+    try {
+      names = readdirSync(dir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort();
+    } catch {
+      continue;
+    }
+    for (const name of names) files.set(`${folder}/${name}`, readFileSync(join(dir, name), 'utf8'));
+  }
+  return files;
+}
+
+/** Root entry point: the newest release. */
+export function emitRootIndex(project: Project, newest: ReleaseIr): string {
+  return printSourceFile(project, '/src/index.ts', generatedHeader(`newest release in spec/releases.json (${newest.release})`), [
+    { kind: StructureKind.ExportDeclaration, moduleSpecifier: `./${releaseModuleName(newest.release)}/index.js` },
+  ]).text;
+}
+
+function summary(operation: OperationIr): string {
+  const text = operation.description.split('\n')[0] ?? '';
+  return text.charAt(0).toUpperCase() + text.slice(1) + '.';
+}
+
+function example(operation: OperationIr): string {
+  const target = operation.pathParameters.map((p) => `${p.name}: ${p.name === 'namespace' ? "'default'" : "'my-lease'"}`).join(', ');
+  const args = (extra: string): string => `{ ${[target, extra].filter(Boolean).join(', ')} }`;
+  const call = (params: string): string => `const result = await ${operation.name}(client${params === '' ? '' : ', ' + params});`;
+  switch (operation.kind) {
+    case 'getAPIResources':
+      return call('');
+    case 'read':
+      return call(args(''));
+    case 'list':
+    case 'listForAllNamespaces':
+      return [call(args("labelSelector: 'app=web', limit: 100")), 'for (const lease of result.items) console.log(lease.metadata?.name);'].join('\n');
+    case 'create':
+      return call(args("body: { metadata: { name: 'my-lease' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } }"));
+    case 'replace':
+      return call(args('body: lease'));
+    case 'patch':
+      return call(args("patch: { type: 'merge', body: { spec: { holderIdentity: 'me' } } }"));
+    case 'delete':
+      return call(args("body: { preconditions: { resourceVersion: lease.metadata?.resourceVersion } }"));
+    case 'deleteCollection':
+      return call(args("labelSelector: 'app=web'"));
+    default:
+      return call(args(''));
+  }
+}
+
+export function emitPackageSkeleton(info: PackageInfo, releases: readonly ReleaseIr[]): Map<string, string> {
+  const handlebars = Handlebars.create();
+  const newest = releases[releases.length - 1]!;
+  const data = {
+    name: info.name,
+    version: info.version,
+    releaseRange: `${releases[0]!.release} – ${newest.release}`,
+    newest: { release: newest.release },
+    releases: releases.map((r) => ({ release: r.release, subpath: releaseSubpath(r.release), subpathName: releaseSubpath(r.release).slice(2), module: releaseModuleName(r.release) })),
+    operations: clientOperations(newest).map((o) => ({
+      name: o.name,
+      method: o.method,
+      path: o.path,
+      query: o.queryParameters.filter((p) => !isWatchOnlyParameter(o, p)).map((p) => p.name),
+      summary: summary(o),
+      example: example(o),
+    })),
+  };
+  const render = (template: string): string => handlebars.compile(readFileSync(join(info.templatesDir, 'package', template), 'utf8'), { noEscape: true })(data);
+  return new Map([
+    ['package.json', JSON.stringify(JSON.parse(render('package.json.hbs')), null, 2) + '\n'],
+    ['README.md', render('README.md.hbs')],
+  ]);
+}

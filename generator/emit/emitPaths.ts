@@ -1,0 +1,69 @@
+import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
+import type { PathTemplateIr, ReleaseIr } from '../ir/types.js';
+import { jsDocs } from './jsDoc.js';
+
+/** Which runtime validator guards which path parameter; anything else is held to the stricter name rules. */
+function segmentValidator(parameter: string): 'namespaceSegment' | 'nameSegment' {
+  return parameter === 'namespace' ? 'namespaceSegment' : 'nameSegment';
+}
+
+/** Escapes literal text for a template literal: path text comes from the spec and is data. */
+export function templateLiteralText(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
+}
+
+function identifier(parameter: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(parameter) ? parameter : parameter.replace(/[^A-Za-z0-9_$]/g, '_');
+}
+
+export function pathStatements(ir: ReleaseIr): Array<string | StatementStructures> {
+  const validators = [...new Set(ir.paths.flatMap((p) => p.parameters.map(segmentValidator)))].sort();
+  const statements: Array<string | StatementStructures> = [];
+  if (validators.length > 0) {
+    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: '../runtime/pathSegments.js', namedImports: validators });
+  }
+  for (const path of ir.paths) statements.push(path.parameters.length === 0 ? constantPath(path) : pathFunction(path));
+  return statements;
+}
+
+function constantPath(path: PathTemplateIr): StatementStructures {
+  return {
+    kind: StructureKind.VariableStatement,
+    isExported: true,
+    declarationKind: VariableDeclarationKind.Const,
+    docs: jsDocs(`The path \`${path.template}\`.`, path.deprecated ? [{ tagName: 'deprecated' }] : []),
+    declarations: [{ name: path.builderName, initializer: singleQuoted(path.template) }],
+  };
+}
+
+function pathFunction(path: PathTemplateIr): StatementStructures {
+  let body = '';
+  let rest = path.template;
+  for (const parameter of path.parameters) {
+    const marker = `{${parameter}}`;
+    const at = rest.indexOf(marker);
+    body += templateLiteralText(rest.slice(0, at)) + '${' + `${segmentValidator(parameter)}(${identifier(parameter)})` + '}';
+    rest = rest.slice(at + marker.length);
+  }
+  body += templateLiteralText(rest);
+  return {
+    kind: StructureKind.Function,
+    isExported: true,
+    name: path.builderName,
+    docs: jsDocs(
+      `Builds \`${path.template}\`. Every parameter is validated (namespace: DNS-1123 label; name: DNS-1123 subdomain) and percent-encoded before any request exists.`,
+      [
+        { tagName: 'throws', text: `InvalidPathParameterError when ${path.parameters.map((p) => `\`${p}\``).join(' or ')} is not acceptable` },
+        ...(path.deprecated ? [{ tagName: 'deprecated' }] : []),
+      ],
+    ),
+    parameters: path.parameters.map((p) => ({ name: identifier(p), type: 'string' })),
+    returnType: 'string',
+    statements: ['return `' + body + '`;'],
+  };
+}
+
+/** A single-quoted string literal, escaped for any content. */
+export function singleQuoted(text: string): string {
+  return "'" + JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'") + "'";
+}

@@ -1,0 +1,50 @@
+import { StructureKind, VariableDeclarationKind, type Project } from 'ts-morph';
+import type { ReleaseIr } from '../ir/types.js';
+import { releaseModuleName } from '../ir/releaseNames.js';
+import { checkModelCompleteness } from './checkCompleteness.js';
+import { generatedHeader } from './header.js';
+import { modelStatements } from './emitModels.js';
+import { operationStatements } from './emitOperations.js';
+import { pathStatements, singleQuoted } from './emitPaths.js';
+import { printSourceFile } from './tsProject.js';
+
+export interface ReleaseSource {
+  readonly ir: ReleaseIr;
+  /** Project-relative path of the normalised document, for headers and errors. */
+  readonly documentPath: string;
+  readonly contentHash: string;
+}
+
+/** The TypeScript files of one release, keyed by path relative to `src/`. */
+export function emitRelease(project: Project, source: ReleaseSource): Map<string, string> {
+  const { ir } = source;
+  const dir = releaseModuleName(ir.release);
+  const header = generatedHeader(`${source.documentPath} (Kubernetes ${ir.release}, ${source.contentHash})`);
+  const files = new Map<string, string>();
+
+  const models = printSourceFile(project, `/src/${dir}/models.ts`, header, modelStatements(ir));
+  checkModelCompleteness(ir, models.sourceFile, source.documentPath);
+  files.set(`${dir}/models.ts`, models.text);
+  files.set(`${dir}/paths.ts`, printSourceFile(project, `/src/${dir}/paths.ts`, header, pathStatements(ir)).text);
+  files.set(`${dir}/operations.ts`, printSourceFile(project, `/src/${dir}/operations.ts`, header, operationStatements(ir)).text);
+  const timestampNames = ir.models.filter((m) => m.shape.kind === 'timestamp').map((m) => m.name);
+  files.set(
+    `${dir}/index.ts`,
+    printSourceFile(project, `/src/${dir}/index.ts`, header, [
+      { kind: StructureKind.ExportDeclaration, moduleSpecifier: '../runtime/index.js' },
+      { kind: StructureKind.ExportDeclaration, moduleSpecifier: './models.js' },
+      // The models' timestamp aliases carry the spec's docs; they win over the runtime's types of the same name.
+      ...(timestampNames.length > 0 ? [{ kind: StructureKind.ExportDeclaration as const, isTypeOnly: true, moduleSpecifier: './models.js', namedExports: timestampNames }] : []),
+      { kind: StructureKind.ExportDeclaration, moduleSpecifier: './paths.js' },
+      { kind: StructureKind.ExportDeclaration, moduleSpecifier: './operations.js' },
+      {
+        kind: StructureKind.VariableStatement,
+        isExported: true,
+        declarationKind: VariableDeclarationKind.Const,
+        docs: [{ description: 'The Kubernetes release these types and functions were generated from.' }],
+        declarations: [{ name: 'release', initializer: singleQuoted(ir.release) }],
+      },
+    ]).text,
+  );
+  return files;
+}

@@ -1,0 +1,31 @@
+import type { TypeRef } from '../ir/types.js';
+
+/** TypeScript type text for an IR type reference. */
+export function typeText(type: TypeRef): string {
+  switch (type.kind) {
+    case 'model':
+      return type.name;
+    case 'string':
+      return type.enum !== undefined ? type.enum.map((v) => JSON.stringify(v)).join(' | ') : 'string';
+    case 'integer':
+    case 'number':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'array': {
+      const items = typeText(type.items);
+      return /[|&]/.test(items) ? `Array<${items}>` : `${items}[]`;
+    }
+    case 'map':
+      return `{ [key: string]: ${typeText(type.values)} }`;
+    case 'object':
+      return '{ [key: string]: unknown }';
+    case 'unknown':
+      return 'unknown';
+  }
+}
+
+/** A property name as it must be written: bare when it is an identifier, quoted otherwise. */
+export function propertyName(name: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);
+}

@@ -1,0 +1,59 @@
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Replaces a whole directory with new content so that a failure at any
+ * point leaves the old directory as it was: everything is written to a
+ * sibling temporary directory first, then swapped in by rename.
+ */
+export async function replaceDirectory(target: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
+  const parent = dirname(target);
+  await mkdir(parent, { recursive: true });
+  const staging = await mkdtemp(join(parent, `.${basename(target)}.staging-`));
+  try {
+    await writeFiles(staging, files);
+    const retired = `${staging}.old`;
+    let hadTarget = true;
+    try {
+      await rename(target, retired);
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') throw cause;
+      hadTarget = false;
+    }
+    try {
+      await rename(staging, target);
+    } catch (cause) {
+      if (hadTarget) await rename(retired, target);
+      throw cause;
+    }
+    if (hadTarget) await rm(retired, { recursive: true, force: true });
+  } catch (cause) {
+    await rm(staging, { recursive: true, force: true });
+    throw cause;
+  }
+}
+
+/** Writes several files inside an existing directory, each through a temporary file and a rename. */
+export async function writeFilesAtomically(root: string, files: ReadonlyMap<string, string>): Promise<void> {
+  const staged: Array<[string, string]> = [];
+  try {
+    for (const [relative, content] of files) {
+      const path = join(root, relative);
+      await mkdir(dirname(path), { recursive: true });
+      const temporary = `${path}.tmp-${process.pid}`;
+      await writeFile(temporary, content);
+      staged.push([temporary, path]);
+    }
+    for (const [temporary, path] of staged) await rename(temporary, path);
+  } catch (cause) {
+    await Promise.all(staged.map(([temporary]) => rm(temporary, { force: true })));
+    throw cause;
+  }
+}
+
+async function writeFiles(root: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
+  const dirs = new Set<string>();
+  for (const relative of files.keys()) dirs.add(dirname(join(root, relative)));
+  for (const dir of [...dirs].sort()) await mkdir(dir, { recursive: true });
+  await Promise.all([...files].map(([relative, content]) => writeFile(join(root, relative), content)));
+}

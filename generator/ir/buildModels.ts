@@ -1,0 +1,73 @@
+import { GeneratorError } from '../errors.js';
+import { isJsonObject, type JsonObject } from '../load/readDocument.js';
+import { joinPointer } from '../load/jsonPointer.js';
+import { modelNameOf, typeRefOf } from './typeRefs.js';
+import type { GroupVersionKindIr, ModelIr, ModelShape, PropertyIr } from './types.js';
+
+/**
+ * Kubernetes' two timestamp schemas are plain `date-time` strings in the
+ * spec, but their wire formats are exact: `Time` has second precision and
+ * `MicroTime` exactly six fractional digits. They are kept as strings so
+ * microseconds survive a round trip.
+ */
+function timestampPrecision(schemaName: string, schema: JsonObject): 'seconds' | 'microseconds' | undefined {
+  if (schema['type'] !== 'string' || schema['format'] !== 'date-time') return undefined;
+  return modelNameOf(schemaName) === 'MicroTime' ? 'microseconds' : 'seconds';
+}
+
+export function buildModels(document: JsonObject, file: string): ModelIr[] {
+  const schemas = isJsonObject(document['components']) && isJsonObject(document['components']['schemas']) ? document['components']['schemas'] : {};
+  const byName = new Map<string, string>();
+  const models: ModelIr[] = [];
+  for (const schemaName of Object.keys(schemas).sort()) {
+    const schema = schemas[schemaName];
+    const pointer = joinPointer('/components/schemas', schemaName);
+    if (!isJsonObject(schema)) throw new GeneratorError('unsupported-schema', 'schema is not an object', { file, pointer });
+    const name = modelNameOf(schemaName);
+    const clash = byName.get(name);
+    if (clash !== undefined) {
+      throw new GeneratorError('unsupported-schema', `schemas ${clash} and ${schemaName} would both be emitted as ${name}`, { file, pointer });
+    }
+    byName.set(name, schemaName);
+    models.push({
+      name,
+      schemaName,
+      description: typeof schema['description'] === 'string' ? schema['description'] : '',
+      shape: shapeOf(schemaName, schema, { file, pointer }),
+      groupVersionKinds: groupVersionKindsOf(schema),
+    });
+  }
+  return models;
+}
+
+function shapeOf(schemaName: string, schema: JsonObject, context: { file: string; pointer: string }): ModelShape {
+  const precision = timestampPrecision(schemaName, schema);
+  if (precision !== undefined) return { kind: 'timestamp', precision };
+  const properties = schema['properties'];
+  if (isJsonObject(properties)) {
+    const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : []);
+    const props: PropertyIr[] = Object.keys(properties)
+      .sort()
+      .map((name) => {
+        const prop = properties[name];
+        const pointer = joinPointer(context.pointer, 'properties', name);
+        return {
+          name,
+          type: typeRefOf(prop, { file: context.file, pointer }),
+          required: required.has(name),
+          description: isJsonObject(prop) && typeof prop['description'] === 'string' ? prop['description'] : '',
+        };
+      });
+    const additional = isJsonObject(schema['additionalProperties'])
+      ? typeRefOf(schema['additionalProperties'], { ...context, pointer: context.pointer + '/additionalProperties' })
+      : undefined;
+    return { kind: 'object', properties: props, additionalProperties: additional };
+  }
+  return { kind: 'alias', type: typeRefOf(schema, context) };
+}
+
+function groupVersionKindsOf(schema: JsonObject): GroupVersionKindIr[] {
+  const gvks = schema['x-kubernetes-group-version-kind'];
+  if (!Array.isArray(gvks)) return [];
+  return gvks.filter(isJsonObject).map((gvk) => ({ group: String(gvk['group'] ?? ''), version: String(gvk['version'] ?? ''), kind: String(gvk['kind'] ?? '') }));
+}

@@ -1,0 +1,19 @@
+import type { JsonObject } from '../load/readDocument.js';
+import { COORDINATION_V1, type GroupVersion } from '../load/extractGroupSubset.js';
+import { buildModels } from './buildModels.js';
+import { buildOperations } from './buildOperations.js';
+import { buildPathTemplates } from './buildPathTemplates.js';
+import type { ReleaseIr } from './types.js';
+
+/** Normalised document → IR. `file` is only used to name the place of a problem. */
+export function buildReleaseIr(release: string, document: JsonObject, file: string, gv: GroupVersion = COORDINATION_V1): ReleaseIr {
+  const operations = buildOperations(document, file, gv);
+  return {
+    release,
+    group: gv.group,
+    version: gv.version,
+    paths: buildPathTemplates(operations, gv),
+    operations,
+    models: buildModels(document, file),
+  };
+}

@@ -1,0 +1,120 @@
+/**
+ * The intermediate representation: everything emitters need, derived from a
+ * normalised OpenAPI document and nothing else. Emitters read only this.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The kinds of Lease operations the Kubernetes reference pages list. */
+export type OperationKind =
+  | 'getAPIResources'
+  | 'read'
+  | 'list'
+  | 'listForAllNamespaces'
+  | 'create'
+  | 'replace'
+  | 'patch'
+  | 'delete'
+  | 'deleteCollection'
+  | 'watch'
+  | 'watchList'
+  | 'watchListForAllNamespaces';
+
+export type TypeRef =
+  | { readonly kind: 'model'; readonly name: string }
+  | { readonly kind: 'string'; readonly format?: string; readonly enum?: readonly string[] }
+  | { readonly kind: 'integer'; readonly format?: string }
+  | { readonly kind: 'number'; readonly format?: string }
+  | { readonly kind: 'boolean' }
+  | { readonly kind: 'array'; readonly items: TypeRef }
+  | { readonly kind: 'map'; readonly values: TypeRef }
+  | { readonly kind: 'object' }
+  | { readonly kind: 'unknown' };
+
+export interface ParameterIr {
+  readonly name: string;
+  readonly in: 'path' | 'query';
+  readonly type: TypeRef;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+export interface RequestBodyIr {
+  readonly type: TypeRef;
+  readonly required: boolean;
+  readonly contentTypes: readonly string[];
+}
+
+export interface ResponseIr {
+  /** HTTP status code as the spec lists it, e.g. "200". */
+  readonly code: string;
+  readonly description: string;
+  readonly type: TypeRef | undefined;
+  readonly contentTypes: readonly string[];
+}
+
+export interface OperationIr {
+  readonly operationId: string;
+  /** The client function name: the operationId without the group-version infix. */
+  readonly name: string;
+  readonly kind: OperationKind;
+  /** `x-kubernetes-action` (get, list, watch, watchlist, post, put, patch, delete, deletecollection). */
+  readonly action: string | undefined;
+  readonly method: HttpMethod;
+  readonly path: string;
+  /** Name of the path builder for `path` (see ReleaseIr.paths). */
+  readonly pathBuilder: string;
+  readonly description: string;
+  readonly deprecated: boolean;
+  readonly pathParameters: readonly ParameterIr[];
+  readonly queryParameters: readonly ParameterIr[];
+  readonly requestBody: RequestBodyIr | undefined;
+  readonly responses: readonly ResponseIr[];
+}
+
+export interface PropertyIr {
+  readonly name: string;
+  readonly type: TypeRef;
+  readonly required: boolean;
+  readonly description: string;
+}
+
+export interface GroupVersionKindIr {
+  readonly group: string;
+  readonly version: string;
+  readonly kind: string;
+}
+
+export type ModelShape =
+  | { readonly kind: 'object'; readonly properties: readonly PropertyIr[]; readonly additionalProperties: TypeRef | undefined }
+  | { readonly kind: 'alias'; readonly type: TypeRef }
+  /** A timestamp carried as an exact string: Kubernetes `Time` (seconds) or `MicroTime` (6 fractional digits). */
+  | { readonly kind: 'timestamp'; readonly precision: 'seconds' | 'microseconds' };
+
+export interface ModelIr {
+  /** TypeScript name, e.g. `ObjectMeta`. */
+  readonly name: string;
+  /** Name of the schema in the document, e.g. `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`. */
+  readonly schemaName: string;
+  readonly description: string;
+  readonly shape: ModelShape;
+  readonly groupVersionKinds: readonly GroupVersionKindIr[];
+}
+
+/** One URL path template and the name of the function that builds it. */
+export interface PathTemplateIr {
+  readonly template: string;
+  readonly builderName: string;
+  /** Path parameters in the order they appear in the template. */
+  readonly parameters: readonly string[];
+  readonly deprecated: boolean;
+}
+
+export interface ReleaseIr {
+  readonly release: string;
+  readonly group: string;
+  readonly version: string;
+  readonly paths: readonly PathTemplateIr[];
+  readonly operations: readonly OperationIr[];
+  readonly models: readonly ModelIr[];
+}

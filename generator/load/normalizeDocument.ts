@@ -1,0 +1,73 @@
+import { isJsonObject, type JsonObject, type UpstreamDocument } from './readDocument.js';
+import { resolveLocalRef } from './jsonPointer.js';
+import { COORDINATION_V1, extractGroupSubset, type GroupVersion } from './extractGroupSubset.js';
+import { swagger2ToOpenApi3 } from './swagger2ToOpenApi3.js';
+import { applyUpstreamQuirkFixes } from './upstreamQuirks.js';
+import { validateWithSwaggerParser } from './validateWithSwaggerParser.js';
+import { contentHash, sortKeysDeep } from './canonicalJson.js';
+
+export interface NormalizedSpec {
+  readonly release: string;
+  readonly document: JsonObject;
+  /** sha256 of the canonical JSON of `document`. */
+  readonly contentHash: string;
+}
+
+/**
+ * Upstream document (either form) → the project's normal form: one
+ * self-contained OpenAPI 3.0 document holding only the group's paths and what
+ * they reach, with upstream quirks fixed and parameters sorted by name.
+ */
+export async function normalizeUpstreamDocument(upstream: UpstreamDocument, release: string, gv: GroupVersion = COORDINATION_V1): Promise<NormalizedSpec> {
+  const subset = extractGroupSubset(upstream, gv);
+  await validateWithSwaggerParser(subset, upstream.file);
+  const openapi3 = upstream.format === 'swagger2' ? swagger2ToOpenApi3(subset) : inlineComponentIndirections(subset);
+  const fixed = applyUpstreamQuirkFixes(openapi3, gv);
+  const document = sortKeysDeep({
+    openapi: '3.0.0',
+    info: {
+      title: `Kubernetes ${gv.group}/${gv.version}`,
+      version: release,
+      'x-kubernetes-release': release,
+    },
+    paths: sortParameters(fixed['paths']),
+    components: { schemas: isJsonObject(fixed['components']) ? fixed['components']['schemas'] ?? {} : {} },
+  }) as JsonObject;
+  await validateWithSwaggerParser(document, upstream.file);
+  return { release, document, contentHash: contentHash(document) };
+}
+
+/** OpenAPI 3 documents may reference shared parameters, responses and bodies; the normal form inlines them. */
+function inlineComponentIndirections(subset: JsonObject): JsonObject {
+  const inline = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(inline);
+    if (!isJsonObject(node)) return node;
+    const ref = node['$ref'];
+    if (typeof ref === 'string' && /^#\/components\/(parameters|responses|requestBodies)\//.test(ref)) return inline(resolveLocalRef(subset, ref));
+    const out: JsonObject = {};
+    for (const [key, child] of Object.entries(node)) out[key] = inline(child);
+    return out;
+  };
+  return { ...subset, paths: inline(subset['paths']) };
+}
+
+function sortParameters(paths: unknown): unknown {
+  if (!isJsonObject(paths)) return paths;
+  const byName = (a: unknown, b: unknown): number => {
+    const ka = isJsonObject(a) ? `${String(a['in'])}:${String(a['name'])}` : '';
+    const kb = isJsonObject(b) ? `${String(b['in'])}:${String(b['name'])}` : '';
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  };
+  const out: JsonObject = {};
+  for (const [path, item] of Object.entries(paths)) {
+    if (!isJsonObject(item)) continue;
+    const sortedItem: JsonObject = {};
+    for (const [key, value] of Object.entries(item)) {
+      if (key === 'parameters' && Array.isArray(value)) sortedItem[key] = [...value].sort(byName);
+      else if (isJsonObject(value) && Array.isArray(value['parameters'])) sortedItem[key] = { ...value, parameters: [...value['parameters']].sort(byName) };
+      else sortedItem[key] = value;
+    }
+    out[path] = sortedItem;
+  }
+  return out;
+}

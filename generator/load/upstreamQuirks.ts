@@ -1,0 +1,122 @@
+import { isJsonObject, type JsonObject } from './readDocument.js';
+import type { GroupVersion } from './extractGroupSubset.js';
+
+/*
+ * Every known defect or inconsistency of the upstream Kubernetes documents is
+ * fixed here and only here, one named function each, applied to the OpenAPI 3
+ * form of the extracted subset (whichever upstream form it came from).
+ */
+
+/**
+ * Upstream's v3 documents carry `default` values (`{}` on nested objects, `""`
+ * on strings) that its swagger.json does not have; they describe Go zero
+ * values, not server behaviour, and would make the two forms differ.
+ */
+export function dropSchemaDefaults(node: unknown): unknown {
+  return mapDeep(node, (object) => {
+    if ('default' in object) {
+      const { default: _dropped, ...rest } = object;
+      return rest;
+    }
+    return object;
+  });
+}
+
+/**
+ * Upstream's v3 documents wrap a `$ref` in `allOf` to hang a `default` beside
+ * it; once defaults are dropped, a lone `allOf` with no siblings says nothing
+ * more than the `$ref` itself (which is what swagger.json has).
+ */
+export function unwrapBareAllOfRefs(node: unknown): unknown {
+  return mapDeep(node, (object) => {
+    const allOf = object['allOf'];
+    if (Object.keys(object).length === 1 && Array.isArray(allOf) && allOf.length === 1 && isJsonObject(allOf[0]) && typeof allOf[0]['$ref'] === 'string') {
+      return allOf[0];
+    }
+    return object;
+  });
+}
+
+/**
+ * Upstream marks every scalar query and path parameter `uniqueItems: true`, a
+ * keyword that only means something for arrays.
+ */
+export function dropUniqueItemsOnScalars(node: unknown): unknown {
+  return mapDeep(node, (object) => {
+    if (object['uniqueItems'] !== undefined && object['type'] !== 'array') {
+      const { uniqueItems: _dropped, ...rest } = object;
+      return rest;
+    }
+    return object;
+  });
+}
+
+/**
+ * Shared meta types (DeleteOptions, WatchEvent) list a group-version-kind for
+ * every API group that uses them, and the list shifts in every release and
+ * between the v2 and v3 documents. Only this group's entries describe this
+ * group's API.
+ */
+export function restrictGroupVersionKinds(node: unknown, gv: GroupVersion): unknown {
+  return mapDeep(node, (object) => {
+    const gvks = object['x-kubernetes-group-version-kind'];
+    if (!Array.isArray(gvks)) return object;
+    const own = gvks.filter((entry) => isJsonObject(entry) && entry['group'] === gv.group && entry['version'] === gv.version);
+    const { 'x-kubernetes-group-version-kind': _dropped, ...rest } = object;
+    return own.length > 0 ? { ...rest, 'x-kubernetes-group-version-kind': own } : rest;
+  });
+}
+
+/**
+ * Several query parameters are closed sets of values that upstream spells out
+ * only in prose ("Valid values are: - All"), typing them as free strings.
+ */
+const PROSE_ENUMS: Readonly<Record<string, readonly string[]>> = {
+  dryRun: ['All'],
+  fieldValidation: ['Ignore', 'Strict', 'Warn'],
+  propagationPolicy: ['Background', 'Foreground', 'Orphan'],
+  resourceVersionMatch: ['Exact', 'NotOlderThan'],
+};
+
+export function declareProseEnums(node: unknown): unknown {
+  return mapDeep(node, (object) => {
+    const values = typeof object['name'] === 'string' && object['in'] === 'query' ? PROSE_ENUMS[object['name']] : undefined;
+    if (values === undefined || !isJsonObject(object['schema']) || object['schema']['type'] !== 'string') return object;
+    return { ...object, schema: { ...object['schema'], enum: [...values] } };
+  });
+}
+
+/**
+ * The `pretty` parameter is a boolean flag on the wire (`?pretty=true`) but
+ * upstream types it as a string.
+ */
+export function typePrettyAsBoolean(node: unknown): unknown {
+  return mapDeep(node, (object) => {
+    if (object['name'] !== 'pretty' || object['in'] !== 'query' || !isJsonObject(object['schema'])) return object;
+    return { ...object, schema: { ...object['schema'], type: 'boolean' } };
+  });
+}
+
+/** Keys whose value is a map from user-chosen names (a property called "default" is not the keyword). */
+const NAME_MAPS = new Set(['properties', 'paths', 'content', 'responses', 'schemas', 'parameters']);
+
+function mapDeep(node: unknown, visit: (object: JsonObject) => JsonObject, isNameMap = false): unknown {
+  if (Array.isArray(node)) return node.map((child) => mapDeep(child, visit));
+  if (!isJsonObject(node)) return node;
+  const mapped: JsonObject = {};
+  for (const [key, child] of Object.entries(node)) {
+    mapped[key] = !isNameMap && (key === 'description' || key === 'example') ? child : mapDeep(child, visit, !isNameMap && NAME_MAPS.has(key) && !Array.isArray(child));
+  }
+  return isNameMap ? mapped : visit(mapped);
+}
+
+export function applyUpstreamQuirkFixes(document: JsonObject, gv: GroupVersion): JsonObject {
+  let fixed: unknown = document;
+  fixed = dropSchemaDefaults(fixed);
+  fixed = unwrapBareAllOfRefs(fixed);
+  fixed = dropUniqueItemsOnScalars(fixed);
+  fixed = restrictGroupVersionKinds(fixed, gv);
+  fixed = declareProseEnums(fixed);
+  fixed = typePrettyAsBoolean(fixed);
+  return fixed as JsonObject;
+}

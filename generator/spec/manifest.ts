@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GeneratorError } from '../errors.js';
+import { isJsonObject } from '../load/readDocument.js';
+import { compareReleases, RELEASE_PATTERN } from '../ir/releaseNames.js';
+
+export interface ReleaseEntry {
+  readonly release: string;
+  /** Path of the normalised document, relative to the spec directory. */
+  readonly document: string;
+  /** sha256 of the canonical JSON of the normalised document. */
+  readonly contentHash: string;
+  readonly upstream: { readonly swagger: string; readonly openapiV3: string };
+}
+
+export interface ReleaseManifest {
+  readonly group: string;
+  readonly version: string;
+  readonly releases: readonly ReleaseEntry[];
+}
+
+export const MANIFEST_FILE = 'releases.json';
+
+export function upstreamUrls(release: string): ReleaseEntry['upstream'] {
+  const base = `https://raw.githubusercontent.com/kubernetes/kubernetes/v${release}/api/openapi-spec`;
+  return { swagger: `${base}/swagger.json`, openapiV3: `${base}/v3/apis__coordination.k8s.io__v1_openapi.json` };
+}
+
+export function documentPathFor(release: string): string {
+  return `openapi/v${release}.json`;
+}
+
+export async function readManifest(specDir: string): Promise<ReleaseManifest> {
+  const file = join(specDir, MANIFEST_FILE);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return { group: 'coordination.k8s.io', version: 'v1', releases: [] };
+    throw new GeneratorError('io', `cannot read: ${String(cause)}`, { file });
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (cause) {
+    throw new GeneratorError('not-json', `not JSON: ${(cause as Error).message}`, { file });
+  }
+  if (!isJsonObject(parsed) || !Array.isArray(parsed['releases'])) throw new GeneratorError('usage', 'manifest has no "releases" array', { file, pointer: '/releases' });
+  const releases = parsed['releases'].map((entry, index): ReleaseEntry => {
+    const pointer = `/releases/${index}`;
+    if (!isJsonObject(entry) || typeof entry['release'] !== 'string' || !RELEASE_PATTERN.test(entry['release'])) {
+      throw new GeneratorError('usage', 'entry needs a "release" like "1.35.0"', { file, pointer });
+    }
+    if (typeof entry['document'] !== 'string' || typeof entry['contentHash'] !== 'string') {
+      throw new GeneratorError('usage', 'entry needs "document" and "contentHash"', { file, pointer });
+    }
+    const upstream = isJsonObject(entry['upstream']) ? entry['upstream'] : {};
+    const defaults = upstreamUrls(entry['release']);
+    return {
+      release: entry['release'],
+      document: entry['document'],
+      contentHash: entry['contentHash'],
+      upstream: {
+        swagger: typeof upstream['swagger'] === 'string' ? upstream['swagger'] : defaults.swagger,
+        openapiV3: typeof upstream['openapiV3'] === 'string' ? upstream['openapiV3'] : defaults.openapiV3,
+      },
+    };
+  });
+  return { group: String(parsed['group'] ?? 'coordination.k8s.io'), version: String(parsed['version'] ?? 'v1'), releases: [...releases].sort((a, b) => compareReleases(a.release, b.release)) };
+}
+
+export function withRelease(manifest: ReleaseManifest, entry: ReleaseEntry): ReleaseManifest {
+  const releases = manifest.releases.filter((r) => r.release !== entry.release);
+  return { ...manifest, releases: [...releases, entry].sort((a, b) => compareReleases(a.release, b.release)) };
+}
+
+export function serializeManifest(manifest: ReleaseManifest): string {
+  return JSON.stringify(manifest, null, 2) + '\n';
+}

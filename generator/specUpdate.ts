@@ -1,0 +1,74 @@
+import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { GeneratorError } from './errors.js';
+import { readUpstreamDocument } from './load/readDocument.js';
+import { normalizeUpstreamDocument } from './load/normalizeDocument.js';
+import { stableJson } from './load/canonicalJson.js';
+import { download, findInMirror } from './load/locateUpstream.js';
+import { RELEASE_PATTERN } from './ir/releaseNames.js';
+import { documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstreamUrls, withRelease } from './spec/manifest.js';
+import { buildPackageFiles, displayPath } from './generate.js';
+import { replaceDirectory, writeFilesAtomically } from './fs/atomicOutput.js';
+
+export interface SpecUpdateOptions {
+  readonly release: string;
+  readonly from?: string;
+  readonly spec?: string;
+  readonly specDir: string;
+  readonly outDir: string;
+  /** Skip regenerating the package (the spec documents are still checked by a dry generation). */
+  readonly generate: boolean;
+  readonly templatesDir?: string;
+}
+
+export interface SpecUpdateResult {
+  readonly release: string;
+  readonly source: string;
+  readonly contentHash: string;
+  readonly changed: boolean;
+}
+
+/**
+ * Adds or refreshes one release: ingest → normalise → (dry) generate from a
+ * staged copy of spec/ → only then write spec/ and generated/. Any failure
+ * leaves both untouched.
+ */
+export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdateResult> {
+  if (!RELEASE_PATTERN.test(options.release)) throw new GeneratorError('usage', `--release must look like 1.35.0, got ${JSON.stringify(options.release)}`);
+  const manifest = await readManifest(options.specDir);
+  const known = manifest.releases.find((r) => r.release === options.release);
+  const source = await locateSource(options, known?.upstream.swagger);
+  const upstream = await readUpstreamDocument(source);
+  const normalized = await normalizeUpstreamDocument(upstream, options.release);
+  const entry = { release: options.release, document: documentPathFor(options.release), contentHash: normalized.contentHash, upstream: known?.upstream ?? upstreamUrls(options.release) };
+  const specFiles = new Map([
+    [entry.document, stableJson(normalized.document)],
+    [MANIFEST_FILE, serializeManifest(withRelease(manifest, entry))],
+  ]);
+
+  const staging = await mkdtemp(join(tmpdir(), 'lease-spec-staging-'));
+  try {
+    await cp(options.specDir, staging, { recursive: true }).catch((cause: NodeJS.ErrnoException) => {
+      if (cause.code !== 'ENOENT') throw cause;
+    });
+    await writeFilesAtomically(staging, specFiles);
+    const { files } = await buildPackageFiles({ specDir: staging, outDir: options.outDir, ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}) });
+    await writeFilesAtomically(options.specDir, specFiles);
+    if (options.generate) await replaceDirectory(options.outDir, files);
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+  }
+  return { release: options.release, source: displayPath(source), contentHash: normalized.contentHash, changed: known?.contentHash !== normalized.contentHash };
+}
+
+async function locateSource(options: SpecUpdateOptions, knownUrl: string | undefined): Promise<string> {
+  if (options.spec !== undefined) return options.spec;
+  if (options.from !== undefined) return findInMirror(options.from, options.release);
+  if (knownUrl === undefined) {
+    throw new GeneratorError('unknown-release', `unknown release ${options.release}: it is not in ${MANIFEST_FILE}; to add it, give its document with --from DIR or --spec FILE`, {
+      file: displayPath(join(options.specDir, MANIFEST_FILE)),
+    });
+  }
+  return download(knownUrl);
+}
