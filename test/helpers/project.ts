@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../../generator/config.js';
+import { buildReleaseIr } from '../../generator/ir/buildReleaseIr.js';
+import type { ReleaseIr } from '../../generator/ir/types.js';
+
+export { PROJECT_ROOT };
+export const SHARED_SPECS = join(PROJECT_ROOT, '..', 'shared', 'specs');
+export const V3_SNAPSHOT = join(SHARED_SPECS, 'kubernetes-v3-snapshots', 'between-v1.30-and-v1.31', 'apis__coordination.k8s.io__v1_openapi.json');
+
+export interface ManifestRelease {
+  release: string;
+  document: string;
+  contentHash: string;
+}
+
+export function manifestReleases(): ManifestRelease[] {
+  const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'spec', 'releases.json'), 'utf8')) as { releases: ManifestRelease[] };
+  return manifest.releases;
+}
+
+export function releaseDocument(release: string): Record<string, unknown> {
+  return JSON.parse(readFileSync(join(PROJECT_ROOT, 'spec', 'openapi', `v${release}.json`), 'utf8')) as Record<string, unknown>;
+}
+
+export function releaseIr(release: string): ReleaseIr {
+  return buildReleaseIr(release, releaseDocument(release), `spec/openapi/v${release}.json`);
+}
+
+export function upstreamSwagger(release: string): string {
+  return join(SHARED_SPECS, 'kubernetes', `v${release}`, 'swagger.json');
+}
