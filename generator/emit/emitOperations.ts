@@ -148,9 +148,8 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
   if (query.length > 0) fields.push({ call: 'query: encodeQuery', entries: query.map((p) => `${propertyName(p.name)}: ${accessor(p.name)}`) });
   if (isPatch) fields.push('...patchRequest(params.patch)');
   else if (operation.requestBody !== undefined) {
-    if (operation.requestBody.required) fields.push('body: JSON.stringify(params.body)', "contentType: 'application/json'");
-    // Without a body there is nothing to describe with a Content-Type.
-    else fields.push('...(params.body === undefined ? {} : { body: JSON.stringify(params.body), contentType: \'application/json\' })');
+    // The transport sends a body as application/json unless told otherwise.
+    fields.push(operation.requestBody.required ? 'body: JSON.stringify(params.body)' : 'body: params.body === undefined ? undefined : JSON.stringify(params.body)');
   }
   const statements = [requestStatement(fields)];
 

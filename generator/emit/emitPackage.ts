@@ -93,5 +93,6 @@ export function emitPackageSkeleton(info: PackageInfo, releases: readonly Releas
   return new Map([
     ['package.json', JSON.stringify(JSON.parse(render('package.json.hbs')), null, 2) + '\n'],
     ['README.md', render('README.md.hbs')],
+    ['tsconfig.json', render('tsconfig.json.hbs')],
   ]);
 }

@@ -1,0 +1,37 @@
+import { benchGenerate } from './generate.bench.js';
+import { writeResult, type BenchContext, type BenchResult } from './harness.js';
+
+/**
+ * `npm run bench [-- name…] [--quick]`: runs benchmarks, prints their figures
+ * and goals, and records them in bench/results/ (quick runs, as in CI, go to
+ * .tmp/bench/ so they never overwrite the recorded figures).
+ */
+const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>> = {
+  generate: benchGenerate,
+};
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const selected = args.filter((a) => !a.startsWith('--'));
+const names = selected.length > 0 ? selected : Object.keys(BENCHMARKS);
+let failed = 0;
+for (const name of names) {
+  const bench = BENCHMARKS[name];
+  if (bench === undefined) {
+    console.error(`unknown benchmark ${name} (known: ${Object.keys(BENCHMARKS).join(', ')})`);
+    process.exitCode = 2;
+    continue;
+  }
+  try {
+    const result = await bench({ quick });
+    const file = writeResult(result, quick);
+    console.log(`\n# ${result.name} (${result.environment})${quick ? ' [quick]' : ''}`);
+    for (const [key, value] of Object.entries(result.figures)) console.log(`  ${key}: ${value}`);
+    for (const goal of result.goals) console.log(`  goal ${goal.met ? 'met' : 'NOT met'}: ${goal.goal}`);
+    console.log(`  recorded in ${file}; reproduce with: ${result.command}`);
+  } catch (error) {
+    failed++;
+    console.error(`benchmark ${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
+  }
+}
+if (failed > 0) process.exitCode = 1;
