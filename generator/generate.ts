@@ -14,13 +14,17 @@ import { compileDist } from './emit/compileDist.js';
 import { replaceDirectory } from './fs/atomicOutput.js';
 import { PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, TEMPLATES_DIR } from './config.js';
 import { relative } from 'node:path';
+import { annotateSince } from './ir/annotateSince.js';
+import { diffReleases } from './diff/diffReleases.js';
+import { diffSummary, renderChangelog } from './diff/renderChangelog.js';
+import type { ReleaseDiff } from './diff/types.js';
 
 export interface GenerateOptions {
   readonly specDir: string;
   readonly outDir: string;
   readonly templatesDir?: string;
   /** Called once per release with what was emitted for it. */
-  readonly onRelease?: (progress: { release: string; files: number; milliseconds: number }) => void;
+  readonly onRelease?: (progress: { release: string; files: number; milliseconds: number; summary: string }) => void;
 }
 
 export interface LoadedRelease {
@@ -60,7 +64,7 @@ export function displayPath(file: string): string {
 }
 
 /** Everything `generated/` holds, as a map from relative path to content. Pure apart from reading inputs. */
-export async function buildPackageFiles(options: GenerateOptions): Promise<{ files: Map<string, string>; releases: LoadedRelease[] }> {
+export async function buildPackageFiles(options: GenerateOptions): Promise<{ files: Map<string, string>; releases: LoadedRelease[]; diffs: ReleaseDiff[] }> {
   const manifest = await readManifest(options.specDir);
   if (manifest.releases.length === 0) throw new GeneratorError('unknown-release', 'no releases in the manifest; add one with spec:update', { file: displayPath(join(options.specDir, 'releases.json')) });
   const templatesDir = options.templatesDir ?? TEMPLATES_DIR;
@@ -69,25 +73,42 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
   const files = new Map<string, string>();
   const releases: LoadedRelease[] = [];
   const seenModules = new Map<string, string>();
+  const loadMs = new Map<string, number>();
   for (const entry of manifest.releases) {
     const started = performance.now();
     const moduleName = releaseModuleName(entry.release);
     const clash = seenModules.get(moduleName);
     if (clash !== undefined) throw new GeneratorError('usage', `releases ${clash} and ${entry.release} share the minor version; keep one per minor`, { file: displayPath(join(options.specDir, 'releases.json')) });
     seenModules.set(moduleName, entry.release);
-    const loaded = await loadRelease(options.specDir, entry);
-    releases.push(loaded);
-    const emitted = emitRelease(project, { ir: loaded.ir, documentPath: loaded.documentPath, contentHash: entry.contentHash });
-    for (const [path, text] of emitted) sources.set(path, text);
-    files.set(`openapi/v${entry.release}.json`, loaded.documentText);
-    options.onRelease?.({ release: entry.release, files: emitted.size + 1, milliseconds: Math.round(performance.now() - started) });
+    releases.push(await loadRelease(options.specDir, entry));
+    loadMs.set(entry.release, performance.now() - started);
   }
-  sources.set('index.ts', emitRootIndex(project, releases[releases.length - 1]!.ir));
+  const annotated = annotateSince(releases.map((r) => r.ir));
+  const diffs: ReleaseDiff[] = [];
+  annotated.forEach((ir, index) => {
+    const started = performance.now();
+    const loaded = releases[index]!;
+    const emitted = emitRelease(project, { ir, documentPath: loaded.documentPath, contentHash: loaded.entry.contentHash });
+    for (const [path, text] of emitted) sources.set(path, text);
+    files.set(`openapi/v${ir.release}.json`, loaded.documentText);
+    const previous = annotated[index - 1];
+    const diff = previous === undefined ? undefined : diffReleases(previous, ir);
+    if (diff !== undefined) diffs.push(diff);
+    options.onRelease?.({
+      release: ir.release,
+      files: emitted.size + 1,
+      milliseconds: Math.round(performance.now() - started + (loadMs.get(ir.release) ?? 0)),
+      summary: diff === undefined ? 'oldest release' : diffSummary(diff),
+    });
+  });
+  files.set('CHANGELOG.md', renderChangelog(annotated[0]!.release, diffs));
+  files.set('api-diff.json', JSON.stringify({ releases: annotated.map((ir) => ir.release), diffs }, null, 2) + '\n');
+  sources.set('index.ts', emitRootIndex(project, annotated[annotated.length - 1]!));
   for (const [path, text] of copiedTemplateFiles(templatesDir)) sources.set(path, text);
   for (const [path, text] of sources) files.set(`src/${path}`, text);
   for (const [path, text] of compileDist(sources)) files.set(`dist/${path}`, text);
-  for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version: PACKAGE_VERSION, templatesDir }, releases.map((r) => r.ir))) files.set(path, text);
-  return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), releases };
+  for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version: PACKAGE_VERSION, templatesDir }, annotated, diffs)) files.set(path, text);
+  return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), releases, diffs };
 }
 
 export async function generate(options: GenerateOptions): Promise<{ files: number }> {

@@ -10,7 +10,7 @@ await runCli(async (argv) => {
   const result = await generate({
     specDir: resolve(flags['spec-dir'] ?? DEFAULT_SPEC_DIR),
     outDir: resolve(flags['out'] ?? DEFAULT_OUT_DIR),
-    onRelease: ({ release, files, milliseconds }) => console.log(`${release.padEnd(8)} ${String(files).padStart(3)} files ${String(milliseconds).padStart(5)} ms`),
+    onRelease: ({ release, files, milliseconds, summary }) => console.log(`${release.padEnd(8)} ${String(files).padStart(3)} files ${String(milliseconds).padStart(5)} ms  ${summary}`),
   });
   console.log(`generated ${result.files} files in ${Math.round(performance.now() - started)} ms`);
 });

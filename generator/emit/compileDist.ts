@@ -21,11 +21,22 @@ export function compileDist(sources: ReadonlyMap<string, string>): Map<string, s
     if (!path.endsWith('.ts')) continue;
     const base = path.slice(0, -3);
     const js = ts.transpileModule(text, { compilerOptions: COMPILER_OPTIONS, fileName: path, reportDiagnostics: false });
-    out.set(`${base}.js`, js.outputText);
+    const header = leadingLineComments(text);
+    out.set(`${base}.js`, withHeader(header, js.outputText));
     const dts = ts.transpileDeclaration(text, { compilerOptions: COMPILER_OPTIONS, fileName: path, reportDiagnostics: true });
     const errors = (dts.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
     if (errors.length > 0) throw new Error(`${path}: cannot emit declarations: ${errors[0]}`);
-    out.set(`${base}.d.ts`, dts.outputText);
+    out.set(`${base}.d.ts`, withHeader(header, dts.outputText));
   }
   return out;
+}
+
+/** The `//` lines a file starts with: the generated files' DO NOT EDIT header, which the compiler may drop with the statement it is attached to. */
+function leadingLineComments(text: string): string {
+  const match = /^(?:\/\/[^\n]*\n)+/.exec(text);
+  return match === null ? '' : match[0];
+}
+
+function withHeader(header: string, output: string): string {
+  return header === '' || output.startsWith(header) ? output : header + output;
 }

@@ -1,6 +1,6 @@
 import { StructureKind, type InterfaceDeclarationStructure, type StatementStructures, type TypeAliasDeclarationStructure } from 'ts-morph';
 import type { ModelIr, ReleaseIr } from '../ir/types.js';
-import { jsDocs } from './jsDoc.js';
+import { jsDocs, sinceTag } from './jsDoc.js';
 import { propertyName, typeText } from './typeText.js';
 
 /**
@@ -24,7 +24,7 @@ export function modelStatements(ir: ReleaseIr): Array<string | StatementStructur
 }
 
 function modelStatement(model: ModelIr): InterfaceDeclarationStructure | TypeAliasDeclarationStructure {
-  const docs = jsDocs(model.description, [{ tagName: 'see', text: model.schemaName }]);
+  const docs = jsDocs(model.description, [{ tagName: 'see', text: model.schemaName }, ...sinceTag(model)]);
   switch (model.shape.kind) {
     case 'object':
       return {
@@ -36,7 +36,7 @@ function modelStatement(model: ModelIr): InterfaceDeclarationStructure | TypeAli
           name: propertyName(p.name),
           type: typeText(p.type),
           hasQuestionToken: !p.required,
-          docs: jsDocs(p.description),
+          docs: jsDocs(p.description, sinceTag(p)),
         })),
         ...(model.shape.additionalProperties !== undefined
           ? { indexSignatures: [{ keyName: 'key', keyType: 'string', returnType: typeText(model.shape.additionalProperties) }] }

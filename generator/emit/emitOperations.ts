@@ -2,7 +2,7 @@ import { StructureKind, type InterfaceDeclarationStructure, type OptionalKind, t
 import type { OperationIr, ParameterIr, ReleaseIr } from '../ir/types.js';
 import { referencedModels } from '../ir/typeRefs.js';
 import type { WriterFunction } from 'ts-morph';
-import { jsDocs } from './jsDoc.js';
+import { jsDocs, sinceTag, WATCH_PATH_DEPRECATION } from './jsDoc.js';
 import { propertyName, typeText } from './typeText.js';
 
 /** Operations served by plain request/response functions; watches stream and get their own functions. */
@@ -61,7 +61,7 @@ function parameterProperty(parameter: ParameterIr, options: { optional?: boolean
     name: propertyName(parameter.name),
     type: typeText(parameter.type),
     hasQuestionToken: options.optional ?? !parameter.required,
-    docs: jsDocs(parameter.description),
+    docs: jsDocs(parameter.description, sinceTag(parameter)),
   };
 }
 
@@ -160,7 +160,8 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
     name,
     docs: jsDocs(description, [
       { tagName: 'throws', text: 'KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)' },
-      ...(operation.deprecated ? [{ tagName: 'deprecated' }] : []),
+      ...sinceTag(operation),
+      ...(operation.deprecated ? [{ tagName: 'deprecated', text: WATCH_PATH_DEPRECATION }] : []),
     ]),
     parameters: [
       { name: 'client', type: 'Client' },

@@ -1,8 +1,9 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, type Dirent } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import { StructureKind, type Project } from 'ts-morph';
 import type { OperationIr, ReleaseIr } from '../ir/types.js';
+import type { ReleaseDiff } from '../diff/types.js';
 import { releaseModuleName, releaseSubpath } from '../ir/releaseNames.js';
 import { clientOperations, isWatchOnlyParameter } from './emitOperations.js';
 import { generatedHeader } from './header.js';
@@ -19,16 +20,19 @@ const COPIED_FOLDERS = ['runtime', 'testing'] as const;
 
 export function copiedTemplateFiles(templatesDir: string): Map<string, string> {
   const files = new Map<string, string>();
-  for (const folder of COPIED_FOLDERS) {
-    const dir = join(templatesDir, folder);
-    let names: string[];
+  const walk = (dir: string, prefix: string): void => {
+    let entries: Dirent[];
     try {
-      names = readdirSync(dir).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort();
+      entries = readdirSync(dir, { withFileTypes: true });
     } catch {
-      continue;
+      return;
     }
-    for (const name of names) files.set(`${folder}/${name}`, readFileSync(join(dir, name), 'utf8'));
-  }
+    for (const entry of [...entries].sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}${entry.name}/`);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) files.set(`${prefix}${entry.name}`, readFileSync(join(dir, entry.name), 'utf8'));
+    }
+  };
+  for (const folder of COPIED_FOLDERS) walk(join(templatesDir, folder), `${folder}/`);
   return files;
 }
 
@@ -37,6 +41,15 @@ export function emitRootIndex(project: Project, newest: ReleaseIr): string {
   return printSourceFile(project, '/src/index.ts', generatedHeader(`newest release in spec/releases.json (${newest.release})`), [
     { kind: StructureKind.ExportDeclaration, moduleSpecifier: `./${releaseModuleName(newest.release)}/index.js` },
   ]).text;
+}
+
+/** One table cell: what a release adds or breaks relative to the one before it. */
+function whatItAdds(release: string, diffs: readonly ReleaseDiff[]): string {
+  const diff = diffs.find((d) => d.to === release);
+  if (diff === undefined) return 'oldest supported release';
+  const notable = diff.changes.filter((c) => c.class !== 'docs-only').map((c) => `${c.class === 'breaking' ? '**breaking** ' : ''}\`${c.subject}\``);
+  const docs = diff.counts.docsOnly > 0 ? `${diff.counts.docsOnly} description changes` : '';
+  return [...notable, docs].filter(Boolean).join(', ') || 'no API changes';
 }
 
 function summary(operation: OperationIr): string {
@@ -71,7 +84,7 @@ function example(operation: OperationIr): string {
   }
 }
 
-export function emitPackageSkeleton(info: PackageInfo, releases: readonly ReleaseIr[]): Map<string, string> {
+export function emitPackageSkeleton(info: PackageInfo, releases: readonly ReleaseIr[], diffs: readonly ReleaseDiff[]): Map<string, string> {
   const handlebars = Handlebars.create();
   const newest = releases[releases.length - 1]!;
   const data = {
@@ -79,7 +92,14 @@ export function emitPackageSkeleton(info: PackageInfo, releases: readonly Releas
     version: info.version,
     releaseRange: `${releases[0]!.release} – ${newest.release}`,
     newest: { release: newest.release },
-    releases: releases.map((r) => ({ release: r.release, subpath: releaseSubpath(r.release), subpathName: releaseSubpath(r.release).slice(2), module: releaseModuleName(r.release) })),
+    releases: releases.map((r) => ({
+      release: r.release,
+      minor: r.release.split('.').slice(0, 2).join('.'),
+      subpath: releaseSubpath(r.release),
+      subpathName: releaseSubpath(r.release).slice(2),
+      module: releaseModuleName(r.release),
+      adds: whatItAdds(r.release, diffs),
+    })),
     operations: clientOperations(newest).map((o) => ({
       name: o.name,
       method: o.method,

@@ -1,6 +1,6 @@
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { PathTemplateIr, ReleaseIr } from '../ir/types.js';
-import { jsDocs } from './jsDoc.js';
+import { jsDocs, WATCH_PATH_DEPRECATION } from './jsDoc.js';
 
 /** Which runtime validator guards which path parameter; anything else is held to the stricter name rules. */
 function segmentValidator(parameter: string): 'namespaceSegment' | 'nameSegment' {
@@ -31,7 +31,7 @@ function constantPath(path: PathTemplateIr): StatementStructures {
     kind: StructureKind.VariableStatement,
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    docs: jsDocs(`The path \`${path.template}\`.`, path.deprecated ? [{ tagName: 'deprecated' }] : []),
+    docs: jsDocs(`The path \`${path.template}\`.`, path.deprecated ? [{ tagName: 'deprecated', text: WATCH_PATH_DEPRECATION }] : []),
     declarations: [{ name: path.builderName, initializer: singleQuoted(path.template) }],
   };
 }
@@ -54,7 +54,7 @@ function pathFunction(path: PathTemplateIr): StatementStructures {
       `Builds \`${path.template}\`. Every parameter is validated (namespace: DNS-1123 label; name: DNS-1123 subdomain) and percent-encoded before any request exists.`,
       [
         { tagName: 'throws', text: `InvalidPathParameterError when ${path.parameters.map((p) => `\`${p}\``).join(' or ')} is not acceptable` },
-        ...(path.deprecated ? [{ tagName: 'deprecated' }] : []),
+        ...(path.deprecated ? [{ tagName: 'deprecated', text: WATCH_PATH_DEPRECATION }] : []),
       ],
     ),
     parameters: path.parameters.map((p) => ({ name: identifier(p), type: 'string' })),

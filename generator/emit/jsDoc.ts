@@ -1,7 +1,8 @@
 /**
  * Spec text becomes JSDoc. Descriptions are upstream data and may contain
  * anything: `*\/` would close the comment and let the rest run as code, and
- * U+2028/U+2029 are line terminators that would break the ` * ` gutter.
+ * U+2028/U+2029 are line terminators that would break the ` * ` gutter, and
+ * `/*` confuses ts-morph's layout of the tags that follow.
  * Backticks and `${` are harmless inside a comment and kept as they are.
  */
 export function jsDocText(description: string): string {
@@ -9,6 +10,8 @@ export function jsDocText(description: string): string {
     .replace(/\r\n?/g, '\n')
     .replace(/[\u2028\u2029]/g, '\n')
     .replace(/\*\//g, '*\\/')
+    // ts-morph lays out the tags with a writer that tracks comments: an open `/*` would make it close the block early.
+    .replace(/\/\*/g, '/\\*')
     // A line starting with `@` would be read as a JSDoc tag.
     .replace(/^(\s*)@/gm, '$1\\@')
     .replace(/[ \t]+$/gm, '')
@@ -21,3 +24,11 @@ export function jsDocs(description: string, tags: ReadonlyArray<{ tagName: strin
   if (text === '' && tags.length === 0) return [];
   return [{ description: text === '' ? '' : text + (tags.length > 0 ? '\n' : ''), tags: tags.map((t) => (t.text === undefined ? { tagName: t.tagName } : { tagName: t.tagName, text: jsDocText(t.text) })) }];
 }
+
+/** `@since` for an element annotated by annotateSince; nothing when unannotated. */
+export function sinceTag(element: { readonly since?: string }): Array<{ tagName: string; text: string }> {
+  return element.since === undefined ? [] : [{ tagName: 'since', text: element.since }];
+}
+
+/** The deprecated `/watch/` paths, as the spec itself says. */
+export const WATCH_PATH_DEPRECATION = 'the /watch/ paths are deprecated: use the `watch` parameter of the list operation instead.';

@@ -31,7 +31,12 @@ export type TypeRef =
   | { readonly kind: 'object' }
   | { readonly kind: 'unknown' };
 
-export interface ParameterIr {
+/** The first release in the manifest that has the element (set by annotateSince). */
+export interface SinceIr {
+  readonly since?: string;
+}
+
+export interface ParameterIr extends SinceIr {
   readonly name: string;
   readonly in: 'path' | 'query';
   readonly type: TypeRef;
@@ -53,7 +58,7 @@ export interface ResponseIr {
   readonly contentTypes: readonly string[];
 }
 
-export interface OperationIr {
+export interface OperationIr extends SinceIr {
   readonly operationId: string;
   /** The client function name: the operationId without the group-version infix. */
   readonly name: string;
@@ -72,7 +77,7 @@ export interface OperationIr {
   readonly responses: readonly ResponseIr[];
 }
 
-export interface PropertyIr {
+export interface PropertyIr extends SinceIr {
   readonly name: string;
   readonly type: TypeRef;
   readonly required: boolean;
@@ -91,7 +96,7 @@ export type ModelShape =
   /** A timestamp carried as an exact string: Kubernetes `Time` (seconds) or `MicroTime` (6 fractional digits). */
   | { readonly kind: 'timestamp'; readonly precision: 'seconds' | 'microseconds' };
 
-export interface ModelIr {
+export interface ModelIr extends SinceIr {
   /** TypeScript name, e.g. `ObjectMeta`. */
   readonly name: string;
   /** Name of the schema in the document, e.g. `io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta`. */

@@ -1,0 +1,70 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { copyOfSpecDir, runCommand, tempDir } from '../helpers/cli.js';
+import { upstreamSwagger } from '../helpers/project.js';
+import { typeCheckDirectory } from '../helpers/typeCheck.js';
+
+/**
+ * A release the generator has never seen works with no code change. The
+ * fixture is derived from a real release by the test itself: v1.35.0's
+ * swagger.json plus a new query parameter, a new LeaseSpec field and a new
+ * schema, published as "1.36.0".
+ */
+type Json = Record<string, unknown>;
+
+function futureSwagger(): Json {
+  const doc = JSON.parse(readFileSync(upstreamSwagger('1.35.0'), 'utf8')) as Json;
+  const paths = doc['paths'] as Record<string, Record<string, Json>>;
+  const list = paths['/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases']!['get']!;
+  (list['parameters'] as Json[] | undefined) ?? (list['parameters'] = []);
+  (list['parameters'] as Json[]).push({ name: 'shardSelector', in: 'query', type: 'string', uniqueItems: true, description: 'shardSelector restricts the list to one shard.' });
+  const definitions = doc['definitions'] as Record<string, Json>;
+  definitions['io.k8s.api.coordination.v1.LeaseFencing'] = {
+    description: 'LeaseFencing carries a fencing token.',
+    type: 'object',
+    required: ['token'],
+    properties: { token: { description: 'token increases with every new holder.', type: 'integer', format: 'int64' } },
+  };
+  const specProperties = definitions['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Record<string, Json>;
+  specProperties['fencing'] = { $ref: '#/definitions/io.k8s.api.coordination.v1.LeaseFencing', description: 'fencing protects writers from stale holders.' };
+  specProperties['renewCount'] = { description: 'renewCount counts renewals by the current holder.', type: 'integer', format: 'int32' };
+  return doc;
+}
+
+describe('a Kubernetes release the generator has never seen', () => {
+  it('spec:update --from regenerates cleanly and the diff lists what is new', () => {
+    const mirror = tempDir('lease-mirror-');
+    mkdirSync(join(mirror, 'v1.36.0'));
+    writeFileSync(join(mirror, 'v1.36.0', 'swagger.json'), JSON.stringify(futureSwagger()));
+    const spec = copyOfSpecDir();
+    const out = join(tempDir('lease-out-'), 'generated');
+
+    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirror, '--spec-dir', spec, '--out', out]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/1\.36\.0: updated/);
+
+    const manifest = JSON.parse(readFileSync(join(spec, 'releases.json'), 'utf8')) as { releases: Array<{ release: string; contentHash: string }> };
+    expect(manifest.releases.map((r) => r.release).at(-1)).toBe('1.36.0');
+    expect(manifest.releases.at(-1)!.contentHash).toMatch(/^sha256:[0-9a-f]{64}$/);
+
+    const changelog = readFileSync(join(out, 'CHANGELOG.md'), 'utf8');
+    const section = changelog.slice(changelog.indexOf('## 1.36.0'), changelog.indexOf('## 1.35.0'));
+    expect(section).toContain('0 breaking, 4 additive');
+    expect(section).toContain('`listNamespacedLease ?shardSelector` — query parameter added: string');
+    expect(section).toContain('`LeaseSpec.fencing` — field added: LeaseFencing');
+    expect(section).toContain('`LeaseSpec.renewCount` — field added: number');
+    expect(section).toContain('`LeaseFencing` — model added');
+    const apiDiff = JSON.parse(readFileSync(join(out, 'api-diff.json'), 'utf8')) as { diffs: Array<{ to: string; counts: { breaking: number } }> };
+    expect(apiDiff.diffs.at(-1)).toMatchObject({ to: '1.36.0', counts: { breaking: 0 } });
+
+    const models = readFileSync(join(out, 'src', 'v1_36', 'models.ts'), 'utf8');
+    expect(models).toMatch(/@since 1\.36\.0\s+\*\/\s+renewCount\?: number;/);
+    expect(models).toMatch(/export interface LeaseFencing/);
+    const packageJson = JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    expect(Object.keys(packageJson.exports)).toContain('./v1.36');
+    expect(readFileSync(join(out, 'src', 'index.ts'), 'utf8')).toContain("export * from './v1_36/index.js';");
+
+    expect(typeCheckDirectory(join(out, 'src'))).toEqual([]);
+  });
+});

@@ -1,0 +1,111 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { annotateSince } from '../../generator/ir/annotateSince.js';
+import { diffReleases } from '../../generator/diff/diffReleases.js';
+import { clientOperations } from '../../generator/emit/emitOperations.js';
+import { createEmitProject } from '../../generator/emit/tsProject.js';
+import { emitRelease } from '../../generator/emit/emitRelease.js';
+import { releaseModuleName } from '../../generator/ir/releaseNames.js';
+import type { ModelIr, ReleaseIr } from '../../generator/ir/types.js';
+import { tempDir } from '../helpers/cli.js';
+import { manifestReleases, PROJECT_ROOT, releaseIr } from '../helpers/project.js';
+import { typeCheckDirectory } from '../helpers/typeCheck.js';
+
+/**
+ * The compatibility promise, checked by the compiler: a consumer written
+ * against release N compiles against N+1 unless the API diff classified a
+ * change between them as breaking. "Compiles" means: every model of N is
+ * assignable to N+1's and back (a consumer both writes and reads them), N's
+ * fields all still exist, N's call arguments are accepted by N+1's functions,
+ * and N+1's results are readable as N's.
+ */
+function compatibilityChecker(oldImport: string, newImport: string, older: ReleaseIr, newer: ReleaseIr): string {
+  const lines = [
+    `import type * as Old from '${oldImport}';`,
+    `import type * as New from '${newImport}';`,
+    'type Check<A, B> = [A] extends [B] ? true : false;',
+    'const ok = <T extends true>(): T | undefined => undefined;',
+  ];
+  const newModels = new Set(newer.models.map((m) => m.name));
+  for (const model of older.models) {
+    if (!newModels.has(model.name)) {
+      lines.push(`ok<Check<'${model.name}', keyof typeof import('${newImport}')>>(); // model removed`);
+      continue;
+    }
+    lines.push(`ok<Check<Old.${model.name}, New.${model.name}>>();`, `ok<Check<New.${model.name}, Old.${model.name}>>();`);
+    if (model.shape.kind === 'object') lines.push(`ok<Check<keyof Old.${model.name}, keyof New.${model.name}>>();`);
+  }
+  const newOperations = new Set(clientOperations(newer).map((o) => o.name));
+  for (const op of clientOperations(older)) {
+    if (!newOperations.has(op.name)) {
+      lines.push(`void (null as unknown as typeof New)['${op.name}']; // operation removed`);
+      continue;
+    }
+    const params = `Parameters<typeof Old.${op.name}>`;
+    lines.push(`ok<Check<${params}, Parameters<typeof New.${op.name}>>>();`);
+    lines.push(`ok<Check<Awaited<ReturnType<typeof New.${op.name}>>, Awaited<ReturnType<typeof Old.${op.name}>>>>();`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function compiles(files: Map<string, string>, checker: string): string[] {
+  const dir = tempDir('lease-compat-');
+  for (const [path, text] of files) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  writeFileSync(join(dir, 'package.json'), '{"type":"module"}');
+  writeFileSync(join(dir, 'checker.ts'), checker);
+  return typeCheckDirectory(dir);
+}
+
+function emitPair(older: ReleaseIr, newer: ReleaseIr): Map<string, string> {
+  const project = createEmitProject();
+  const files = new Map<string, string>();
+  const [a, b] = annotateSince([older, newer]);
+  for (const ir of [a!, b!]) {
+    for (const [path, text] of emitRelease(project, { ir, documentPath: 'test', contentHash: 'test' })) files.set(`src/${path}`, text);
+  }
+  return files;
+}
+
+function runtimeFiles(): Map<string, string> {
+  // The emitted modules import the runtime; point them at the real one.
+  const runtime = join(PROJECT_ROOT, 'templates', 'runtime');
+  return new Map([['src/runtime/index.ts', `export * from '${runtime}/index.js';\n`], ['src/runtime/transport.ts', `export * from '${runtime}/transport.js';\n`], ['src/runtime/query.ts', `export * from '${runtime}/query.js';\n`], ['src/runtime/patch.ts', `export * from '${runtime}/patch.js';\n`], ['src/runtime/pathSegments.ts', `export * from '${runtime}/pathSegments.js';\n`], ['src/runtime/time.ts', `export * from '${runtime}/time.js';\n`]]);
+}
+
+function checkPair(older: ReleaseIr, newer: ReleaseIr): { errors: string[]; breaking: number } {
+  const files = new Map([...runtimeFiles(), ...emitPair(older, newer)]);
+  const checker = compatibilityChecker(`./src/${releaseModuleName(older.release)}/index.js`, `./src/${releaseModuleName(newer.release)}/index.js`, older, newer);
+  return { errors: compiles(files, checker), breaking: diffReleases(older, newer).counts.breaking };
+}
+
+const releases = manifestReleases().map((r) => r.release);
+const pairs = releases.slice(1).map((release, i) => [releases[i]!, release] as const);
+
+describe('type-level compatibility between consecutive releases', () => {
+  it.each(pairs)('a consumer of %s compiles against %s (no breaking change listed)', (older, newer) => {
+    const result = checkPair(releaseIr(older), releaseIr(newer));
+    expect(result.breaking).toBe(0);
+    expect(result.errors).toEqual([]);
+  });
+
+  const base = releaseIr('1.35.0');
+  const next = (edit: (spec: ModelIr) => ModelIr): ReleaseIr => ({ ...base, release: '1.36.0', models: base.models.map((m) => (m.name === 'LeaseSpec' ? edit(m) : m)) });
+  const editProperties = (m: ModelIr, f: (p: Extract<ModelIr['shape'], { kind: 'object' }>['properties']) => Extract<ModelIr['shape'], { kind: 'object' }>['properties']): ModelIr =>
+    m.shape.kind === 'object' ? { ...m, shape: { ...m.shape, properties: f(m.shape.properties) } } : m;
+
+  it.each([
+    ['an optional field added', (m: ModelIr) => editProperties(m, (ps) => [...ps, { name: 'renewCount', type: { kind: 'integer' }, required: false, description: '' }]), false],
+    ['a required field added', (m: ModelIr) => editProperties(m, (ps) => [...ps, { name: 'epoch', type: { kind: 'integer' }, required: true, description: '' }]), true],
+    ['an optional field removed', (m: ModelIr) => editProperties(m, (ps) => ps.filter((p) => p.name !== 'holderIdentity')), true],
+    ['a field retyped', (m: ModelIr) => editProperties(m, (ps) => ps.map((p) => (p.name === 'leaseTransitions' ? { ...p, type: { kind: 'string' as const } } : p))), true],
+    ['a description changed', (m: ModelIr) => editProperties(m, (ps) => ps.map((p) => ({ ...p, description: p.description + ' (reworded)' }))), false],
+  ] as const)('agrees with the diff for %s', (_name, edit, breaking) => {
+    const result = checkPair(base, next(edit));
+    expect(result.breaking > 0).toBe(breaking);
+    expect(result.errors.length > 0).toBe(breaking);
+  });
+});
