@@ -1,0 +1,105 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/cli.js';
+import { PROJECT_ROOT } from '../helpers/project.js';
+
+/**
+ * What users install: `npm pack` the generated package, install the tarball
+ * into a fresh project, type-check a consumer under `tsc --strict` and run it
+ * against the packaged Lease API server over loopback HTTP.
+ */
+const GENERATED = join(PROJECT_ROOT, 'generated');
+const TSC = join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
+let tarball: string;
+let consumerDir: string;
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+}
+
+beforeAll(() => {
+  const packDir = tempDir('lease-pack-');
+  npm(['pack', '--pack-destination', packDir], GENERATED);
+  tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+  consumerDir = tempDir('lease-consumer-');
+  writeFileSync(join(consumerDir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  npm(['install', '--offline', '--no-package-lock', tarball], consumerDir);
+}, 120_000);
+
+const CONSUMER = `
+import { createClient, createNamespacedLease, readNamespacedLease, replaceNamespacedLease, patchNamespacedLease, listNamespacedLease,
+  deleteNamespacedLease, isConflict, isNotFound, microTimeNow, parseMicroTime, release, type Lease } from 'k8s-lease-client';
+import * as v130 from 'k8s-lease-client/v1.30';
+import { startLeaseApiServer } from 'k8s-lease-client/testing';
+
+const server = await startLeaseApiServer({ port: 0 });
+try {
+  const client = createClient({ baseUrl: server.url, timeoutMs: 5_000 });
+  const renewTime = microTimeNow();
+  const created: Lease = await createNamespacedLease(client, { namespace: 'default', body: { metadata: { name: 'leader' }, spec: { holderIdentity: 'a', leaseDurationSeconds: 15, renewTime } } });
+  const read = await readNamespacedLease(client, { namespace: 'default', name: 'leader' });
+  const stale = { ...read };
+  read.spec = { ...read.spec, holderIdentity: 'b' };
+  const replaced = await replaceNamespacedLease(client, { namespace: 'default', name: 'leader', body: read });
+  let conflict = false;
+  try { await replaceNamespacedLease(client, { namespace: 'default', name: 'leader', body: stale }); } catch (e) { conflict = isConflict(e); }
+  const patched = await patchNamespacedLease(client, { namespace: 'default', name: 'leader', patch: { type: 'merge', body: { spec: { leaseTransitions: 1 } } } });
+  const older = await v130.listNamespacedLease(client, { namespace: 'default' });
+  const list = await listNamespacedLease(client, { namespace: 'default', limit: 10 });
+  await deleteNamespacedLease(client, { namespace: 'default', name: 'leader' });
+  let gone = false;
+  try { await readNamespacedLease(client, { namespace: 'default', name: 'leader' }); } catch (e) { gone = isNotFound(e); }
+  console.log(JSON.stringify({
+    release,
+    createdRv: created.metadata?.resourceVersion !== undefined,
+    holder: replaced.spec?.holderIdentity,
+    conflict,
+    transitions: patched.spec?.leaseTransitions,
+    renewTimeKept: read.spec?.renewTime === renewTime && parseMicroTime(renewTime).microseconds >= 0,
+    listed: list.items.length,
+    olderListed: older.items.length,
+    gone,
+  }));
+} finally {
+  await server.close();
+}
+`;
+
+describe('the packed package, installed into a fresh project', () => {
+  it('type-checks a consumer under tsc --strict and runs it against the packaged server', () => {
+    writeFileSync(join(consumerDir, 'consumer.ts'), CONSUMER);
+    writeFileSync(
+      join(consumerDir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], typeRoots: [join(PROJECT_ROOT, 'node_modules', '@types')], outDir: 'out', skipLibCheck: false }, files: ['consumer.ts'] }),
+    );
+    const compiled = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: consumerDir, encoding: 'utf8' });
+    expect(compiled.stdout + compiled.stderr).toBe('');
+    expect(compiled.status).toBe(0);
+    const run = spawnSync(process.execPath, ['out/consumer.js'], { cwd: consumerDir, encoding: 'utf8', timeout: 30_000 });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ release: '1.35.0', createdRv: true, holder: 'b', conflict: true, transitions: 1, renewTimeKept: true, listed: 1, olderListed: 1, gone: true });
+  });
+
+  it('a strict consumer cannot use a field its release lacks', () => {
+    writeFileSync(join(consumerDir, 'bad.ts'), `import type { LeaseSpec } from 'k8s-lease-client/v1.30';\nexport const spec: LeaseSpec = { preferredHolder: 'x' };\n`);
+    writeFileSync(join(consumerDir, 'tsconfig.bad.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, types: [] }, files: ['bad.ts'] }));
+    const compiled = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.bad.json'], { cwd: consumerDir, encoding: 'utf8' });
+    expect(compiled.status).not.toBe(0);
+    expect(compiled.stdout).toContain("'preferredHolder' does not exist in type 'LeaseSpec'");
+  });
+
+  it('passes publint', async () => {
+    const { publint } = await import('publint');
+    const { messages } = await publint({ pkgDir: GENERATED, level: 'suggestion', strict: true });
+    expect(messages).toEqual([]);
+  });
+
+  it('passes @arethetypeswrong/cli (ESM-only package)', () => {
+    const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball, '--profile', 'esm-only', '--format', 'json'], { encoding: 'utf8' });
+    const report = JSON.parse(result.stdout) as { analysis: { problems: unknown[] } };
+    expect(report.analysis.problems).toEqual([]);
+    expect(result.status).toBe(0);
+  });
+});
