@@ -1,4 +1,6 @@
+import { benchBundleSize } from './bundle-size.bench.js';
 import { benchGenerate } from './generate.bench.js';
+import { benchReads } from './reads.bench.js';
 import { writeResult, type BenchContext, type BenchResult } from './harness.js';
 
 /**
@@ -8,6 +10,8 @@ import { writeResult, type BenchContext, type BenchResult } from './harness.js';
  */
 const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>> = {
   generate: benchGenerate,
+  reads: benchReads,
+  'bundle-size': benchBundleSize,
 };
 
 const args = process.argv.slice(2);

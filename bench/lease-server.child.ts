@@ -1,0 +1,141 @@
+/**
+ * Child process of the HTTP benchmarks (started by `startLeaseServer` in
+ * lease-server.ts): a loopback `node:http` server holding one realistic Lease,
+ * in its own process so its CPU time does not share the measured client's
+ * event loop. It counts requests, TCP connections accepted and the distinct
+ * connections that served requests, and answers the parent over IPC.
+ *
+ *   GET /apis/coordination.k8s.io/v1/namespaces/default/leases/bench → 200 the Lease (pre-serialised)
+ *   PUT the same path → 200 the body sent, with resourceVersion bumped
+ *   anything else → a Kubernetes Status (404 / 405)
+ */
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { LEASE_PATH, type ParentMessage, type ServerStats } from './lease-server.js';
+
+/** What a kube-controller-manager leader-election Lease looks like, managedFields included (~1 KB on the wire). */
+let lease: Record<string, unknown> = {
+  kind: 'Lease',
+  apiVersion: 'coordination.k8s.io/v1',
+  metadata: {
+    name: 'bench',
+    namespace: 'default',
+    uid: '6f1c2a7e-3b7d-4e3a-9a53-2f0d5b8c9e41',
+    resourceVersion: '48213907',
+    creationTimestamp: '2025-01-14T09:21:07Z',
+    labels: { 'app.kubernetes.io/component': 'leader-election', 'app.kubernetes.io/part-of': 'bench' },
+    managedFields: [
+      {
+        manager: 'kubectl-client-side-apply',
+        operation: 'Update',
+        apiVersion: 'coordination.k8s.io/v1',
+        time: '2025-01-14T09:21:07Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app.kubernetes.io/component': {}, 'f:app.kubernetes.io/part-of': {} } } },
+      },
+      {
+        manager: 'kube-controller-manager',
+        operation: 'Update',
+        apiVersion: 'coordination.k8s.io/v1',
+        time: '2025-11-20T08:12:44Z',
+        fieldsType: 'FieldsV1',
+        fieldsV1: {
+          'f:spec': { 'f:acquireTime': {}, 'f:holderIdentity': {}, 'f:leaseDurationSeconds': {}, 'f:leaseTransitions': {}, 'f:renewTime': {} },
+        },
+      },
+    ],
+  },
+  spec: {
+    holderIdentity: 'control-plane-1_0c4e1f0e-5a57-4a0b-8c1f-3d8f5b2a7c90',
+    leaseDurationSeconds: 15,
+    acquireTime: '2025-11-20T07:58:02.118842Z',
+    renewTime: '2025-11-20T08:12:44.603127Z',
+    leaseTransitions: 7,
+  },
+};
+let leaseBody = Buffer.from(JSON.stringify(lease));
+
+let requests = 0;
+let newConnections = 0;
+let usedConnections = new Set<number>();
+const socketIds = new WeakMap<Socket, number>();
+let nextSocketId = 0;
+
+function status(res: ServerResponse, code: number, reason: string, message: string): void {
+  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+function sendLease(res: ServerResponse): void {
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': leaseBody.length });
+  res.end(leaseBody);
+}
+
+function replace(req: IncomingMessage, res: ServerResponse): void {
+  const chunks: Buffer[] = [];
+  req.on('data', (chunk: Buffer) => chunks.push(chunk));
+  req.on('end', () => {
+    let sent: unknown;
+    try {
+      sent = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    } catch {
+      status(res, 400, 'BadRequest', 'request body is not JSON');
+      return;
+    }
+    if (typeof sent !== 'object' || sent === null) {
+      status(res, 400, 'BadRequest', 'request body is not an object');
+      return;
+    }
+    const metadata: unknown = Reflect.get(sent, 'metadata');
+    const previous: unknown = Reflect.get(lease, 'metadata');
+    const version = typeof previous === 'object' && previous !== null ? Number(Reflect.get(previous, 'resourceVersion')) : 0;
+    lease = { ...sent, metadata: { ...(typeof metadata === 'object' && metadata !== null ? metadata : {}), resourceVersion: String(version + 1) } };
+    leaseBody = Buffer.from(JSON.stringify(lease));
+    sendLease(res);
+  });
+}
+
+const server = createServer((req, res) => {
+  requests++;
+  const id = socketIds.get(req.socket);
+  if (id !== undefined) usedConnections.add(id);
+  if (req.url !== LEASE_PATH) {
+    req.resume();
+    status(res, 404, 'NotFound', `${req.url ?? ''} not found`);
+  } else if (req.method === 'GET') {
+    req.resume();
+    sendLease(res);
+  } else if (req.method === 'PUT') {
+    replace(req, res);
+  } else {
+    req.resume();
+    status(res, 405, 'MethodNotAllowed', `${req.method ?? ''} is not allowed`);
+  }
+});
+server.on('connection', (socket: Socket) => {
+  newConnections++;
+  socketIds.set(socket, nextSocketId++);
+});
+// Longer than any pause between rounds, so an idle keep-alive connection is never closed under a client.
+server.keepAliveTimeout = 60_000;
+
+function send(message: ServerStats | { type: 'listening'; port: number; leaseBytes: number }): void {
+  process.send?.(message);
+}
+
+process.on('message', (message: ParentMessage) => {
+  if (message.type === 'reset') {
+    requests = 0;
+    newConnections = 0;
+    usedConnections = new Set();
+  }
+  send({ type: 'stats', requests, newConnections, usedConnections: usedConnections.size });
+});
+// The parent going away (normally or not) ends the server.
+process.on('disconnect', () => process.exit(0));
+
+server.listen(0, '127.0.0.1', () => {
+  send({ type: 'listening', port: (server.address() as AddressInfo).port, leaseBytes: leaseBody.length });
+});
