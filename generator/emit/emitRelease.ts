@@ -27,14 +27,13 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
   files.set(`${dir}/models.ts`, models.text);
   files.set(`${dir}/paths.ts`, printSourceFile(project, `/src/${dir}/paths.ts`, header, pathStatements(ir)).text);
   files.set(`${dir}/operations.ts`, printSourceFile(project, `/src/${dir}/operations.ts`, header, operationStatements(ir)).text);
-  const timestampNames = ir.models.filter((m) => m.shape.kind === 'timestamp').map((m) => m.name);
+  const modelNames = ir.models.map((m) => m.name).sort();
   files.set(
     `${dir}/index.ts`,
     printSourceFile(project, `/src/${dir}/index.ts`, header, [
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: '../runtime/index.js' },
-      { kind: StructureKind.ExportDeclaration, moduleSpecifier: './models.js' },
-      // The models' timestamp aliases carry the spec's docs; they win over the runtime's types of the same name.
-      ...(timestampNames.length > 0 ? [{ kind: StructureKind.ExportDeclaration as const, isTypeOnly: true, moduleSpecifier: './models.js', namedExports: timestampNames }] : []),
+      // Named, not `export *`: a model (e.g. WatchEvent, MicroTime) wins over a runtime export of the same name.
+      { kind: StructureKind.ExportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedExports: modelNames },
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: './paths.js' },
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: './operations.js' },
       {
