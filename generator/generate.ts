@@ -11,6 +11,7 @@ import { createEmitProject } from './emit/tsProject.js';
 import { emitRelease } from './emit/emitRelease.js';
 import { copiedTemplateFiles, emitPackageSkeleton, emitRootIndex } from './emit/emitPackage.js';
 import { compileDist } from './emit/compileDist.js';
+import { openCompileCache } from './fs/compileCacheFile.js';
 import { replaceDirectory } from './fs/atomicOutput.js';
 import { PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, TEMPLATES_DIR } from './config.js';
 import { relative } from 'node:path';
@@ -106,7 +107,9 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
   sources.set('index.ts', emitRootIndex(project, annotated[annotated.length - 1]!));
   for (const [path, text] of copiedTemplateFiles(templatesDir)) sources.set(path, text);
   for (const [path, text] of sources) files.set(`src/${path}`, text);
-  for (const [path, text] of compileDist(sources)) files.set(`dist/${path}`, text);
+  const cache = await openCompileCache(join(PROJECT_ROOT, '.build', 'compile-cache.json'));
+  for (const [path, text] of compileDist(sources, cache)) files.set(`dist/${path}`, text);
+  await cache.save().catch(() => undefined);
   for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version: PACKAGE_VERSION, templatesDir }, annotated, diffs)) files.set(path, text);
   return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), releases, diffs };
 }

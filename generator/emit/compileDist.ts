@@ -1,37 +1,101 @@
+import { createHash } from 'node:crypto';
+import { transformSync, version as esbuildVersion } from 'esbuild';
 import { ts } from 'ts-morph';
 
-const COMPILER_OPTIONS: ts.CompilerOptions = {
+const DECLARATION_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.ESNext,
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
   declaration: true,
+  emitDeclarationOnly: true,
   isolatedDeclarations: true,
-  removeComments: false,
+  // Declarations follow from the annotations alone (isolatedDeclarations), so no type check is needed here;
+  // `tsc --strict` over the sources is a separate check.
+  noCheck: true,
+  noResolve: true,
+  skipLibCheck: true,
+  noLib: true,
+  types: [],
   newLine: ts.NewLineKind.LineFeed,
 };
 
+/** Compiled output of one source file. */
+export interface CompiledFile {
+  readonly js: string;
+  readonly dts: string;
+}
+
 /**
- * `src/**.ts` → `dist/**.js` + `dist/**.d.ts`, file by file. Every exported
- * declaration carries an explicit type (isolatedDeclarations), so neither
- * needs a whole-program type check: generation stays fast. `tsc --strict`
- * over the sources is a separate test.
+ * Remembers compiled files by a digest of their path and text (and the
+ * compilers' versions). Sound because each file compiles on its own
+ * (isolatedDeclarations, per-file transform); it spares re-compiling the
+ * hand-written runtime on every run.
  */
-export function compileDist(sources: ReadonlyMap<string, string>): Map<string, string> {
+export interface CompileCache {
+  get(key: string): CompiledFile | undefined;
+  set(key: string, file: CompiledFile): void;
+}
+
+export function compileCacheKey(path: string, text: string): string {
+  return createHash('sha256').update(`${ts.version}\0${esbuildVersion}\0${path}\0`).update(text).digest('hex');
+}
+
+/**
+ * `src/**.ts` → `dist/**.js` + `dist/**.d.ts`. JavaScript comes from
+ * esbuild's per-file transform; declarations from one TypeScript program
+ * over the files not already cached, without a type check. Deterministic.
+ */
+export function compileDist(sources: ReadonlyMap<string, string>, cache?: CompileCache): Map<string, string> {
   const out = new Map<string, string>();
-  for (const [path, text] of sources) {
-    if (!path.endsWith('.ts')) continue;
+  const typescriptSources = [...sources].filter(([path]) => path.endsWith('.ts'));
+  const pending: Array<readonly [string, string]> = [];
+  for (const [path, text] of typescriptSources) {
+    const cached = cache?.get(compileCacheKey(path, text));
+    if (cached === undefined) pending.push([path, text]);
+    else {
+      out.set(`${path.slice(0, -3)}.js`, cached.js);
+      out.set(`${path.slice(0, -3)}.d.ts`, cached.dts);
+    }
+  }
+  const declarations = pending.length > 0 ? emitDeclarations(pending) : new Map<string, string>();
+  for (const [path, text] of pending) {
     const base = path.slice(0, -3);
-    const js = ts.transpileModule(text, { compilerOptions: COMPILER_OPTIONS, fileName: path, reportDiagnostics: false });
     const header = leadingLineComments(text);
-    out.set(`${base}.js`, withHeader(header, js.outputText));
-    const dts = ts.transpileDeclaration(text, { compilerOptions: COMPILER_OPTIONS, fileName: path, reportDiagnostics: true });
-    const errors = (dts.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
-    if (errors.length > 0) throw new Error(`${path}: cannot emit declarations: ${errors[0]}`);
-    out.set(`${base}.d.ts`, withHeader(header, dts.outputText));
+    const js = withHeader(header, transformSync(text, { loader: 'ts', format: 'esm', target: 'es2022', sourcefile: path, legalComments: 'none' }).code);
+    const dts = withHeader(header, declarations.get(`${base}.d.ts`) ?? '');
+    out.set(`${base}.js`, js);
+    out.set(`${base}.d.ts`, dts);
+    cache?.set(compileCacheKey(path, text), { js, dts });
   }
   return out;
 }
 
-/** The `//` lines a file starts with: the generated files' DO NOT EDIT header, which the compiler may drop with the statement it is attached to. */
+function emitDeclarations(files: ReadonlyArray<readonly [string, string]>): Map<string, string> {
+  const root = '/src/';
+  const byName = new Map(files.map(([path, text]) => [root + path, text]));
+  const host: ts.CompilerHost = {
+    getSourceFile: (name, languageVersion) => {
+      const text = byName.get(name);
+      return text === undefined ? undefined : ts.createSourceFile(name, text, languageVersion, true);
+    },
+    writeFile: () => undefined,
+    getDefaultLibFileName: () => '/lib.d.ts',
+    getCurrentDirectory: () => '/',
+    getCanonicalFileName: (name) => name,
+    useCaseSensitiveFileNames: () => true,
+    getNewLine: () => '\n',
+    fileExists: (name) => byName.has(name),
+    readFile: (name) => byName.get(name),
+  };
+  const program = ts.createProgram({ rootNames: [...byName.keys()], options: DECLARATION_OPTIONS, host });
+  const declarations = new Map<string, string>();
+  const result = program.emit(undefined, (name, text) => declarations.set(name.slice(root.length), text));
+  const errors = result.diagnostics.map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+  if (errors.length > 0) throw new Error(`cannot emit declarations: ${errors[0]}`);
+  return declarations;
+}
+
+/** The `//` lines a file starts with: the generated files' DO NOT EDIT header, which compilers may drop with the statement it is attached to. */
 function leadingLineComments(text: string): string {
   const match = /^(?:\/\/[^\n]*\n)+/.exec(text);
   return match === null ? '' : match[0];

@@ -157,6 +157,8 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
   declarations.push({
     kind: StructureKind.Function,
     isExported: true,
+    // async: an invalid path parameter then rejects the returned promise instead of throwing synchronously.
+    isAsync: true,
     name,
     docs: jsDocs(description, [
       { tagName: 'throws', text: 'KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)' },

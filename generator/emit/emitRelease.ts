@@ -5,6 +5,7 @@ import { checkModelCompleteness } from './checkCompleteness.js';
 import { generatedHeader } from './header.js';
 import { modelStatements } from './emitModels.js';
 import { operationStatements } from './emitOperations.js';
+import { watchStatements } from './emitWatches.js';
 import { pathStatements, singleQuoted } from './emitPaths.js';
 import { printSourceFile } from './tsProject.js';
 
@@ -27,6 +28,7 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
   files.set(`${dir}/models.ts`, models.text);
   files.set(`${dir}/paths.ts`, printSourceFile(project, `/src/${dir}/paths.ts`, header, pathStatements(ir)).text);
   files.set(`${dir}/operations.ts`, printSourceFile(project, `/src/${dir}/operations.ts`, header, operationStatements(ir)).text);
+  files.set(`${dir}/watches.ts`, printSourceFile(project, `/src/${dir}/watches.ts`, header, watchStatements(ir)).text);
   const modelNames = ir.models.map((m) => m.name).sort();
   files.set(
     `${dir}/index.ts`,
@@ -36,6 +38,7 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
       { kind: StructureKind.ExportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedExports: modelNames },
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: './paths.js' },
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: './operations.js' },
+      { kind: StructureKind.ExportDeclaration, moduleSpecifier: './watches.js' },
       {
         kind: StructureKind.VariableStatement,
         isExported: true,

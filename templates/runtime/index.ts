@@ -40,3 +40,4 @@ export {
 export type { CallOptions, Client, ClientOptions, HttpMethod, RequestSpec, TokenProvider } from './transport.js';
 export { createClient } from './transport.js';
 export * from './patch.js';
+export * from './watch/index.js';

@@ -364,7 +364,7 @@ describe('deterministic output with the DO NOT EDIT header', () => {
     const second = emitRelease(busy, source);
     const third = emitRelease(createEmitProject(), { ...source, ir: buildReleaseIr(release, structuredClone(document), entry.document) });
     const module = releaseModuleName(release);
-    expect([...first.keys()]).toEqual([`${module}/models.ts`, `${module}/paths.ts`, `${module}/operations.ts`, `${module}/index.ts`]);
+    expect([...first.keys()]).toEqual([`${module}/models.ts`, `${module}/paths.ts`, `${module}/operations.ts`, `${module}/watches.ts`, `${module}/index.ts`]);
     for (const other of [second, third]) {
       expect([...other.keys()]).toEqual([...first.keys()]);
       for (const [path, text] of first) expect(other.get(path) === text, path).toBe(true);
@@ -388,7 +388,7 @@ describe('deterministic output with the DO NOT EDIT header', () => {
 
       const generated = [...first.files.keys()].filter((p) => p.startsWith('src/') && p.endsWith('.ts') && !p.startsWith('src/runtime/') && !p.startsWith('src/testing/'));
       expect(generated).toContain('src/index.ts');
-      expect(generated.length).toBe(releases.length * 4 + 1);
+      expect(generated.length).toBe(releases.length * 5 + 1);
       for (const path of generated) expect(first.files.get(path)!.split('\n')[0], path).toBe(HEADER_FIRST_LINE);
       // The copied runtime is hand-written and says so by not claiming to be generated.
       for (const path of [...first.files.keys()].filter((p) => p.startsWith('src/runtime/'))) expect(first.files.get(path)!.startsWith(HEADER_FIRST_LINE), path).toBe(false);

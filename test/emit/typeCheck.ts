@@ -4,6 +4,7 @@
  * so NodeNext resolves `./x.js` specifiers as the published package would)
  * and checked with `--strict` plus the repository's stricter flags.
  */
+import { copiedTemplateFiles } from '../../generator/emit/emitPackage.js';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -32,11 +33,8 @@ export const STRICT_OPTIONS: ts.CompilerOptions = {
 
 /** The hand-written runtime modules, keyed `runtime/<name>.ts` like the package's `src/` (tests excluded). */
 export function runtimeSources(): Map<string, string> {
-  const files = new Map<string, string>();
-  for (const name of readdirSync(TEMPLATES_RUNTIME_DIR).filter((n) => n.endsWith('.ts') && !n.endsWith('.test.ts')).sort()) {
-    files.set(`runtime/${name}`, readFileSync(join(TEMPLATES_RUNTIME_DIR, name), 'utf8'));
-  }
-  return files;
+  // Exactly what the generator copies into the package, subfolders included.
+  return new Map([...copiedTemplateFiles(join(REPO_ROOT, 'templates'))].filter(([path]) => path.startsWith('runtime/')));
 }
 
 export function makeTempDir(prefix: string): string {

@@ -1,0 +1,492 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { KubernetesApiError } from '../../templates/runtime/errors.js';
+import { createClient } from '../../templates/runtime/transport.js';
+import type { Client } from '../../templates/runtime/transport.js';
+import { WatchDecodeError } from '../../templates/runtime/watch/ndjson.js';
+import { isNewerResourceVersion, objectKey } from '../../templates/runtime/watch/resourceVersion.js';
+import { INITIAL_EVENTS_END_ANNOTATION, watch, WatchError, WatchIdleTimeoutError } from '../../templates/runtime/watch/watch.js';
+import type { WatchDisconnectInfo, WatchOptions } from '../../templates/runtime/watch/watch.js';
+import { consume, recordingSleep, rejectionOf } from './helpers/collect.js';
+import { activeTimers, bookmarkObject, eventually, LEASES_PATH, leaseOf, startFaultServer, statusBody } from './helpers/faultServer.js';
+import type { FaultServer, Lease } from './helpers/faultServer.js';
+
+let server: FaultServer;
+let client: Client;
+const target = { path: LEASES_PATH };
+
+beforeEach(async () => {
+  server = await startFaultServer();
+  client = createClient({ baseUrl: server.url });
+  // rv 101..103
+  server.cluster.create('a');
+  server.cluster.create('b');
+  server.cluster.create('c');
+});
+afterEach(async () => {
+  await server.close();
+});
+
+function leaseWatch(options: WatchOptions = {}): AsyncIterable<import('../../templates/runtime/watch/watch.js').WatchNotification<Lease>> {
+  return watch<Lease>(client, target, { reconnect: { initialDelayMs: 1, maxDelayMs: 5 }, ...options });
+}
+
+/** Changes after the seed (rv 104..), so a watch from rv 103 replays them from history. */
+function churn(count: number): string[] {
+  const names = ['a', 'b', 'c'];
+  const expected: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const name = names[i % 3] ?? 'a';
+    const change = server.cluster.update(name, `h${i}`);
+    expected.push(`MODIFIED ${name}@${change.object.metadata.resourceVersion}`);
+  }
+  return expected;
+}
+
+describe('watch: list, then watch', () => {
+  it('lists first (ADDED per item), then watches from the list resourceVersion with bookmarks and the selectors', async () => {
+    const connects: Array<{ resourceVersion: string | undefined; attempt: number }> = [];
+    const synced: unknown[] = [];
+    const seen = await consume(
+      watch<Lease>(client, { path: LEASES_PATH, query: { labelSelector: 'app=x', watch: false, limit: 3 } }, {
+        onConnect: (info) => {
+          connects.push(info);
+          server.cluster.update('a', 'x');
+        },
+        onSynced: (info) => synced.push(info),
+      }),
+      (s) => s.length === 4,
+    );
+    expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'ADDED c@103', 'MODIFIED a@104']);
+    expect(synced).toEqual([{ resourceVersion: '103', objects: 3 }]);
+    expect(connects).toEqual([{ resourceVersion: '103', attempt: 0 }]);
+    const [list, watchRequest] = server.requests;
+    expect(list?.query.toString()).toBe('labelSelector=app%3Dx&limit=500');
+    expect(watchRequest?.query.toString()).toBe('watch=true&allowWatchBookmarks=true&resourceVersion=103&labelSelector=app%3Dx');
+  });
+
+  it('starts from options.resourceVersion without listing, and can turn bookmarks off and set timeoutSeconds', async () => {
+    const expected = churn(2);
+    const seen = await consume(leaseWatch({ resourceVersion: '103', allowWatchBookmarks: false, timeoutSeconds: 30 }), (s) => s.length === 2);
+    expect(seen).toEqual(expected);
+    expect(server.requests.map((r) => r.query.toString())).toEqual(['watch=true&resourceVersion=103&timeoutSeconds=30']);
+  });
+});
+
+describe('watch: reconnects lose nothing and duplicate nothing', () => {
+  it('a stream cut mid-line resumes from the last resourceVersion; boundary replays are dropped', async () => {
+    const expected = churn(12);
+    server.watchPlans.push(
+      { kind: 'cut', events: 4, midLine: true },
+      { kind: 'cut', events: 3, midLine: true, replayBoundary: true },
+      { kind: 'follow', replayBoundary: true },
+    );
+    const disconnects: WatchDisconnectInfo[] = [];
+    const connects: Array<string | undefined> = [];
+    const seen = await consume(
+      leaseWatch({ resourceVersion: '103', onDisconnect: (info) => disconnects.push(info), onConnect: (info) => connects.push(info.resourceVersion) }),
+      (s) => s.length === 13,
+      (_n, s) => {
+        if (s.length === 12) server.cluster.update('b', 'live');
+      },
+    );
+    expect(seen).toEqual([...expected, 'MODIFIED b@116']);
+    expect(connects).toEqual(['103', '107', '109']);
+    expect(disconnects).toHaveLength(2);
+    for (const info of disconnects) {
+      expect(info.error).toBeInstanceOf(Error);
+      expect(info.attempt).toBe(1);
+    }
+  });
+
+  it('reconnects after a clean end of the stream, immediately', async () => {
+    const expected = churn(5);
+    server.watchPlans.push({ kind: 'end', events: 2 }, { kind: 'end', events: 2 });
+    const disconnects: WatchDisconnectInfo[] = [];
+    const seen = await consume(leaseWatch({ resourceVersion: '103', onDisconnect: (info) => disconnects.push(info) }), (s) => s.length === 5);
+    expect(seen).toEqual(expected);
+    expect(disconnects).toEqual([
+      { error: undefined, attempt: 0, delayMs: 0 },
+      { error: undefined, attempt: 0, delayMs: 0 },
+    ]);
+    expect(server.watchRequests().map((r) => r.query.get('resourceVersion'))).toEqual(['103', '105', '107']);
+  });
+
+  it('a server that ends every watch at once without a word is retried with backoff, not in a tight loop', async () => {
+    server.watchPlans.push({ kind: 'end', events: 0 }, { kind: 'end', events: 0 }, { kind: 'end', events: 0 });
+    const { sleep, delays } = recordingSleep();
+    const expected = churn(1);
+    const seen = await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, reconnect: { initialDelayMs: 10 } }), (s) => s.length === 1);
+    expect(seen).toEqual(expected);
+    expect(delays).toEqual([10, 10, 10]);
+  }, 10_000);
+
+  it('an idle stream (no byte for idleTimeoutMs) is replaced', async () => {
+    const expected = churn(3);
+    server.watchPlans.push({ kind: 'idle' });
+    const disconnects: WatchDisconnectInfo[] = [];
+    const started = Date.now();
+    const seen = await consume(leaseWatch({ resourceVersion: '103', idleTimeoutMs: 200, onDisconnect: (info) => disconnects.push(info) }), (s) => s.length === 3);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(190);
+    expect(seen).toEqual(expected);
+    expect(disconnects).toHaveLength(1);
+    expect(disconnects[0]?.error).toBeInstanceOf(WatchIdleTimeoutError);
+    // The idle connection was closed on the server side too.
+    await server.waitForOpenWatches(0);
+  });
+
+  it('bookmarks count as activity and move the resume point', async () => {
+    server.watchPlans.push({ kind: 'idle', bookmarkEveryMs: 40 });
+    const disconnects: unknown[] = [];
+    const seen = await consume(leaseWatch({ resourceVersion: '101', idleTimeoutMs: 150, onDisconnect: (info) => disconnects.push(info) }), (s) => s.length === 10);
+    expect(seen).toEqual(Array.from({ length: 10 }, () => 'BOOKMARK@103'));
+    expect(disconnects).toEqual([]);
+  });
+
+  it('a bookmark moves the resume point even when no object changed', async () => {
+    server.watchPlans.push({
+      kind: 'custom',
+      run: (ctx) => {
+        ctx.send({ type: 'BOOKMARK', object: bookmarkObject(150) });
+        ctx.res.write('', () => ctx.destroy());
+      },
+    });
+    const seen = await consume(
+      leaseWatch({ resourceVersion: '101', onConnect: (info) => info.resourceVersion === '150' && server.cluster.update('a', 'x') }),
+      (s) => s.length === 2,
+    );
+    expect(seen).toEqual(['BOOKMARK@150', 'MODIFIED a@104']);
+    expect(server.watchRequests().map((r) => r.query.get('resourceVersion'))).toEqual(['101', '150']);
+  });
+
+  it('the idle clock does not run while the consumer holds an event', async () => {
+    const expected = churn(2);
+    const disconnects: unknown[] = [];
+    const seen = await consume(
+      leaseWatch({ resourceVersion: '103', idleTimeoutMs: 100, onDisconnect: (info) => disconnects.push(info) }),
+      (s) => s.length === 2,
+      async () => {
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      },
+    );
+    expect(seen).toEqual(expected);
+    expect(disconnects).toEqual([]);
+  });
+
+  it('never yields an event that is not newer than the last one for that object', async () => {
+    server.watchPlans.push({
+      kind: 'custom',
+      run: (ctx) => {
+        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') });
+        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '109') }); // older: replay
+        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') }); // same: duplicate
+        ctx.send({ type: 'MODIFIED', object: leaseOf('b', '105') }); // other object, older than the watch's newest: fine
+        ctx.send({ type: 'DELETED', object: leaseOf('a', '111') });
+        ctx.send({ type: 'DELETED', object: leaseOf('a', '111') });
+        ctx.send({ type: 'ADDED', object: leaseOf('a', '112') });
+        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '1000') }); // decimal, not string, comparison
+      },
+    });
+    const seen = await consume(leaseWatch({ resourceVersion: '103' }), (s) => s.length === 5);
+    expect(seen).toEqual(['MODIFIED a@110', 'MODIFIED b@105', 'DELETED a@111', 'ADDED a@112', 'MODIFIED a@1000']);
+  });
+});
+
+describe('watch: 410 leads to a RESYNC, never to an event', () => {
+  it('an in-stream ERROR 410 re-lists and yields the complete state', async () => {
+    churn(3);
+    server.cluster.remove('c');
+    server.cluster.create('d');
+    server.cluster.compact();
+    const resyncs: unknown[] = [];
+    const seen = await consume(
+      leaseWatch({ resourceVersion: '103', onResync: (info) => resyncs.push(info) }),
+      (s) => s.length === 2,
+      (n) => {
+        if (n.type === 'RESYNC') server.cluster.update('d', 'after');
+      },
+    );
+    expect(seen).toEqual(['RESYNC(Expired)@108[a@104,b@105,d@108]', 'MODIFIED d@109']);
+    expect(resyncs).toEqual([{ reason: 'Expired', resourceVersion: '108', objects: 3 }]);
+    expect(server.requests.map((r) => (r.watch ? `watch@${r.query.get('resourceVersion')}` : 'list'))).toEqual(['watch@103', 'list', 'watch@108']);
+  });
+
+  it('an HTTP 410 Gone at watch start re-lists too', async () => {
+    server.watchPlans.push({ kind: 'http-error', status: 410, body: statusBody(410, 'Gone', 'gone') });
+    const seen = await consume(leaseWatch({ resourceVersion: '50' }), (s) => s.length === 1);
+    expect(seen).toEqual(['RESYNC(Gone)@103[a@101,b@102,c@103]']);
+  });
+
+  it('repeated 410s right after a list back off instead of spinning', async () => {
+    for (let i = 0; i < 3; i++) server.watchPlans.push({ kind: 'http-error', status: 410, body: statusBody(410, 'Expired', 'expired') });
+    const { sleep, delays } = recordingSleep();
+    const seen = await consume(watch<Lease>(client, target, { resourceVersion: '50', sleep, random: () => 0 }), (s) => s.length === 3);
+    // 1st 410: relist at once; the next two come right after a list: backoff.
+    expect(seen).toEqual(['RESYNC(Expired)@103[a@101,b@102,c@103]', 'RESYNC(Expired)@103[a@101,b@102,c@103]', 'RESYNC(Expired)@103[a@101,b@102,c@103]']);
+    expect(delays).toEqual([200, 400]);
+  });
+
+  it('with reconnect: false a 410 is thrown as a typed error', async () => {
+    server.cluster.update('a', 'x');
+    server.cluster.compact();
+    const error = await rejectionOf(consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false));
+    expect(error).toBeInstanceOf(WatchError);
+    expect(error).toMatchObject({ code: 410, reason: 'Expired', status: { kind: 'Status', code: 410 } });
+  });
+});
+
+describe('watch: errors', () => {
+  it.each([400, 401, 403, 404, 422])('HTTP %i at watch start is thrown as a KubernetesApiError, without retry', async (status) => {
+    server.watchPlans.push({ kind: 'http-error', status, body: statusBody(status, 'Nope') });
+    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), () => false));
+    expect(error).toBeInstanceOf(KubernetesApiError);
+    expect((error as KubernetesApiError).status).toBe(status);
+    expect(server.watchRequests()).toHaveLength(1);
+  });
+
+  it('a 403 on the initial LIST is thrown', async () => {
+    server.listPlans.push({ status: 403, body: statusBody(403, 'Forbidden') });
+    const error = await rejectionOf(consume(leaseWatch(), () => false));
+    expect(error).toMatchObject({ name: 'KubernetesApiError', status: 403, reason: 'Forbidden' });
+  });
+
+  it('a 503 on the initial LIST is retried', async () => {
+    server.listPlans.push({ status: 503 }, { status: 500 });
+    const seen = await consume(leaseWatch(), (s) => s.length === 3);
+    expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'ADDED c@103']);
+  });
+
+  it('429 honours Retry-After (real time)', async () => {
+    server.watchPlans.push({ kind: 'http-error', status: 429, body: statusBody(429, 'TooManyRequests'), headers: { 'Retry-After': '1' } });
+    const expected = churn(1);
+    const disconnects: WatchDisconnectInfo[] = [];
+    const started = Date.now();
+    const seen = await consume(leaseWatch({ resourceVersion: '103', onDisconnect: (info) => disconnects.push(info) }), (s) => s.length === 1);
+    expect(seen).toEqual(expected);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(980);
+    expect(disconnects[0]?.delayMs).toBe(1000);
+  });
+
+  it('429 with Status.details.retryAfterSeconds waits that long, even beyond maxDelayMs', async () => {
+    server.watchPlans.push({ kind: 'http-error', status: 429, body: statusBody(429, 'TooManyRequests', 'slow down', { details: { retryAfterSeconds: 42 } }) });
+    const { sleep, delays } = recordingSleep();
+    churn(1);
+    await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, reconnect: { maxDelayMs: 1000 } }), (s) => s.length === 1);
+    expect(delays).toEqual([42_000]);
+  });
+
+  it('backoff doubles, is capped by maxDelayMs and bounded by maxRetries', async () => {
+    for (let i = 0; i < 10; i++) server.watchPlans.push({ kind: 'http-error', status: 503, body: statusBody(503, 'ServiceUnavailable') });
+    const { sleep, delays } = recordingSleep();
+    const error = await rejectionOf(
+      consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, reconnect: { initialDelayMs: 100, maxDelayMs: 1000, maxRetries: 6 } }), () => false),
+    );
+    expect(error).toMatchObject({ name: 'KubernetesApiError', status: 503 });
+    expect(delays).toEqual([100, 200, 400, 800, 1000, 1000]);
+    expect(server.watchRequests()).toHaveLength(7);
+  });
+
+  it('jitter shortens delays by up to the given fraction', async () => {
+    for (let i = 0; i < 3; i++) server.watchPlans.push({ kind: 'http-error', status: 500 });
+    const { sleep, delays } = recordingSleep();
+    churn(1);
+    await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 1, reconnect: { initialDelayMs: 100, jitter: 0.5 } }), (s) => s.length === 1);
+    expect(delays).toEqual([50, 100, 200]);
+  });
+
+  it('the failure count (and so the backoff) resets after a successful connection', async () => {
+    server.watchPlans.push(
+      { kind: 'http-error', status: 503 },
+      { kind: 'http-error', status: 503 },
+      { kind: 'cut', events: 0, midLine: false },
+      { kind: 'http-error', status: 503 },
+    );
+    const { sleep, delays } = recordingSleep();
+    const attempts: number[] = [];
+    churn(1);
+    await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, onConnect: (i) => attempts.push(i.attempt) }), (s) => s.length === 1);
+    expect(delays).toEqual([200, 400, 200, 400]);
+    expect(attempts).toEqual([2, 2]);
+  });
+
+  it('network failures (connection refused) are retried and bounded by maxRetries', async () => {
+    const dead = createClient({ baseUrl: 'http://127.0.0.1:1' });
+    const { sleep, delays } = recordingSleep();
+    const error = await rejectionOf(consume(watch<Lease>(dead, target, { resourceVersion: '1', sleep, reconnect: { maxRetries: 2 } }), () => false));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(delays).toHaveLength(2);
+  });
+
+  it('an in-stream ERROR 500 reconnects; any other in-stream ERROR is thrown as WatchError', async () => {
+    const expected = churn(2);
+    server.watchPlans.push({ kind: 'error-event', events: 1, status: statusBody(500, 'InternalError', 'etcd hiccup') }, { kind: 'error-event', events: 1, status: statusBody(400, 'BadRequest', 'nope') });
+    const seen: string[] = [];
+    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), (s) => (seen.splice(0, seen.length, ...s), false)));
+    expect(seen).toEqual(expected);
+    expect(error).toBeInstanceOf(WatchError);
+    expect(error).toMatchObject({ code: 400, reason: 'BadRequest', message: 'watch error 400 BadRequest: nope' });
+  });
+
+  it('a malformed line is thrown as WatchDecodeError after the events before it, and not retried', async () => {
+    server.watchPlans.push({ kind: 'raw', text: `${JSON.stringify({ type: 'ADDED', object: leaseOf('z', '200') })}\n{"type":"MODIFIED","object":{oops}\n` });
+    const seen: string[] = [];
+    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), (s) => (seen.splice(0, seen.length, ...s), false)));
+    expect(seen).toEqual(['ADDED z@200']);
+    expect(error).toBeInstanceOf(WatchDecodeError);
+    expect(error).toMatchObject({ excerpt: '{"type":"MODIFIED","object":{oops}', line: 2, truncated: false });
+    expect(server.watchRequests()).toHaveLength(1);
+  });
+
+  it('a stream that ends cleanly in the middle of a line is a truncation error, not a silent drop', async () => {
+    server.watchPlans.push({ kind: 'raw', text: '{"type":"ADDED","object":{"metadata":{"name":"z"' });
+    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), () => false));
+    expect(error).toMatchObject({ name: 'WatchDecodeError', truncated: true });
+  });
+
+  it('JSON that is not a watch event is a WatchDecodeError', async () => {
+    server.watchPlans.push({ kind: 'raw', text: '{"kind":"Status","code":200}\n' });
+    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), () => false));
+    expect(error).toBeInstanceOf(WatchDecodeError);
+    expect(String(error)).toContain('not a watch event');
+  });
+
+  it('reconnect: false ends on a clean end (return) and throws on an abrupt one', async () => {
+    const expected = churn(3);
+    server.watchPlans.push({ kind: 'end', events: 2 });
+    const seen = await consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false);
+    expect(seen).toEqual(expected.slice(0, 2));
+    server.watchPlans.push({ kind: 'cut', events: 1, midLine: true });
+    const error = await rejectionOf(consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false));
+    expect(error).toBeInstanceOf(TypeError);
+    expect(server.watchRequests()).toHaveLength(2);
+  });
+
+  it('validates its options up front', () => {
+    expect(() => watch(client, target, { idleTimeoutMs: 0 })).toThrow(RangeError);
+    expect(() => watch(client, target, { timeoutSeconds: 1.5 })).toThrow(RangeError);
+    expect(() => watch(client, target, { reconnect: { jitter: 2 } })).toThrow(RangeError);
+    expect(() => watch(client, target, { reconnect: { initialDelayMs: 10, maxDelayMs: 5 } })).toThrow(RangeError);
+  });
+});
+
+describe('watch: stopping', () => {
+  it('aborting ends the for-await cleanly, closes the connection and leaves no timer', async () => {
+    const baseline = activeTimers();
+    const controller = new AbortController();
+    const expected = churn(2);
+    const seen = await consume(leaseWatch({ resourceVersion: '103', signal: controller.signal, idleTimeoutMs: 60_000 }), () => false, (_n, s) => {
+      if (s.length === 2) setTimeout(() => controller.abort(new Error('bye')), 20);
+    });
+    expect(seen).toEqual(expected);
+    await server.waitForOpenWatches(0);
+    await eventually(() => activeTimers() <= baseline, 2_000, 'timers to be released');
+  });
+
+  it('aborting during a backoff wait ends at once and clears the timer', async () => {
+    const baseline = activeTimers();
+    server.watchPlans.push({ kind: 'http-error', status: 503 });
+    const controller = new AbortController();
+    const started = Date.now();
+    const seen = await consume(
+      watch<Lease>(client, target, {
+        resourceVersion: '103',
+        signal: controller.signal,
+        reconnect: { initialDelayMs: 30_000, maxDelayMs: 30_000 },
+        onDisconnect: () => setTimeout(() => controller.abort(), 10),
+      }),
+      () => false,
+    );
+    expect(seen).toEqual([]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(activeTimers()).toBeLessThanOrEqual(baseline);
+  });
+
+  it('an already aborted signal makes no request', async () => {
+    const seen = await consume(leaseWatch({ signal: AbortSignal.abort() }), () => false);
+    expect(seen).toEqual([]);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('aborting during the initial LIST ends cleanly', async () => {
+    const controller = new AbortController();
+    server.listPlans.push({ status: 503 });
+    const seen = await consume(leaseWatch({ signal: controller.signal, onDisconnect: () => controller.abort() }), () => false);
+    expect(seen).toEqual([]);
+  });
+
+  it('break cancels the body: the server sees the watch connection close', async () => {
+    const baseline = activeTimers();
+    churn(5);
+    const seen = await consume(leaseWatch({ resourceVersion: '103' }), (s) => s.length === 2);
+    expect(seen).toHaveLength(2);
+    await server.waitForOpenWatches(0);
+    expect(activeTimers()).toBeLessThanOrEqual(baseline);
+  });
+});
+
+describe('watch: sendInitialEvents', () => {
+  const initialEvents = (ctx: { send(line: unknown): void }): void => {
+    ctx.send({ type: 'ADDED', object: leaseOf('a', '101') });
+    ctx.send({ type: 'ADDED', object: leaseOf('b', '102') });
+    ctx.send({ type: 'BOOKMARK', object: bookmarkObject(103, { [INITIAL_EVENTS_END_ANNOTATION]: 'true' }) });
+  };
+
+  it('streams the initial state, yields it after the initial-events-end bookmark, then watches', async () => {
+    server.watchPlans.push({
+      kind: 'custom',
+      run: (ctx) => {
+        initialEvents(ctx);
+        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '104') });
+      },
+    });
+    const synced: unknown[] = [];
+    const seen = await consume(leaseWatch({ sendInitialEvents: true, onSynced: (info) => synced.push(info) }), (s) => s.length === 4);
+    expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'BOOKMARK@103', 'MODIFIED a@104']);
+    expect(synced).toEqual([{ resourceVersion: '103', objects: 2 }]);
+    expect(server.requests.map((r) => r.query.toString())).toEqual([
+      'watch=true&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=',
+    ]);
+  });
+
+  it('a connection lost before the bookmark starts over without yielding anything twice', async () => {
+    server.watchPlans.push(
+      {
+        kind: 'custom',
+        run: (ctx) => {
+          ctx.send({ type: 'ADDED', object: leaseOf('a', '101') });
+          ctx.res.write('{"type":"ADDED","obj', () => ctx.destroy());
+        },
+      },
+      { kind: 'custom', run: initialEvents },
+    );
+    const seen = await consume(leaseWatch({ sendInitialEvents: true }), (s) => s.length === 3);
+    expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'BOOKMARK@103']);
+    expect(server.watchRequests().map((r) => r.query.get('sendInitialEvents'))).toEqual(['true', 'true']);
+  });
+
+  it('falls back to LIST when the server rejects sendInitialEvents', async () => {
+    server.watchPlans.push({ kind: 'http-error', status: 422, body: statusBody(422, 'Invalid', 'sendInitialEvents is forbidden') });
+    const seen = await consume(leaseWatch({ sendInitialEvents: true, onConnect: () => server.cluster.update('a', 'x') }), (s) => s.length === 4);
+    expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'ADDED c@103', 'MODIFIED a@104']);
+    expect(server.requests.map((r) => (r.watch ? `watch@${r.query.get('resourceVersion')}` : 'list'))).toEqual(['watch@', 'list', 'watch@103']);
+  });
+});
+
+describe('resourceVersion ordering', () => {
+  it.each([
+    ['10', '9', true],
+    ['9', '10', false],
+    ['10', '10', false],
+    ['0010', '9', true],
+    ['123456789012345678901234567890', '123456789012345678901234567889', true],
+    ['abc', 'abd', true],
+    ['abc', 'abc', false],
+    ['10', 'x', true],
+  ])('isNewerResourceVersion(%s, %s) = %s', (a, b, expected) => {
+    expect(isNewerResourceVersion(a, b)).toBe(expected);
+  });
+
+  it('keys objects as namespace/name', () => {
+    expect(objectKey('ns', 'n')).toBe('ns/n');
+    expect(objectKey(undefined, 'n')).toBe('n');
+  });
+});
