@@ -10,6 +10,7 @@ import { RELEASE_PATTERN } from './ir/releaseNames.js';
 import { documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstreamUrls, withRelease } from './spec/manifest.js';
 import { buildPackageFiles, displayPath } from './generate.js';
 import { replaceDirectory, writeFilesAtomically } from './fs/atomicOutput.js';
+import { diffSummary } from './diff/renderChangelog.js';
 
 export interface SpecUpdateOptions {
   readonly release: string;
@@ -27,6 +28,8 @@ export interface SpecUpdateResult {
   readonly source: string;
   readonly contentHash: string;
   readonly changed: boolean;
+  /** The API diff against the previous release, in one line (details in generated/CHANGELOG.md). */
+  readonly summary: string;
 }
 
 /**
@@ -53,13 +56,20 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
       if (cause.code !== 'ENOENT') throw cause;
     });
     await writeFilesAtomically(staging, specFiles);
-    const { files } = await buildPackageFiles({ specDir: staging, outDir: options.outDir, ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}) });
+    const { files, diffs } = await buildPackageFiles({ specDir: staging, outDir: options.outDir, ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}) });
     await writeFilesAtomically(options.specDir, specFiles);
     if (options.generate) await replaceDirectory(options.outDir, files);
+    const diff = diffs.find((d) => d.to === options.release);
+    return {
+      release: options.release,
+      source: displayPath(source),
+      contentHash: normalized.contentHash,
+      changed: known?.contentHash !== normalized.contentHash,
+      summary: diff === undefined ? 'oldest release' : diffSummary(diff),
+    };
   } finally {
     await rm(staging, { recursive: true, force: true });
   }
-  return { release: options.release, source: displayPath(source), contentHash: normalized.contentHash, changed: known?.contentHash !== normalized.contentHash };
 }
 
 async function locateSource(options: SpecUpdateOptions, knownUrl: string | undefined): Promise<string> {

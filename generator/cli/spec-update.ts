@@ -16,5 +16,5 @@ await runCli(async (argv) => {
     outDir: resolve(flags.out ?? DEFAULT_OUT_DIR),
     generate: flags['no-generate'] !== true,
   });
-  console.log(`${result.release}: ${result.changed ? 'updated' : 'unchanged'} from ${result.source} (${result.contentHash})`);
+  console.log(`${result.release}: ${result.changed ? 'updated' : 'unchanged'} from ${result.source} (${result.contentHash}); API ${result.summary}`);
 });

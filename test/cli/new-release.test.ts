@@ -42,7 +42,7 @@ describe('a Kubernetes release the generator has never seen', () => {
 
     const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirror, '--spec-dir', spec, '--out', out]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/1\.36\.0: updated/);
+    expect(result.stdout).toMatch(/1\.36\.0: updated .*; API vs 1\.35\.0: 0 breaking, 4 additive, 0 docs-only/);
 
     const manifest = JSON.parse(readFileSync(join(spec, 'releases.json'), 'utf8')) as { releases: Array<{ release: string; contentHash: string }> };
     expect(manifest.releases.map((r) => r.release).at(-1)).toBe('1.36.0');

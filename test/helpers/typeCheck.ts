@@ -1,11 +1,10 @@
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
-import { PROJECT_ROOT } from './project.js';
+import { typeCheck } from '../emit/typeCheck.js';
 
-/** Type-checks every .ts file below a directory under `--strict`, as a consumer's tsc would; returns the diagnostics as lines. */
-export function typeCheckDirectory(dir: string, extraFiles: readonly string[] = []): string[] {
-  const files: string[] = [...extraFiles];
+/** Type-checks every .ts file below a directory under the project's strict options; returns the diagnostics as lines. */
+export function typeCheckDirectory(dir: string): string[] {
+  const files: string[] = [];
   const walk = (current: string): void => {
     for (const name of readdirSync(current)) {
       const path = join(current, name);
@@ -14,20 +13,5 @@ export function typeCheckDirectory(dir: string, extraFiles: readonly string[] = 
     }
   };
   walk(dir);
-  const program = ts.createProgram(files, {
-    strict: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ['lib.es2023.d.ts', 'lib.dom.d.ts', 'lib.dom.iterable.d.ts'],
-    types: ['node'],
-    typeRoots: [join(PROJECT_ROOT, 'node_modules', '@types')],
-    skipLibCheck: true,
-    noUncheckedIndexedAccess: true,
-  });
-  return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file !== undefined && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}: ` : '';
-    return where + ts.flattenDiagnosticMessageText(d.messageText, ' ');
-  });
+  return [...typeCheck(dir, files).messages];
 }

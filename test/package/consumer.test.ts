@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,26 @@ describe('the packed package, installed into a fresh project', () => {
     const compiled = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.bad.json'], { cwd: consumerDir, encoding: 'utf8' });
     expect(compiled.status).not.toBe(0);
     expect(compiled.stdout).toContain("'preferredHolder' does not exist in type 'LeaseSpec'");
+  });
+
+  it('runs the packaged server from the command line (npx lease-api-server serve)', async () => {
+    const child = spawn(join(consumerDir, 'node_modules', '.bin', 'lease-api-server'), ['serve', '--port', '0', '--release', '1.31'], { cwd: consumerDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /listening on (http:\/\/\S+)/.exec(out);
+          if (match !== null) resolve(match[1]!);
+        });
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
+      });
+      expect(await (await fetch(`${url}/version`)).json()).toMatchObject({ gitVersion: 'v1.31.1' });
+      const resources = (await (await fetch(`${url}/apis/coordination.k8s.io/v1`)).json()) as { resources: Array<{ name: string }> };
+      expect(resources.resources.map((r) => r.name)).toContain('leases');
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   it('passes publint', async () => {

@@ -9,8 +9,9 @@ import { emitRelease } from '../../generator/emit/emitRelease.js';
 import { releaseModuleName } from '../../generator/ir/releaseNames.js';
 import type { ModelIr, ReleaseIr } from '../../generator/ir/types.js';
 import { tempDir } from '../helpers/cli.js';
-import { manifestReleases, PROJECT_ROOT, releaseIr } from '../helpers/project.js';
+import { manifestReleases, releaseIr } from '../helpers/project.js';
 import { typeCheckDirectory } from '../helpers/typeCheck.js';
+import { runtimeSources } from '../emit/typeCheck.js';
 
 /**
  * The compatibility promise, checked by the compiler: a consumer written
@@ -70,14 +71,8 @@ function emitPair(older: ReleaseIr, newer: ReleaseIr): Map<string, string> {
   return files;
 }
 
-function runtimeFiles(): Map<string, string> {
-  // The emitted modules import the runtime; point them at the real one.
-  const runtime = join(PROJECT_ROOT, 'templates', 'runtime');
-  return new Map([['src/runtime/index.ts', `export * from '${runtime}/index.js';\n`], ['src/runtime/transport.ts', `export * from '${runtime}/transport.js';\n`], ['src/runtime/query.ts', `export * from '${runtime}/query.js';\n`], ['src/runtime/patch.ts', `export * from '${runtime}/patch.js';\n`], ['src/runtime/pathSegments.ts', `export * from '${runtime}/pathSegments.js';\n`], ['src/runtime/time.ts', `export * from '${runtime}/time.js';\n`]]);
-}
-
 function checkPair(older: ReleaseIr, newer: ReleaseIr): { errors: string[]; breaking: number } {
-  const files = new Map([...runtimeFiles(), ...emitPair(older, newer)]);
+  const files = new Map([...[...runtimeSources()].map(([path, text]): [string, string] => [`src/${path}`, text]), ...emitPair(older, newer)]);
   const checker = compatibilityChecker(`./src/${releaseModuleName(older.release)}/index.js`, `./src/${releaseModuleName(newer.release)}/index.js`, older, newer);
   return { errors: compiles(files, checker), breaking: diffReleases(older, newer).counts.breaking };
 }
