@@ -1,6 +1,7 @@
 import { benchBundleSize } from './bundle-size.bench.js';
 import { benchGenerate } from './generate.bench.js';
 import { benchReads } from './reads.bench.js';
+import { benchWatch } from './watch.bench.js';
 import { writeResult, type BenchContext, type BenchResult } from './harness.js';
 
 /**
@@ -12,6 +13,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   generate: benchGenerate,
   reads: benchReads,
   'bundle-size': benchBundleSize,
+  watch: benchWatch,
 };
 
 const args = process.argv.slice(2);
