@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import { StructureKind, type Project } from 'ts-morph';
 import type { OperationIr, ReleaseIr } from '../ir/types.js';
-import type { ReleaseDiff } from '../diff/types.js';
+import type { ApiChange, ReleaseDiff } from '../diff/types.js';
 import { releaseModuleName, releaseSubpath } from '../ir/releaseNames.js';
 import { clientOperations, isWatchOnlyParameter } from './emitOperations.js';
 import { generatedHeader } from './header.js';
@@ -47,9 +47,14 @@ export function emitRootIndex(project: Project, newest: ReleaseIr): string {
 function whatItAdds(release: string, diffs: readonly ReleaseDiff[]): string {
   const diff = diffs.find((d) => d.to === release);
   if (diff === undefined) return 'oldest supported release';
-  const notable = diff.changes.filter((c) => c.class !== 'docs-only').map((c) => `${c.class === 'breaking' ? '**breaking** ' : ''}\`${c.subject}\``);
+  const mark = (c: ApiChange): string => `${c.class === 'breaking' ? '**breaking** ' : ''}\`${c.subject}\``;
+  const notable = diff.changes.filter((c) => c.class !== 'docs-only' && c.kind !== 'content-types-changed').map(mark);
+  // Media types change on every operation at once (e.g. CBOR in 1.33): one phrase, not one entry per response.
+  const media = diff.changes.filter((c) => c.kind === 'content-types-changed');
+  const mediaTypes = [...new Set(media.flatMap((c) => c.detail.replace(/^(added|removed) /, '').split(', ')))].sort();
+  const mediaPhrase = media.length > 0 ? `media types ${mediaTypes.map((t) => `\`${t}\``).join(', ')} on ${media.length} requests/responses${media.some((c) => c.class === 'breaking') ? ' (**breaking**: some removed)' : ''}` : '';
   const docs = diff.counts.docsOnly > 0 ? `${diff.counts.docsOnly} description changes` : '';
-  return [...notable, docs].filter(Boolean).join(', ') || 'no API changes';
+  return [...notable, mediaPhrase, docs].filter(Boolean).join(', ') || 'no API changes';
 }
 
 function summary(operation: OperationIr): string {
