@@ -51,7 +51,7 @@ function pathFunction(path: PathTemplateIr): StatementStructures {
     isExported: true,
     name: path.builderName,
     docs: jsDocs(
-      `Builds \`${path.template}\`. Every parameter is validated (namespace: DNS-1123 label; name: DNS-1123 subdomain) and percent-encoded before any request exists.`,
+      `Builds \`${path.template}\`. Every parameter is validated before any request exists (namespace: DNS-1123 label; name: DNS-1123 subdomain), so an accepted value holds only a-z, 0-9, '-' and '.', which need no percent-encoding: nothing else can reach the URL.`,
       [
         { tagName: 'throws', text: `InvalidPathParameterError when ${path.parameters.map((p) => `\`${p}\``).join(' or ')} is not acceptable` },
         ...(path.deprecated ? [{ tagName: 'deprecated', text: WATCH_PATH_DEPRECATION }] : []),

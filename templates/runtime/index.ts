@@ -24,6 +24,7 @@ export type { QueryValue } from './query.js';
 export { encodeQuery } from './query.js';
 export type { CombinedSignal } from './signals.js';
 export { combineSignals } from './signals.js';
+export { stream } from './stream.js';
 export type { MicroTime, ParsedMicroTime, Time } from './time.js';
 export {
   asMicroTime,

@@ -9,30 +9,17 @@ export type QueryValue = string | number | boolean | undefined | null;
  * every request and URLSearchParams costs an object plus a serialisation pass.
  */
 export function encodeQuery(params: Readonly<Record<string, QueryValue>> | undefined): string {
-  if (params === undefined) return '';
   let out = '';
-  for (const key of Object.keys(params)) {
+  for (const key in params) {
     const value = params[key];
     if (value === undefined || value === null) continue;
-    out += `${out === '' ? '?' : '&'}${encodeURIComponent(key)}=${encodeValue(key, value)}`;
+    // Beyond 2^53 String() switches to exponent notation and loses digits; Kubernetes wants plain decimal integers.
+    // Other types are only reachable from untyped callers.
+    if (!(Number.isSafeInteger(value) || typeof value === 'string' || typeof value === 'boolean')) {
+      throw new TypeError(`Query parameter "${key}" must be a string, boolean or safe integer, got ${String(value)}`);
+    }
+    // encodeURIComponent writes booleans as true/false and safe integers in plain decimal.
+    out += `${out ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
   }
   return out;
-}
-
-function encodeValue(key: string, value: string | number | boolean): string {
-  switch (typeof value) {
-    case 'string':
-      return encodeURIComponent(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'number':
-      // Beyond 2^53 String() switches to exponent notation and loses digits; Kubernetes wants plain decimal integers.
-      if (!Number.isSafeInteger(value)) {
-        throw new TypeError(`Query parameter "${key}" must be a safe integer, got ${String(value)}`);
-      }
-      return String(value);
-    default:
-      // Only reachable from untyped callers.
-      throw new TypeError(`Query parameter "${key}" has unsupported type ${typeof value}`);
-  }
 }

@@ -1,6 +1,7 @@
 /** Combining a caller's AbortSignal with a per-call timeout. */
 
 import { RequestTimeoutError } from './errors.js';
+import type { RequestContext } from './errors.js';
 
 export interface CombinedSignal {
   /** Pass to fetch; `undefined` when there is neither a caller signal nor a timeout. */
@@ -29,56 +30,32 @@ const NONE: CombinedSignal = Object.freeze({ signal: undefined, dispose: noop, s
  * listener per request. For the same reason a caller signal is wrapped even
  * without a timeout: fetch implementations (undici) attach listeners to it
  * that are only removed on GC.
+ *
+ * `context` names the request in the RequestTimeoutError.
  */
-export function combineSignals(signal: AbortSignal | undefined, timeoutMs: number | undefined): CombinedSignal {
-  if (timeoutMs === undefined) {
-    if (signal === undefined) return NONE;
-  } else if (!(timeoutMs >= 0) || timeoutMs === Number.POSITIVE_INFINITY) {
+export function combineSignals(signal: AbortSignal | undefined, timeoutMs: number | undefined, context?: RequestContext): CombinedSignal {
+  if (timeoutMs !== undefined && !(timeoutMs >= 0 && timeoutMs < Infinity)) {
     throw new RangeError(`timeoutMs must be a finite number >= 0, got ${timeoutMs}`);
   }
+  // Nothing to combine: no signal for fetch, and one shared object for the plain calls on the hot path.
+  if (!signal && timeoutMs === undefined) return NONE;
   // Already aborted: fetch rejects at once with the caller's reason, nothing to wire up or clean.
-  if (signal?.aborted === true) return { signal, dispose: noop, stopTimer: noop };
-  return new LinkedSignal(signal, timeoutMs);
-}
-
-class LinkedSignal implements CombinedSignal {
-  readonly signal: AbortSignal;
-  private readonly controller = new AbortController();
-  private readonly parent: AbortSignal | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(parent: AbortSignal | undefined, timeoutMs: number | undefined) {
-    this.signal = this.controller.signal;
-    this.parent = parent;
-    if (parent !== undefined) parent.addEventListener('abort', this, { once: true });
-    if (timeoutMs !== undefined) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.detach();
-        this.controller.abort(new RequestTimeoutError(timeoutMs));
-      }, timeoutMs);
-    }
-  }
-
-  /** EventListener object form: avoids allocating a bound closure per request. */
-  handleEvent(): void {
-    this.stopTimer();
-    this.controller.abort(this.parent?.reason);
-  }
-
-  stopTimer(): void {
-    if (this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-    }
-  }
-
-  dispose(): void {
-    this.stopTimer();
-    this.detach();
-  }
-
-  private detach(): void {
-    this.parent?.removeEventListener('abort', this);
-  }
+  if (signal?.aborted) return { ...NONE, signal };
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stopTimer = (): void => clearTimeout(timer);
+  const dispose = (): void => {
+    stopTimer();
+    signal?.removeEventListener('abort', onAbort);
+  };
+  // Whichever comes first wins; both leave nothing behind.
+  const abort = (reason: unknown): void => {
+    dispose();
+    controller.abort(reason);
+  };
+  const onAbort = (): void => abort(signal?.reason);
+  // Removed again by dispose(), whichever way this ends.
+  signal?.addEventListener('abort', onAbort);
+  if (timeoutMs !== undefined) timer = setTimeout(() => abort(new RequestTimeoutError(timeoutMs, context)), timeoutMs);
+  return { signal: controller.signal, dispose, stopTimer };
 }

@@ -33,12 +33,13 @@ const MS_PER_400_YEARS = 146_097 * 86_400_000;
  * The clock returns milliseconds since the epoch and may be fractional.
  */
 export function microTimeNow(clock?: () => number): MicroTime {
-  const now = clock === undefined ? performance.timeOrigin + performance.now() : clock();
   // Around 1.7e12 ms a double only resolves ~0.24 µs, so `now - Math.floor(now)` can land just below the intended
   // microsecond; rounding the whole value in µs (exact below 2^53, i.e. until year 2255) avoids that.
-  const totalMicros = Math.round(now * 1000);
+  const totalMicros = Math.round((clock ? clock() : performance.timeOrigin + performance.now()) * 1000);
   const ms = Math.floor(totalMicros / 1000);
-  return formatMicroTime(new Date(ms), totalMicros - ms * 1000);
+  // No range check, unlike formatMicroTime, which keeps it out of the bundles of renewers (they only need the
+  // current time): the platform clock is always within years 0000..9999; an injected clock must be too (NaN throws).
+  return `${new Date(ms).toISOString().slice(0, 23)}${String(totalMicros - ms * 1000).padStart(3, '0')}Z` as MicroTime;
 }
 
 /** The current time as a Time (second precision). */
@@ -51,11 +52,10 @@ export function timeNow(clock?: () => number): Time {
  * that `Date` cannot hold) as a UTC MicroTime.
  */
 export function formatMicroTime(date: Date, microseconds = 0): MicroTime {
-  if (!Number.isInteger(microseconds) || microseconds < 0 || microseconds > 999) {
+  if (!(Number.isInteger(microseconds) && microseconds >= 0 && microseconds < 1000)) {
     throw new RangeError(`microseconds must be an integer in 0..999, got ${microseconds}`);
   }
-  const iso = isoString(date);
-  return `${iso.slice(0, 23)}${String(microseconds).padStart(3, '0')}Z` as MicroTime;
+  return `${isoString(date).slice(0, 23)}${String(microseconds).padStart(3, '0')}Z` as MicroTime;
 }
 
 /** Formats `date` as a UTC Time, dropping the sub-second part (Kubernetes `Time` has second precision). */
@@ -106,11 +106,9 @@ export function asTime(value: string): Time {
 
 function isoString(date: Date): string {
   const ms = date instanceof Date ? date.getTime() : Number.NaN;
-  if (Number.isNaN(ms)) throw new RangeError('Invalid Date');
-  const iso = date.toISOString();
-  // Outside 0000..9999 toISOString switches to a six-digit signed year, which RFC3339 cannot express.
-  if (iso.length !== 24) throw new RangeError(`Year out of RFC3339 range: ${iso}`);
-  return iso;
+  // Years 0000..9999: outside them toISOString switches to a six-digit signed year, which RFC3339 cannot express.
+  if (!(ms >= -62_167_219_200_000 && ms < 253_402_300_800_000)) throw new RangeError(Number.isNaN(ms) ? 'Invalid Date' : 'Year out of RFC3339 range');
+  return date.toISOString();
 }
 
 /**

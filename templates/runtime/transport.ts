@@ -5,7 +5,7 @@
  * through code here.
  */
 
-import { errorFromResponse, isKubernetesApiError, RequestTimeoutError, ResponseDecodeError } from './errors.js';
+import { errorFromResponse, KubernetesApiError, ResponseDecodeError } from './errors.js';
 import { combineSignals } from './signals.js';
 import type { CombinedSignal } from './signals.js';
 
@@ -23,14 +23,14 @@ export interface ClientOptions {
   /**
    * Custom fetch (tests, proxies, undici with a dispatcher, retry wrappers).
    * Defaults to `globalThis.fetch`, looked up per call. It receives
-   * `init.headers` as a plain object that may be shared between requests and
-   * is frozen: a wrapper that adds headers must copy it.
+   * `init.headers` as a plain object of lower-case names, its own for each
+   * request.
    */
   fetch?: typeof fetch;
   /**
    * Default per-call timeout in ms; `undefined` means none. It bounds the
    * HTTP exchange: until the body is read for `request`, until the headers
-   * arrive for `stream`. It does not bound the token provider.
+   * arrive for `stream()`. It does not bound the token provider.
    */
   timeoutMs?: number;
   /** Extra RequestInit merged into every request, e.g. `{ dispatcher }` for undici. */
@@ -62,194 +62,114 @@ export interface Client {
   readonly baseUrl: string;
   /** Sends the request, returns the parsed JSON body of a 2xx (undefined for an empty body); throws KubernetesApiError for non-2xx. */
   request<T>(spec: RequestSpec, options?: CallOptions): Promise<T>;
-  /**
-   * Sends the request and returns the raw 2xx Response (for streaming
-   * watches); throws KubernetesApiError for non-2xx. The caller owns the body
-   * and must read it to the end or cancel it. The timeout only covers the
-   * wait for the response headers; the caller's signal keeps aborting the
-   * body. When both a signal and a timeout apply, the returned Response wraps
-   * the original body (same status and headers; `url` and `redirected` are
-   * not carried over) so the signal can be released when the body ends.
-   */
-  stream(spec: RequestSpec, options?: CallOptions): Promise<Response>;
-}
-
-const DEFAULT_ACCEPT = 'application/json';
-const DEFAULT_CONTENT_TYPE = 'application/json';
-
-export function createClient(options: ClientOptions): Client {
-  const baseUrl = normaliseBaseUrl(options.baseUrl);
-  const customFetch = options.fetch;
-  const defaultTimeoutMs = options.timeoutMs;
-  // Fail at construction rather than on the first request, far from the configuration mistake.
-  if (defaultTimeoutMs !== undefined) combineSignals(undefined, defaultTimeoutMs).dispose();
-  const extraInit = options.init;
-  const token = options.token;
-  const tokenProvider = typeof token === 'function' ? token : undefined;
-
-  const defaultHeaders: Record<string, string> = { accept: DEFAULT_ACCEPT };
-  mergeHeaders(defaultHeaders, options.headers);
-  if (typeof token === 'string') {
-    const authorization = bearer(token);
-    if (authorization !== undefined) defaultHeaders['authorization'] = authorization;
-  }
-  // Shared by every plain GET: fetch copies headers into its own Headers, so one frozen object is safe and saves a copy per request.
-  const baseHeaders = Object.freeze(defaultHeaders);
-
-  function headersFor(spec: RequestSpec, callHeaders: Record<string, string> | undefined, authorization: string | undefined): Record<string, string> {
-    const contentType = spec.contentType ?? (spec.body === undefined ? undefined : DEFAULT_CONTENT_TYPE);
-    if (spec.accept === undefined && contentType === undefined && authorization === undefined && callHeaders === undefined) {
-      return baseHeaders;
-    }
-    const headers: Record<string, string> = { ...baseHeaders };
-    if (spec.accept !== undefined) headers['accept'] = spec.accept;
-    if (contentType !== undefined) headers['content-type'] = contentType;
-    if (authorization !== undefined) headers['authorization'] = authorization;
-    mergeHeaders(headers, callHeaders);
-    return headers;
-  }
-
-  async function send(spec: RequestSpec, options: CallOptions | undefined, url: string, linked: CombinedSignal, authorization: string | undefined): Promise<Response> {
-    const headers = headersFor(spec, options?.headers, authorization);
-    const init: RequestInit =
-      extraInit === undefined
-        ? { method: spec.method, headers, body: spec.body, signal: linked.signal }
-        : { ...extraInit, method: spec.method, headers, body: spec.body, signal: linked.signal };
-    // Called as a plain function: browsers throw "Illegal invocation" when fetch's `this` is some other object.
-    const fetchImpl = customFetch ?? globalThis.fetch;
-    const response = await fetchImpl(url, init);
-    if (!response.ok) throw await errorFromResponse(spec.method, url, response);
-    return response;
-  }
-
-  return {
-    baseUrl,
-
-    async request<T>(spec: RequestSpec, options?: CallOptions): Promise<T> {
-      const url = urlFor(baseUrl, spec);
-      // Resolved before the timer starts: the timeout bounds the HTTP exchange, not a slow credential plugin.
-      const authorization = tokenProvider === undefined ? undefined : bearer(await tokenProvider());
-      const timeoutMs = options?.timeoutMs ?? defaultTimeoutMs;
-      const linked = combineSignals(options?.signal, timeoutMs);
-      try {
-        const response = await send(spec, options, url, linked, authorization);
-        // text() + JSON.parse rather than json(): an empty 2xx body (e.g. some DELETEs) must be undefined, not a SyntaxError.
-        const text = await response.text();
-        if (text === '') return undefined as T;
-        let value: unknown;
-        try {
-          value = JSON.parse(text);
-        } catch (cause) {
-          throw new ResponseDecodeError({ method: spec.method, url, status: response.status, body: text, cause });
-        }
-        return value as T;
-      } catch (error) {
-        throw abortReasonOr(error, linked.signal, spec.method, url);
-      } finally {
-        linked.dispose();
-      }
-    },
-
-    async stream(spec: RequestSpec, options?: CallOptions): Promise<Response> {
-      const url = urlFor(baseUrl, spec);
-      const authorization = tokenProvider === undefined ? undefined : bearer(await tokenProvider());
-      const timeoutMs = options?.timeoutMs ?? defaultTimeoutMs;
-      const callerSignal = options?.signal;
-      const linked = combineSignals(callerSignal, timeoutMs);
-      let response: Response;
-      try {
-        response = await send(spec, options, url, linked, authorization);
-      } catch (error) {
-        linked.dispose();
-        throw abortReasonOr(error, linked.signal, spec.method, url);
-      }
-      if (callerSignal === undefined || callerSignal === linked.signal || response.body === null) {
-        // Nothing left to follow once headers are in: only a timer (or nothing) was attached.
-        linked.dispose();
-        return response;
-      }
-      linked.stopTimer();
-      return new Response(releaseWhenDone(response.body, linked), {
-        status: response.status,
-        statusText: response.statusText,
-        headers: response.headers,
-      });
-    },
-  };
-}
-
-function urlFor(baseUrl: string, spec: RequestSpec): string {
-  if (spec.path.charCodeAt(0) !== 0x2f) throw new TypeError(`RequestSpec.path must start with '/', got ${JSON.stringify(spec.path)}`);
-  return spec.query === undefined ? baseUrl + spec.path : baseUrl + spec.path + spec.query;
-}
-
-function normaliseBaseUrl(baseUrl: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(baseUrl);
-  } catch (cause) {
-    throw new TypeError(`Invalid baseUrl ${JSON.stringify(baseUrl)}`, { cause });
-  }
-  if (parsed.search !== '' || parsed.hash !== '') {
-    throw new TypeError(`baseUrl must not have a query or fragment: ${JSON.stringify(baseUrl)}`);
-  }
-  if (parsed.username !== '' || parsed.password !== '') {
-    // fetch refuses URLs with credentials on every request; say so once, without echoing the secret.
-    throw new TypeError('baseUrl must not contain credentials; use the token or headers options');
-  }
-  // Paths are appended verbatim, so `https://host/` + `/apis/...` would produce `//apis`. A path prefix (behind a proxy) is kept.
-  return parsed.href.replace(/\/+$/, '');
-}
-
-function bearer(token: string): string | undefined {
-  // Tokens read from files (service-account mounts) often end in a newline, which fetch would reject as a header value.
-  const trimmed = token.trim();
-  return trimmed === '' ? undefined : `Bearer ${trimmed}`;
-}
-
-function mergeHeaders(target: Record<string, string>, source: Record<string, string> | undefined): void {
-  if (source === undefined) return;
-  // Lower-cased so `Accept` from a caller replaces our `accept` instead of being sent alongside it.
-  for (const name of Object.keys(source)) {
-    const value = source[name];
-    if (value !== undefined) target[name.toLowerCase()] = value;
-  }
 }
 
 /**
- * After an abort, fetch implementations disagree on what they reject with
- * (undici: the signal's reason; others: a generic AbortError, especially
- * while reading the body). Normalise to the signal's reason, and give a
- * timeout the method and URL that the signal layer does not know.
+ * Internal to the runtime: what a client from `createClient` does for
+ * `request` (resolving to the parsed body) and, with `stream` true, for
+ * `stream()`: then it resolves once a 2xx response's headers are in, with the
+ * signal still attached to the body; the receiver disposes it once done with
+ * the body.
  */
-function abortReasonOr(error: unknown, signal: AbortSignal | undefined, method: string, url: string): unknown {
-  if (signal === undefined || !signal.aborted || isKubernetesApiError(error) || error instanceof ResponseDecodeError) return error;
-  const reason: unknown = signal.reason;
-  return reason instanceof RequestTimeoutError ? new RequestTimeoutError(reason.timeoutMs, { method, url }) : reason;
+export interface Send {
+  (spec: RequestSpec, options: CallOptions | undefined, stream: true): Promise<readonly [Response, CombinedSignal]>;
+  (spec: RequestSpec, options?: CallOptions): Promise<unknown>;
 }
 
-/** Re-exposes `body` unchanged, disposing `linked` once it has ended, failed or been cancelled. */
-function releaseWhenDone(body: ReadableStream<Uint8Array>, linked: CombinedSignal): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const chunk = await reader.read();
-        if (chunk.done) {
-          linked.dispose();
-          controller.close();
-        } else {
-          controller.enqueue(chunk.value);
-        }
-      } catch (error) {
-        const aborted = linked.signal?.aborted === true;
-        linked.dispose();
-        controller.error(aborted ? linked.signal?.reason : error);
-      }
-    },
-    cancel(reason) {
-      linked.dispose();
-      return reader.cancel(reason);
-    },
-  });
+/**
+ * Key of the `Send` a client from `createClient` carries for `stream()`. Not
+ * on the `Client` type, so that streaming costs nothing in bundles that never
+ * stream; registered, so that `stream()` from another copy of the runtime
+ * works with this copy's clients.
+ */
+export const SEND: unique symbol = Symbol.for('lease-api-runtime.send');
+
+const JSON_TYPE = 'application/json';
+
+export function createClient(options: ClientOptions): Client {
+  const { fetch: customFetch, timeoutMs: defaultTimeoutMs, init: extraInit, token } = options;
+  const baseUrl = normaliseBaseUrl(options.baseUrl);
+  // Fail at construction rather than on the first request, far from the configuration mistake.
+  combineSignals(undefined, defaultTimeoutMs).dispose();
+  // Copied per request (a handful of entries) so that a custom fetch may even mutate what it is given.
+  const baseHeaders = mergeHeaders({ accept: JSON_TYPE }, options.headers);
+
+  const send = async (spec: RequestSpec, callOptions: CallOptions | undefined, stream?: true): Promise<unknown> => {
+    const { method, path, body } = spec;
+    if (path[0] !== '/') throw new TypeError(`Invalid RequestSpec.path ${JSON.stringify(path)}: must start with '/'`);
+    const url = baseUrl + path + (spec.query ?? '');
+    // Resolved before the timer starts: the timeout bounds the HTTP exchange, not a slow credential plugin.
+    // Tokens read from files (service-account mounts) often end in a newline, which fetch would reject as a header value.
+    // A static token is trimmed per request too: cheaper in code than keeping a second set of base headers.
+    const trimmed = (typeof token === 'function' ? await token() : token)?.trim();
+    const headers = mergeHeaders(
+      {},
+      baseHeaders,
+      { accept: spec.accept, 'content-type': spec.contentType ?? (body !== undefined && JSON_TYPE), authorization: trimmed ? `Bearer ${trimmed}` : undefined },
+      callOptions?.headers,
+    );
+    const linked = combineSignals(callOptions?.signal, callOptions?.timeoutMs ?? defaultTimeoutMs, { method, url });
+    const signal = linked.signal;
+    let response: Response | undefined;
+    let text = '';
+    try {
+      // Called as a plain function: browsers throw "Illegal invocation" when fetch's `this` is some other object.
+      response = await (customFetch ?? fetch)(url, { ...extraInit, method, headers, body, signal });
+      if (!response.ok) throw await errorFromResponse(method, url, response);
+      if (stream) return [response, linked];
+      // text() + JSON.parse rather than json(): an empty 2xx body (e.g. some DELETEs) must be undefined, not a SyntaxError.
+      text = await response.text();
+    } catch (error) {
+      // After an abort, fetch implementations disagree on what they reject with (undici: the signal's reason;
+      // others: a generic AbortError, especially while reading the body): normalise to the signal's reason,
+      // the caller's own or a RequestTimeoutError naming the request.
+      throw signal?.aborted && !(error instanceof KubernetesApiError) ? signal.reason : error;
+    } finally {
+      // A stream's body still needs the caller's signal; its receiver disposes it.
+      if (!stream || !response?.ok) linked.dispose();
+    }
+    try {
+      return text ? JSON.parse(text) : undefined;
+    } catch (cause) {
+      throw new ResponseDecodeError({ method, url, status: response.status, body: text, cause });
+    }
+  };
+
+  const client: Client & { readonly [SEND]: Send } = {
+    baseUrl,
+    [SEND]: send as Send,
+    request: send as Client['request'],
+  };
+  return client;
+}
+
+function normaliseBaseUrl(baseUrl: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    // Reported below, with the value.
+  }
+  // fetch refuses URLs with credentials on every request; say so once, without echoing the secret.
+  const credentials = url?.username || url?.password;
+  if (!url || credentials || url.search || url.hash) {
+    throw new TypeError(`Invalid baseUrl${credentials ? '' : ` ${JSON.stringify(baseUrl)}`}: must be an absolute URL without credentials, query or fragment`);
+  }
+  // Paths are appended verbatim, so `https://host/` + `/apis/...` would produce `//apis`. A path prefix (behind a proxy) is kept.
+  return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * Copies the values of `sources` into `target`, names lower-cased so `Accept`
+ * from a caller replaces our `accept` instead of being sent alongside it.
+ * Skips what is not a string (undefined, false): no header.
+ */
+function mergeHeaders(target: Record<string, string>, ...sources: Array<Record<string, string | false | undefined> | undefined>): Record<string, string> {
+  for (const source of sources) {
+    for (const name in source) {
+      const value = source[name];
+      if (typeof value === 'string') target[name.toLowerCase()] = value;
+    }
+  }
+  return target;
 }

@@ -878,7 +878,7 @@ const ACCEPTED_PARAMETER_DIFFERENCES: readonly AcceptedParameterDifference[] = [
     parameter: 'watch, allowWatchBookmarks, sendInitialEvents',
     ours: 'not accepted',
     theirs: 'accepted (boolean)',
-    why: 'Our list functions return Promise<LeaseList>; with watch=true the server answers with an open-ended stream of watch events instead, which such a function cannot honestly type. Watching is a separate, streaming concern (Client.stream). deleteCollectionNamespacedLease still accepts sendInitialEvents in both, as the spec lists it there.',
+    why: 'Our list functions return Promise<LeaseList>; with watch=true the server answers with an open-ended stream of watch events instead, which such a function cannot honestly type. Watching is a separate, streaming concern: the generated watch functions (watchNamespacedLeases, …). deleteCollectionNamespacedLease still accepts sendInitialEvents in both, as the spec lists it there.',
   },
   {
     operation: ['listLeaseForAllNamespaces', 'listNamespacedLease', 'deleteCollectionNamespacedLease'],

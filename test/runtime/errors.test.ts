@@ -137,6 +137,7 @@ describe('errorFromResponse', () => {
   it('falls back to the HTTP reason phrase for an empty body', async () => {
     const error = await errorFromResponse('GET', URL_, new Response(null, { status: 503, statusText: 'Service Unavailable' }));
     expect(error.body).toBe('');
+    expect(error.statusText).toBe('Service Unavailable');
     expect(error.message).toBe('GET /apis/coordination.k8s.io/v1/namespaces/default/leases/x: 503 ServiceUnavailable: Service Unavailable');
   });
 

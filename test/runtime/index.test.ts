@@ -1,66 +1,188 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import * as runtime from '../../templates/runtime/index.js';
 
 const runtimeDir = fileURLToPath(new URL('../../templates/runtime/', import.meta.url));
-const sources = readdirSync(runtimeDir)
+/** Every .ts file under templates/runtime, subfolders included, as paths relative to it with '/' separators. */
+const sources = (readdirSync(runtimeDir, { recursive: true, encoding: 'utf8' }) as string[])
   .filter((file) => file.endsWith('.ts'))
-  .map((file) => ({ file, text: readFileSync(`${runtimeDir}${file}`, 'utf8') }));
+  .map((file) => ({ file: file.split(sep).join('/'), text: readFileSync(join(runtimeDir, file), 'utf8') }))
+  .sort((a, b) => a.file.localeCompare(b.file));
+
+/** The values the runtime index exports (classes, functions, constants). */
+const VALUE_EXPORTS = [
+  // transport, streaming, signals
+  'createClient',
+  'stream',
+  'combineSignals',
+  // called by generated code
+  'encodeQuery',
+  'nameSegment',
+  'namespaceSegment',
+  'patchRequest',
+  // errors and predicates
+  'errorFromResponse',
+  'InvalidPathParameterError',
+  'isAlreadyExists',
+  'isBadRequest',
+  'isConflict',
+  'isForbidden',
+  'isGone',
+  'isInternalError',
+  'isInvalid',
+  'isKubernetesApiError',
+  'isNotFound',
+  'isServerTimeout',
+  'isServiceUnavailable',
+  'isTooManyRequests',
+  'isUnauthorized',
+  'KubernetesApiError',
+  'RequestTimeoutError',
+  'ResponseDecodeError',
+  // time
+  'asMicroTime',
+  'asTime',
+  'formatMicroTime',
+  'formatTime',
+  'isMicroTime',
+  'isTime',
+  'microTimeNow',
+  'parseMicroTime',
+  'parseTime',
+  'timeNow',
+  // watch
+  'createInformer',
+  'INITIAL_EVENTS_END_ANNOTATION',
+  'isNewerResourceVersion',
+  'listAll',
+  'NdjsonDecoder',
+  'objectKey',
+  'readNdjson',
+  'watch',
+  'WatchClosedError',
+  'WatchDecodeError',
+  'WatchError',
+  'WatchIdleTimeoutError',
+];
+
+/** The type-only exports (interfaces and type aliases). */
+const TYPE_EXPORTS = [
+  // transport, signals, query, errors, time
+  'CallOptions',
+  'Client',
+  'ClientOptions',
+  'CombinedSignal',
+  'HttpMethod',
+  'KubernetesApiErrorInit',
+  'KubernetesStatus',
+  'MicroTime',
+  'ParsedMicroTime',
+  'QueryValue',
+  'RequestContext',
+  'RequestSpec',
+  'ResponseDecodeErrorInit',
+  'Time',
+  'TokenProvider',
+  // patch
+  'AnyPatch',
+  'ApplyConfiguration',
+  'ApplyPatch',
+  'JsonPatch',
+  'JsonPatchOperation',
+  'MergePatch',
+  'MergePatchBody',
+  'StrategicMergePatch',
+  // watch
+  'Informer',
+  'InformerHandlers',
+  'KubeObjectLike',
+  'ListAllOptions',
+  'ListResponse',
+  'ReconnectPolicy',
+  'ResyncEvent',
+  'WatchConnectInfo',
+  'WatchDecodeErrorInit',
+  'WatchDisconnectInfo',
+  'WatchEvent',
+  'WatchEventType',
+  'WatchNotification',
+  'WatchOptions',
+  'WatchResyncInfo',
+  'WatchTarget',
+];
+
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 describe('runtime index', () => {
-  it('exports the public API the generator calls', () => {
-    expect(Object.keys(runtime).sort()).toEqual(
-      [
-        'asMicroTime',
-        'asTime',
-        'combineSignals',
-        'createClient',
-        'encodeQuery',
-        'errorFromResponse',
-        'formatMicroTime',
-        'formatTime',
-        'InvalidPathParameterError',
-        'isAlreadyExists',
-        'isBadRequest',
-        'isConflict',
-        'isForbidden',
-        'isGone',
-        'isInternalError',
-        'isInvalid',
-        'isKubernetesApiError',
-        'isMicroTime',
-        'isNotFound',
-        'isServerTimeout',
-        'isServiceUnavailable',
-        'isTime',
-        'isTooManyRequests',
-        'isUnauthorized',
-        'KubernetesApiError',
-        'microTimeNow',
-        'nameSegment',
-        'namespaceSegment',
-        'parseMicroTime',
-        'parseTime',
-        'RequestTimeoutError',
-        'ResponseDecodeError',
-        'timeNow',
-      ].sort(),
-    );
+  it('exports exactly the public values', () => {
+    expect(Object.keys(runtime).sort(byName)).toEqual([...VALUE_EXPORTS].sort(byName));
   });
+
+  it('exports exactly the public types', () => {
+    const indexPath = join(runtimeDir, 'index.ts');
+    const program = ts.createProgram([indexPath], {
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.NodeNext,
+      moduleResolution: ts.ModuleResolutionKind.NodeNext,
+      lib: ['lib.es2022.d.ts', 'lib.dom.d.ts'],
+      types: [],
+      noEmit: true,
+      skipLibCheck: true,
+    });
+    const checker = program.getTypeChecker();
+    const source = program.getSourceFile(indexPath);
+    const moduleSymbol = source === undefined ? undefined : checker.getSymbolAtLocation(source);
+    if (moduleSymbol === undefined) throw new Error('templates/runtime/index.ts did not load');
+    const exported = checker.getExportsOfModule(moduleSymbol);
+    const isValue = (symbol: ts.Symbol): boolean =>
+      ((symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags & ts.SymbolFlags.Value) !== 0;
+    expect(exported.filter((symbol) => !isValue(symbol)).map((symbol) => symbol.name).sort(byName)).toEqual([...TYPE_EXPORTS].sort(byName));
+    // The compiler agrees with the runtime on the values.
+    expect(exported.filter(isValue).map((symbol) => symbol.name).sort(byName)).toEqual([...VALUE_EXPORTS].sort(byName));
+  }, 30_000);
 });
 
 describe('runtime sources stay portable (copied verbatim into generated packages)', () => {
   it('has the expected files', () => {
     expect(sources.map((s) => s.file)).toEqual(
-      expect.arrayContaining(['errors.ts', 'index.ts', 'pathSegments.ts', 'query.ts', 'signals.ts', 'time.ts', 'transport.ts']),
+      expect.arrayContaining([
+        'errors.ts',
+        'index.ts',
+        'patch.ts',
+        'pathSegments.ts',
+        'query.ts',
+        'signals.ts',
+        'stream.ts',
+        'time.ts',
+        'transport.ts',
+        'watch/index.ts',
+        'watch/watch.ts',
+      ]),
     );
   });
 
-  it.each(sources)('$file imports only sibling runtime files, with .js extensions', ({ text }) => {
-    const specifiers = [...text.matchAll(/\bfrom\s+'([^']+)'|\bimport\s*\(\s*'([^']+)'/g)].map((m) => m[1] ?? m[2]);
-    for (const specifier of specifiers) expect(specifier).toMatch(/^\.\/[A-Za-z]+\.js$/);
+  it.each(sources)('$file imports only runtime files, relative and with .js extensions', ({ file, text }) => {
+    const specifiers = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]|\bimport\s+['"]([^'"]+)['"]/g)].map(
+      (m) => m[1] ?? m[2] ?? m[3] ?? '',
+    );
+    for (const specifier of specifiers) {
+      // Relative, `.js`-suffixed, plain folder and file names: no `node:` builtins, no packages, no bare `.ts`.
+      expect(specifier).toMatch(/^\.\.?\/(?:[A-Za-z]+\/)*[A-Za-z]+\.js$/);
+      // ...and resolving to a runtime source, never outside templates/runtime.
+      const target = resolve(dirname(join(runtimeDir, file)), specifier.replace(/\.js$/, '.ts'));
+      expect(relative(runtimeDir, target).startsWith('..'), `${file} imports ${specifier}, outside templates/runtime`).toBe(false);
+      expect(existsSync(target), `${file} imports ${specifier}, which does not exist`).toBe(true);
+    }
     expect(text).not.toMatch(/\brequire\s*\(/);
+  });
+
+  it('the import rule rejects what it should', () => {
+    const rule = /^\.\.?\/(?:[A-Za-z]+\/)*[A-Za-z]+\.js$/;
+    for (const allowed of ['./errors.js', './watch/index.js', '../transport.js']) expect(allowed).toMatch(rule);
+    for (const rejected of ['node:events', 'events', 'some-package', './errors', './errors.ts', './watch/', '/abs/x.js']) expect(rejected).not.toMatch(rule);
   });
 
   it.each(sources)('$file uses no Node-only globals and no any', ({ text }) => {

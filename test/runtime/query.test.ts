@@ -24,7 +24,7 @@ describe('encodeQuery', () => {
     (value) => {
       expect(() => encodeQuery({ limit: 1, timeoutSeconds: value })).toThrow(TypeError);
       expect(() => encodeQuery({ limit: 1, timeoutSeconds: value })).toThrow(
-        `Query parameter "timeoutSeconds" must be a safe integer, got ${String(value)}`,
+        `Query parameter "timeoutSeconds" must be a string, boolean or safe integer, got ${String(value)}`,
       );
     },
   );
@@ -56,6 +56,9 @@ describe('encodeQuery', () => {
 
   it('rejects unsupported value types from untyped callers', () => {
     const params = { a: { nested: true } } as unknown as Record<string, string>;
-    expect(() => encodeQuery(params)).toThrow('Query parameter "a" has unsupported type object');
+    expect(() => encodeQuery(params)).toThrow(TypeError);
+    expect(() => encodeQuery(params)).toThrow('Query parameter "a" must be a string, boolean or safe integer, got [object Object]');
+    expect(() => encodeQuery({ b: 1n } as unknown as Record<string, string>)).toThrow('Query parameter "b" must be a string, boolean or safe integer, got 1');
+    expect(() => encodeQuery({ c: Symbol('s') } as unknown as Record<string, string>)).toThrow('Query parameter "c" must be a string, boolean or safe integer, got Symbol(s)');
   });
 });

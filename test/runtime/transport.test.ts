@@ -7,8 +7,9 @@ import {
   RequestTimeoutError,
   ResponseDecodeError,
 } from '../../templates/runtime/errors.js';
+import { stream } from '../../templates/runtime/stream.js';
 import { createClient } from '../../templates/runtime/transport.js';
-import type { RequestSpec } from '../../templates/runtime/transport.js';
+import type { Client, RequestSpec } from '../../templates/runtime/transport.js';
 import { jsonHandler, startLoopback } from './loopback.js';
 import type { Loopback } from './loopback.js';
 
@@ -54,11 +55,23 @@ describe('createClient', () => {
   });
 
   it('rejects an unusable baseUrl', () => {
-    expect(() => createClient({ baseUrl: 'not a url' })).toThrow('Invalid baseUrl "not a url"');
-    expect(() => createClient({ baseUrl: 'http://h/?x=1' })).toThrow(TypeError);
-    expect(() => createClient({ baseUrl: 'http://admin:secret@h/' })).toThrow(
-      'baseUrl must not contain credentials; use the token or headers options',
-    );
+    const rule = 'must be an absolute URL without credentials, query or fragment';
+    expect(() => createClient({ baseUrl: 'not a url' })).toThrow(TypeError);
+    expect(() => createClient({ baseUrl: 'not a url' })).toThrow(`Invalid baseUrl "not a url": ${rule}`);
+    expect(() => createClient({ baseUrl: '/apis' })).toThrow(`Invalid baseUrl "/apis": ${rule}`);
+    expect(() => createClient({ baseUrl: 'http://h/?x=1' })).toThrow(`Invalid baseUrl "http://h/?x=1": ${rule}`);
+    expect(() => createClient({ baseUrl: 'http://h/#top' })).toThrow(`Invalid baseUrl "http://h/#top": ${rule}`);
+    // The message never echoes a secret.
+    for (const baseUrl of ['http://admin:secret@h/', 'http://admin@h/', 'http://:secret@h/?x=1']) {
+      let message = '';
+      try {
+        createClient({ baseUrl });
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+        message = (error as Error).message;
+      }
+      expect(message).toBe(`Invalid baseUrl: ${rule}`);
+    }
   });
 
   it('rejects an invalid default timeout at construction', () => {
@@ -153,6 +166,15 @@ describe('request against a loopback server', () => {
     // A client-wide Accept replaces the default; it is a single header, not two joined.
     expect(received?.headers['accept']).toBe('application/yaml');
     expect(received?.rawHeaders.filter((name) => name.toLowerCase() === 'x-trace')).toHaveLength(1);
+  });
+
+  it('sends header values as given, empty ones included, and never an undefined one', async () => {
+    const client = createClient({ baseUrl: server.baseUrl, headers: { 'X-Empty': '', 'X-Unset': undefined as unknown as string } });
+    await client.request(GET, { headers: { 'X-Call': '' } });
+    const [received] = server.requests;
+    expect(received?.headers['x-empty']).toBe('');
+    expect(received?.headers['x-call']).toBe('');
+    expect(received?.headers).not.toHaveProperty('x-unset');
   });
 
   it('sends a static bearer token, trimming a trailing newline from a mounted file', async () => {
@@ -484,7 +506,7 @@ describe('stream', () => {
       setTimeout(() => res.end('{"type":"MODIFIED"}\n'), 20).unref();
     };
     const client = createClient({ baseUrl: server.baseUrl, token: 't' });
-    const response = await client.stream({ ...GET, query: '?watch=true' });
+    const response = await stream(client, { ...GET, query: '?watch=true' });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-watch')).toBe('yes');
     expect(await readAll(response)).toBe('{"type":"ADDED"}\n{"type":"MODIFIED"}\n');
@@ -494,7 +516,7 @@ describe('stream', () => {
 
   it('throws KubernetesApiError for a non-2xx', async () => {
     server.handler = jsonHandler(410, { kind: 'Status', reason: 'Expired', code: 410, message: 'too old resource version: 1 (5)' });
-    const error = await rejection(createClient({ baseUrl: server.baseUrl }).stream(GET));
+    const error = await rejection(stream(createClient({ baseUrl: server.baseUrl }), GET));
     expect(error).toBeInstanceOf(KubernetesApiError);
     expect((error as Error).message).toBe(`GET ${LEASE_PATH}: 410 Expired: too old resource version: 1 (5)`);
   });
@@ -503,7 +525,7 @@ describe('stream', () => {
     server.handler = (_r, res) => {
       setTimeout(() => res.writeHead(200).end(''), 1000).unref();
     };
-    const error = await rejection(createClient({ baseUrl: server.baseUrl }).stream(GET, { timeoutMs: 50 }));
+    const error = await rejection(stream(createClient({ baseUrl: server.baseUrl }), GET, { timeoutMs: 50 }));
     expect(error).toBeInstanceOf(RequestTimeoutError);
   });
 
@@ -514,9 +536,9 @@ describe('stream', () => {
       setTimeout(() => res.end('b'), 200).unref();
     };
     const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 50 });
-    expect(await readAll(await client.stream(GET))).toBe('ab');
+    expect(await readAll(await stream(client, GET))).toBe('ab');
     const controller = new AbortController();
-    expect(await readAll(await client.stream(GET, { signal: controller.signal }))).toBe('ab');
+    expect(await readAll(await stream(client, GET, { signal: controller.signal }))).toBe('ab');
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 
@@ -526,7 +548,7 @@ describe('stream', () => {
       res.write('first\n');
     };
     const controller = new AbortController();
-    const response = await createClient({ baseUrl: server.baseUrl, timeoutMs: 1000 }).stream(GET, { signal: controller.signal });
+    const response = await stream(createClient({ baseUrl: server.baseUrl, timeoutMs: 1000 }), GET, { signal: controller.signal });
     const reader = response.body?.getReader();
     const first = await reader?.read();
     expect(new TextDecoder().decode(first?.value)).toBe('first\n');
@@ -542,7 +564,7 @@ describe('stream', () => {
       res.write('chunk');
     };
     const controller = new AbortController();
-    const response = await createClient({ baseUrl: server.baseUrl }).stream(GET, { signal: controller.signal });
+    const response = await stream(createClient({ baseUrl: server.baseUrl }), GET, { signal: controller.signal });
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(1);
     await response.body?.cancel();
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
@@ -554,7 +576,20 @@ describe('stream', () => {
       original = new Response('{}', { status: 200 });
       return original;
     };
-    const response = await createClient({ baseUrl: 'http://fake.invalid', fetch: fakeFetch, timeoutMs: 100 }).stream(GET);
+    const response = await stream(createClient({ baseUrl: 'http://fake.invalid', fetch: fakeFetch, timeoutMs: 100 }), GET);
     expect(response).toBe(original);
+  });
+
+  it('rejects with a TypeError for a client not made by createClient, without sending', async () => {
+    const fake: Client = { baseUrl: server.baseUrl, request: () => Promise.reject(new Error('not used')) };
+    const error = await rejection(stream(fake, GET));
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as Error).message).toBe('streaming needs a client made by createClient');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('is not a member of the client, so bundles that never stream leave it out', () => {
+    const client = createClient({ baseUrl: server.baseUrl });
+    expect(Object.keys(client).sort()).toEqual(['baseUrl', 'request']);
   });
 });

@@ -21,6 +21,7 @@ import {
   KubernetesApiError,
   nameSegment,
   parseMicroTime,
+  stream,
 } from '../../templates/runtime/index.js';
 
 describe('runtime types', () => {
@@ -57,7 +58,8 @@ describe('runtime types', () => {
   it('keeps the generator-facing signatures', () => {
     expectTypeOf(createClient).toEqualTypeOf<(options: ClientOptions) => Client>();
     expectTypeOf<Client['request']>().toEqualTypeOf<<T>(spec: RequestSpec, options?: CallOptions) => Promise<T>>();
-    expectTypeOf<Client['stream']>().toEqualTypeOf<(spec: RequestSpec, options?: CallOptions) => Promise<Response>>();
+    expectTypeOf(stream).toEqualTypeOf<(client: Client, spec: RequestSpec, options?: CallOptions) => Promise<Response>>();
+    expectTypeOf<keyof Client>().toEqualTypeOf<'baseUrl' | 'request'>();
     expectTypeOf<RequestSpec['method']>().toEqualTypeOf<HttpMethod>();
     expectTypeOf<HttpMethod>().toEqualTypeOf<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'>();
     expectTypeOf(encodeQuery).toEqualTypeOf<(params: Readonly<Record<string, QueryValue>> | undefined) => string>();

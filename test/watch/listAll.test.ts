@@ -110,9 +110,6 @@ describe('listAll edge cases (scripted client)', () => {
         if (next instanceof Error) throw next;
         return next as T;
       },
-      stream(): Promise<Response> {
-        throw new Error('not used');
-      },
     };
     return { client: fake, specs };
   }

@@ -366,6 +366,12 @@ describe('watch: errors', () => {
     expect(() => watch(client, target, { reconnect: { jitter: 2 } })).toThrow(RangeError);
     expect(() => watch(client, target, { reconnect: { initialDelayMs: 10, maxDelayMs: 5 } })).toThrow(RangeError);
   });
+
+  it('refuses up front a client that cannot stream (not made by createClient), instead of retrying it forever', () => {
+    const fake: Client = { baseUrl: server.url, request: () => Promise.reject(new Error('not used')) };
+    expect(() => watch(fake, target)).toThrow(new TypeError('streaming needs a client made by createClient'));
+    expect(server.requests).toHaveLength(0);
+  });
 });
 
 describe('watch: stopping', () => {

@@ -10,6 +10,7 @@ import type { KubernetesStatus } from '../errors.js';
 import { isKubernetesApiError, RequestTimeoutError } from '../errors.js';
 import type { QueryValue } from '../query.js';
 import { encodeQuery } from '../query.js';
+import { sendOf, stream } from '../stream.js';
 import type { Client } from '../transport.js';
 import { copyQuery, listConsistent, pageLimit } from './listAll.js';
 import type { WatchTarget } from './listAll.js';
@@ -189,6 +190,8 @@ const WATCH_KEYS: ReadonlySet<string> = new Set([
  */
 export function watch<T extends KubeObjectLike>(client: Client, target: WatchTarget, options: WatchOptions = {}): AsyncIterable<WatchNotification<T>> {
   const config = resolveConfig(options);
+  // A client that cannot stream would otherwise fail every connection attempt and be retried forever.
+  sendOf(client);
   return {
     [Symbol.asyncIterator]: (): AsyncIterator<WatchNotification<T>> => runWatch<T>(client, target, options, config),
   };
@@ -335,7 +338,7 @@ async function* runWatch<T extends KubeObjectLike>(
 
     let response: Response;
     try {
-      response = await client.stream({ method: 'GET', path: target.path, query: encodeQuery(params) }, { signal });
+      response = await stream(client, { method: 'GET', path: target.path, query: encodeQuery(params) }, { signal });
     } catch (error) {
       if (isAborted(signal)) return;
       const gone = goneReason(error);

@@ -1,0 +1,309 @@
+/**
+ * Errors raised by the runtime, and predicates that classify Kubernetes API
+ * failures the same way client-go's `k8s.io/apimachinery/pkg/api/errors` does.
+ */
+
+/**
+ * Structural view of `meta/v1 Status`. Every field is optional so that the
+ * generated Status models of each release stay assignable to it.
+ */
+export interface KubernetesStatus {
+  kind?: string;
+  apiVersion?: string;
+  metadata?: {
+    resourceVersion?: string;
+    continue?: string;
+    selfLink?: string;
+    remainingItemCount?: number;
+  };
+  status?: string;
+  message?: string;
+  reason?: string;
+  details?: {
+    name?: string;
+    group?: string;
+    kind?: string;
+    uid?: string;
+    causes?: Array<{ reason?: string; message?: string; field?: string }>;
+    retryAfterSeconds?: number;
+  };
+  code?: number;
+}
+
+/** Reasons synthesised when the body is not a Status, mirroring apimachinery's `NewGenericServerResponse`. */
+const REASON_BY_HTTP_STATUS: Readonly<Partial<Record<number, string>>> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  406: 'NotAcceptable',
+  409: 'Conflict',
+  410: 'Gone',
+  415: 'UnsupportedMediaType',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  500: 'InternalError',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+/**
+ * Every `metav1.StatusReason` Kubernetes defines. A reason outside this set
+ * (e.g. from an aggregated API server or a proxy) says nothing, so the
+ * predicates then fall back to the HTTP status, as apimachinery does.
+ */
+const KNOWN_REASONS: ReadonlySet<string> = new Set([
+  'Unauthorized',
+  'Forbidden',
+  'NotFound',
+  'AlreadyExists',
+  'Conflict',
+  'Gone',
+  'Invalid',
+  'ServerTimeout',
+  'StoreReadError',
+  'Timeout',
+  'TooManyRequests',
+  'BadRequest',
+  'MethodNotAllowed',
+  'NotAcceptable',
+  'RequestEntityTooLarge',
+  'UnsupportedMediaType',
+  'InternalError',
+  'Expired',
+  'ServiceUnavailable',
+]);
+
+/**
+ * The runtime is copied into every generated package, so an application can
+ * hold several copies of this class; a registered symbol lets
+ * `isKubernetesApiError` recognise errors from any copy, where `instanceof`
+ * would not.
+ */
+const API_ERROR_BRAND: unique symbol = Symbol.for('lease-api-runtime.KubernetesApiError');
+
+export interface KubernetesApiErrorInit {
+  /** HTTP status code of the response. */
+  status: number;
+  method: string;
+  url: string;
+  statusObject?: KubernetesStatus | undefined;
+  /** Raw response text; truncated to 4096 characters. */
+  body?: string | undefined;
+  retryAfterSeconds?: number | undefined;
+  /** HTTP reason phrase, used in the message when the body says nothing. */
+  statusText?: string | undefined;
+}
+
+// Fields below are `declare`d and set with Object.assign (from the init object
+// where there is one): own properties like class fields, in less code for
+// every bundle that can throw.
+
+/** A non-2xx response from the API server. */
+export class KubernetesApiError extends Error {
+  override readonly name = 'KubernetesApiError';
+  /** HTTP status code. */
+  declare readonly status: number;
+  /** `Status.reason`, or a reason synthesised from the HTTP status when the body is not a Status. */
+  declare readonly reason: string;
+  declare readonly statusObject: KubernetesStatus | undefined;
+  /** Raw response text, truncated to 4096 characters. */
+  declare readonly body: string;
+  declare readonly method: string;
+  declare readonly url: string;
+  /** From `Status.details.retryAfterSeconds` or the `Retry-After` header. */
+  declare readonly retryAfterSeconds: number | undefined;
+  /** HTTP reason phrase of the response, when there was one. */
+  declare readonly statusText: string | undefined;
+
+  constructor(init: KubernetesApiErrorInit) {
+    const { status, statusObject, body = '' } = init;
+    const reason = nonEmptyString(statusObject?.reason) ?? REASON_BY_HTTP_STATUS[status] ?? 'Unknown';
+    const detail = statusObject ? nonEmptyString(statusObject.message) : excerpt(body) || init.statusText;
+    super(`${where(init)}${status} ${reason}${detail ? `: ${detail}` : ''}`);
+    Object.assign(this, init, { reason, body: truncate(body) });
+  }
+}
+
+// On the prototype, not the instance, so it stays out of the public type and of JSON/inspect output
+// (symbol keys are never enumerated by for-in, Object.keys or JSON.stringify).
+(KubernetesApiError.prototype as unknown as Record<symbol, boolean>)[API_ERROR_BRAND] = true;
+
+/** A namespace or name that would not be a single, safe path segment. */
+export class InvalidPathParameterError extends Error {
+  override readonly name = 'InvalidPathParameterError';
+  declare readonly parameter: 'namespace' | 'name';
+  declare readonly value: string;
+  declare readonly reason: string;
+
+  constructor(parameter: 'namespace' | 'name', value: string, reason: string) {
+    // JSON escaping makes control characters and trailing spaces visible in the message.
+    super(`Invalid ${parameter} ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}: ${reason}`);
+    Object.assign(this, { parameter, value, reason });
+  }
+}
+
+export interface RequestContext {
+  method: string;
+  url: string;
+}
+
+/**
+ * The client-side timeout fired. Deliberately not an `AbortError`: an abort
+ * requested by the caller rejects with the caller's own `signal.reason`, so
+ * the two can always be told apart.
+ */
+export class RequestTimeoutError extends Error {
+  override readonly name = 'RequestTimeoutError';
+  declare readonly timeoutMs: number;
+  declare readonly method: string | undefined;
+  declare readonly url: string | undefined;
+
+  constructor(timeoutMs: number, context?: RequestContext) {
+    super(`${context ? `${where(context)}r` : 'R'}equest timed out after ${timeoutMs} ms`);
+    Object.assign(this, { timeoutMs }, context);
+  }
+}
+
+export interface ResponseDecodeErrorInit {
+  method: string;
+  url: string;
+  status: number;
+  body: string;
+  cause?: unknown;
+}
+
+/** A 2xx response whose body is not JSON, typically a misconfigured proxy or baseUrl. */
+export class ResponseDecodeError extends Error {
+  override readonly name = 'ResponseDecodeError';
+  declare readonly status: number;
+  declare readonly method: string;
+  declare readonly url: string;
+  /** Raw response text, truncated to 4096 characters. */
+  declare readonly body: string;
+
+  constructor(init: ResponseDecodeErrorInit) {
+    super(`${where(init)}${init.status} response is not valid JSON: ${excerpt(init.body) || '(empty)'}`, { cause: init.cause });
+    Object.assign(this, init, { body: truncate(init.body) });
+  }
+}
+
+/**
+ * Builds the error for a non-2xx response. Always consumes the body, which is
+ * what lets the connection go back to the keep-alive pool.
+ */
+export async function errorFromResponse(method: string, url: string, response: Response): Promise<KubernetesApiError> {
+  // An aborted or already-consumed body leaves '': the status line alone still makes a useful error.
+  const body = await response.text().catch(() => '');
+  let parsed: KubernetesStatus | undefined;
+  try {
+    parsed = JSON.parse(body) as KubernetesStatus;
+  } catch {
+    // Not JSON: an opaque body.
+  }
+  const statusObject = parsed?.kind === 'Status' ? parsed : undefined;
+  const fromStatus = statusObject?.details?.retryAfterSeconds;
+  const header = response.headers.get('retry-after')?.trim() ?? '';
+  // RFC 9110 also allows an HTTP-date; Kubernetes sends seconds, but proxies in front of it may not. NaN when neither.
+  const fromHeader = /^\d+$/.test(header) ? +header : Math.max(0, Math.ceil((Date.parse(header) - Date.now()) / 1000));
+  return new KubernetesApiError({
+    status: response.status,
+    statusText: response.statusText,
+    method,
+    url,
+    statusObject,
+    body,
+    retryAfterSeconds: Number.isFinite(fromStatus) && fromStatus! > 0 ? fromStatus : fromHeader >= 0 ? fromHeader : undefined,
+  });
+}
+
+export function isKubernetesApiError(error: unknown): error is KubernetesApiError {
+  if (error instanceof KubernetesApiError) return true;
+  return typeof error === 'object' && error !== null && Reflect.get(error, API_ERROR_BRAND) === true;
+}
+
+export function isNotFound(error: unknown): boolean {
+  return matches(error, 404, 'NotFound');
+}
+
+/** Create of an object that already exists. Only the Status reason tells it apart from a Conflict. */
+export function isAlreadyExists(error: unknown): boolean {
+  return isKubernetesApiError(error) && error.status === 409 && error.reason === 'AlreadyExists';
+}
+
+/** Optimistic-concurrency failure (stale resourceVersion): re-read and retry. */
+export function isConflict(error: unknown): boolean {
+  return matches(error, 409, 'Conflict');
+}
+
+export function isInvalid(error: unknown): boolean {
+  return matches(error, 422, 'Invalid');
+}
+
+export function isForbidden(error: unknown): boolean {
+  return matches(error, 403, 'Forbidden');
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  return matches(error, 401, 'Unauthorized');
+}
+
+/** Any 429, whatever its reason, as apimachinery's `IsTooManyRequests`. */
+export function isTooManyRequests(error: unknown): boolean {
+  return isKubernetesApiError(error) && (error.status === 429 || error.reason === 'TooManyRequests');
+}
+
+/** 410: the requested resourceVersion is too old (`Expired`) or gone; a watch must re-list. */
+export function isGone(error: unknown): boolean {
+  return matches(error, 410, 'Gone') || (isKubernetesApiError(error) && error.status === 410 && error.reason === 'Expired');
+}
+
+export function isBadRequest(error: unknown): boolean {
+  return matches(error, 400, 'BadRequest');
+}
+
+/**
+ * The server gave up on the request: `ServerTimeout` (usually a 500 carrying
+ * `retryAfterSeconds`) or `Timeout` (504). Both are safe to retry later, so
+ * callers rarely need to distinguish them.
+ */
+export function isServerTimeout(error: unknown): boolean {
+  if (!isKubernetesApiError(error)) return false;
+  return error.reason === 'ServerTimeout' || error.reason === 'Timeout' || matches(error, 504, 'Timeout');
+}
+
+export function isInternalError(error: unknown): boolean {
+  return matches(error, 500, 'InternalError');
+}
+
+export function isServiceUnavailable(error: unknown): boolean {
+  return matches(error, 503, 'ServiceUnavailable');
+}
+
+function matches(error: unknown, httpStatus: number, reason: string): boolean {
+  if (!isKubernetesApiError(error) || error.status !== httpStatus) return false;
+  return error.reason === reason || !KNOWN_REASONS.has(error.reason);
+}
+
+function nonEmptyString(value: unknown): string | undefined {
+  return (typeof value === 'string' && value) || undefined;
+}
+
+/** `GET /path?query: `, the start of every request error's message: the origin is the same for every call and only makes messages longer. */
+function where({ method, url }: RequestContext): string {
+  return `${method} ${url.replace(/^[^/]*:\/\/[^/]*/, '') || '/'}: `;
+}
+
+/** Enough of a non-Status body to recognise it (an HTML title, a proxy message) without flooding a log line. */
+function excerpt(body: string): string {
+  // Bounded slice first so a multi-megabyte error page costs no more than a short one.
+  const collapsed = body.slice(0, 800).replace(/\s+/g, ' ').trim();
+  return collapsed.length > 200 || body.length > 800 ? `${truncate(collapsed, 200)}…` : collapsed;
+}
+
+/** Error bodies can be whole HTML pages from proxies; keeping all of it in memory (and logs) helps nobody. */
+function truncate(text: string, maxChars = 4096): string {
+  // Never cut a surrogate pair in half, which would leave an invalid string behind.
+  return text.slice(0, maxChars).replace(/[\ud800-\udbff]$/, '');
+}

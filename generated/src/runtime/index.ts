@@ -1,0 +1,44 @@
+export type { KubernetesApiErrorInit, KubernetesStatus, RequestContext, ResponseDecodeErrorInit } from './errors.js';
+export {
+  errorFromResponse,
+  InvalidPathParameterError,
+  isAlreadyExists,
+  isBadRequest,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInternalError,
+  isInvalid,
+  isKubernetesApiError,
+  isNotFound,
+  isServerTimeout,
+  isServiceUnavailable,
+  isTooManyRequests,
+  isUnauthorized,
+  KubernetesApiError,
+  RequestTimeoutError,
+  ResponseDecodeError,
+} from './errors.js';
+export { nameSegment, namespaceSegment } from './pathSegments.js';
+export type { QueryValue } from './query.js';
+export { encodeQuery } from './query.js';
+export type { CombinedSignal } from './signals.js';
+export { combineSignals } from './signals.js';
+export { stream } from './stream.js';
+export type { MicroTime, ParsedMicroTime, Time } from './time.js';
+export {
+  asMicroTime,
+  asTime,
+  formatMicroTime,
+  formatTime,
+  isMicroTime,
+  isTime,
+  microTimeNow,
+  parseMicroTime,
+  parseTime,
+  timeNow,
+} from './time.js';
+export type { CallOptions, Client, ClientOptions, HttpMethod, RequestSpec, TokenProvider } from './transport.js';
+export { createClient } from './transport.js';
+export * from './patch.js';
+export * from './watch/index.js';

@@ -1,0 +1,61 @@
+/** Combining a caller's AbortSignal with a per-call timeout. */
+
+import { RequestTimeoutError } from './errors.js';
+import type { RequestContext } from './errors.js';
+
+export interface CombinedSignal {
+  /** Pass to fetch; `undefined` when there is neither a caller signal nor a timeout. */
+  readonly signal: AbortSignal | undefined;
+  /** Clears the timer and detaches from the caller's signal. Idempotent; call once the response is fully consumed. */
+  dispose(): void;
+  /**
+   * Clears only the timer and keeps following the caller's signal: for
+   * streams, where the timeout covers the wait for headers but the caller
+   * must still be able to stop the body. `dispose()` is still required later.
+   */
+  stopTimer(): void;
+}
+
+const noop = (): void => {};
+const NONE: CombinedSignal = Object.freeze({ signal: undefined, dispose: noop, stopTimer: noop });
+
+/**
+ * A signal that aborts when the caller's `signal` aborts (with the caller's
+ * reason, as fetch itself would) or when `timeoutMs` elapses (with a
+ * `RequestTimeoutError`), whichever comes first.
+ *
+ * Not built on `AbortSignal.any`/`AbortSignal.timeout`: those leave cleanup to
+ * the garbage collector, whereas a long-lived caller signal (a leader
+ * election's stop signal, reused for every renewal) must not accumulate one
+ * listener per request. For the same reason a caller signal is wrapped even
+ * without a timeout: fetch implementations (undici) attach listeners to it
+ * that are only removed on GC.
+ *
+ * `context` names the request in the RequestTimeoutError.
+ */
+export function combineSignals(signal: AbortSignal | undefined, timeoutMs: number | undefined, context?: RequestContext): CombinedSignal {
+  if (timeoutMs !== undefined && !(timeoutMs >= 0 && timeoutMs < Infinity)) {
+    throw new RangeError(`timeoutMs must be a finite number >= 0, got ${timeoutMs}`);
+  }
+  // Nothing to combine: no signal for fetch, and one shared object for the plain calls on the hot path.
+  if (!signal && timeoutMs === undefined) return NONE;
+  // Already aborted: fetch rejects at once with the caller's reason, nothing to wire up or clean.
+  if (signal?.aborted) return { ...NONE, signal };
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stopTimer = (): void => clearTimeout(timer);
+  const dispose = (): void => {
+    stopTimer();
+    signal?.removeEventListener('abort', onAbort);
+  };
+  // Whichever comes first wins; both leave nothing behind.
+  const abort = (reason: unknown): void => {
+    dispose();
+    controller.abort(reason);
+  };
+  const onAbort = (): void => abort(signal?.reason);
+  // Removed again by dispose(), whichever way this ends.
+  signal?.addEventListener('abort', onAbort);
+  if (timeoutMs !== undefined) timer = setTimeout(() => abort(new RequestTimeoutError(timeoutMs, context)), timeoutMs);
+  return { signal: controller.signal, dispose, stopTimer };
+}

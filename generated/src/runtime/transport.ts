@@ -1,0 +1,175 @@
+/**
+ * The HTTP transport every generated client calls. Built on the platform
+ * `fetch` only, and kept deliberately thin: retries, auth providers, proxies
+ * or a Node dispatcher plug in through `fetch`, `token` and `init` rather than
+ * through code here.
+ */
+
+import { errorFromResponse, KubernetesApiError, ResponseDecodeError } from './errors.js';
+import { combineSignals } from './signals.js';
+import type { CombinedSignal } from './signals.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+/** A bearer token, or a function called before every request so rotated tokens are picked up. */
+export type TokenProvider = string | (() => string | Promise<string>);
+
+export interface ClientOptions {
+  /** API server origin, e.g. `http://127.0.0.1:8080`; a trailing slash is tolerated. */
+  baseUrl: string;
+  /** Sent with every request. Names are case-insensitive; per-call headers win over these. */
+  headers?: Record<string, string>;
+  /** Sent as `Authorization: Bearer …`. */
+  token?: TokenProvider;
+  /**
+   * Custom fetch (tests, proxies, undici with a dispatcher, retry wrappers).
+   * Defaults to `globalThis.fetch`, looked up per call. It receives
+   * `init.headers` as a plain object of lower-case names, its own for each
+   * request.
+   */
+  fetch?: typeof fetch;
+  /**
+   * Default per-call timeout in ms; `undefined` means none. It bounds the
+   * HTTP exchange: until the body is read for `request`, until the headers
+   * arrive for `stream()`. It does not bound the token provider.
+   */
+  timeoutMs?: number;
+  /** Extra RequestInit merged into every request, e.g. `{ dispatcher }` for undici. */
+  init?: Omit<RequestInit, 'method' | 'body' | 'headers' | 'signal'>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  /** Overrides `ClientOptions.timeoutMs` for this call. */
+  timeoutMs?: number;
+  headers?: Record<string, string>;
+}
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Already built and encoded; starts with '/'. */
+  path: string;
+  /** Already encoded by encodeQuery: '' or '?…'. */
+  query?: string;
+  /** Already serialised. */
+  body?: string;
+  /** Defaults to `application/json` when there is a body. */
+  contentType?: string;
+  /** Defaults to `application/json`. */
+  accept?: string;
+}
+
+export interface Client {
+  readonly baseUrl: string;
+  /** Sends the request, returns the parsed JSON body of a 2xx (undefined for an empty body); throws KubernetesApiError for non-2xx. */
+  request<T>(spec: RequestSpec, options?: CallOptions): Promise<T>;
+}
+
+/**
+ * Internal to the runtime: what a client from `createClient` does for
+ * `request` (resolving to the parsed body) and, with `stream` true, for
+ * `stream()`: then it resolves once a 2xx response's headers are in, with the
+ * signal still attached to the body; the receiver disposes it once done with
+ * the body.
+ */
+export interface Send {
+  (spec: RequestSpec, options: CallOptions | undefined, stream: true): Promise<readonly [Response, CombinedSignal]>;
+  (spec: RequestSpec, options?: CallOptions): Promise<unknown>;
+}
+
+/**
+ * Key of the `Send` a client from `createClient` carries for `stream()`. Not
+ * on the `Client` type, so that streaming costs nothing in bundles that never
+ * stream; registered, so that `stream()` from another copy of the runtime
+ * works with this copy's clients.
+ */
+export const SEND: unique symbol = Symbol.for('lease-api-runtime.send');
+
+const JSON_TYPE = 'application/json';
+
+export function createClient(options: ClientOptions): Client {
+  const { fetch: customFetch, timeoutMs: defaultTimeoutMs, init: extraInit, token } = options;
+  const baseUrl = normaliseBaseUrl(options.baseUrl);
+  // Fail at construction rather than on the first request, far from the configuration mistake.
+  combineSignals(undefined, defaultTimeoutMs).dispose();
+  // Copied per request (a handful of entries) so that a custom fetch may even mutate what it is given.
+  const baseHeaders = mergeHeaders({ accept: JSON_TYPE }, options.headers);
+
+  const send = async (spec: RequestSpec, callOptions: CallOptions | undefined, stream?: true): Promise<unknown> => {
+    const { method, path, body } = spec;
+    if (path[0] !== '/') throw new TypeError(`Invalid RequestSpec.path ${JSON.stringify(path)}: must start with '/'`);
+    const url = baseUrl + path + (spec.query ?? '');
+    // Resolved before the timer starts: the timeout bounds the HTTP exchange, not a slow credential plugin.
+    // Tokens read from files (service-account mounts) often end in a newline, which fetch would reject as a header value.
+    // A static token is trimmed per request too: cheaper in code than keeping a second set of base headers.
+    const trimmed = (typeof token === 'function' ? await token() : token)?.trim();
+    const headers = mergeHeaders(
+      {},
+      baseHeaders,
+      { accept: spec.accept, 'content-type': spec.contentType ?? (body !== undefined && JSON_TYPE), authorization: trimmed ? `Bearer ${trimmed}` : undefined },
+      callOptions?.headers,
+    );
+    const linked = combineSignals(callOptions?.signal, callOptions?.timeoutMs ?? defaultTimeoutMs, { method, url });
+    const signal = linked.signal;
+    let response: Response | undefined;
+    let text = '';
+    try {
+      // Called as a plain function: browsers throw "Illegal invocation" when fetch's `this` is some other object.
+      response = await (customFetch ?? fetch)(url, { ...extraInit, method, headers, body, signal });
+      if (!response.ok) throw await errorFromResponse(method, url, response);
+      if (stream) return [response, linked];
+      // text() + JSON.parse rather than json(): an empty 2xx body (e.g. some DELETEs) must be undefined, not a SyntaxError.
+      text = await response.text();
+    } catch (error) {
+      // After an abort, fetch implementations disagree on what they reject with (undici: the signal's reason;
+      // others: a generic AbortError, especially while reading the body): normalise to the signal's reason,
+      // the caller's own or a RequestTimeoutError naming the request.
+      throw signal?.aborted && !(error instanceof KubernetesApiError) ? signal.reason : error;
+    } finally {
+      // A stream's body still needs the caller's signal; its receiver disposes it.
+      if (!stream || !response?.ok) linked.dispose();
+    }
+    try {
+      return text ? JSON.parse(text) : undefined;
+    } catch (cause) {
+      throw new ResponseDecodeError({ method, url, status: response.status, body: text, cause });
+    }
+  };
+
+  const client: Client & { readonly [SEND]: Send } = {
+    baseUrl,
+    [SEND]: send as Send,
+    request: send as Client['request'],
+  };
+  return client;
+}
+
+function normaliseBaseUrl(baseUrl: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    // Reported below, with the value.
+  }
+  // fetch refuses URLs with credentials on every request; say so once, without echoing the secret.
+  const credentials = url?.username || url?.password;
+  if (!url || credentials || url.search || url.hash) {
+    throw new TypeError(`Invalid baseUrl${credentials ? '' : ` ${JSON.stringify(baseUrl)}`}: must be an absolute URL without credentials, query or fragment`);
+  }
+  // Paths are appended verbatim, so `https://host/` + `/apis/...` would produce `//apis`. A path prefix (behind a proxy) is kept.
+  return url.href.replace(/\/+$/, '');
+}
+
+/**
+ * Copies the values of `sources` into `target`, names lower-cased so `Accept`
+ * from a caller replaces our `accept` instead of being sent alongside it.
+ * Skips what is not a string (undefined, false): no header.
+ */
+function mergeHeaders(target: Record<string, string>, ...sources: Array<Record<string, string | false | undefined> | undefined>): Record<string, string> {
+  for (const source of sources) {
+    for (const name in source) {
+      const value = source[name];
+      if (typeof value === 'string') target[name.toLowerCase()] = value;
+    }
+  }
+  return target;
+}

@@ -1,0 +1,242 @@
+/**
+ * Incremental decoder for newline-delimited JSON (the wire format of
+ * Kubernetes watches), correct across arbitrary chunk boundaries and strict:
+ * a line that does not parse is never skipped, it becomes a WatchDecodeError.
+ *
+ * Speed matters here (a busy watch is hundreds of MB): newlines are found by
+ * scanning bytes, each chunk's complete lines are decoded with one
+ * TextDecoder call and sliced (no per-line decoding, no growing buffer
+ * string), and only a line that spans chunks is assembled from pieces.
+ */
+
+const LF = 0x0a;
+/** Enough of the offending text to recognise it (a proxy's HTML, a cut JSON object) without flooding logs. */
+const MAX_EXCERPT_CHARS = 200;
+
+export interface WatchDecodeErrorInit {
+  /** The text that failed (the whole line, or what the stream ended with). */
+  text: string;
+  /** 1-based line number in the stream; 0 when unknown. */
+  line: number;
+  /** True when the stream ended in the middle of a line. */
+  truncated: boolean;
+  /** Overrides the default description of what is wrong. */
+  problem?: string;
+  cause?: unknown;
+}
+
+/** A watch stream line that is not valid JSON or not a watch event, or a stream that ended mid-line. */
+export class WatchDecodeError extends Error {
+  override readonly name = 'WatchDecodeError';
+  /** Up to 200 characters of the offending text. */
+  readonly excerpt: string;
+  /** 1-based line number in the stream; 0 when unknown. */
+  readonly line: number;
+  /** True when the stream ended without a newline and the rest did not parse. */
+  readonly truncated: boolean;
+
+  constructor(init: WatchDecodeErrorInit) {
+    const excerpt = excerptOf(init.text);
+    const problem = init.problem ?? (init.truncated ? 'stream ended in the middle of a line' : 'line is not valid JSON');
+    super(`watch stream${init.line > 0 ? ` line ${init.line}` : ''}: ${problem}: ${excerpt === '' ? '(empty)' : excerpt}`, { cause: init.cause });
+    this.excerpt = excerpt;
+    this.line = init.line;
+    this.truncated = init.truncated;
+  }
+}
+
+/**
+ * Synchronous core: feed chunks with `write`, then call `end` once. Both
+ * append decoded values to `out` (and return it). When a line fails, the
+ * values decoded before it are already in `out` and the method throws a
+ * WatchDecodeError; the decoder must not be used afterwards.
+ */
+export class NdjsonDecoder {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: true });
+  /** Decoded text of the current, still incomplete line. */
+  private pending: string[] = [];
+  /** Lines completed so far (for error positions). */
+  private lines = 0;
+
+  write(chunk: Uint8Array, out: unknown[] = []): unknown[] {
+    const length = chunk.length;
+    if (length === 0) return out;
+    const lastNewline = chunk.lastIndexOf(LF);
+    if (lastNewline === -1) {
+      this.pending.push(this.decode(chunk, true));
+      return out;
+    }
+    // Decoding up to and including a newline leaves the decoder without a partial character: 0x0A never occurs inside a UTF-8 sequence.
+    const text = this.decode(lastNewline === length - 1 ? chunk : chunk.subarray(0, lastNewline + 1), true);
+    let start = 0;
+    let newline = text.indexOf('\n');
+    if (this.pending.length > 0) {
+      this.pending.push(text.slice(0, newline));
+      const line = this.pending.join('');
+      this.pending = [];
+      this.parse(line, out);
+      start = newline + 1;
+      newline = text.indexOf('\n', start);
+    }
+    while (newline !== -1) {
+      if (newline !== start) this.parse(text.slice(start, newline), out);
+      else this.lines++;
+      start = newline + 1;
+      newline = text.indexOf('\n', start);
+    }
+    if (lastNewline !== length - 1) this.pending.push(this.decode(chunk.subarray(lastNewline + 1), true));
+    return out;
+  }
+
+  /** Flushes the last line: a final line without a newline is accepted if it parses, else it is a truncation error. */
+  end(out: unknown[] = []): unknown[] {
+    const rest = this.pending.join('') + this.decode(undefined, false);
+    this.pending = [];
+    if (isBlank(rest)) return out;
+    let value: unknown;
+    try {
+      value = JSON.parse(rest);
+    } catch (cause) {
+      throw new WatchDecodeError({ text: rest, line: this.lines + 1, truncated: true, cause });
+    }
+    this.lines++;
+    out.push(value);
+    return out;
+  }
+
+  private parse(line: string, out: unknown[]): void {
+    this.lines++;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (cause) {
+      // Whitespace-only lines (a keep-alive "\r\n", say) carry nothing; checked only after a failure to keep the hot path lean.
+      if (isBlank(line)) return;
+      throw new WatchDecodeError({ text: line, line: this.lines, truncated: false, cause });
+    }
+    out.push(value);
+  }
+
+  private decode(bytes: Uint8Array | undefined, stream: boolean): string {
+    try {
+      return this.decoder.decode(bytes, { stream });
+    } catch (cause) {
+      throw new WatchDecodeError({
+        text: this.pending.join(''),
+        line: this.lines + 1,
+        truncated: !stream,
+        problem: stream ? 'invalid UTF-8' : 'stream ended in the middle of a UTF-8 character',
+        cause,
+      });
+    }
+  }
+}
+
+/**
+ * The values of a newline-delimited JSON body, one by one. Ending the
+ * iteration early (`break`, `return`, a thrown error) cancels the body. A
+ * malformed line or a truncated last line rejects with a WatchDecodeError
+ * after every value before it has been yielded.
+ */
+export function readNdjson<T = unknown>(body: ReadableStream<Uint8Array>): AsyncIterableIterator<T> {
+  return new NdjsonIterator<T>(body.getReader());
+}
+
+const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
+
+/**
+ * Hand-written rather than an async generator: values are handed out from a
+ * per-chunk batch with one already-resolved promise each, which is what keeps
+ * a for-await over it as fast as a plain loop over JSON.parse.
+ */
+class NdjsonIterator<T> implements AsyncIterableIterator<T> {
+  private readonly decoder = new NdjsonDecoder();
+  private batch: unknown[] = [];
+  private index = 0;
+  private failure: unknown = undefined;
+  private failed = false;
+  private finished = false;
+
+  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<T> {
+    return this;
+  }
+
+  next(): Promise<IteratorResult<T, undefined>> {
+    if (this.index < this.batch.length) {
+      return Promise.resolve({ done: false, value: this.batch[this.index++] as T });
+    }
+    return this.fill();
+  }
+
+  async return(): Promise<IteratorResult<T, undefined>> {
+    await this.close();
+    return DONE;
+  }
+
+  private async fill(): Promise<IteratorResult<T, undefined>> {
+    for (;;) {
+      if (this.failed) {
+        this.failed = false;
+        const failure = this.failure;
+        this.failure = undefined;
+        await this.close();
+        throw failure;
+      }
+      if (this.finished) return DONE;
+      const batch: unknown[] = [];
+      this.batch = batch;
+      this.index = 0;
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await this.reader.read();
+      } catch (error) {
+        this.finished = true;
+        throw error;
+      }
+      try {
+        if (chunk.done) {
+          this.finished = true;
+          this.decoder.end(batch);
+        } else {
+          this.decoder.write(chunk.value, batch);
+        }
+      } catch (error) {
+        // Values before the bad line still go out first.
+        this.failed = true;
+        this.failure = error;
+      }
+      if (batch.length > 0) {
+        this.index = 1;
+        return { done: false, value: batch[0] as T };
+      }
+    }
+  }
+
+  private async close(): Promise<void> {
+    this.batch = [];
+    this.index = 0;
+    if (this.finished && !this.failed) return;
+    this.finished = true;
+    try {
+      await this.reader.cancel();
+    } catch {
+      // Already errored: nothing left to release.
+    }
+  }
+}
+
+function isBlank(text: string): boolean {
+  return text.trim() === '';
+}
+
+function excerptOf(text: string): string {
+  const head = text.length > MAX_EXCERPT_CHARS * 2 ? text.slice(0, MAX_EXCERPT_CHARS * 2) : text;
+  const collapsed = head.replace(/\s+/g, ' ').trim();
+  if (collapsed.length <= MAX_EXCERPT_CHARS && head.length === text.length) return collapsed;
+  let cut = Math.min(collapsed.length, MAX_EXCERPT_CHARS);
+  const last = collapsed.charCodeAt(cut - 1);
+  if (last >= 0xd800 && last <= 0xdbff) cut--;
+  return `${collapsed.slice(0, cut)}…`;
+}

@@ -1,0 +1,91 @@
+// `lease-api-server serve …`: runs the test server until interrupted (SIGINT/SIGTERM or an abort signal).
+import { readFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import type { ServeArgs } from './cli-args.js';
+import { USAGE, parseCommand } from './cli-args.js';
+import type { LeaseApiServer, LeaseApiServerOptions } from './options.js';
+import { startLeaseApiServer } from './server.js';
+
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Stops the server when aborted; defaults to SIGINT/SIGTERM. */
+  signal?: AbortSignal;
+}
+
+const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+async function loadOpenApi(path: string): Promise<Record<string, unknown>> {
+  const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${path} does not hold a JSON object`);
+  return Object.fromEntries(Object.entries(parsed));
+}
+
+async function serverOptions(args: ServeArgs): Promise<LeaseApiServerOptions> {
+  const options: LeaseApiServerOptions = { port: args.port, forbiddenTokens: args.forbiddenTokens };
+  if (args.host !== undefined) options.host = args.host;
+  if (args.release !== undefined) options.release = args.release;
+  if (args.openapi !== undefined) options.openapi = await loadOpenApi(args.openapi);
+  if (args.token !== undefined) options.token = args.token;
+  if (args.tls) options.tls = { clientCertificates: args.clientCertificates };
+  if (args.historyWindow !== undefined) options.historyWindow = args.historyWindow;
+  if (args.bookmarkIntervalMs !== undefined) options.bookmarkIntervalMs = args.bookmarkIntervalMs;
+  return options;
+}
+
+function stopped(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal !== undefined) {
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+      return;
+    }
+    const stop = (): void => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+}
+
+/** Runs the CLI; resolves with the exit code once the server has stopped (0) or failed to start. */
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  const command = parseCommand(argv);
+  if (!command.ok) {
+    io.stderr(`error: ${command.error}\n\n${USAGE}`);
+    return 2;
+  }
+  if (command.value.kind === 'help') {
+    io.stdout(USAGE);
+    return 0;
+  }
+  const args = command.value.args;
+  let server: LeaseApiServer;
+  try {
+    server = await startLeaseApiServer(await serverOptions(args));
+  } catch (e) {
+    io.stderr(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return 1;
+  }
+  io.stdout(`Lease API server (Kubernetes ${server.release}) listening on ${server.url}\n`);
+  if (args.kubeconfig !== undefined) {
+    const path = await server.writeKubeconfig(args.kubeconfig);
+    io.stdout(`Wrote kubeconfig to ${path}\n`);
+  }
+  await stopped(io.signal);
+  await server.close();
+  return 0;
+}
+
+// Allows `tsx templates/testing/cli.ts serve …` during development; the package bin imports main().
+const entry = process.argv[1];
+if (entry !== undefined && import.meta.url === pathToFileURL(entry).href) {
+  void main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

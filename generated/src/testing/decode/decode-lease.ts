@@ -1,0 +1,164 @@
+// Schema-driven decoding of a Lease body: drops (and reports) unknown fields, rejects wrong types and
+// malformed timestamps the way the Go decoder would, and normalises timestamps to the stored form.
+import type { JsonObject, JsonValue } from '../json.js';
+import { isJsonObject } from '../json.js';
+import { GROUP_VERSION, KIND, VERSION } from '../lease-meta.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import type { FieldSchema, ObjectSchema } from '../schema/field-schema.js';
+import { parseMicroTime, parseTime } from '../time.js';
+
+export interface DecodedLease {
+  object: JsonObject;
+  unknownFields: string[];
+}
+
+class DecodeFailure {
+  constructor(readonly message: string) {}
+}
+
+export const CANNOT_HANDLE_PREFIX: string = `${KIND} in version "${VERSION}" cannot be handled as a ${KIND}: `;
+
+function jsonTypeName(value: JsonValue): string {
+  if (Array.isArray(value)) return 'array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'object';
+  if (typeof value === 'boolean') return 'bool';
+  if (typeof value === 'number') return 'number';
+  return 'string';
+}
+
+function goTypeName(schema: FieldSchema): string {
+  switch (schema.type) {
+    case 'object':
+      return `v1.${schema.goName}`;
+    case 'map':
+      return `map[string]${goTypeName(schema.values)}`;
+    case 'array':
+      return `[]${goTypeName(schema.items)}`;
+    case 'integer':
+      return schema.format;
+    case 'number':
+      return 'float64';
+    case 'boolean':
+      return 'bool';
+    case 'time':
+      return 'v1.Time';
+    case 'microTime':
+      return 'v1.MicroTime';
+    default:
+      return 'string';
+  }
+}
+
+function joinPath(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`;
+}
+
+const INT32_MIN = -(2 ** 31);
+const INT32_MAX = 2 ** 31 - 1;
+
+class LeaseDecoder {
+  readonly unknown: string[] = [];
+
+  private typeError(value: JsonValue, schema: FieldSchema, structName: string, path: string): never {
+    const shown = typeof value === 'number' ? `number ${value}` : jsonTypeName(value);
+    throw new DecodeFailure(`json: cannot unmarshal ${shown} into Go struct field ${structName}.${path} of type ${goTypeName(schema)}`);
+  }
+
+  decode(value: JsonValue, schema: FieldSchema, structName: string, path: string): JsonValue | undefined {
+    if (value === null) return undefined;
+    switch (schema.type) {
+      case 'any':
+        return value;
+      case 'object':
+        return this.decodeObject(value, schema, structName, path);
+      case 'map': {
+        if (!isJsonObject(value)) return this.typeError(value, schema, structName, path);
+        const out: JsonObject = {};
+        for (const [key, child] of Object.entries(value)) {
+          const decoded = this.decode(child, schema.values, structName, path);
+          if (decoded !== undefined) out[key] = decoded;
+        }
+        return out;
+      }
+      case 'array': {
+        if (!Array.isArray(value)) return this.typeError(value, schema, structName, path);
+        const out: JsonValue[] = [];
+        value.forEach((item, i) => {
+          const decoded = this.decode(item, schema.items, structName, `${path}[${i}]`);
+          out.push(decoded === undefined ? (schema.items.type === 'object' ? {} : '') : decoded);
+        });
+        return out;
+      }
+      case 'string':
+        return typeof value === 'string' ? value : this.typeError(value, schema, structName, path);
+      case 'boolean':
+        return typeof value === 'boolean' ? value : this.typeError(value, schema, structName, path);
+      case 'number':
+        return typeof value === 'number' ? value : this.typeError(value, schema, structName, path);
+      case 'integer': {
+        if (typeof value !== 'number' || !Number.isInteger(value)) return this.typeError(value, schema, structName, path);
+        if (schema.format === 'int32' && (value < INT32_MIN || value > INT32_MAX)) return this.typeError(value, schema, structName, path);
+        return value;
+      }
+      case 'time':
+      case 'microTime': {
+        if (typeof value !== 'string') return this.typeError(value, schema, structName, path);
+        if (value === '') return undefined;
+        const parsed = schema.type === 'time' ? parseTime(value) : parseMicroTime(value);
+        if (!parsed.ok) throw new DecodeFailure(parsed.error);
+        return parsed.value;
+      }
+    }
+  }
+
+  decodeObject(value: JsonValue, schema: ObjectSchema, structName: string, path: string): JsonObject {
+    if (!isJsonObject(value)) return this.typeError(value, schema, structName, path);
+    const out: JsonObject = {};
+    for (const [key, child] of Object.entries(value)) {
+      const childPath = joinPath(path, key);
+      const fieldSchema = schema.fields.get(key);
+      if (fieldSchema === undefined) {
+        this.unknown.push(childPath);
+        continue;
+      }
+      const decoded = this.decode(child, fieldSchema, schema.goName, childPath);
+      if (decoded !== undefined) out[key] = decoded;
+    }
+    return out;
+  }
+}
+
+/** Rejects a body whose kind or apiVersion names something other than coordination.k8s.io/v1 Lease. */
+export function checkTypeMeta(body: JsonObject): Result<void, string> {
+  const kind = body['kind'];
+  const apiVersion = body['apiVersion'];
+  if (kind !== undefined && kind !== null && kind !== '' && kind !== KIND) {
+    const version = typeof apiVersion === 'string' ? apiVersion : VERSION;
+    return err(`${String(kind)} in version "${version}" cannot be handled as a ${KIND}: no kind "${String(kind)}" is registered for version "${version}" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+  }
+  if (apiVersion !== undefined && apiVersion !== null && apiVersion !== '' && apiVersion !== GROUP_VERSION) {
+    return err(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${GROUP_VERSION})`);
+  }
+  return ok(undefined);
+}
+
+/** Decodes a parsed body into a Lease; the error string is the full 400 message. */
+export function decodeLease(value: JsonValue, schema: ObjectSchema): Result<DecodedLease, string> {
+  if (!isJsonObject(value)) {
+    return err(
+      `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+    );
+  }
+  const typeMeta = checkTypeMeta(value);
+  if (!typeMeta.ok) return typeMeta;
+  const decoder = new LeaseDecoder();
+  try {
+    const object = decoder.decodeObject(value, schema, schema.goName, '');
+    return ok({ object, unknownFields: decoder.unknown });
+  } catch (e) {
+    if (e instanceof DecodeFailure) return err(CANNOT_HANDLE_PREFIX + e.message);
+    throw e;
+  }
+}

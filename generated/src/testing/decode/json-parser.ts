@@ -1,0 +1,211 @@
+// A JSON parser that, unlike JSON.parse, reports duplicate keys (strict field validation needs them)
+// and words syntax errors like Go's encoding/json, since those messages reach clients verbatim.
+import type { JsonObject, JsonValue } from '../json.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+
+export interface ParsedJson {
+  value: JsonValue;
+  /** Paths such as "spec.holderIdentity" of keys that appeared more than once (the last one wins). */
+  duplicates: string[];
+}
+
+class SyntaxFailure {
+  constructor(readonly message: string) {}
+}
+
+function describeChar(ch: string): string {
+  if (ch === '\n') return "'\\n'";
+  if (ch === '\t') return "'\\t'";
+  if (ch === "'") return "'\\''";
+  return `'${ch}'`;
+}
+
+function joinPath(path: string, key: string): string {
+  return path === '' ? key : `${path}.${key}`;
+}
+
+class Parser {
+  private pos = 0;
+  readonly duplicates: string[] = [];
+
+  constructor(private readonly text: string) {}
+
+  parseDocument(): JsonValue {
+    this.skipWhitespace();
+    if (this.pos >= this.text.length) throw new SyntaxFailure('unexpected end of JSON input');
+    const value = this.parseValue('', 'looking for beginning of value');
+    this.skipWhitespace();
+    if (this.pos < this.text.length) {
+      throw new SyntaxFailure(`invalid character ${describeChar(this.text[this.pos] ?? '')} after top-level value`);
+    }
+    return value;
+  }
+
+  private fail(context: string): never {
+    if (this.pos >= this.text.length) throw new SyntaxFailure('unexpected end of JSON input');
+    throw new SyntaxFailure(`invalid character ${describeChar(this.text[this.pos] ?? '')} ${context}`);
+  }
+
+  private skipWhitespace(): void {
+    while (this.pos < this.text.length) {
+      const c = this.text.charCodeAt(this.pos);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) return;
+      this.pos++;
+    }
+  }
+
+  private parseValue(path: string, context: string): JsonValue {
+    const ch = this.text[this.pos];
+    switch (ch) {
+      case '{':
+        return this.parseObject(path);
+      case '[':
+        return this.parseArray(path);
+      case '"':
+        return this.parseString();
+      case 't':
+        return this.parseLiteral('true', true);
+      case 'f':
+        return this.parseLiteral('false', false);
+      case 'n':
+        return this.parseLiteral('null', null);
+      default:
+        if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return this.parseNumber();
+        return this.fail(context);
+    }
+  }
+
+  private parseLiteral(word: string, value: JsonValue): JsonValue {
+    for (let i = 0; i < word.length; i++) {
+      if (this.text[this.pos + i] !== word[i]) {
+        this.pos += i;
+        return this.fail(`in literal ${word} (expecting '${word[i]}')`);
+      }
+    }
+    this.pos += word.length;
+    return value;
+  }
+
+  private parseNumber(): number {
+    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.pos, this.pos + 64));
+    if (match === null) {
+      this.pos++;
+      return this.fail('in numeric literal');
+    }
+    this.pos += match[0].length;
+    return Number(match[0]);
+  }
+
+  private parseString(): string {
+    // Fast path: no escapes between the quotes.
+    const start = this.pos + 1;
+    let i = start;
+    while (i < this.text.length) {
+      const c = this.text.charCodeAt(i);
+      if (c === 0x22) {
+        this.pos = i + 1;
+        return this.text.slice(start, i);
+      }
+      if (c === 0x5c) break;
+      if (c < 0x20) {
+        this.pos = i;
+        return this.fail('in string literal');
+      }
+      i++;
+    }
+    let end = i;
+    while (end < this.text.length) {
+      const c = this.text.charCodeAt(end);
+      if (c === 0x5c) end += 2;
+      else if (c === 0x22) break;
+      else if (c < 0x20) {
+        this.pos = end;
+        return this.fail('in string literal');
+      } else end++;
+    }
+    if (end >= this.text.length) {
+      this.pos = this.text.length;
+      return this.fail('in string literal');
+    }
+    try {
+      const parsed: unknown = JSON.parse(this.text.slice(this.pos, end + 1));
+      this.pos = end + 1;
+      return String(parsed);
+    } catch {
+      this.pos = end;
+      return this.fail('in string escape code');
+    }
+  }
+
+  private parseObject(path: string): JsonObject {
+    this.pos++;
+    const out: JsonObject = {};
+    this.skipWhitespace();
+    if (this.text[this.pos] === '}') {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      if (this.text[this.pos] !== '"') this.fail('looking for beginning of object key string');
+      const key = this.parseString();
+      this.skipWhitespace();
+      if (this.text[this.pos] !== ':') this.fail('after object key');
+      this.pos++;
+      this.skipWhitespace();
+      const childPath = joinPath(path, key);
+      const value = this.parseValue(childPath, 'looking for beginning of value');
+      if (Object.hasOwn(out, key)) this.duplicates.push(childPath);
+      out[key] = value;
+      this.skipWhitespace();
+      const next = this.text[this.pos];
+      if (next === ',') {
+        this.pos++;
+        continue;
+      }
+      if (next === '}') {
+        this.pos++;
+        return out;
+      }
+      this.fail('after object key:value pair');
+    }
+  }
+
+  private parseArray(path: string): JsonValue[] {
+    this.pos++;
+    const out: JsonValue[] = [];
+    this.skipWhitespace();
+    if (this.text[this.pos] === ']') {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      this.skipWhitespace();
+      out.push(this.parseValue(`${path}[${out.length}]`, 'looking for beginning of value'));
+      this.skipWhitespace();
+      const next = this.text[this.pos];
+      if (next === ',') {
+        this.pos++;
+        continue;
+      }
+      if (next === ']') {
+        this.pos++;
+        return out;
+      }
+      this.fail('after array element');
+    }
+  }
+}
+
+export function parseJsonStrict(text: string): Result<ParsedJson, string> {
+  const parser = new Parser(text);
+  try {
+    const value = parser.parseDocument();
+    return ok({ value, duplicates: parser.duplicates });
+  } catch (e) {
+    if (e instanceof SyntaxFailure) return err(e.message);
+    if (e instanceof RangeError) return err('exceeded max depth');
+    throw e;
+  }
+}

@@ -1,0 +1,79 @@
+// Discovery documents, rendered once at start: the legacy per-path documents and the aggregated
+// (apidiscovery.k8s.io v2 / v2beta1) lists that kubectl ≥ 1.27 asks for first.
+import type { JsonObject } from '../json.js';
+import { GROUP, GROUP_VERSION, KIND, RESOURCE, SINGULAR, VERBS, VERSION } from '../lease-meta.js';
+import type { DiscoveryFormat } from './negotiation.js';
+
+export interface DiscoveryDocuments {
+  version: string;
+  api: string;
+  apiV1: string;
+  apis: string;
+  group: string;
+  groupVersion: string;
+  aggregated: Record<Exclude<DiscoveryFormat, 'legacy'>, { api: string; apis: string }>;
+}
+
+export function versionInfo(release: string): JsonObject {
+  const [major = '1', minor = '0'] = release.replace(/^v/, '').split('.');
+  return {
+    major,
+    minor,
+    emulationMajor: major,
+    emulationMinor: minor,
+    minCompatibilityMajor: major,
+    minCompatibilityMinor: String(Math.max(0, Number(minor) - 1)),
+    gitVersion: `v${release.replace(/^v/, '')}`,
+    gitCommit: '0000000000000000000000000000000000000000',
+    gitTreeState: 'clean',
+    buildDate: '2025-01-01T00:00:00Z',
+    goVersion: 'go1.24.0',
+    compiler: 'gc',
+    platform: 'linux/amd64',
+  };
+}
+
+const groupVersionRef = { groupVersion: GROUP_VERSION, version: VERSION };
+
+function apiGroup(): JsonObject {
+  return { name: GROUP, versions: [groupVersionRef], preferredVersion: groupVersionRef };
+}
+
+function aggregatedList(apiVersion: string, items: JsonObject[]): string {
+  return JSON.stringify({ kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items });
+}
+
+function aggregatedGroup(name: string | undefined, version: string, resources: JsonObject[]): JsonObject {
+  const metadata: JsonObject = { creationTimestamp: null };
+  if (name !== undefined) metadata['name'] = name;
+  return { metadata, versions: [{ version, resources, freshness: 'Current' }] };
+}
+
+const leaseDiscoveryResource: JsonObject = {
+  resource: RESOURCE,
+  responseKind: { group: '', version: '', kind: KIND },
+  scope: 'Namespaced',
+  singularResource: SINGULAR,
+  verbs: [...VERBS],
+};
+
+export function buildDiscoveryDocuments(release: string, serverAddress: string): DiscoveryDocuments {
+  const aggregated = (apiVersion: string): { api: string; apis: string } => ({
+    api: aggregatedList(apiVersion, [aggregatedGroup(undefined, 'v1', [])]),
+    apis: aggregatedList(apiVersion, [aggregatedGroup(GROUP, VERSION, [leaseDiscoveryResource])]),
+  });
+  return {
+    version: JSON.stringify(versionInfo(release), null, 2),
+    api: JSON.stringify({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] }),
+    apiV1: JSON.stringify({ kind: 'APIResourceList', groupVersion: 'v1', resources: [] }),
+    apis: JSON.stringify({ kind: 'APIGroupList', apiVersion: 'v1', groups: [apiGroup()] }),
+    group: JSON.stringify({ kind: 'APIGroup', apiVersion: 'v1', ...apiGroup() }),
+    groupVersion: JSON.stringify({
+      kind: 'APIResourceList',
+      apiVersion: 'v1',
+      groupVersion: GROUP_VERSION,
+      resources: [{ name: RESOURCE, singularName: SINGULAR, namespaced: true, kind: KIND, verbs: [...VERBS], storageVersionHash: 'gqkMMb/YqFM=' }],
+    }),
+    aggregated: { v2: aggregated('apidiscovery.k8s.io/v2'), v2beta1: aggregated('apidiscovery.k8s.io/v2beta1') },
+  };
+}

@@ -1,0 +1,144 @@
+// The request pipeline: record, inject faults, authenticate, route, and turn any thrown bug into a 500 Status.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseResourceVersion } from '../operations/list.js';
+import { internalError, methodNotAllowed, notAcceptable, pathNotFound } from '../status.js';
+import { authenticate } from './auth.js';
+import { authorizationFailure } from './authorization.js';
+import { serveDelete, serveDeleteCollection } from './handlers/delete.js';
+import { serveDiscovery, serveHealth, serveOpenApi, serveOpenApiV2, serveVersion } from './handlers/discovery.js';
+import { serveGet, serveList } from './handlers/read.js';
+import { serveWatch } from './handlers/watch.js';
+import { serveCreate, servePatch, serveUpdate } from './handlers/write.js';
+import { NOT_ACCEPTABLE_MESSAGE, chooseRepresentation, parseAccept } from './negotiation.js';
+import type { RequestContext } from './request-context.js';
+import { parseListRequest } from './request-options.js';
+import { sendStatus } from './respond.js';
+import type { Route } from './route.js';
+import { routeFor } from './route.js';
+import type { ServerState } from './server-state.js';
+import { REQUEST_LOG_LIMIT } from './server-state.js';
+import { parseIncludeObject } from './table.js';
+
+function isWatchRequest(route: Route, query: URLSearchParams): boolean {
+  if (route.kind !== 'collection' && route.kind !== 'item') return false;
+  const watch = query.get('watch');
+  return route.watchPath || (route.kind === 'collection' && (watch === 'true' || watch === '1'));
+}
+
+function record(state: ServerState, req: IncomingMessage, res: ServerResponse, url: URL): void {
+  const entry = {
+    method: req.method ?? 'GET',
+    path: url.pathname,
+    query: url.search,
+    status: 0,
+    userAgent: req.headers['user-agent'] ?? '',
+    contentType: req.headers['content-type'] ?? '',
+    accept: req.headers.accept ?? '',
+  };
+  state.requestLog.push(entry);
+  if (state.requestLog.length > REQUEST_LOG_LIMIT) state.requestLog.splice(0, state.requestLog.length - REQUEST_LOG_LIMIT);
+  const done = (): void => {
+    entry.status = res.statusCode;
+  };
+  res.once('finish', done);
+  res.once('close', done);
+}
+
+function serveCollectionRead(ctx: RequestContext, namespace: string | undefined, forceWatch: boolean, name: string | undefined): void {
+  const query = new URLSearchParams(ctx.url.searchParams);
+  if (name !== undefined) {
+    const existing = query.get('fieldSelector');
+    query.set('fieldSelector', existing === null || existing === '' ? `metadata.name=${name}` : `${existing},metadata.name=${name}`);
+  }
+  const request = parseListRequest(query, namespace, forceWatch);
+  if (!request.ok) return sendStatus(ctx.res, request.error);
+  const denied = authorizationFailure(ctx, request.value.watch ? 'watch' : 'list', namespace);
+  if (denied !== undefined) return sendStatus(ctx.res, denied);
+  if (!request.value.watch) return serveList(ctx, request.value);
+  const representation = chooseRepresentation(ctx.accept);
+  if (representation === undefined) return sendStatus(ctx.res, notAcceptable(NOT_ACCEPTABLE_MESSAGE));
+  const rvText = request.value.resourceVersion ?? '';
+  if (rvText !== '') {
+    const rv = parseResourceVersion(rvText);
+    if (!rv.ok) return sendStatus(ctx.res, rv.error);
+  }
+  const state = ctx.state;
+  serveWatch(ctx.res, request.value, representation, parseIncludeObject(ctx.url.searchParams.get('includeObject')), {
+    store: state.ops.store,
+    now: state.ops.now,
+    bookmarkIntervalMs: state.bookmarkIntervalMs,
+    dropAfterEvents: state.faults.dropWatchAfterEvents,
+    streams: state.streams,
+  });
+}
+
+async function serveRoute(ctx: RequestContext, route: Route): Promise<void> {
+  const method = ctx.req.method ?? 'GET';
+  switch (route.kind) {
+    case 'version':
+      return serveVersion(ctx);
+    case 'health':
+      return serveHealth(ctx);
+    case 'discovery':
+      return serveDiscovery(ctx, route.document);
+    case 'openapiIndex':
+      return serveOpenApi(ctx, 'index');
+    case 'openapiDocument':
+      return serveOpenApi(ctx, 'document');
+    case 'openapiV2':
+      return serveOpenApiV2(ctx);
+    case 'unknown':
+      return sendStatus(ctx.res, pathNotFound());
+    case 'collection':
+      if (method === 'GET') return serveCollectionRead(ctx, route.namespace, route.watchPath, undefined);
+      if (route.namespace !== undefined && !route.watchPath && method === 'POST') return serveCreate(ctx, route.namespace);
+      if (route.namespace !== undefined && !route.watchPath && method === 'DELETE') return serveDeleteCollection(ctx, route.namespace);
+      return sendStatus(ctx.res, methodNotAllowed());
+    case 'item':
+      if (route.watchPath) {
+        return method === 'GET' ? serveCollectionRead(ctx, route.namespace, true, route.name) : sendStatus(ctx.res, methodNotAllowed());
+      }
+      switch (method) {
+        case 'GET': {
+          const denied = authorizationFailure(ctx, 'get', route.namespace);
+          return denied === undefined ? serveGet(ctx, route.namespace, route.name) : sendStatus(ctx.res, denied);
+        }
+        case 'PUT':
+          return serveUpdate(ctx, route.namespace, route.name);
+        case 'PATCH':
+          return servePatch(ctx, route.namespace, route.name);
+        case 'DELETE':
+          return serveDelete(ctx, route.namespace, route.name);
+        default:
+          return sendStatus(ctx.res, methodNotAllowed());
+      }
+  }
+}
+
+export async function handleRequest(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  record(state, req, res, url);
+  try {
+    const route = routeFor(url.pathname);
+    const latency = state.faults.latencyMs;
+    if (latency > 0) await sleep(latency);
+    const fault = state.faults.take({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, watch: isWatchRequest(route, url.searchParams) });
+    if (fault !== undefined) {
+      req.resume();
+      return sendStatus(res, fault.error, fault.headers);
+    }
+    const publicEndpoint = route.kind === 'version' || route.kind === 'health';
+    const auth = authenticate(req, state.auth, publicEndpoint);
+    if (!auth.ok) {
+      req.resume();
+      return sendStatus(res, auth.error);
+    }
+    const ctx: RequestContext = { req, res, url, state, accept: parseAccept(req.headers.accept), user: auth.user };
+    await serveRoute(ctx, route);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    if (!res.headersSent) sendStatus(res, internalError(message));
+    else res.destroy();
+  }
+}

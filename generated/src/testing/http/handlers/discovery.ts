@@ -1,0 +1,58 @@
+// /version, health probes, discovery documents and the OpenAPI v3 index/document.
+import { OPENAPI_V2_PROTOBUF_ACCEPT, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from '../../openapi/openapi-v2.js';
+import type { DiscoveryDocument } from '../route.js';
+import type { RequestContext } from '../request-context.js';
+import { chooseDiscoveryFormat } from '../negotiation.js';
+import { sendJsonText } from '../respond.js';
+
+export function serveVersion(ctx: RequestContext): void {
+  sendJsonText(ctx.res, 200, ctx.state.discovery.version);
+}
+
+export function serveHealth(ctx: RequestContext): void {
+  ctx.res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' });
+  ctx.res.end('ok');
+}
+
+export function serveDiscovery(ctx: RequestContext, document: DiscoveryDocument): void {
+  const docs = ctx.state.discovery;
+  if ((document === 'api' || document === 'apis') && ctx.state.aggregatedDiscovery) {
+    const format = chooseDiscoveryFormat(ctx.accept);
+    if (format !== 'legacy') {
+      const body = docs.aggregated[format][document];
+      sendJsonText(ctx.res, 200, body, {
+        'Content-Type': `application/json;g=apidiscovery.k8s.io;v=${format};as=APIGroupDiscoveryList`,
+        Vary: 'Accept',
+      });
+      return;
+    }
+  }
+  sendJsonText(ctx.res, 200, docs[document], { Vary: 'Accept' });
+}
+
+export function serveOpenApiV2(ctx: RequestContext): void {
+  const { openapi } = ctx.state;
+  const accept = ctx.req.headers.accept ?? '';
+  if (OPENAPI_V2_PROTOBUF_ACCEPT.some((type) => accept.includes(type))) {
+    ctx.res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF_CONTENT_TYPE, 'Content-Length': openapi.v2Protobuf.length });
+    ctx.res.end(openapi.v2Protobuf);
+    return;
+  }
+  sendJsonText(ctx.res, 200, openapi.v2Json);
+}
+
+export function serveOpenApi(ctx: RequestContext, which: 'index' | 'document'): void {
+  const { openapi } = ctx.state;
+  if (which === 'index') {
+    sendJsonText(ctx.res, 200, openapi.index);
+    return;
+  }
+  const etag = `"${openapi.hash}"`;
+  if (ctx.req.headers['if-none-match'] === etag) {
+    ctx.res.writeHead(304, { ETag: etag });
+    ctx.res.end();
+    return;
+  }
+  const cache = ctx.url.searchParams.get('hash') === openapi.hash ? 'public, immutable' : 'no-cache, private';
+  sendJsonText(ctx.res, 200, openapi.document, { ETag: etag, 'Cache-Control': cache });
+}

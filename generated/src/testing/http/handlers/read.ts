@@ -1,0 +1,59 @@
+// GET of one Lease and LIST of a collection, as JSON or as a meta.k8s.io Table.
+import type { JsonObject } from '../../json.js';
+import { LIST_KIND, GROUP_VERSION } from '../../lease-meta.js';
+import type { ListPage } from '../../operations/list.js';
+import { listLeases, parseResourceVersion } from '../../operations/list.js';
+import { bareJson, typedJson } from '../../serialize.js';
+import { notAcceptable, notFound, tooLargeResourceVersion } from '../../status.js';
+import { storeKey } from '../../store/lease-store.js';
+import type { RequestContext } from '../request-context.js';
+import type { ListRequest } from '../request-options.js';
+import { NOT_ACCEPTABLE_MESSAGE, chooseRepresentation } from '../negotiation.js';
+import { sendJsonText, sendStatus } from '../respond.js';
+import { leaseTable, parseIncludeObject } from '../table.js';
+
+export function serveGet(ctx: RequestContext, namespace: string, name: string): void {
+  const representation = chooseRepresentation(ctx.accept);
+  if (representation === undefined) return sendStatus(ctx.res, notAcceptable(NOT_ACCEPTABLE_MESSAGE));
+  const { store } = ctx.state.ops;
+  const rvText = ctx.url.searchParams.get('resourceVersion') ?? '';
+  if (rvText !== '' && rvText !== '0') {
+    const rv = parseResourceVersion(rvText);
+    if (!rv.ok) return sendStatus(ctx.res, rv.error);
+    if (rv.value > store.resourceVersion) return sendStatus(ctx.res, tooLargeResourceVersion(rv.value, store.resourceVersion));
+  }
+  const lease = store.get(storeKey(namespace, name));
+  if (lease === undefined) return sendStatus(ctx.res, notFound(name));
+  if (representation.kind === 'table') {
+    const include = parseIncludeObject(ctx.url.searchParams.get('includeObject'));
+    const rv = String(store.resourceVersion);
+    const table = leaseTable([lease], { resourceVersion: rv }, ctx.state.ops.now(), include, representation.version);
+    return sendJsonText(ctx.res, 200, JSON.stringify(table));
+  }
+  sendJsonText(ctx.res, 200, typedJson(lease));
+}
+
+function listJson(page: ListPage): string {
+  const metadata: JsonObject = { resourceVersion: String(page.rv) };
+  if (page.continueToken !== undefined) metadata['continue'] = page.continueToken;
+  if (page.remainingItemCount !== undefined) metadata['remainingItemCount'] = page.remainingItemCount;
+  const items = page.items.map(bareJson).join(',');
+  return `{"kind":"${LIST_KIND}","apiVersion":"${GROUP_VERSION}","metadata":${JSON.stringify(metadata)},"items":[${items}]}`;
+}
+
+export function listResponseJson(items: JsonObject[], rv: number): string {
+  return listJson({ rv, items });
+}
+
+export function serveList(ctx: RequestContext, request: ListRequest): void {
+  const representation = chooseRepresentation(ctx.accept);
+  if (representation === undefined) return sendStatus(ctx.res, notAcceptable(NOT_ACCEPTABLE_MESSAGE));
+  const page = listLeases(ctx.state.ops.store, request);
+  if (!page.ok) return sendStatus(ctx.res, page.error);
+  if (representation.kind === 'table') {
+    const include = parseIncludeObject(ctx.url.searchParams.get('includeObject'));
+    const meta = { resourceVersion: String(page.value.rv), continueToken: page.value.continueToken, remainingItemCount: page.value.remainingItemCount };
+    return sendJsonText(ctx.res, 200, JSON.stringify(leaseTable(page.value.items, meta, ctx.state.ops.now(), include, representation.version)));
+  }
+  sendJsonText(ctx.res, 200, listJson(page.value));
+}

@@ -1,0 +1,118 @@
+// WATCH: replay (synthetic state or history after a resourceVersion), then live events, filtered by
+// namespace and selectors — objects entering or leaving the selection appear as ADDED or DELETED.
+import type { ServerResponse } from 'node:http';
+import type { JsonObject } from '../../json.js';
+import { objectAt, stringAt } from '../../json.js';
+import { GROUP_VERSION, KIND } from '../../lease-meta.js';
+import type { Selection } from '../../operations/list.js';
+import { matchesSelection } from '../../operations/list.js';
+import { typedJson } from '../../serialize.js';
+import { expired, statusObject } from '../../status.js';
+import type { EventType, LeaseStore, StoreEvent } from '../../store/lease-store.js';
+import type { ListRequest } from '../request-options.js';
+import type { Representation } from '../negotiation.js';
+import type { IncludeObject } from '../table.js';
+import { leaseTable } from '../table.js';
+import { WatchStream } from '../watch-stream.js';
+
+export type WatchEventType = EventType | 'BOOKMARK' | 'ERROR';
+
+export interface WatchDeps {
+  store: LeaseStore;
+  now(): number;
+  bookmarkIntervalMs: number;
+  dropAfterEvents: number | undefined;
+  streams: Set<WatchStream>;
+}
+
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+type Encoder = (type: EventType, object: JsonObject) => string;
+
+function objectEncoder(): Encoder {
+  return (type, object) => `{"type":"${type}","object":${typedJson(object)}}`;
+}
+
+function tableEncoder(representation: Extract<Representation, { kind: 'table' }>, include: IncludeObject, now: () => number): Encoder {
+  return (type, object) => {
+    const rv = stringAt(objectAt(object, 'metadata'), 'resourceVersion') ?? '';
+    const table = leaseTable([object], { resourceVersion: rv }, now(), include, representation.version);
+    return JSON.stringify({ type, object: table });
+  };
+}
+
+function bookmarkLine(rv: number, initialEventsEnd: boolean): string {
+  const metadata: JsonObject = { resourceVersion: String(rv) };
+  if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END]: 'true' };
+  return JSON.stringify({ type: 'BOOKMARK', object: { kind: KIND, apiVersion: GROUP_VERSION, metadata } });
+}
+
+function isUnfiltered(selection: Selection): boolean {
+  return selection.namespace === undefined && selection.labels.length === 0 && selection.fields.length === 0;
+}
+
+/** How one stored change looks through a watcher's selection (or undefined if invisible to it). */
+export function visibleEvent(event: StoreEvent, selection: Selection, unfiltered: boolean): { type: EventType; object: JsonObject } | undefined {
+  if (unfiltered) return event;
+  const now = event.type !== 'DELETED' && matchesSelection(selection, event.object, event.key);
+  const before = event.prev !== undefined && matchesSelection(selection, event.prev, event.key);
+  if (event.type === 'DELETED') return before ? event : undefined;
+  if (now && before) return event;
+  if (now) return { type: 'ADDED', object: event.object };
+  if (before) return { type: 'DELETED', object: event.object };
+  return undefined;
+}
+
+export function serveWatch(
+  res: ServerResponse,
+  request: ListRequest,
+  representation: Representation,
+  include: IncludeObject,
+  deps: WatchDeps,
+): void {
+  const { store } = deps;
+  const selection: Selection = { namespace: request.namespace, labels: request.labels, fields: request.fields };
+  const unfiltered = isUnfiltered(selection);
+  const encode = representation.kind === 'table' ? tableEncoder(representation, include, deps.now) : objectEncoder();
+  let unsubscribe: () => void = () => undefined;
+  const timeoutMs = request.timeoutSeconds !== undefined && request.timeoutSeconds > 0 ? request.timeoutSeconds * 1000 : undefined;
+  const stream: WatchStream = new WatchStream(res, {
+    timeoutMs,
+    dropAfterEvents: deps.dropAfterEvents,
+    onClose: () => {
+      unsubscribe();
+      deps.streams.delete(stream);
+    },
+  });
+  deps.streams.add(stream);
+
+  const rvText = request.resourceVersion ?? '';
+  const fromState = request.sendInitialEvents === true || ((rvText === '' || rvText === '0') && request.sendInitialEvents !== false);
+  if (fromState) {
+    const snapshot = store.current();
+    for (const key of snapshot.keys) {
+      const obj = snapshot.get(key);
+      if (obj !== undefined && (unfiltered || matchesSelection(selection, obj, key))) stream.send(encode('ADDED', obj));
+    }
+    if (request.sendInitialEvents === true) stream.send(bookmarkLine(store.resourceVersion, true));
+  } else if (rvText !== '' && rvText !== '0') {
+    const rv = Number(rvText);
+    const history = store.eventsAfter(rv);
+    if (!history.ok) {
+      const status = expired(`too old resource version: ${rv} (${history.expired.oldest})`);
+      stream.send(JSON.stringify({ type: 'ERROR', object: statusObject(status) }));
+      stream.end();
+      return;
+    }
+    for (const event of history.events) {
+      const visible = visibleEvent(event, selection, unfiltered);
+      if (visible !== undefined) stream.send(encode(visible.type, visible.object));
+    }
+  }
+  if (stream.isClosed) return;
+  unsubscribe = store.subscribe((event) => {
+    const visible = visibleEvent(event, selection, unfiltered);
+    if (visible !== undefined) stream.send(encode(visible.type, visible.object));
+  });
+  if (request.allowWatchBookmarks) stream.every(deps.bookmarkIntervalMs, () => stream.send(bookmarkLine(store.resourceVersion, false)));
+}

@@ -1,0 +1,108 @@
+// POST (create), PUT (replace) and PATCH (json, merge, strategic, apply) of Leases.
+import type { JsonValue } from '../../json.js';
+import { parseYaml } from '../../decode/yaml.js';
+import { applyLease } from '../../operations/apply.js';
+import { createLease } from '../../operations/create.js';
+import { decodeValue, parseBody } from '../../operations/decode-body.js';
+import type { NonApplyPatchType } from '../../operations/patch.js';
+import { patchLease } from '../../operations/patch.js';
+import { updateLease } from '../../operations/update.js';
+import type { Result } from '../../result.js';
+import { err, ok } from '../../result.js';
+import { typedJson } from '../../serialize.js';
+import type { StatusError } from '../../status.js';
+import { badRequest, unsupportedMediaType } from '../../status.js';
+import { authorizationFailure } from '../authorization.js';
+import { readBody } from '../body.js';
+import { contentType } from '../negotiation.js';
+import type { RequestContext } from '../request-context.js';
+import type { WriteKind, WriteRequest } from '../request-options.js';
+import { parseWriteOptions } from '../request-options.js';
+import { sendJsonText, sendStatus, warningHeaders } from '../respond.js';
+
+const BODY_TYPES = 'application/json, application/yaml';
+const PATCH_TYPES: Record<string, NonApplyPatchType | 'apply'> = {
+  'application/json-patch+json': 'json',
+  'application/merge-patch+json': 'merge',
+  'application/strategic-merge-patch+json': 'strategic',
+  'application/apply-patch+yaml': 'apply',
+};
+
+function unknownFormat(accepted: string): StatusError {
+  return unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${accepted}`);
+}
+
+/** Parses a create/replace body; a missing Content-Type is read as JSON, as most test clients expect. */
+function parseObjectBody(text: string, type: string): Result<{ value: JsonValue; duplicates: string[] }, StatusError> {
+  if (type === 'application/yaml') {
+    const yaml = parseYaml(text);
+    return yaml.ok ? ok(yaml.value) : err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
+  }
+  if (type === '' || type === 'application/json') return parseBody(text);
+  return err(unknownFormat(BODY_TYPES));
+}
+
+async function readWrite(
+  ctx: RequestContext,
+  kind: WriteKind,
+  isApply: boolean,
+): Promise<{ options: Result<WriteRequest, StatusError>; body: Result<string, StatusError> }> {
+  const options = parseWriteOptions(ctx.url.searchParams, ctx.req.headers['user-agent'], kind, isApply);
+  const body = await readBody(ctx.req);
+  return { options, body };
+}
+
+export async function serveCreate(ctx: RequestContext, namespace: string): Promise<void> {
+  const denied = authorizationFailure(ctx, 'create', namespace);
+  if (denied !== undefined) return sendStatus(ctx.res, denied);
+  const { options, body } = await readWrite(ctx, 'Create', false);
+  if (!options.ok) return sendStatus(ctx.res, options.error);
+  if (!body.ok) return sendStatus(ctx.res, body.error);
+  const parsed = parseObjectBody(body.value, contentType(ctx.req.headers['content-type']));
+  if (!parsed.ok) return sendStatus(ctx.res, parsed.error);
+  const decoded = decodeValue(parsed.value.value, parsed.value.duplicates, ctx.state.ops.schema, options.value.fieldValidation);
+  if (!decoded.ok) return sendStatus(ctx.res, decoded.error);
+  const created = createLease(ctx.state.ops, namespace, decoded.value.lease, options.value);
+  const headers = warningHeaders(decoded.value.warnings);
+  if (!created.ok) return sendStatus(ctx.res, created.error, headers);
+  sendJsonText(ctx.res, 201, typedJson(created.value.object), headers);
+}
+
+export async function serveUpdate(ctx: RequestContext, namespace: string, name: string): Promise<void> {
+  const denied = authorizationFailure(ctx, 'update', namespace);
+  if (denied !== undefined) return sendStatus(ctx.res, denied);
+  const { options, body } = await readWrite(ctx, 'Update', false);
+  if (!options.ok) return sendStatus(ctx.res, options.error);
+  if (!body.ok) return sendStatus(ctx.res, body.error);
+  const parsed = parseObjectBody(body.value, contentType(ctx.req.headers['content-type']));
+  if (!parsed.ok) return sendStatus(ctx.res, parsed.error);
+  const decoded = decodeValue(parsed.value.value, parsed.value.duplicates, ctx.state.ops.schema, options.value.fieldValidation);
+  if (!decoded.ok) return sendStatus(ctx.res, decoded.error);
+  const updated = updateLease(ctx.state.ops, namespace, name, decoded.value.lease, options.value);
+  const headers = warningHeaders(decoded.value.warnings);
+  if (!updated.ok) return sendStatus(ctx.res, updated.error, headers);
+  sendJsonText(ctx.res, 200, typedJson(updated.value.object), headers);
+}
+
+export async function servePatch(ctx: RequestContext, namespace: string, name: string): Promise<void> {
+  const denied = authorizationFailure(ctx, 'patch', namespace);
+  if (denied !== undefined) return sendStatus(ctx.res, denied);
+  const patchType = PATCH_TYPES[contentType(ctx.req.headers['content-type'])];
+  if (patchType === undefined) {
+    ctx.req.resume();
+    return sendStatus(ctx.res, unknownFormat(Object.keys(PATCH_TYPES).join(', ')));
+  }
+  const isApply = patchType === 'apply';
+  const { options, body } = await readWrite(ctx, 'Patch', isApply);
+  if (!options.ok) return sendStatus(ctx.res, options.error);
+  if (!body.ok) return sendStatus(ctx.res, body.error);
+  const ops = ctx.state.ops;
+  if (isApply) {
+    const applied = applyLease(ops, namespace, name, body.value, options.value.force, options.value);
+    if (!applied.ok) return sendStatus(ctx.res, applied.error);
+    return sendJsonText(ctx.res, applied.value.created ? 201 : 200, typedJson(applied.value.object), warningHeaders(applied.value.warnings));
+  }
+  const patched = patchLease(ops, namespace, name, patchType, body.value, options.value);
+  if (!patched.ok) return sendStatus(ctx.res, patched.error);
+  sendJsonText(ctx.res, 200, typedJson(patched.value.object), warningHeaders(patched.value.warnings));
+}

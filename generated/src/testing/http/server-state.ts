@@ -1,0 +1,38 @@
+// Everything request handlers share, assembled once when the server starts.
+import type { OperationContext } from '../operations/context.js';
+import type { AuthConfig } from './auth.js';
+import type { DiscoveryDocuments } from './discovery-documents.js';
+import type { FaultState } from './faults.js';
+import type { WatchStream } from './watch-stream.js';
+
+export interface OpenApiDocuments {
+  index: string;
+  document: string;
+  hash: string;
+  v2Json: string;
+  v2Protobuf: Buffer;
+}
+
+export interface RequestRecord {
+  method: string;
+  path: string;
+  query: string;
+  status: number;
+  userAgent: string;
+  contentType: string;
+  accept: string;
+}
+
+export interface ServerState {
+  ops: OperationContext;
+  discovery: DiscoveryDocuments;
+  openapi: OpenApiDocuments;
+  auth: AuthConfig;
+  faults: FaultState;
+  streams: Set<WatchStream>;
+  bookmarkIntervalMs: number;
+  aggregatedDiscovery: boolean;
+  requestLog: RequestRecord[];
+}
+
+export const REQUEST_LOG_LIMIT = 2000;

@@ -1,0 +1,17 @@
+// Public entry of the `/testing` subpath: a Lease API server with Kubernetes semantics for tests.
+export { startLeaseApiServer } from './server.js';
+export type {
+  KubeconfigOptions,
+  LeaseApiServer,
+  LeaseApiServerOptions,
+  LeaseStoreHandle,
+  StoreWrite,
+  TlsMaterial,
+  TlsOptions,
+} from './options.js';
+export type { CountedFault, FaultMatcher, FaultRequest, LeaseApiFaults, ServerErrorFault, ThrottleFault } from './http/faults.js';
+export type { RequestRecord } from './http/server-state.js';
+export type { Lease, LeaseSpec, ManagedFieldsEntry, ObjectMeta, OwnerReference } from './types.js';
+export type { StatusCause, StatusDetails, StatusError } from './status.js';
+export type { Result } from './result.js';
+export { statusObject } from './status.js';

@@ -1,0 +1,18 @@
+// What every Lease operation needs: the store, the release's schema and the (controllable) clock.
+import type { ObjectSchema } from '../schema/field-schema.js';
+import type { LeaseStore } from '../store/lease-store.js';
+
+export interface OperationContext {
+  store: LeaseStore;
+  schema: ObjectSchema;
+  /** Milliseconds since the epoch, from the server's clock. */
+  now(): number;
+}
+
+export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+export interface WriteOptions {
+  dryRun: boolean;
+  fieldManager: string;
+  fieldValidation: FieldValidation;
+}

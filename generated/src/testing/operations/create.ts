@@ -1,0 +1,55 @@
+// POST: a new Lease gets its server-owned metadata here (uid, creationTimestamp, generation, managedFields).
+import { randomUUID } from 'node:crypto';
+import type { JsonObject } from '../json.js';
+import { stringAt } from '../json.js';
+import { canonicalLease } from '../lease-shape.js';
+import type { ManagerEntry } from '../managed/ownership.js';
+import { renderManagedFields, updateOwnership } from '../managed/ownership.js';
+import { generateNameSuffix } from '../names.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import type { StatusError } from '../status.js';
+import { internalError } from '../status.js';
+import { storeKey } from '../store/lease-store.js';
+import { formatTime } from '../time.js';
+import type { OperationContext, WriteOptions } from './context.js';
+import { bindToRequest, metadataOf } from './identity.js';
+import type { PersistOutcome } from './persist.js';
+import { persistCreate } from './persist.js';
+
+function resolveName(ctx: OperationContext, namespace: string, meta: JsonObject): string {
+  const name = stringAt(meta, 'name') ?? '';
+  const generateName = stringAt(meta, 'generateName') ?? '';
+  if (name !== '' || generateName === '') return name;
+  for (;;) {
+    const candidate = `${generateName}${generateNameSuffix()}`;
+    if (ctx.store.get(storeKey(namespace, candidate)) === undefined) return candidate;
+  }
+}
+
+/** Builds the stored form of a new Lease from a decoded body and the ownership computed for it. */
+export function newLease(ctx: OperationContext, bound: JsonObject, managed: (obj: JsonObject) => ManagerEntry[]): Result<JsonObject, StatusError> {
+  const meta = { ...metadataOf(bound) };
+  if ((stringAt(meta, 'resourceVersion') ?? '') !== '') {
+    return err(internalError('resourceVersion should not be set on objects to be created'));
+  }
+  const namespace = stringAt(meta, 'namespace') ?? '';
+  const name = resolveName(ctx, namespace, meta);
+  if (name !== '') meta['name'] = name;
+  for (const key of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields']) delete meta[key];
+  meta['uid'] = randomUUID();
+  meta['creationTimestamp'] = formatTime(ctx.now());
+  meta['generation'] = 1;
+  const draft: JsonObject = { ...bound, metadata: meta };
+  meta['managedFields'] = renderManagedFields(managed(draft));
+  return ok(canonicalLease(draft));
+}
+
+export function createLease(ctx: OperationContext, namespace: string, body: JsonObject, options: WriteOptions): Result<PersistOutcome, StatusError> {
+  const bound = bindToRequest(body, namespace, undefined);
+  if (!bound.ok) return bound;
+  const now = formatTime(ctx.now());
+  const built = newLease(ctx, bound.value, (draft) => updateOwnership([], undefined, draft, options.fieldManager, now));
+  if (!built.ok) return built;
+  return persistCreate(ctx, built.value, options.dryRun);
+}

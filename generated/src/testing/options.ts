@@ -1,0 +1,93 @@
+// Public options and handle of the Lease API test server.
+import type { LeaseApiFaults } from './http/faults.js';
+import type { RequestRecord } from './http/server-state.js';
+import type { Result } from './result.js';
+import type { StatusError } from './status.js';
+import type { Lease } from './types.js';
+
+export interface TlsOptions {
+  /** Also issue a client certificate and require one from every client. */
+  clientCertificates?: boolean;
+}
+
+export interface LeaseApiServerOptions {
+  /** 0 (default) picks an ephemeral port. */
+  port?: number;
+  /** Default 127.0.0.1. */
+  host?: string;
+  /**
+   * Kubernetes release to behave as, e.g. '1.35.0' or '1.30': in the generated package, its
+   * packaged OpenAPI document is served and validated against (same minor version); default the newest.
+   */
+  release?: string;
+  /** An OpenAPI v3 document for coordination.k8s.io/v1 to serve and validate against instead of the packaged one. */
+  openapi?: Record<string, unknown>;
+  /** Bearer token every client must present (401 otherwise). */
+  token?: string;
+  /** Tokens that authenticate but may not touch Leases (403). */
+  forbiddenTokens?: string[];
+  /** Serve HTTPS with a generated CA; optionally require client certificates. */
+  tls?: boolean | TlsOptions;
+  /** Milliseconds since the epoch; timestamps and ages use it. Default Date.now. */
+  clock?: () => number;
+  /** How many events of history to keep for watch resume and paginated lists. Default 10,000. */
+  historyWindow?: number;
+  /** Interval of BOOKMARK events for watches that allow them. Default 60,000 ms. */
+  bookmarkIntervalMs?: number;
+  /** Fault injection; change later with setFaults(). */
+  faults?: LeaseApiFaults;
+  /** Serve aggregated discovery (apidiscovery.k8s.io) when asked. Default true. */
+  aggregatedDiscovery?: boolean;
+  /** Namespace of the kubeconfig context. Default 'default'. */
+  namespace?: string;
+}
+
+export interface KubeconfigOptions {
+  namespace?: string;
+  /** Overrides the configured token (e.g. to try a forbidden one). */
+  token?: string;
+}
+
+export interface TlsMaterial {
+  /** PEM of the CA that signed the serving (and client) certificate. */
+  ca: string;
+  clientCertificate?: string;
+  clientKey?: string;
+}
+
+export type StoreWrite = Result<Lease, StatusError>;
+
+/** Direct access to the server's storage, bypassing HTTP but not Kubernetes semantics. */
+export interface LeaseStoreHandle {
+  readonly resourceVersion: string;
+  readonly size: number;
+  get(namespace: string, name: string): Lease | undefined;
+  list(namespace?: string): Lease[];
+  create(lease: Lease, fieldManager?: string): StoreWrite;
+  /** Replaces an existing Lease (resourceVersion in the body is honoured if present). */
+  update(lease: Lease, fieldManager?: string): StoreWrite;
+  delete(namespace: string, name: string): StoreWrite;
+  /** Forgets all history: watches/continues from older resourceVersions get 410. */
+  compact(): void;
+}
+
+export interface LeaseApiServer {
+  readonly url: string;
+  readonly host: string;
+  readonly port: number;
+  readonly release: string;
+  readonly tls: TlsMaterial | undefined;
+  readonly store: LeaseStoreHandle;
+  kubeconfig(options?: KubeconfigOptions): string;
+  /** Writes the kubeconfig (to a fresh temporary file when no path is given) and returns its path. */
+  writeKubeconfig(path?: string, options?: KubeconfigOptions): Promise<string>;
+  setFaults(faults: LeaseApiFaults | undefined): void;
+  advanceClock(ms: number): void;
+  now(): Date;
+  /** Requests seen so far (most recent 2,000). */
+  requests(): readonly RequestRecord[];
+  clearRequests(): void;
+  activeWatches(): number;
+  /** Ends watch streams, closes keep-alive connections and stops listening. */
+  close(): Promise<void>;
+}

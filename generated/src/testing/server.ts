@@ -1,0 +1,167 @@
+// startLeaseApiServer: wires storage, schema, discovery, auth, TLS and faults into an HTTP(S) server.
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ServerClock } from './clock.js';
+import { handleRequest } from './http/dispatch.js';
+import { buildDiscoveryDocuments } from './http/discovery-documents.js';
+import { FaultState } from './http/faults.js';
+import type { OpenApiDocuments, ServerState } from './http/server-state.js';
+import type { WatchStream } from './http/watch-stream.js';
+import type { JsonObject } from './json.js';
+import { isJsonObject, parseJson } from './json.js';
+import { API_PREFIX } from './lease-meta.js';
+import { renderKubeconfig } from './kubeconfig.js';
+import type { KubeconfigOptions, LeaseApiServer, LeaseApiServerOptions, TlsMaterial } from './options.js';
+import { fallbackOpenApi } from './openapi/fallback-openapi.js';
+import { packagedDocument } from './openapi/packaged-documents.js';
+import { openApiV2Json, openApiV2Protobuf } from './openapi/openapi-v2.js';
+import type { ObjectSchema } from './schema/field-schema.js';
+import { buildLeaseSchema } from './schema/field-schema.js';
+import { createStoreHandle } from './store-handle.js';
+import { LeaseStore } from './store/lease-store.js';
+import type { TestPki } from './tls/pki.js';
+import { createTestPki } from './tls/pki.js';
+
+const DEFAULT_RELEASE = '1.35.0';
+const DEFAULT_HISTORY = 10_000;
+const DEFAULT_BOOKMARK_MS = 60_000;
+const CONTEXT_NAME = 'lease-api-test';
+
+function openApiDocument(input: Record<string, unknown> | undefined): JsonObject {
+  if (input === undefined) return fallbackOpenApi();
+  const copy = parseJson(JSON.stringify(input));
+  return isJsonObject(copy) ? copy : fallbackOpenApi();
+}
+
+function leaseSchema(doc: JsonObject): ObjectSchema {
+  const schema = buildLeaseSchema(doc) ?? buildLeaseSchema(fallbackOpenApi());
+  if (schema === undefined) throw new Error('the built-in OpenAPI document lacks the Lease schema');
+  return schema;
+}
+
+function openApiDocuments(doc: JsonObject, release: string): OpenApiDocuments {
+  const document = JSON.stringify(doc);
+  const hash = createHash('sha512').update(document).digest('hex').toUpperCase();
+  const index = JSON.stringify({ paths: { [API_PREFIX.slice(1)]: { serverRelativeURL: `/openapi/v3${API_PREFIX}?hash=${hash}` } } });
+  return { index, document, hash, v2Json: JSON.stringify(openApiV2Json(release)), v2Protobuf: openApiV2Protobuf(release) };
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      if (address === null || typeof address === 'string') reject(new Error('server has no TCP address'));
+      else resolve(address);
+    });
+  });
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return '127.0.0.1';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function tlsSettings(option: LeaseApiServerOptions['tls']): { enabled: boolean; clientCertificates: boolean } {
+  if (option === undefined || option === false) return { enabled: false, clientCertificates: false };
+  if (option === true) return { enabled: true, clientCertificates: false };
+  return { enabled: true, clientCertificates: option.clientCertificates === true };
+}
+
+function buildHttpServer(pki: TestPki | undefined, requireClientCert: boolean, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  if (pki === undefined) return createHttpServer(handler);
+  return createHttpsServer(
+    { key: pki.server.key, cert: pki.server.certificate, ca: pki.ca.certificate, requestCert: requireClientCert, rejectUnauthorized: requireClientCert },
+    handler,
+  );
+}
+
+export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): Promise<LeaseApiServer> {
+  const host = options.host ?? '127.0.0.1';
+  const packaged = options.openapi === undefined ? packagedDocument(options.release) : undefined;
+  const release = (packaged?.release ?? options.release ?? DEFAULT_RELEASE).replace(/^v/, '');
+  const clock = new ServerClock(options.clock);
+  const doc = packaged?.document ?? openApiDocument(options.openapi);
+  const tls = tlsSettings(options.tls);
+  const pki = tls.enabled ? createTestPki({ hosts: ['127.0.0.1', 'localhost', '::1', ...(host === '127.0.0.1' || host === 'localhost' ? [] : [host])], clientCertificate: tls.clientCertificates }) : undefined;
+  const ops = { store: new LeaseStore(options.historyWindow ?? DEFAULT_HISTORY), schema: leaseSchema(doc), now: clock.now };
+  const streams = new Set<WatchStream>();
+  const state: ServerState = {
+    ops,
+    discovery: buildDiscoveryDocuments(release, `${urlHost(host)}:0`),
+    openapi: openApiDocuments(doc, release),
+    auth: { token: options.token, forbiddenTokens: options.forbiddenTokens ?? [], clientCertificates: tls.clientCertificates },
+    faults: new FaultState(options.faults),
+    streams,
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_MS,
+    aggregatedDiscovery: options.aggregatedDiscovery ?? true,
+    requestLog: [],
+  };
+  const server = buildHttpServer(pki, tls.clientCertificates, (req, res) => void handleRequest(state, req, res));
+  const address = await listen(server, options.port ?? 0, host);
+  state.discovery = buildDiscoveryDocuments(release, `${urlHost(host)}:${address.port}`);
+  const url = `${pki === undefined ? 'http' : 'https'}://${urlHost(host)}:${address.port}`;
+  const tempDirs: string[] = [];
+  const material: TlsMaterial | undefined =
+    pki === undefined ? undefined : { ca: pki.ca.certificate, ...(pki.client === undefined ? {} : { clientCertificate: pki.client.certificate, clientKey: pki.client.key }) };
+
+  const kubeconfig = (kc: KubeconfigOptions = {}): string =>
+    renderKubeconfig({
+      server: url,
+      name: CONTEXT_NAME,
+      namespace: kc.namespace ?? options.namespace ?? 'default',
+      certificateAuthority: material?.ca,
+      token: kc.token ?? options.token,
+      clientCertificate: material?.clientCertificate,
+      clientKey: material?.clientKey,
+    });
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closed ??= (async () => {
+      for (const stream of [...streams]) stream.end();
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      await Promise.all(tempDirs.map((dir) => rm(dir, { recursive: true, force: true })));
+    })();
+    return closed;
+  };
+
+  return {
+    url,
+    host,
+    port: address.port,
+    release,
+    tls: material,
+    store: createStoreHandle(ops),
+    kubeconfig,
+    async writeKubeconfig(path?: string, kc?: KubeconfigOptions): Promise<string> {
+      let target = path;
+      if (target === undefined) {
+        const dir = await mkdtemp(join(tmpdir(), 'lease-api-'));
+        tempDirs.push(dir);
+        target = join(dir, 'kubeconfig');
+      }
+      await writeFile(target, kubeconfig(kc), { mode: 0o600 });
+      return target;
+    },
+    setFaults: (faults) => state.faults.set(faults),
+    advanceClock: (ms) => clock.advance(ms),
+    now: () => new Date(clock.now()),
+    requests: () => state.requestLog,
+    clearRequests: () => {
+      state.requestLog.length = 0;
+    },
+    activeWatches: () => streams.size,
+    close,
+  };
+}

@@ -1,0 +1,249 @@
+// Failures as typed values, rendered as meta/v1 Status objects exactly where Kubernetes would.
+import type { JsonObject, JsonValue } from './json.js';
+import { GROUP, QUALIFIED_KIND, QUALIFIED_RESOURCE, RESOURCE } from './lease-meta.js';
+
+export interface StatusCause {
+  reason?: string;
+  message?: string;
+  field?: string;
+}
+
+export interface StatusDetails {
+  name?: string;
+  group?: string;
+  kind?: string;
+  causes?: StatusCause[];
+  retryAfterSeconds?: number;
+}
+
+export interface StatusError {
+  code: number;
+  reason: string;
+  message: string;
+  details?: StatusDetails;
+  /** Only for 410 on a continue token: lets the client resume inconsistently. */
+  continueToken?: string;
+}
+
+export type FieldErrorType = 'Invalid' | 'Required' | 'Forbidden' | 'NotSupported' | 'TooLong';
+
+/** A field.Error of k8s.io/apimachinery: its rendering is part of the API's observable contract. */
+export interface FieldError {
+  type: FieldErrorType;
+  field: string;
+  detail?: string;
+  value?: JsonValue | string[];
+  supported?: string[];
+}
+
+const CAUSE_REASONS: Record<FieldErrorType, string> = {
+  Invalid: 'FieldValueInvalid',
+  Required: 'FieldValueRequired',
+  Forbidden: 'FieldValueForbidden',
+  NotSupported: 'FieldValueNotSupported',
+  TooLong: 'FieldValueTooLong',
+};
+
+/** Mirrors Go's %#v/%v choices in field.Error so messages read like the real server's. */
+export function formatFieldValue(value: JsonValue | string[] | undefined): string {
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+    return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`;
+  }
+  if (typeof value === 'string') return JSON.stringify(value);
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+export function fieldErrorBody(e: FieldError): string {
+  switch (e.type) {
+    case 'Invalid':
+      return `Invalid value: ${formatFieldValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
+    case 'Required':
+      return `Required value${e.detail ? `: ${e.detail}` : ''}`;
+    case 'Forbidden':
+      return `Forbidden${e.detail ? `: ${e.detail}` : ''}`;
+    case 'NotSupported':
+      return `Unsupported value: ${formatFieldValue(e.value)}: supported values: ${(e.supported ?? []).map((s) => JSON.stringify(s)).join(', ')}`;
+    case 'TooLong':
+      return `Too long: ${e.detail ?? 'value is too long'}`;
+  }
+}
+
+export function fieldErrorMessage(e: FieldError): string {
+  return `${e.field}: ${fieldErrorBody(e)}`;
+}
+
+function aggregate(messages: string[]): string {
+  return messages.length === 1 ? (messages[0] ?? '') : `[${messages.join(', ')}]`;
+}
+
+export function invalid(name: string, errors: FieldError[], qualifiedKind: string = QUALIFIED_KIND): StatusError {
+  const [kind = '', group = ''] = splitQualified(qualifiedKind);
+  return {
+    code: 422,
+    reason: 'Invalid',
+    message: `${qualifiedKind} ${JSON.stringify(name)} is invalid: ${aggregate(errors.map(fieldErrorMessage))}`,
+    details: {
+      name,
+      group,
+      kind,
+      causes: errors.map((e) => ({ reason: CAUSE_REASONS[e.type], message: fieldErrorBody(e), field: e.field })),
+    },
+  };
+}
+
+function splitQualified(qualified: string): [string, string] {
+  const dot = qualified.indexOf('.');
+  return dot < 0 ? [qualified, ''] : [qualified.slice(0, dot), qualified.slice(dot + 1)];
+}
+
+/** Request-option validation failures (ListOptions, CreateOptions, …) are Invalid on meta.k8s.io kinds. */
+export function invalidOptions(optionsKind: string, errors: FieldError[]): StatusError {
+  return invalid('', errors, `${optionsKind}.meta.k8s.io`);
+}
+
+function resourceDetails(name: string): StatusDetails {
+  return { name, group: GROUP, kind: RESOURCE };
+}
+
+export function notFound(name: string): StatusError {
+  return { code: 404, reason: 'NotFound', message: `${QUALIFIED_RESOURCE} ${JSON.stringify(name)} not found`, details: resourceDetails(name) };
+}
+
+export function alreadyExists(name: string): StatusError {
+  return {
+    code: 409,
+    reason: 'AlreadyExists',
+    message: `${QUALIFIED_RESOURCE} ${JSON.stringify(name)} already exists`,
+    details: resourceDetails(name),
+  };
+}
+
+export function conflict(name: string, why: string): StatusError {
+  return {
+    code: 409,
+    reason: 'Conflict',
+    message: `Operation cannot be fulfilled on ${QUALIFIED_RESOURCE} ${JSON.stringify(name)}: ${why}`,
+    details: resourceDetails(name),
+  };
+}
+
+export const OBJECT_MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
+
+export function staleResourceVersion(name: string): StatusError {
+  return conflict(name, OBJECT_MODIFIED);
+}
+
+export function applyConflict(message: string, causes: StatusCause[], name: string): StatusError {
+  return { code: 409, reason: 'Conflict', message, details: { ...resourceDetails(name), causes } };
+}
+
+export function badRequest(message: string): StatusError {
+  return { code: 400, reason: 'BadRequest', message };
+}
+
+export function unsupportedMediaType(message: string): StatusError {
+  return { code: 415, reason: 'UnsupportedMediaType', message };
+}
+
+export function notAcceptable(message: string): StatusError {
+  return { code: 406, reason: 'NotAcceptable', message };
+}
+
+export function methodNotAllowed(): StatusError {
+  return { code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' };
+}
+
+export function pathNotFound(): StatusError {
+  return {
+    code: 404,
+    reason: 'NotFound',
+    message: 'the server could not find the requested resource',
+    details: { causes: [{ reason: 'UnexpectedServerResponse', message: '404 page not found' }] },
+  };
+}
+
+export function unauthorized(): StatusError {
+  return { code: 401, reason: 'Unauthorized', message: 'Unauthorized' };
+}
+
+export function forbidden(user: string, verb: string, namespace: string | undefined): StatusError {
+  const scope = namespace === undefined ? 'at the cluster scope' : `in the namespace ${JSON.stringify(namespace)}`;
+  return {
+    code: 403,
+    reason: 'Forbidden',
+    message: `${QUALIFIED_RESOURCE} is forbidden: User ${JSON.stringify(user)} cannot ${verb} resource "${RESOURCE}" in API group "${GROUP}" ${scope}`,
+    details: { group: GROUP, kind: RESOURCE },
+  };
+}
+
+export function tooManyRequests(retryAfterSeconds: number): StatusError {
+  return {
+    code: 429,
+    reason: 'TooManyRequests',
+    message: 'Too many requests, please try again later.',
+    details: { retryAfterSeconds },
+  };
+}
+
+export function internalError(why: string): StatusError {
+  return {
+    code: 500,
+    reason: 'InternalError',
+    message: `Internal error occurred: ${why}`,
+    details: { causes: [{ message: why }] },
+  };
+}
+
+export function serviceUnavailable(why: string): StatusError {
+  return { code: 503, reason: 'ServiceUnavailable', message: why };
+}
+
+export function expired(message: string, continueToken?: string): StatusError {
+  return continueToken === undefined
+    ? { code: 410, reason: 'Expired', message }
+    : { code: 410, reason: 'Expired', message, continueToken };
+}
+
+export function tooLargeResourceVersion(requested: number, current: number): StatusError {
+  return {
+    code: 504,
+    reason: 'Timeout',
+    message: `Timeout: Too large resource version: ${requested}, current: ${current}`,
+    details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+  };
+}
+
+export function statusObject(error: StatusError): JsonObject {
+  const metadata: JsonObject = error.continueToken === undefined ? {} : { continue: error.continueToken };
+  const body: JsonObject = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata,
+    status: 'Failure',
+    message: error.message,
+    reason: error.reason,
+  };
+  if (error.details !== undefined) body['details'] = detailsObject(error.details);
+  body['code'] = error.code;
+  return body;
+}
+
+function detailsObject(details: StatusDetails): JsonObject {
+  const out: JsonObject = {};
+  if (details.name !== undefined) out['name'] = details.name;
+  if (details.group !== undefined) out['group'] = details.group;
+  if (details.kind !== undefined) out['kind'] = details.kind;
+  if (details.causes !== undefined) {
+    out['causes'] = details.causes.map((c) => {
+      const cause: JsonObject = {};
+      if (c.reason !== undefined) cause['reason'] = c.reason;
+      if (c.message !== undefined) cause['message'] = c.message;
+      if (c.field !== undefined) cause['field'] = c.field;
+      return cause;
+    });
+  }
+  if (details.retryAfterSeconds !== undefined) out['retryAfterSeconds'] = details.retryAfterSeconds;
+  return out;
+}

@@ -1,0 +1,125 @@
+// Semantic validation of a decoded Lease (pkg/apis/coordination/validation plus ObjectMeta rules).
+import type { JsonObject, JsonValue } from '../json.js';
+import { isJsonObject, numberAt, objectAt, stringAt } from '../json.js';
+import { dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../names.js';
+import type { FieldError } from '../status.js';
+
+const KNOWN_STRATEGIES = ['OldestEmulationVersion'];
+const MAX_ANNOTATIONS_BYTES = 256 * 1024;
+
+function invalidEach(field: string, value: JsonValue, messages: string[]): FieldError[] {
+  return messages.map((detail) => ({ type: 'Invalid', field, value, detail }));
+}
+
+function validateName(meta: JsonObject): FieldError[] {
+  const name = stringAt(meta, 'name') ?? '';
+  const generateName = stringAt(meta, 'generateName') ?? '';
+  if (name === '') {
+    if (generateName === '') return [{ type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' }];
+    const prefix = generateName.endsWith('-') ? generateName.slice(0, -1) : generateName;
+    return invalidEach('metadata.generateName', generateName, dns1123SubdomainErrors(prefix));
+  }
+  return invalidEach('metadata.name', name, dns1123SubdomainErrors(name));
+}
+
+function validateNamespace(meta: JsonObject): FieldError[] {
+  const namespace = stringAt(meta, 'namespace') ?? '';
+  if (namespace === '') return [{ type: 'Required', field: 'metadata.namespace' }];
+  return invalidEach('metadata.namespace', namespace, dns1123LabelErrors(namespace));
+}
+
+function validateLabels(meta: JsonObject): FieldError[] {
+  const labels = objectAt(meta, 'labels') ?? {};
+  const errors: FieldError[] = [];
+  for (const [key, value] of Object.entries(labels)) {
+    errors.push(...invalidEach('metadata.labels', key, qualifiedNameErrors(key)));
+    if (typeof value === 'string') errors.push(...invalidEach('metadata.labels', value, labelValueErrors(value)));
+  }
+  return errors;
+}
+
+function validateAnnotations(meta: JsonObject): FieldError[] {
+  const annotations = objectAt(meta, 'annotations') ?? {};
+  const errors: FieldError[] = [];
+  let size = 0;
+  for (const [key, value] of Object.entries(annotations)) {
+    errors.push(...invalidEach('metadata.annotations', key.toLowerCase(), qualifiedNameErrors(key.toLowerCase())));
+    size += key.length + (typeof value === 'string' ? value.length : 0);
+  }
+  if (size > MAX_ANNOTATIONS_BYTES) {
+    errors.push({ type: 'TooLong', field: 'metadata.annotations', detail: `may not be more than ${MAX_ANNOTATIONS_BYTES} bytes` });
+  }
+  return errors;
+}
+
+function validateOwnerReferences(meta: JsonObject): FieldError[] {
+  const owners = meta['ownerReferences'];
+  if (!Array.isArray(owners)) return [];
+  const errors: FieldError[] = [];
+  let controllers = 0;
+  for (const owner of owners) {
+    if (!isJsonObject(owner)) continue;
+    const required: [string, string][] = [
+      ['apiVersion', 'version must not be empty'],
+      ['kind', 'kind must not be empty'],
+      ['name', 'name must not be empty'],
+      ['uid', 'uid must not be empty'],
+    ];
+    for (const [key, detail] of required) {
+      if ((stringAt(owner, key) ?? '') === '') errors.push({ type: 'Invalid', field: `metadata.ownerReferences.${key}`, value: '', detail });
+    }
+    if (owner['controller'] === true) controllers++;
+  }
+  if (controllers > 1) {
+    errors.push({ type: 'Invalid', field: 'metadata.ownerReferences', value: owners, detail: 'Only one reference can have Controller set to true' });
+  }
+  return errors;
+}
+
+function validateFinalizers(meta: JsonObject): FieldError[] {
+  const finalizers = meta['finalizers'];
+  if (!Array.isArray(finalizers)) return [];
+  return finalizers.flatMap((f, i) =>
+    typeof f === 'string' ? invalidEach(`metadata.finalizers[${i}]`, f, qualifiedNameErrors(f)) : [],
+  );
+}
+
+function validateStrategy(strategy: string): FieldError[] {
+  if (!strategy.includes('/')) {
+    return KNOWN_STRATEGIES.includes(strategy) ? [] : [{ type: 'NotSupported', field: 'spec.strategy', value: strategy, supported: KNOWN_STRATEGIES }];
+  }
+  return invalidEach('spec.strategy', strategy, qualifiedNameErrors(strategy));
+}
+
+export function validateLeaseSpec(spec: JsonObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const duration = numberAt(spec, 'leaseDurationSeconds');
+  if (duration !== undefined && duration <= 0) {
+    errors.push({ type: 'Invalid', field: 'spec.leaseDurationSeconds', value: duration, detail: 'must be greater than 0' });
+  }
+  const transitions = numberAt(spec, 'leaseTransitions');
+  if (transitions !== undefined && transitions < 0) {
+    errors.push({ type: 'Invalid', field: 'spec.leaseTransitions', value: transitions, detail: 'must be greater than or equal to 0' });
+  }
+  const strategy = stringAt(spec, 'strategy');
+  if (strategy !== undefined) errors.push(...validateStrategy(strategy));
+  const preferred = stringAt(spec, 'preferredHolder');
+  if (preferred !== undefined && preferred !== '' && (strategy === undefined || strategy === '')) {
+    errors.push({ type: 'Forbidden', field: 'spec.preferredHolder', detail: 'may only be specified if `strategy` is defined' });
+  }
+  return errors;
+}
+
+/** All semantic errors of a Lease about to be stored; empty when valid. */
+export function validateLease(lease: JsonObject): FieldError[] {
+  const meta = objectAt(lease, 'metadata') ?? {};
+  return [
+    ...validateName(meta),
+    ...validateNamespace(meta),
+    ...validateLabels(meta),
+    ...validateAnnotations(meta),
+    ...validateOwnerReferences(meta),
+    ...validateFinalizers(meta),
+    ...validateLeaseSpec(objectAt(lease, 'spec') ?? {}),
+  ];
+}
