@@ -146,16 +146,16 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
     server.watchPlans.push({
       kind: 'custom',
       run: (ctx) => {
-        ctx.send({ type: 'BOOKMARK', object: bookmarkObject(150) });
+        ctx.send({ type: 'BOOKMARK', object: bookmarkObject(103) });
         ctx.res.write('', () => ctx.destroy());
       },
     });
     const seen = await consume(
-      leaseWatch({ resourceVersion: '101', onConnect: (info) => info.resourceVersion === '150' && server.cluster.update('a', 'x') }),
+      leaseWatch({ resourceVersion: '101', onConnect: (info) => info.resourceVersion === '103' && server.cluster.update('a', 'x') }),
       (s) => s.length === 2,
     );
-    expect(seen).toEqual(['BOOKMARK@150', 'MODIFIED a@104']);
-    expect(server.watchRequests().map((r) => r.query.get('resourceVersion'))).toEqual(['101', '150']);
+    expect(seen).toEqual(['BOOKMARK@103', 'MODIFIED a@104']);
+    expect(server.watchRequests().map((r) => r.query.get('resourceVersion'))).toEqual(['101', '103']);
   });
 
   it('the idle clock does not run while the consumer holds an event', async () => {
@@ -172,22 +172,36 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
     expect(disconnects).toEqual([]);
   });
 
-  it('never yields an event that is not newer than the last one for that object', async () => {
+  it('never yields an event at or below the highest resourceVersion of an ordered stream', async () => {
     server.watchPlans.push({
       kind: 'custom',
       run: (ctx) => {
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') });
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '109') }); // older: replay
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') }); // same: duplicate
-        ctx.send({ type: 'MODIFIED', object: leaseOf('b', '105') }); // other object, older than the watch's newest: fine
+        ctx.send({ type: 'MODIFIED', object: leaseOf('b', '105') }); // below the stream's newest: a replay from before the resume point
         ctx.send({ type: 'DELETED', object: leaseOf('a', '111') });
         ctx.send({ type: 'DELETED', object: leaseOf('a', '111') });
         ctx.send({ type: 'ADDED', object: leaseOf('a', '112') });
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '1000') }); // decimal, not string, comparison
       },
     });
-    const seen = await consume(leaseWatch({ resourceVersion: '103' }), (s) => s.length === 5);
-    expect(seen).toEqual(['MODIFIED a@110', 'MODIFIED b@105', 'DELETED a@111', 'ADDED a@112', 'MODIFIED a@1000']);
+    const seen = await consume(leaseWatch({ resourceVersion: '103' }), (s) => s.length === 4);
+    expect(seen).toEqual(['MODIFIED a@110', 'DELETED a@111', 'ADDED a@112', 'MODIFIED a@1000']);
+  });
+
+  it('from resourceVersion "0" the synthetic ADDED events come in any order and all are yielded; replays per object are still dropped', async () => {
+    server.watchPlans.push({
+      kind: 'custom',
+      run: (ctx) => {
+        ctx.send({ type: 'ADDED', object: leaseOf('a', '110') });
+        ctx.send({ type: 'ADDED', object: leaseOf('b', '105') }); // older than a, but another object: fine here
+        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') }); // same object, same version: duplicate
+        ctx.send({ type: 'MODIFIED', object: leaseOf('b', '111') });
+      },
+    });
+    const seen = await consume(leaseWatch({ resourceVersion: '0' }), (s) => s.length === 3);
+    expect(seen).toEqual(['ADDED a@110', 'ADDED b@105', 'MODIFIED b@111']);
   });
 });
 

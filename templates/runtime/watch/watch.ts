@@ -15,7 +15,7 @@ import type { Client } from '../transport.js';
 import { copyQuery, listConsistent, pageLimit } from './listAll.js';
 import type { WatchTarget } from './listAll.js';
 import { NdjsonDecoder, WatchDecodeError } from './ndjson.js';
-import { isNewerResourceVersion, keyOf } from './resourceVersion.js';
+import { isDecimal, isNewerResourceVersion, keyOf } from './resourceVersion.js';
 import type { KubeObjectLike } from './resourceVersion.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
@@ -370,6 +370,9 @@ async function* runWatch<T extends KubeObjectLike>(
     }
 
     // 3. Read until the stream ends, fails or asks for a re-list.
+    // From "0" (or nothing) the server first sends synthetic ADDED events in no particular order: only a
+    // stream that starts at a concrete resourceVersion is ordered, and only there does the watermark decide.
+    const ordered = !streaming && rv !== undefined && rv !== '' && rv !== '0';
     const connectedAt = Date.now();
     let delivered = 0;
     let outcome: Outcome = { kind: 'end' };
@@ -464,8 +467,15 @@ async function* runWatch<T extends KubeObjectLike>(
               continue;
             }
             if (objectRv !== undefined) {
-              if (rv === undefined || isNewerResourceVersion(objectRv, rv)) rv = objectRv;
-              if (!seen.accept(object, type === 'DELETED')) continue;
+              if (ordered && rv !== undefined && isDecimal(objectRv) && isDecimal(rv)) {
+                // Fast path: from a concrete resourceVersion, a watch stream delivers events in resourceVersion
+                // order, so anything at or below the highest one seen is a replay from a resume boundary.
+                if (!isNewerResourceVersion(objectRv, rv)) continue;
+                rv = objectRv;
+              } else {
+                if (rv === undefined || isNewerResourceVersion(objectRv, rv)) rv = objectRv;
+                if (!seen.accept(object, type === 'DELETED')) continue;
+              }
             }
             yield { type, object };
             if (isAborted(signal)) return;

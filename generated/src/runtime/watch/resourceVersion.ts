@@ -33,7 +33,8 @@ export function keyOf(object: KubeObjectLike): string | undefined {
   return name === undefined ? undefined : objectKey(metadata?.namespace, name);
 }
 
-function isDecimal(value: string): boolean {
+/** A resourceVersion written as a decimal integer, as etcd revisions are. */
+export function isDecimal(value: string): boolean {
   const length = value.length;
   if (length === 0) return false;
   for (let i = 0; i < length; i++) {
