@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { emitRelease } from '../../generator/emit/emitRelease.js';
+import { createEmitProject } from '../../generator/emit/tsProject.js';
+import { GeneratorError } from '../../generator/errors.js';
+import type { ReleaseIr } from '../../generator/ir/types.js';
+import { releaseIr } from '../helpers/project.js';
+
+function emit(ir: ReleaseIr): unknown {
+  try {
+    emitRelease(createEmitProject(), { ir, documentPath: 'spec/openapi/test.json', contentHash: 'sha256:test' });
+    return undefined;
+  } catch (error) {
+    return error;
+  }
+}
+
+describe('model completeness check', () => {
+  const ir = releaseIr('1.35.0');
+
+  it('passes for a real release', () => {
+    expect(emit(ir)).toBeUndefined();
+  });
+
+  it('fails generation when a reachable schema is not emitted', () => {
+    const error = emit({ ...ir, models: ir.models.filter((m) => m.name !== 'LeaseSpec') });
+    expect(error).toBeInstanceOf(GeneratorError);
+    expect((error as GeneratorError).code).toBe('incomplete-models');
+    expect((error as GeneratorError).toLine()).toBe('error: spec/openapi/test.json: model completeness check failed for 1.35.0: LeaseSpec emitted 0 times');
+  });
+
+  it('fails generation when a schema would be emitted twice', () => {
+    const spec = ir.models.find((m) => m.name === 'OwnerReference')!;
+    const error = emit({ ...ir, models: [...ir.models, spec] });
+    expect((error as GeneratorError).message).toContain('OwnerReference emitted 2 times');
+  });
+});
