@@ -3,6 +3,7 @@ import { benchGenerate } from './generate.bench.js';
 import { benchReads } from './reads.bench.js';
 import { benchWatch } from './watch.bench.js';
 import { writeResult, type BenchContext, type BenchResult } from './harness.js';
+import { writeSummary } from './summary.js';
 
 /**
  * `npm run bench [-- name…] [--quick]`: runs benchmarks, prints their figures
@@ -40,4 +41,5 @@ for (const name of names) {
     console.error(`benchmark ${name} failed: ${error instanceof Error ? error.stack : String(error)}`);
   }
 }
+if (!quick) console.log(`\nsummary: ${writeSummary()}`);
 if (failed > 0) process.exitCode = 1;
