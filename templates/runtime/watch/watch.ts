@@ -15,7 +15,7 @@ import type { Client } from '../transport.js';
 import { copyQuery, listConsistent, pageLimit } from './listAll.js';
 import type { WatchTarget } from './listAll.js';
 import { NdjsonDecoder, WatchDecodeError } from './ndjson.js';
-import { isDecimal, isNewerResourceVersion, keyOf } from './resourceVersion.js';
+import { isDecimal, isNewerDecimal, isNewerResourceVersion, keyOf } from './resourceVersion.js';
 import type { KubeObjectLike } from './resourceVersion.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
@@ -470,14 +470,15 @@ async function* runWatch<T extends KubeObjectLike>(
               if (ordered && rv !== undefined && isDecimal(objectRv) && isDecimal(rv)) {
                 // Fast path: from a concrete resourceVersion, a watch stream delivers events in resourceVersion
                 // order, so anything at or below the highest one seen is a replay from a resume boundary.
-                if (!isNewerResourceVersion(objectRv, rv)) continue;
+                if (!isNewerDecimal(objectRv, rv)) continue;
                 rv = objectRv;
               } else {
                 if (rv === undefined || isNewerResourceVersion(objectRv, rv)) rv = objectRv;
                 if (!seen.accept(object, type === 'DELETED')) continue;
               }
             }
-            yield { type, object };
+            // The decoded line is already a checked { type, object } event: handed out as it is, no copy.
+            yield event as WatchEvent<T>;
             if (isAborted(signal)) return;
           }
           if (decodeError !== undefined) throw decodeError;
