@@ -111,13 +111,14 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
     expect(server.watchRequests().map((r) => r.query.get('resourceVersion'))).toEqual(['103', '105', '107']);
   });
 
-  it('a server that ends every watch at once without a word is retried with backoff, not in a tight loop', async () => {
+  it('a server that ends every watch at once without a word is retried with growing backoff, not in a tight loop', async () => {
     server.watchPlans.push({ kind: 'end', events: 0 }, { kind: 'end', events: 0 }, { kind: 'end', events: 0 });
     const { sleep, delays } = recordingSleep();
     const expected = churn(1);
     const seen = await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, reconnect: { initialDelayMs: 10 } }), (s) => s.length === 1);
     expect(seen).toEqual(expected);
-    expect(delays).toEqual([10, 10, 10]);
+    // A connection that ends before proving itself does not reset the failure count.
+    expect(delays).toEqual([10, 20, 40]);
   }, 10_000);
 
   it('an idle stream (no byte for idleTimeoutMs) is replaced', async () => {
@@ -188,6 +189,30 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
     });
     const seen = await consume(leaseWatch({ resourceVersion: '103' }), (s) => s.length === 4);
     expect(seen).toEqual(['MODIFIED a@110', 'DELETED a@111', 'ADDED a@112', 'MODIFIED a@1000']);
+  });
+
+  it('a watch from resourceVersion "0" that is cut resumes from "0", so no object is skipped', async () => {
+    server.watchPlans.push(
+      {
+        kind: 'custom',
+        run: (ctx) => {
+          ctx.send({ type: 'ADDED', object: leaseOf('a', '110') });
+          ctx.send({ type: 'ADDED', object: leaseOf('b', '130') });
+          ctx.res.write('', () => ctx.destroy());
+        },
+      },
+      {
+        kind: 'custom',
+        run: (ctx) => {
+          ctx.send({ type: 'ADDED', object: leaseOf('a', '110') });
+          ctx.send({ type: 'ADDED', object: leaseOf('c', '120') }); // older than b, never seen before
+          ctx.send({ type: 'ADDED', object: leaseOf('b', '130') });
+        },
+      },
+    );
+    const seen = await consume(leaseWatch({ resourceVersion: '0' }), (s) => s.length === 3);
+    expect(seen).toEqual(['ADDED a@110', 'ADDED b@130', 'ADDED c@120']);
+    expect(server.watchRequests().map((r) => r.query.get('resourceVersion'))).toEqual(['0', '0']);
   });
 
   it('from resourceVersion "0" the synthetic ADDED events come in any order and all are yielded; replays per object are still dropped', async () => {
@@ -307,19 +332,38 @@ describe('watch: errors', () => {
     expect(delays).toEqual([50, 100, 200]);
   });
 
-  it('the failure count (and so the backoff) resets after a successful connection', async () => {
+  it('the failure count (and so the backoff) resets after a connection that delivered events', async () => {
     server.watchPlans.push(
       { kind: 'http-error', status: 503 },
       { kind: 'http-error', status: 503 },
-      { kind: 'cut', events: 0, midLine: false },
+      { kind: 'cut', events: 1, midLine: false },
       { kind: 'http-error', status: 503 },
     );
     const { sleep, delays } = recordingSleep();
     const attempts: number[] = [];
-    churn(1);
-    await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, onConnect: (i) => attempts.push(i.attempt) }), (s) => s.length === 1);
+    churn(2);
+    await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, onConnect: (i) => attempts.push(i.attempt) }), (s) => s.length === 2);
     expect(delays).toEqual([200, 400, 200, 400]);
     expect(attempts).toEqual([2, 2]);
+  });
+
+  it('a connection cut straight after its 200 does not reset the backoff, and maxRetries ends it', async () => {
+    server.watchPlans.push(...Array.from({ length: 4 }, () => ({ kind: 'cut' as const, events: 0, midLine: false })));
+    const { sleep, delays } = recordingSleep();
+    const error = await rejectionOf(consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, reconnect: { maxRetries: 3 } }), () => false));
+    expect(error).toBeDefined();
+    expect(delays).toEqual([200, 400, 800]);
+  });
+
+  it('a 410 straight after a fresh LIST backs off instead of re-listing in a tight loop', async () => {
+    server.watchPlans.push(...Array.from({ length: 3 }, () => ({ kind: 'error-event' as const, events: 0, status: statusBody(410, 'Expired', 'too old resource version') })));
+    const { sleep, delays } = recordingSleep();
+    const resyncs: unknown[] = [];
+    churn(1);
+    await consume(watch<Lease>(client, target, { sleep, random: () => 0, onResync: (info) => resyncs.push(info) }), (s) => s.filter((e) => e.startsWith('RESYNC')).length === 3);
+    expect(resyncs).toHaveLength(3);
+    expect(delays).toEqual([200, 400, 800]);
+    expect(server.requests.filter((r) => !r.watch)).toHaveLength(4);
   });
 
   it('network failures (connection refused) are retried and bounded by maxRetries', async () => {

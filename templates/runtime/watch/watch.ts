@@ -270,6 +270,11 @@ async function* runWatch<T extends KubeObjectLike>(
   /** Delay before retrying after `error`, or throws it when it is not retriable or retries are exhausted. */
   const retryDelay = (error: unknown): number => {
     if (policy === undefined || !isRetriable(error)) throw error;
+    return backoff(error);
+  };
+  /** The next capped exponential delay (with jitter, at least Retry-After); throws `error` once retries are exhausted. */
+  const backoff = (error: unknown): number => {
+    if (policy === undefined) throw error;
     failures++;
     if (failures > policy.maxRetries) throw error;
     const exponential = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.min(failures - 1, 52));
@@ -361,8 +366,6 @@ async function* runWatch<T extends KubeObjectLike>(
       continue;
     }
     const attempt = failures;
-    failures = 0;
-    listedJustBefore = false;
     options.onConnect?.({ resourceVersion: streaming ? undefined : rv, attempt });
     if (!synced && !needState) {
       synced = true;
@@ -473,7 +476,9 @@ async function* runWatch<T extends KubeObjectLike>(
                 if (!isNewerDecimal(objectRv, rv)) continue;
                 rv = objectRv;
               } else {
-                if (rv === undefined || isNewerResourceVersion(objectRv, rv)) rv = objectRv;
+                // An unordered stream (synthetic ADDED events from "0") only moves the resume point by BOOKMARK:
+                // resuming from the highest version seen would skip objects whose older events had not yet arrived.
+                if (ordered && (rv === undefined || isNewerResourceVersion(objectRv, rv))) rv = objectRv;
                 if (!seen.accept(object, type === 'DELETED')) continue;
               }
             }
@@ -490,23 +495,31 @@ async function* runWatch<T extends KubeObjectLike>(
       }
     }
 
-    // 4. Decide what comes next.
+    // 4. Decide what comes next. Only a connection that proved itself (it delivered events, or lasted) resets
+    // the backoff: one that fails straight after its 200 must not retry at full speed forever.
     if (isAborted(signal)) return;
+    const healthy = delivered > 0 || Date.now() - connectedAt >= MIN_HEALTHY_CONNECTION_MS;
+    const relistedJustBefore = listedJustBefore;
+    if (healthy) {
+      failures = 0;
+      listedJustBefore = false;
+    }
     if (outcome.kind === 'gone') {
       if (policy === undefined) throw outcome.error;
       needState = true;
       resyncReason = outcome.reason;
       if (stateMode === 'stream') rv = undefined;
-      if (!(await pause(outcome.error, 0))) return;
+      // Re-list at once after a healthy watch; a 410 straight after a fresh LIST backs off like any failure.
+      if (!(await pause(outcome.error, healthy && !relistedJustBefore ? 0 : backoff(outcome.error)))) return;
       continue;
     }
+    listedJustBefore = false;
     if (outcome.kind === 'end') {
       // A streaming connection that ends before the initial-events-end bookmark is simply started over (nothing was yielded).
       if (policy === undefined) {
         if (needState) throw new WatchClosedError('the watch ended before the initial state was complete');
         return;
       }
-      const healthy = delivered > 0 || Date.now() - connectedAt >= MIN_HEALTHY_CONNECTION_MS;
       const delay = healthy ? 0 : retryDelay(new WatchClosedError('the server ended the watch at once, without sending anything'));
       if (!(await pause(undefined, delay))) return;
       continue;
