@@ -22,6 +22,8 @@ import type { ReleaseDiff } from './diff/types.js';
 
 export interface GenerateOptions {
   readonly specDir: string;
+  /** Where the spec documents will live, for headers and errors, when `specDir` is a staging copy (spec:update). */
+  readonly displaySpecDir?: string;
   readonly outDir: string;
   readonly templatesDir?: string;
   /** Called once per release with what was emitted for it. */
@@ -36,9 +38,9 @@ export interface LoadedRelease {
 }
 
 /** Reads a committed normalised document and checks it against the manifest's content hash. */
-export async function loadRelease(specDir: string, entry: ReleaseEntry): Promise<LoadedRelease> {
+export async function loadRelease(specDir: string, entry: ReleaseEntry, displaySpecDir: string = specDir): Promise<LoadedRelease> {
   const file = join(specDir, entry.document);
-  const shown = displayPath(file);
+  const shown = displayPath(join(displaySpecDir, entry.document));
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -67,7 +69,7 @@ export function displayPath(file: string): string {
 /** Everything `generated/` holds, as a map from relative path to content. Pure apart from reading inputs. */
 export async function buildPackageFiles(options: GenerateOptions): Promise<{ files: Map<string, string>; releases: LoadedRelease[]; diffs: ReleaseDiff[] }> {
   const manifest = await readManifest(options.specDir);
-  if (manifest.releases.length === 0) throw new GeneratorError('unknown-release', 'no releases in the manifest; add one with spec:update', { file: displayPath(join(options.specDir, 'releases.json')) });
+  if (manifest.releases.length === 0) throw new GeneratorError('unknown-release', 'no releases in the manifest; add one with spec:update', { file: displayPath(join(options.displaySpecDir ?? options.specDir, 'releases.json')) });
   const templatesDir = options.templatesDir ?? TEMPLATES_DIR;
   const project = createEmitProject();
   const sources = new Map<string, string>();
@@ -79,9 +81,9 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
     const started = performance.now();
     const moduleName = releaseModuleName(entry.release);
     const clash = seenModules.get(moduleName);
-    if (clash !== undefined) throw new GeneratorError('usage', `releases ${clash} and ${entry.release} share the minor version; keep one per minor`, { file: displayPath(join(options.specDir, 'releases.json')) });
+    if (clash !== undefined) throw new GeneratorError('usage', `releases ${clash} and ${entry.release} share the minor version; keep one per minor`, { file: displayPath(join(options.displaySpecDir ?? options.specDir, 'releases.json')) });
     seenModules.set(moduleName, entry.release);
-    releases.push(await loadRelease(options.specDir, entry));
+    releases.push(await loadRelease(options.specDir, entry, options.displaySpecDir));
     loadMs.set(entry.release, performance.now() - started);
   }
   const annotated = annotateSince(releases.map((r) => r.ir));

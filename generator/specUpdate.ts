@@ -56,7 +56,7 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
       if (cause.code !== 'ENOENT') throw cause;
     });
     await writeFilesAtomically(staging, specFiles);
-    const { files, diffs } = await buildPackageFiles({ specDir: staging, outDir: options.outDir, ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}) });
+    const { files, diffs } = await buildPackageFiles({ specDir: staging, displaySpecDir: options.specDir, outDir: options.outDir, ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}) });
     await writeFilesAtomically(options.specDir, specFiles);
     if (options.generate) await replaceDirectory(options.outDir, files);
     const diff = diffs.find((d) => d.to === options.release);

@@ -41,3 +41,17 @@ describe('npm run generate', () => {
     }
   });
 });
+
+describe('npm run spec:update', () => {
+  it('refreshing a release leaves generated/ exactly as npm run generate makes it (no staging paths leak into headers)', () => {
+    const spec = copyOfSpecDir();
+    const viaUpdate = join(tempDir('lease-gen-e-'), 'generated');
+    const viaGenerate = join(tempDir('lease-gen-f-'), 'generated');
+    const update = runCommand('spec-update', ['--release', '1.35.0', '--from', join(PROJECT_ROOT, '..', 'shared', 'specs'), '--spec-dir', spec, '--out', viaUpdate]);
+    expect(update.status, update.stderr).toBe(0);
+    expect(update.stdout).toMatch(/^1\.35\.0: unchanged /);
+    expect(runCommand('generate', ['--spec-dir', spec, '--out', viaGenerate]).status).toBe(0);
+    expect(treeDigest(join(viaUpdate, 'src'))).toBe(treeDigest(join(viaGenerate, 'src')));
+    expect(readFileSync(join(viaUpdate, 'src', 'v1_35', 'models.ts'), 'utf8')).not.toContain('staging');
+  });
+});
