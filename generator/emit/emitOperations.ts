@@ -3,6 +3,7 @@ import type { OperationIr, ParameterIr, ReleaseIr } from '../ir/types.js';
 import { referencedModels } from '../ir/typeRefs.js';
 import type { WriterFunction } from 'ts-morph';
 import { jsDocs, sinceTag, WATCH_PATH_DEPRECATION } from './jsDoc.js';
+import { pathBuilderCall } from './emitPaths.js';
 import { propertyName, typeText } from './typeText.js';
 
 /** Operations served by plain request/response functions; watches stream and get their own functions. */
@@ -143,7 +144,7 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
     });
   }
 
-  const path = operation.pathParameters.length === 0 ? operation.pathBuilder : `${operation.pathBuilder}(${operation.pathParameters.map((p) => `params.${p.name}`).join(', ')})`;
+  const path = pathBuilderCall(operation);
   const fields: RequestField[] = [`method: '${operation.method}'`, `path: ${path}`];
   if (query.length > 0) fields.push({ call: 'query: encodeQuery', entries: query.map((p) => `${propertyName(p.name)}: ${accessor(p.name)}`) });
   if (isPatch) fields.push('...patchRequest(params.patch)');

@@ -12,9 +12,6 @@ export function templateLiteralText(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
 }
 
-function identifier(parameter: string): string {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(parameter) ? parameter : parameter.replace(/[^A-Za-z0-9_$]/g, '_');
-}
 
 export function pathStatements(ir: ReleaseIr): Array<string | StatementStructures> {
   const validators = [...new Set(ir.paths.flatMap((p) => p.parameters.map(segmentValidator)))].sort();
@@ -42,7 +39,7 @@ function pathFunction(path: PathTemplateIr): StatementStructures {
   for (const parameter of path.parameters) {
     const marker = `{${parameter}}`;
     const at = rest.indexOf(marker);
-    body += templateLiteralText(rest.slice(0, at)) + '${' + `${segmentValidator(parameter)}(${identifier(parameter)})` + '}';
+    body += templateLiteralText(rest.slice(0, at)) + '${' + `${segmentValidator(parameter)}(${parameter})` + '}';
     rest = rest.slice(at + marker.length);
   }
   body += templateLiteralText(rest);
@@ -57,7 +54,8 @@ function pathFunction(path: PathTemplateIr): StatementStructures {
         ...(path.deprecated ? [{ tagName: 'deprecated', text: WATCH_PATH_DEPRECATION }] : []),
       ],
     ),
-    parameters: path.parameters.map((p) => ({ name: identifier(p), type: 'string' })),
+    // Parameter names are identifiers: validateNames checked them.
+    parameters: path.parameters.map((p) => ({ name: p, type: 'string' })),
     returnType: 'string',
     statements: ['return `' + body + '`;'],
   };
@@ -66,4 +64,9 @@ function pathFunction(path: PathTemplateIr): StatementStructures {
 /** A single-quoted string literal, escaped for any content. */
 export function singleQuoted(text: string): string {
   return "'" + JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'") + "'";
+}
+
+/** `namespacedLeasePath(params.namespace, params.name)`, or the constant for a path without parameters. */
+export function pathBuilderCall(operation: { readonly pathBuilder: string; readonly pathParameters: ReadonlyArray<{ readonly name: string }> }): string {
+  return operation.pathParameters.length === 0 ? operation.pathBuilder : `${operation.pathBuilder}(${operation.pathParameters.map((p) => `params.${p.name}`).join(', ')})`;
 }

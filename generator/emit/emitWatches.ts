@@ -1,6 +1,7 @@
 import { StructureKind, type StatementStructures } from 'ts-morph';
 import type { OperationIr, ParameterIr, ReleaseIr } from '../ir/types.js';
 import { jsDocs, sinceTag } from './jsDoc.js';
+import { pathBuilderCall } from './emitPaths.js';
 import { propertyName, typeText } from './typeText.js';
 
 /** List parameters that choose which objects a watch, listAll or informer covers; paging and watch parameters are the runtime's. */
@@ -63,7 +64,7 @@ export function watchStatements(ir: ReleaseIr): Array<string | StatementStructur
 }
 
 function collectionDeclarations(c: CollectionFunctions): StatementStructures[] {
-  const path = c.list.pathParameters.length === 0 ? c.list.pathBuilder : `${c.list.pathBuilder}(${c.list.pathParameters.map((p) => `params.${p.name}`).join(', ')})`;
+  const path = pathBuilderCall(c.list);
   const target = c.selection.length === 0 ? `{ path: ${path} }` : `{ path: ${path}, query: { ${c.selection.map((p) => `${propertyName(p.name)}: params.${p.name}`).join(', ')} } }`;
   // Without path parameters every selection field is optional, and so is the argument.
   const paramsParameter = { name: 'params', type: c.params, ...(c.list.pathParameters.length === 0 ? { initializer: '{}' } : {}) };
