@@ -2,7 +2,7 @@ import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GeneratorError } from './errors.js';
-import { readUpstreamDocument } from './load/readDocument.js';
+import { readUpstreamDocument, type UpstreamDocument } from './load/readDocument.js';
 import { normalizeUpstreamDocument } from './load/normalizeDocument.js';
 import { stableJson } from './load/canonicalJson.js';
 import { download, findInMirror } from './load/locateUpstream.js';
@@ -41,8 +41,8 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
   if (!RELEASE_PATTERN.test(options.release)) throw new GeneratorError('usage', `--release must look like 1.35.0, got ${JSON.stringify(options.release)}`);
   const manifest = await readManifest(options.specDir);
   const known = manifest.releases.find((r) => r.release === options.release);
-  const source = await locateSource(options, known?.upstream.swagger);
-  const upstream = await readUpstreamDocument(source);
+  const upstream = await locateSource(options, known?.upstream.swagger);
+  const source = upstream.file;
   const normalized = await normalizeUpstreamDocument(upstream, options.release);
   const entry = { release: options.release, document: documentPathFor(options.release), contentHash: normalized.contentHash, upstream: known?.upstream ?? upstreamUrls(options.release) };
   const specFiles = new Map([
@@ -62,7 +62,7 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
     const diff = diffs.find((d) => d.to === options.release);
     return {
       release: options.release,
-      source: displayPath(source),
+      source: source.startsWith('https://') ? source : displayPath(source),
       contentHash: normalized.contentHash,
       changed: known?.contentHash !== normalized.contentHash,
       summary: diff === undefined ? 'oldest release' : diffSummary(diff),
@@ -72,9 +72,9 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
   }
 }
 
-async function locateSource(options: SpecUpdateOptions, knownUrl: string | undefined): Promise<string> {
-  if (options.spec !== undefined) return options.spec;
-  if (options.from !== undefined) return findInMirror(options.from, options.release);
+async function locateSource(options: SpecUpdateOptions, knownUrl: string | undefined): Promise<UpstreamDocument> {
+  if (options.spec !== undefined) return readUpstreamDocument(options.spec);
+  if (options.from !== undefined) return readUpstreamDocument(await findInMirror(options.from, options.release));
   if (knownUrl === undefined) {
     throw new GeneratorError('unknown-release', `unknown release ${options.release}: it is not in ${MANIFEST_FILE}; to add it, give its document with --from DIR or --spec FILE`, {
       file: displayPath(join(options.specDir, MANIFEST_FILE)),

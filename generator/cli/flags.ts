@@ -11,14 +11,14 @@ export function parseFlags<S extends FlagSpec>(argv: readonly string[], spec: S)
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
     if (match === null) throw usageError(`unexpected argument ${JSON.stringify(arg)}`);
     const name = match[1]!;
-    const kind = spec[name];
+    const kind = Object.hasOwn(spec, name) ? spec[name] : undefined;
     if (kind === undefined) throw usageError(`unknown option --${name} (known: ${Object.keys(spec).map((k) => '--' + k).join(', ')})`);
     if (kind === 'boolean') {
       flags[name] = true;
       continue;
     }
     const value = match[2] ?? argv[++i];
-    if (value === undefined || value === '') throw usageError(`--${name} needs a value`);
+    if (value === undefined || value === '' || (match[2] === undefined && value.startsWith('--'))) throw usageError(`--${name} needs a value`);
     flags[name] = value;
   }
   return flags as Flags<S>;

@@ -36,8 +36,15 @@ export interface CompileCache {
   set(key: string, file: CompiledFile): void;
 }
 
+/** Bumped whenever what compileDist does with a file changes (header handling, output shape). */
+const CACHE_FORMAT = 1;
+const TRANSFORM_OPTIONS = { loader: 'ts', format: 'esm', target: 'es2022', legalComments: 'none' } as const;
+
 export function compileCacheKey(path: string, text: string): string {
-  return createHash('sha256').update(`${ts.version}\0${esbuildVersion}\0${path}\0`).update(text).digest('hex');
+  return createHash('sha256')
+    .update(`${CACHE_FORMAT}\0${ts.version}\0${esbuildVersion}\0${JSON.stringify(DECLARATION_OPTIONS)}\0${JSON.stringify(TRANSFORM_OPTIONS)}\0${path}\0`)
+    .update(text)
+    .digest('hex');
 }
 
 /**
@@ -61,7 +68,7 @@ export function compileDist(sources: ReadonlyMap<string, string>, cache?: Compil
   for (const [path, text] of pending) {
     const base = path.slice(0, -3);
     const header = leadingLineComments(text);
-    const js = withHeader(header, transformSync(text, { loader: 'ts', format: 'esm', target: 'es2022', sourcefile: path, legalComments: 'none' }).code);
+    const js = withHeader(header, transformSync(text, { ...TRANSFORM_OPTIONS, sourcefile: path }).code);
     const dts = withHeader(header, declarations.get(`${base}.d.ts`) ?? '');
     out.set(`${base}.js`, js);
     out.set(`${base}.d.ts`, dts);

@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { GeneratorError } from '../errors.js';
 
 /**
  * Replaces a whole directory with new content so that a failure at any
@@ -7,6 +8,10 @@ import { basename, dirname, join } from 'node:path';
  * sibling temporary directory first, then swapped in by rename.
  */
 export async function replaceDirectory(target: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
+  return asIoError(target, () => swapInDirectory(target, files));
+}
+
+async function swapInDirectory(target: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
   const parent = dirname(target);
   await mkdir(parent, { recursive: true });
   const staging = await mkdtemp(join(parent, `.${basename(target)}.staging-`));
@@ -26,7 +31,8 @@ export async function replaceDirectory(target: string, files: ReadonlyMap<string
       if (hadTarget) await rename(retired, target);
       throw cause;
     }
-    if (hadTarget) await rm(retired, { recursive: true, force: true });
+    // The new content is in place: failing to clear the old copy away is not a failed run.
+    if (hadTarget) await rm(retired, { recursive: true, force: true }).catch(() => undefined);
   } catch (cause) {
     await rm(staging, { recursive: true, force: true });
     throw cause;
@@ -35,6 +41,10 @@ export async function replaceDirectory(target: string, files: ReadonlyMap<string
 
 /** Writes several files inside an existing directory, each through a temporary file and a rename. */
 export async function writeFilesAtomically(root: string, files: ReadonlyMap<string, string>): Promise<void> {
+  return asIoError(root, () => stageAndRename(root, files));
+}
+
+async function stageAndRename(root: string, files: ReadonlyMap<string, string>): Promise<void> {
   const staged: Array<[string, string]> = [];
   try {
     for (const [relative, content] of files) {
@@ -56,4 +66,15 @@ async function writeFiles(root: string, files: ReadonlyMap<string, string | Uint
   for (const relative of files.keys()) dirs.add(dirname(join(root, relative)));
   for (const dir of [...dirs].sort()) await mkdir(dir, { recursive: true });
   await Promise.all([...files].map(([relative, content]) => writeFile(join(root, relative), content)));
+}
+
+/** A file-system failure while writing output is bad news for the user, not a bug: one line, exit 2. */
+async function asIoError<T>(target: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === undefined) throw cause;
+    throw new GeneratorError('io', `cannot write output: ${(cause as Error).message}`, { file: target });
+  }
 }

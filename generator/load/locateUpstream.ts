@@ -1,7 +1,7 @@
-import { access, mkdtemp, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GeneratorError } from '../errors.js';
+import { parseUpstreamDocument, type UpstreamDocument } from './readDocument.js';
 
 /** Where an offline mirror may keep a release's document, in order of preference. */
 export function mirrorCandidates(dir: string, release: string): string[] {
@@ -29,8 +29,8 @@ export async function findInMirror(dir: string, release: string): Promise<string
   throw new GeneratorError('missing-source', `no document for release ${release} (looked for v${release}/swagger.json and v${release}/apis__coordination.k8s.io__v1_openapi.json, also under kubernetes/)`, { file: dir });
 }
 
-/** Downloads an upstream document to a temporary file; a network failure is a one-line error naming the URL. */
-export async function download(url: string, timeoutMs = 60_000): Promise<string> {
+/** Downloads an upstream document; a network failure is a one-line error naming the URL. Nothing is written to disk. */
+export async function download(url: string, timeoutMs = 60_000): Promise<UpstreamDocument> {
   let text: string;
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
@@ -40,8 +40,5 @@ export async function download(url: string, timeoutMs = 60_000): Promise<string>
     const reason = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
     throw new GeneratorError('missing-source', `cannot download: ${reason} (work offline with --from DIR or --spec FILE)`, { file: url });
   }
-  const dir = await mkdtemp(join(tmpdir(), 'lease-spec-'));
-  const file = join(dir, url.endsWith('swagger.json') ? 'swagger.json' : 'openapi.json');
-  await writeFile(file, text);
-  return file;
+  return parseUpstreamDocument(url, text);
 }

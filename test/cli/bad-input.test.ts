@@ -119,3 +119,26 @@ describe('bad input', () => {
     expectCleanFailure({ command: 'generate', argv: () => ['--releases', 'all'], message: /unknown option --releases/ });
   });
 });
+
+describe('bad input, continued', () => {
+  it('an output directory that cannot be written', () => {
+    const blocker = join(tempDir('lease-blocked-'), 'file');
+    writeFileSync(blocker, 'not a directory');
+    const result = runCommand('generate', ['--out', join(blocker, 'generated')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).toMatch(/^error: .*file\/generated: cannot write output: E[A-Z]+: /);
+  });
+
+  it('an option followed by another option instead of a value', () => {
+    const result = runCommand('generate', ['--out', '--spec-dir', 'spec']);
+    expect(result.status).toBe(2);
+    expect(result.stderr.trim()).toBe('error: --out needs a value');
+  });
+
+  it('an option named like an Object.prototype member', () => {
+    const result = runCommand('generate', ['--constructor', 'x']);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/^error: unknown option --constructor/);
+  });
+});
