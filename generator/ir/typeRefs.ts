@@ -1,5 +1,6 @@
 import { GeneratorError } from '../errors.js';
 import { isJsonObject } from '../load/readDocument.js';
+import { refTokens } from '../load/jsonPointer.js';
 import type { TypeRef } from './types.js';
 
 const SCHEMA_REF_PREFIX = '#/components/schemas/';
@@ -11,7 +12,8 @@ export function modelNameOf(schemaName: string): string {
 }
 
 export function schemaNameOfRef(ref: string): string | undefined {
-  return ref.startsWith(SCHEMA_REF_PREFIX) ? decodeURIComponent(ref.slice(SCHEMA_REF_PREFIX.length)) : undefined;
+  const tokens = refTokens(ref);
+  return ref.startsWith(SCHEMA_REF_PREFIX) && tokens?.length === 3 ? tokens[2] : undefined;
 }
 
 /** The single `$ref` a schema stands for, plain or wrapped in a one-element `allOf` (how OpenAPI 3.0 keeps a description beside it). */

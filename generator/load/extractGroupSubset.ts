@@ -1,6 +1,6 @@
 import { GeneratorError } from '../errors.js';
 import { isJsonObject, type JsonObject, type UpstreamDocument } from './readDocument.js';
-import { joinPointer, resolveLocalRef, unescapePointerToken } from './jsonPointer.js';
+import { joinPointer, refTokens, resolveLocalRef } from './jsonPointer.js';
 
 export interface GroupVersion {
   readonly group: string;
@@ -50,20 +50,25 @@ export function extractGroupSubset(upstream: UpstreamDocument, gv: GroupVersion)
   const subsetPaths: JsonObject = {};
   for (const p of groupPaths) subsetPaths[p] = paths[p];
   subset['paths'] = subsetPaths;
-  for (const ref of [...reached].sort()) setAtPointer(subset, ref.slice(2).split('/').map(unescapePointerToken), resolveLocalRef(document, ref));
+  for (const ref of [...reached].sort()) setAtPointer(subset, refTokens(ref)!, resolveLocalRef(document, ref));
   return subset;
 }
 
-function* collectRefs(node: unknown, pointer: string): Generator<{ ref: string; at: string }> {
+/** Keys whose value maps user-chosen names to schemas: there, `example` or `x-foo` is a property name, not a keyword. */
+const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', 'schemas', 'parameters', 'responses', 'requestBodies', 'paths', 'content']);
+
+function* collectRefs(node: unknown, pointer: string, isNameMap = false): Generator<{ ref: string; at: string }> {
   if (Array.isArray(node)) {
     for (let i = 0; i < node.length; i++) yield* collectRefs(node[i], `${pointer}/${i}`);
     return;
   }
   if (!isJsonObject(node)) return;
   for (const [key, child] of Object.entries(node)) {
-    if (key === '$ref' && typeof child === 'string') yield { ref: child, at: joinPointer(pointer, '$ref') };
+    const at = joinPointer(pointer, key);
+    if (isNameMap) yield* collectRefs(child, at);
+    else if (key === '$ref' && typeof child === 'string') yield { ref: child, at };
     // Examples and extension values are data, not schema: a "$ref" inside them is not a reference.
-    else if (key !== 'example' && key !== 'examples' && !key.startsWith('x-')) yield* collectRefs(child, joinPointer(pointer, key));
+    else if (key !== 'example' && key !== 'examples' && !key.startsWith('x-')) yield* collectRefs(child, at, NAME_MAPS.has(key) && isJsonObject(child));
   }
 }
 
