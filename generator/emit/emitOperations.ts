@@ -2,7 +2,7 @@ import { StructureKind, type InterfaceDeclarationStructure, type OptionalKind, t
 import type { OperationIr, ParameterIr, ReleaseIr } from '../ir/types.js';
 import { referencedModels } from '../ir/typeRefs.js';
 import type { WriterFunction } from 'ts-morph';
-import { jsDocs, sinceTag, WATCH_PATH_DEPRECATION } from './jsDoc.js';
+import { deprecationNote, jsDocs, sinceTag } from './jsDoc.js';
 import { pathBuilderCall } from './emitPaths.js';
 import { propertyName, typeText } from './typeText.js';
 
@@ -164,7 +164,7 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
     docs: jsDocs(description, [
       { tagName: 'throws', text: 'KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)' },
       ...sinceTag(operation),
-      ...(operation.deprecated ? [{ tagName: 'deprecated', text: WATCH_PATH_DEPRECATION }] : []),
+      ...(operation.deprecated ? [{ tagName: 'deprecated', text: deprecationNote(operation.description) }] : []),
     ]),
     parameters: [
       { name: 'client', type: 'Client' },

@@ -1,6 +1,6 @@
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { PathTemplateIr, ReleaseIr } from '../ir/types.js';
-import { jsDocs, WATCH_PATH_DEPRECATION } from './jsDoc.js';
+import { deprecationNote, jsDocs } from './jsDoc.js';
 
 /** Which runtime validator guards which path parameter; anything else is held to the stricter name rules. */
 function segmentValidator(parameter: string): 'namespaceSegment' | 'nameSegment' {
@@ -19,21 +19,25 @@ export function pathStatements(ir: ReleaseIr): Array<string | StatementStructure
   if (validators.length > 0) {
     statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: '../runtime/pathSegments.js', namedImports: validators });
   }
-  for (const path of ir.paths) statements.push(path.parameters.length === 0 ? constantPath(path) : pathFunction(path));
+  for (const path of ir.paths) {
+    // A path is deprecated when all its operations are; the note is what the spec says about them.
+    const note = path.deprecated ? deprecationNote(ir.operations.find((o) => o.path === path.template)?.description ?? '') : undefined;
+    statements.push(path.parameters.length === 0 ? constantPath(path, note) : pathFunction(path, note));
+  }
   return statements;
 }
 
-function constantPath(path: PathTemplateIr): StatementStructures {
+function constantPath(path: PathTemplateIr, deprecation: string | undefined): StatementStructures {
   return {
     kind: StructureKind.VariableStatement,
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    docs: jsDocs(`The path \`${path.template}\`.`, path.deprecated ? [{ tagName: 'deprecated', text: WATCH_PATH_DEPRECATION }] : []),
+    docs: jsDocs(`The path \`${path.template}\`.`, deprecation !== undefined ? [{ tagName: 'deprecated', text: deprecation }] : []),
     declarations: [{ name: path.builderName, initializer: singleQuoted(path.template) }],
   };
 }
 
-function pathFunction(path: PathTemplateIr): StatementStructures {
+function pathFunction(path: PathTemplateIr, deprecation: string | undefined): StatementStructures {
   let body = '';
   let rest = path.template;
   for (const parameter of path.parameters) {
@@ -51,7 +55,7 @@ function pathFunction(path: PathTemplateIr): StatementStructures {
       `Builds \`${path.template}\`. Every parameter is validated before any request exists (namespace: DNS-1123 label; name: DNS-1123 subdomain), so an accepted value holds only a-z, 0-9, '-' and '.', which need no percent-encoding: nothing else can reach the URL.`,
       [
         { tagName: 'throws', text: `InvalidPathParameterError when ${path.parameters.map((p) => `\`${p}\``).join(' or ')} is not acceptable` },
-        ...(path.deprecated ? [{ tagName: 'deprecated', text: WATCH_PATH_DEPRECATION }] : []),
+        ...(deprecation !== undefined ? [{ tagName: 'deprecated', text: deprecation }] : []),
       ],
     ),
     // Parameter names are identifiers: validateNames checked them.

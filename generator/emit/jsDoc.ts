@@ -30,5 +30,8 @@ export function sinceTag(element: { readonly since?: string }): Array<{ tagName:
   return element.since === undefined ? [] : [{ tagName: 'since', text: element.since }];
 }
 
-/** The deprecated `/watch/` paths, as the spec itself says. */
-export const WATCH_PATH_DEPRECATION = 'the /watch/ paths are deprecated: use the `watch` parameter of the list operation instead.';
+/** What a deprecated operation's description says after "deprecated:", for its `@deprecated` tag. */
+export function deprecationNote(description: string): string {
+  const match = /(?:^|[.;]\s+)deprecated:\s*([\s\S]*)$/i.exec(description);
+  return match?.[1]?.trim() || 'deprecated upstream.';
+}

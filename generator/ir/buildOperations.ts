@@ -53,7 +53,8 @@ function buildOperation(path: string, method: HttpMethod, operation: JsonObject,
     path,
     pathBuilder: pathBuilderName(path, context.gv),
     description,
-    deprecated: isDeprecated(operation, description),
+    // Upstream's prose deprecations are turned into the flag by markProseDeprecations (load/upstreamQuirks.ts).
+    deprecated: operation['deprecated'] === true,
     pathParameters: orderPathParameters(path, merged.filter((p) => p.in === 'path')),
     queryParameters: merged.filter((p) => p.in === 'query'),
     requestBody: requestBodyOf(operation['requestBody'], { file: context.file, pointer: pointer + '/requestBody' }),
@@ -149,13 +150,4 @@ function responsesOf(value: unknown, location: { file: string; pointer: string }
         contentTypes,
       };
     });
-}
-
-/**
- * Upstream marks deprecation in prose, not with `deprecated: true`: the
- * /watch/ operations' descriptions say "deprecated: use the 'watch'
- * parameter …". A mere mention of the word elsewhere does not count.
- */
-function isDeprecated(operation: JsonObject, description: string): boolean {
-  return operation['deprecated'] === true || /(^|[.;]\s+)deprecated:/i.test(description);
 }

@@ -100,6 +100,19 @@ export function typePrettyAsBoolean(node: unknown): unknown {
 /** Keys whose value is a map from user-chosen names (a property called "default" is not the keyword). */
 const NAME_MAPS = new Set(['properties', 'paths', 'content', 'responses', 'schemas', 'parameters']);
 
+/**
+ * Upstream deprecates the /watch/ operations in prose ("deprecated: use the
+ * 'watch' parameter with a list operation instead…") instead of with
+ * OpenAPI's `deprecated: true`.
+ */
+export function markProseDeprecations(node: unknown): unknown {
+  return mapDeep(node, (object) => {
+    const description = object['description'];
+    if (typeof object['operationId'] !== 'string' || typeof description !== 'string' || object['deprecated'] === true) return object;
+    return /(^|[.;]\s+)deprecated:/i.test(description) ? { ...object, deprecated: true } : object;
+  });
+}
+
 function mapDeep(node: unknown, visit: (object: JsonObject) => JsonObject, isNameMap = false): unknown {
   if (Array.isArray(node)) return node.map((child) => mapDeep(child, visit));
   if (!isJsonObject(node)) return node;
@@ -118,5 +131,6 @@ export function applyUpstreamQuirkFixes(document: JsonObject, gv: GroupVersion):
   fixed = restrictGroupVersionKinds(fixed, gv);
   fixed = declareProseEnums(fixed);
   fixed = typePrettyAsBoolean(fixed);
+  fixed = markProseDeprecations(fixed);
   return fixed as JsonObject;
 }
