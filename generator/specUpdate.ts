@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GeneratorError } from './errors.js';
@@ -57,8 +57,17 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
     });
     await writeFilesAtomically(staging, specFiles);
     const { files, diffs } = await buildPackageFiles({ specDir: staging, displaySpecDir: options.specDir, outDir: options.outDir, ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}) });
+    const previous = await currentContents(options.specDir, [...specFiles.keys()]);
     await writeFilesAtomically(options.specDir, specFiles);
-    if (options.generate) await replaceDirectory(options.outDir, files);
+    if (options.generate) {
+      try {
+        await replaceDirectory(options.outDir, files);
+      } catch (cause) {
+        // spec/ and generated/ change together or not at all.
+        await restoreContents(options.specDir, previous).catch(() => undefined);
+        throw cause;
+      }
+    }
     const diff = diffs.find((d) => d.to === options.release);
     return {
       release: options.release,
@@ -81,4 +90,16 @@ async function locateSource(options: SpecUpdateOptions, knownUrl: string | undef
     });
   }
   return download(knownUrl);
+}
+
+async function currentContents(dir: string, paths: readonly string[]): Promise<Map<string, string | undefined>> {
+  const contents = new Map<string, string | undefined>();
+  for (const path of paths) contents.set(path, await readFile(join(dir, path), 'utf8').catch(() => undefined));
+  return contents;
+}
+
+async function restoreContents(dir: string, contents: ReadonlyMap<string, string | undefined>): Promise<void> {
+  const existed = new Map([...contents].filter((entry): entry is [string, string] => entry[1] !== undefined));
+  await writeFilesAtomically(dir, existed);
+  for (const [path, text] of contents) if (text === undefined) await rm(join(dir, path), { force: true });
 }

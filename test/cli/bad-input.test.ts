@@ -142,3 +142,19 @@ describe('bad input, continued', () => {
     expect(result.stderr).toMatch(/^error: unknown option --constructor/);
   });
 });
+
+describe('spec:update when generated/ cannot be written', () => {
+  it('leaves spec/ as it was', () => {
+    const spec = copyOfSpecDir();
+    const before = treeDigest(spec);
+    const blocker = join(tempDir('lease-blocked-'), 'file');
+    writeFileSync(blocker, 'not a directory');
+    const doc = structuredClone(realSubset);
+    (definitions(doc)['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Record<string, unknown>)['renewCount'] = { type: 'integer', format: 'int32' };
+    const file = fixture('swagger.json', JSON.stringify(doc));
+    const result = runCommand('spec-update', ['--release', '1.35.0', '--spec', file, '--spec-dir', spec, '--out', join(blocker, 'generated')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/cannot write output/);
+    expect(treeDigest(spec)).toBe(before);
+  });
+});
