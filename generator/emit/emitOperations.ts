@@ -34,7 +34,8 @@ function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
-function queryParameters(operation: OperationIr): ParameterIr[] {
+/** The query parameters a client function accepts. */
+export function queryParameters(operation: OperationIr): ParameterIr[] {
   return operation.queryParameters.filter((p) => !isWatchOnlyParameter(operation, p));
 }
 

@@ -5,7 +5,8 @@ import { StructureKind, type Project } from 'ts-morph';
 import type { OperationIr, ReleaseIr } from '../ir/types.js';
 import type { ApiChange, ReleaseDiff } from '../diff/types.js';
 import { releaseModuleName, releaseSubpath } from '../ir/releaseNames.js';
-import { clientOperations, isWatchOnlyParameter } from './emitOperations.js';
+import { clientOperations, queryParameters } from './emitOperations.js';
+import { markdownCell } from '../ir/renderTables.js';
 import { generatedHeader } from './header.js';
 import { printSourceFile } from './tsProject.js';
 
@@ -54,7 +55,7 @@ function whatItAdds(release: string, diffs: readonly ReleaseDiff[]): string {
   const mediaTypes = [...new Set(media.flatMap((c) => c.detail.replace(/^(added|removed) /, '').split(', ')))].sort();
   const mediaPhrase = media.length > 0 ? `media types ${mediaTypes.map((t) => `\`${t}\``).join(', ')} on ${media.length} requests/responses${media.some((c) => c.class === 'breaking') ? ' (**breaking**: some removed)' : ''}` : '';
   const docs = diff.counts.docsOnly > 0 ? `${diff.counts.docsOnly} description changes` : '';
-  return [...notable, mediaPhrase, docs].filter(Boolean).join(', ') || 'no API changes';
+  return markdownCell([...notable, mediaPhrase, docs].filter(Boolean).join(', ') || 'no API changes');
 }
 
 function summary(operation: OperationIr): string {
@@ -108,8 +109,8 @@ export function emitPackageSkeleton(info: PackageInfo, releases: readonly Releas
     operations: clientOperations(newest).map((o) => ({
       name: o.name,
       method: o.method,
-      path: o.path,
-      query: o.queryParameters.filter((p) => !isWatchOnlyParameter(o, p)).map((p) => p.name),
+      path: markdownCell(o.path),
+      query: queryParameters(o).map((p) => markdownCell(p.name)),
       summary: summary(o),
       example: example(o),
     })),

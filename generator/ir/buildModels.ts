@@ -2,7 +2,7 @@ import { GeneratorError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../load/readDocument.js';
 import { joinPointer } from '../load/jsonPointer.js';
 import { modelNameOf, typeRefOf } from './typeRefs.js';
-import type { GroupVersionKindIr, ModelIr, ModelShape, PropertyIr } from './types.js';
+import type { ModelIr, ModelShape, PropertyIr } from './types.js';
 
 /**
  * Kubernetes' two timestamp schemas are plain `date-time` strings in the
@@ -34,7 +34,6 @@ export function buildModels(document: JsonObject, file: string): ModelIr[] {
       schemaName,
       description: typeof schema['description'] === 'string' ? schema['description'] : '',
       shape: shapeOf(schemaName, schema, { file, pointer }),
-      groupVersionKinds: groupVersionKindsOf(schema),
     });
   }
   return models;
@@ -64,10 +63,4 @@ function shapeOf(schemaName: string, schema: JsonObject, context: { file: string
     return { kind: 'object', properties: props, additionalProperties: additional };
   }
   return { kind: 'alias', type: typeRefOf(schema, context) };
-}
-
-function groupVersionKindsOf(schema: JsonObject): GroupVersionKindIr[] {
-  const gvks = schema['x-kubernetes-group-version-kind'];
-  if (!Array.isArray(gvks)) return [];
-  return gvks.filter(isJsonObject).map((gvk) => ({ group: String(gvk['group'] ?? ''), version: String(gvk['version'] ?? ''), kind: String(gvk['kind'] ?? '') }));
 }

@@ -7,7 +7,8 @@ function typeName(type: TypeRef | undefined): string {
   return typeText(type);
 }
 
-function cell(text: string): string {
+/** Spec text made safe for one Markdown table cell: one line, `|` escaped. */
+export function markdownCell(text: string): string {
   return text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
 }
 
@@ -24,7 +25,7 @@ export function renderOperationTables(ir: ReleaseIr): string {
     lines.push(`- action: \`${op.action ?? '-'}\``);
     lines.push(`- request: \`${op.method} ${op.path}\``);
     lines.push(`- deprecated: ${op.deprecated ? 'yes' : 'no'}`);
-    lines.push(`- description: ${cell(op.description)}`);
+    lines.push(`- description: ${markdownCell(op.description)}`);
     lines.push(`- path parameters: ${op.pathParameters.map((p) => `\`${p.name}\` (${typeName(p.type)})`).join(', ') || '-'}`);
     if (op.requestBody !== undefined) {
       lines.push(`- request body: ${typeName(op.requestBody.type)}${op.requestBody.required ? ', required' : ''}; ${op.requestBody.contentTypes.map((c) => `\`${c}\``).join(', ')}`);
@@ -32,11 +33,11 @@ export function renderOperationTables(ir: ReleaseIr): string {
     lines.push('');
     if (op.queryParameters.length > 0) {
       lines.push('| query parameter | type | required | description |', '|---|---|---|---|');
-      for (const p of op.queryParameters) lines.push(`| ${p.name} | ${cell(typeName(p.type))} | ${p.required ? 'yes' : 'no'} | ${cell(p.description)} |`);
+      for (const p of op.queryParameters) lines.push(`| ${p.name} | ${markdownCell(typeName(p.type))} | ${p.required ? 'yes' : 'no'} | ${markdownCell(p.description)} |`);
       lines.push('');
     }
     lines.push('| code | body | content types | description |', '|---|---|---|---|');
-    for (const r of op.responses) lines.push(`| ${r.code} | ${typeName(r.type)} | ${r.contentTypes.join(', ') || '-'} | ${cell(r.description)} |`);
+    for (const r of op.responses) lines.push(`| ${r.code} | ${typeName(r.type)} | ${r.contentTypes.join(', ') || '-'} | ${markdownCell(r.description)} |`);
     lines.push('');
   }
   return lines.join('\n');
@@ -46,10 +47,10 @@ export function renderOperationTables(ir: ReleaseIr): string {
 export function renderModelTables(ir: ReleaseIr): string {
   const lines: string[] = [`# ${ir.group}/${ir.version} models in Kubernetes ${ir.release}`, ''];
   for (const model of ir.models) {
-    lines.push(`## ${model.name} (${model.schemaName})`, '', cell(model.description) || '-', '');
+    lines.push(`## ${model.name} (${model.schemaName})`, '', markdownCell(model.description) || '-', '');
     if (model.shape.kind === 'object') {
       lines.push('| field | type | required | description |', '|---|---|---|---|');
-      for (const p of model.shape.properties) lines.push(`| ${p.name} | ${cell(typeName(p.type))} | ${p.required ? 'yes' : 'no'} | ${cell(p.description)} |`);
+      for (const p of model.shape.properties) lines.push(`| ${p.name} | ${markdownCell(typeName(p.type))} | ${p.required ? 'yes' : 'no'} | ${markdownCell(p.description)} |`);
     } else if (model.shape.kind === 'timestamp') lines.push(`timestamp string, ${model.shape.precision} precision`);
     else lines.push(`alias of ${typeName(model.shape.type)}`);
     lines.push('');

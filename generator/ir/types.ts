@@ -84,12 +84,6 @@ export interface PropertyIr extends SinceIr {
   readonly description: string;
 }
 
-export interface GroupVersionKindIr {
-  readonly group: string;
-  readonly version: string;
-  readonly kind: string;
-}
-
 export type ModelShape =
   | { readonly kind: 'object'; readonly properties: readonly PropertyIr[]; readonly additionalProperties: TypeRef | undefined }
   | { readonly kind: 'alias'; readonly type: TypeRef }
@@ -103,7 +97,6 @@ export interface ModelIr extends SinceIr {
   readonly schemaName: string;
   readonly description: string;
   readonly shape: ModelShape;
-  readonly groupVersionKinds: readonly GroupVersionKindIr[];
 }
 
 /** One URL path template and the name of the function that builds it. */

@@ -295,8 +295,8 @@ function where({ method, url }: RequestContext): string {
   return `${method} ${url.replace(/^[^/]*:\/\/[^/]*/, '') || '/'}: `;
 }
 
-/** Enough of a non-Status body to recognise it (an HTML title, a proxy message) without flooding a log line. */
-function excerpt(body: string): string {
+/** Enough of a non-Status body (or a bad watch line) to recognise it — an HTML title, a proxy message — without flooding a log line. */
+export function excerpt(body: string): string {
   // Bounded slice first so a multi-megabyte error page costs no more than a short one.
   const collapsed = body.slice(0, 800).replace(/\s+/g, ' ').trim();
   return collapsed.length > 200 || body.length > 800 ? `${truncate(collapsed, 200)}…` : collapsed;

@@ -4,6 +4,7 @@
  */
 
 import { isGone, isKubernetesApiError } from '../errors.js';
+import { nonEmpty } from './resourceVersion.js';
 import type { QueryValue } from '../query.js';
 import { encodeQuery } from '../query.js';
 import type { Client } from '../transport.js';
@@ -168,6 +169,3 @@ function continueTokenOf(error: unknown): string | undefined {
   return isKubernetesApiError(error) ? nonEmpty(error.statusObject?.metadata?.continue) : undefined;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
-}

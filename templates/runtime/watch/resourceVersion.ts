@@ -58,3 +58,8 @@ function stripZeros(value: string): string {
   while (i < value.length - 1 && value.charCodeAt(i) === 0x30) i++;
   return value.slice(i);
 }
+
+/** An empty resourceVersion means none. */
+export function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value;
+}

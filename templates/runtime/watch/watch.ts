@@ -15,7 +15,7 @@ import type { Client } from '../transport.js';
 import { copyQuery, listConsistent, pageLimit } from './listAll.js';
 import type { WatchTarget } from './listAll.js';
 import { NdjsonDecoder, WatchDecodeError } from './ndjson.js';
-import { isDecimal, isNewerDecimal, isNewerResourceVersion, keyOf } from './resourceVersion.js';
+import { isDecimal, isNewerDecimal, isNewerResourceVersion, keyOf, nonEmpty } from './resourceVersion.js';
 import type { KubeObjectLike } from './resourceVersion.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
@@ -373,7 +373,7 @@ async function* runWatch<T extends KubeObjectLike>(
     }
 
     // 3. Read until the stream ends, fails or asks for a re-list.
-    // From "0" (or nothing) the server first sends synthetic ADDED events in no particular order: only a
+    // Starting at resourceVersion "0" (or none) the server first sends synthetic ADDED events in no particular order: only a
     // stream that starts at a concrete resourceVersion is ordered, and only there does the watermark decide.
     const ordered = !streaming && rv !== undefined && rv !== '' && rv !== '0';
     const connectedAt = Date.now();
@@ -476,7 +476,7 @@ async function* runWatch<T extends KubeObjectLike>(
                 if (!isNewerDecimal(objectRv, rv)) continue;
                 rv = objectRv;
               } else {
-                // An unordered stream (synthetic ADDED events from "0") only moves the resume point by BOOKMARK:
+                // An unordered stream (synthetic ADDED events, starting at resourceVersion "0") only moves the resume point by BOOKMARK:
                 // resuming from the highest version seen would skip objects whose older events had not yet arrived.
                 if (ordered && (rv === undefined || isNewerResourceVersion(objectRv, rv))) rv = objectRv;
                 if (!seen.accept(object, type === 'DELETED')) continue;
@@ -618,13 +618,9 @@ function retryAfterMs(error: unknown): number | undefined {
   return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
-}
 
 function ignore(): void {}
 
-const DECIMAL = /^\d+$/;
 
 /** A function, not `signal?.aborted`, so control-flow narrowing does not assume it cannot change across awaits. */
 function isAborted(signal: AbortSignal | undefined): boolean {
@@ -667,7 +663,7 @@ class Deduplicator {
     if (rv === undefined || this.tombstones.size === 0) return;
     for (const [key, deletedAt] of this.tombstones) {
       // Only decimal resourceVersions are ordered; opaque ones are kept (compared for equality only).
-      if (DECIMAL.test(rv) && DECIMAL.test(deletedAt) && isNewerResourceVersion(rv, deletedAt)) this.tombstones.delete(key);
+      if (isDecimal(rv) && isDecimal(deletedAt) && isNewerResourceVersion(rv, deletedAt)) this.tombstones.delete(key);
     }
   }
 }

@@ -146,9 +146,6 @@ export function createInformer<T extends KubeObjectLike>(
           resolveSync();
           options.onSynced?.(info);
         },
-        onResync: (info) => {
-          options.onResync?.(info);
-        },
       });
       for await (const notification of notifications) {
         apply(notification);

@@ -9,9 +9,9 @@
  * that spans chunks is assembled, from its bytes.
  */
 
+import { excerpt as textExcerpt } from '../errors.js';
+
 const LF = 0x0a;
-/** Enough of the offending text to recognise it (a proxy's HTML, a cut JSON object) without flooding logs. */
-const MAX_EXCERPT_CHARS = 200;
 
 export interface WatchDecodeErrorInit {
   /** The text that failed (the whole line, or what the stream ended with). */
@@ -36,7 +36,7 @@ export class WatchDecodeError extends Error {
   readonly truncated: boolean;
 
   constructor(init: WatchDecodeErrorInit) {
-    const excerpt = excerptOf(init.text);
+    const excerpt = textExcerpt(init.text);
     const problem = init.problem ?? (init.truncated ? 'stream ended in the middle of a line' : 'line is not valid JSON');
     super(`watch stream${init.line > 0 ? ` line ${init.line}` : ''}: ${problem}: ${excerpt === '' ? '(empty)' : excerpt}`, { cause: init.cause });
     this.excerpt = excerpt;
@@ -270,12 +270,3 @@ function isBlank(text: string): boolean {
   return text.trim() === '';
 }
 
-function excerptOf(text: string): string {
-  const head = text.length > MAX_EXCERPT_CHARS * 2 ? text.slice(0, MAX_EXCERPT_CHARS * 2) : text;
-  const collapsed = head.replace(/\s+/g, ' ').trim();
-  if (collapsed.length <= MAX_EXCERPT_CHARS && head.length === text.length) return collapsed;
-  let cut = Math.min(collapsed.length, MAX_EXCERPT_CHARS);
-  const last = collapsed.charCodeAt(cut - 1);
-  if (last >= 0xd800 && last <= 0xdbff) cut--;
-  return `${collapsed.slice(0, cut)}…`;
-}
