@@ -193,7 +193,53 @@ export function watch<T extends KubeObjectLike>(client: Client, target: WatchTar
   // A client that cannot stream would otherwise fail every connection attempt and be retried forever.
   sendOf(client);
   return {
-    [Symbol.asyncIterator]: (): AsyncIterator<WatchNotification<T>> => runWatch<T>(client, target, options, config),
+    [Symbol.asyncIterator]: (): AsyncIterator<WatchNotification<T>> => flattenBatches(runWatch<T>(client, target, options, config), options.signal),
+  };
+}
+
+/**
+ * A chunk's events, handed over at once: the generator below yields one
+ * batch per chunk read and this iterator hands the events out one by one
+ * without resuming the generator for each, which a busy watch (hundreds of
+ * thousands of events) notices. The generator resumes only once the consumer
+ * has taken the whole batch, so everything it does after a yield still
+ * happens after the consumer saw the events.
+ */
+class Batch<T> {
+  constructor(readonly events: ReadonlyArray<WatchNotification<T>>) {}
+}
+
+function flattenBatches<T>(inner: AsyncGenerator<WatchNotification<T> | Batch<T>, void, undefined>, signal: AbortSignal | undefined): AsyncIterator<WatchNotification<T>> {
+  let buffered: ReadonlyArray<WatchNotification<T>> = [];
+  let next = 0;
+  const pull = async (): Promise<IteratorResult<WatchNotification<T>>> => {
+    for (;;) {
+      const result = await inner.next();
+      if (result.done === true) return { value: undefined, done: true };
+      if (!(result.value instanceof Batch)) return { value: result.value, done: false };
+      if (result.value.events.length === 0) continue;
+      buffered = result.value.events;
+      next = 1;
+      return { value: buffered[0]!, done: false };
+    }
+  };
+  return {
+    next: (): Promise<IteratorResult<WatchNotification<T>>> => {
+      if (next < buffered.length) {
+        // Aborting ends the iteration at once, as it does between batches.
+        if (signal?.aborted === true) {
+          buffered = [];
+          return inner.return(undefined).then(() => ({ value: undefined, done: true }));
+        }
+        return Promise.resolve({ value: buffered[next++]!, done: false });
+      }
+      buffered = [];
+      return pull();
+    },
+    return: (): Promise<IteratorResult<WatchNotification<T>>> => {
+      buffered = [];
+      return inner.return(undefined).then(() => ({ value: undefined, done: true }));
+    },
   };
 }
 
@@ -254,7 +300,7 @@ async function* runWatch<T extends KubeObjectLike>(
   target: WatchTarget,
   options: WatchOptions,
   config: Config,
-): AsyncGenerator<WatchNotification<T>, void, undefined> {
+): AsyncGenerator<WatchNotification<T> | Batch<T>, void, undefined> {
   const { policy, sleep } = config;
   const signal = options.signal;
   const seen = new Deduplicator();
@@ -419,10 +465,19 @@ async function* runWatch<T extends KubeObjectLike>(
           } catch (error) {
             decodeError = error;
           }
+          // This chunk's events, handed over together once the chunk is processed (see flattenBatches).
+          const batch: Array<WatchNotification<T>> = [];
           for (let i = 0; i < values.length; i++) {
-            const event = toEvent(values[i]);
+            let event: RawEvent;
+            try {
+              event = toEvent(values[i]);
+            } catch (shapeError) {
+              if (batch.length > 0) yield new Batch(batch);
+              throw shapeError;
+            }
             const type = event.type;
             if (type === 'ERROR') {
+              if (batch.length > 0) yield new Batch(batch);
               const error = new WatchError(event.object as KubernetesStatus);
               const gone = goneReason(error);
               outcome = gone === undefined ? { kind: 'error', error } : { kind: 'gone', error, reason: gone };
@@ -465,8 +520,7 @@ async function* runWatch<T extends KubeObjectLike>(
             }
             if (type === 'BOOKMARK') {
               if (objectRv !== undefined && (rv === undefined || isNewerResourceVersion(objectRv, rv))) rv = objectRv;
-              yield { type, object };
-              if (isAborted(signal)) return;
+              batch.push(event as WatchEvent<T>);
               continue;
             }
             if (objectRv !== undefined) {
@@ -483,7 +537,10 @@ async function* runWatch<T extends KubeObjectLike>(
               }
             }
             // The decoded line is already a checked { type, object } event: handed out as it is, no copy.
-            yield event as WatchEvent<T>;
+            batch.push(event as WatchEvent<T>);
+          }
+          if (batch.length > 0) {
+            yield new Batch(batch);
             if (isAborted(signal)) return;
           }
           if (decodeError !== undefined) throw decodeError;
