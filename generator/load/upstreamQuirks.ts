@@ -113,6 +113,37 @@ export function markProseDeprecations(node: unknown): unknown {
   });
 }
 
+/**
+ * The spec says a deletecollection answers 200 with a Status, but the API
+ * server's generic store answers with the list of the objects it deleted
+ * (a LeaseList), as a GET of the same collection would list them.
+ */
+export function deleteCollectionReturnsList(paths: unknown): unknown {
+  if (!isJsonObject(paths)) return paths;
+  const fixed: JsonObject = {};
+  for (const [path, item] of Object.entries(paths)) {
+    fixed[path] = item;
+    if (!isJsonObject(item) || !isJsonObject(item['get']) || !isJsonObject(item['delete'])) continue;
+    if (item['get']['x-kubernetes-action'] !== 'list' || item['delete']['x-kubernetes-action'] !== 'deletecollection') continue;
+    const listed = okResponse(item['get']);
+    const deleted = okResponse(item['delete']);
+    if (listed === undefined || deleted === undefined || !isJsonObject(listed['content']) || !isJsonObject(deleted['content'])) continue;
+    const listSchema = Object.values(listed['content']).find(isJsonObject)?.['schema'];
+    if (listSchema === undefined) continue;
+    const content: JsonObject = {};
+    for (const mediaType of Object.keys(deleted['content'])) content[mediaType] = { schema: listSchema };
+    const responses = { ...(item['delete']['responses'] as JsonObject), '200': { ...deleted, content } };
+    fixed[path] = { ...item, delete: { ...item['delete'], responses } };
+  }
+  return fixed;
+}
+
+function okResponse(operation: JsonObject): JsonObject | undefined {
+  const responses = operation['responses'];
+  const ok = isJsonObject(responses) ? responses['200'] : undefined;
+  return isJsonObject(ok) ? ok : undefined;
+}
+
 function mapDeep(node: unknown, visit: (object: JsonObject) => JsonObject, isNameMap = false): unknown {
   if (Array.isArray(node)) return node.map((child) => mapDeep(child, visit));
   if (!isJsonObject(node)) return node;
@@ -132,5 +163,6 @@ export function applyUpstreamQuirkFixes(document: JsonObject, gv: GroupVersion):
   fixed = declareProseEnums(fixed);
   fixed = typePrettyAsBoolean(fixed);
   fixed = markProseDeprecations(fixed);
-  return fixed as JsonObject;
+  const withFlags = fixed as JsonObject;
+  return { ...withFlags, paths: deleteCollectionReturnsList(withFlags['paths']) };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   declareProseEnums,
+  deleteCollectionReturnsList,
   dropSchemaDefaults,
   dropUniqueItemsOnScalars,
   restrictGroupVersionKinds,
@@ -42,6 +43,22 @@ describe('upstream quirk fixes', () => {
     };
     expect(restrictGroupVersionKinds(input, COORDINATION_V1)).toEqual({ 'x-kubernetes-group-version-kind': [{ group: 'coordination.k8s.io', kind: 'DeleteOptions', version: 'v1' }] });
     expect(restrictGroupVersionKinds({ 'x-kubernetes-group-version-kind': [{ group: 'apps', kind: 'X', version: 'v1' }] }, COORDINATION_V1)).toEqual({});
+  });
+});
+
+describe('deletecollection answers with the list it deleted', () => {
+  it('takes the list operation\'s 200 schema for the deletecollection 200, keeping its media types', () => {
+    const list = { $ref: '#/components/schemas/LeaseList' };
+    const paths = {
+      '/leases': {
+        get: { 'x-kubernetes-action': 'list', responses: { '200': { description: 'OK', content: { 'application/json': { schema: list } } } } },
+        delete: { 'x-kubernetes-action': 'deletecollection', responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Status' } }, 'application/yaml': { schema: { $ref: '#/components/schemas/Status' } } } }, '401': { description: 'Unauthorized' } } },
+      },
+    };
+    const fixed = deleteCollectionReturnsList(paths) as typeof paths;
+    expect(fixed['/leases'].delete.responses['200'].content).toEqual({ 'application/json': { schema: list }, 'application/yaml': { schema: list } });
+    expect(fixed['/leases'].delete.responses['401']).toEqual({ description: 'Unauthorized' });
+    expect(fixed['/leases'].get).toBe(paths['/leases'].get);
   });
 });
 

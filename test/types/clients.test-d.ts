@@ -75,6 +75,8 @@ describe('generated clients type what they return', () => {
     expectTypeOf(v135.readNamespacedLease).returns.toEqualTypeOf<Promise<v135.Lease>>();
     expectTypeOf(v135.listNamespacedLease).returns.toEqualTypeOf<Promise<v135.LeaseList>>();
     expectTypeOf(v135.deleteNamespacedLease).returns.toEqualTypeOf<Promise<v135.Status>>();
+    // The API server answers a deletecollection with the deleted objects (upstream quirk fixed in the normalised spec).
+    expectTypeOf(v135.deleteCollectionNamespacedLease).returns.toEqualTypeOf<Promise<v135.LeaseList>>();
     expectTypeOf<v135.CreateNamespacedLeaseResponses>().toEqualTypeOf<{ 200: v135.Lease; 201: v135.Lease; 202: v135.Lease }>();
   });
 
