@@ -52,36 +52,39 @@ async function readWrite(
   return { options, body };
 }
 
+/** A create or replace body, decoded against the release's schema; the failure is the Status to send. */
+async function decodeObjectWrite(
+  ctx: RequestContext,
+  kind: 'Create' | 'Update',
+): Promise<Result<{ options: WriteRequest; lease: Parameters<typeof createLease>[2]; headers: Record<string, string[]> }, StatusError>> {
+  const { options, body } = await readWrite(ctx, kind, false);
+  if (!options.ok) return options;
+  if (!body.ok) return body;
+  const parsed = parseObjectBody(body.value, contentType(ctx.req.headers['content-type']));
+  if (!parsed.ok) return parsed;
+  const decoded = decodeValue(parsed.value.value, parsed.value.duplicates, ctx.state.ops.schema, options.value.fieldValidation);
+  if (!decoded.ok) return decoded;
+  return ok({ options: options.value, lease: decoded.value.lease, headers: warningHeaders(decoded.value.warnings) });
+}
+
 export async function serveCreate(ctx: RequestContext, namespace: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'create', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
-  const { options, body } = await readWrite(ctx, 'Create', false);
-  if (!options.ok) return sendStatus(ctx.res, options.error);
-  if (!body.ok) return sendStatus(ctx.res, body.error);
-  const parsed = parseObjectBody(body.value, contentType(ctx.req.headers['content-type']));
-  if (!parsed.ok) return sendStatus(ctx.res, parsed.error);
-  const decoded = decodeValue(parsed.value.value, parsed.value.duplicates, ctx.state.ops.schema, options.value.fieldValidation);
-  if (!decoded.ok) return sendStatus(ctx.res, decoded.error);
-  const created = createLease(ctx.state.ops, namespace, decoded.value.lease, options.value);
-  const headers = warningHeaders(decoded.value.warnings);
-  if (!created.ok) return sendStatus(ctx.res, created.error, headers);
-  sendJsonText(ctx.res, 201, typedJson(created.value.object), headers);
+  const write = await decodeObjectWrite(ctx, 'Create');
+  if (!write.ok) return sendStatus(ctx.res, write.error);
+  const created = createLease(ctx.state.ops, namespace, write.value.lease, write.value.options);
+  if (!created.ok) return sendStatus(ctx.res, created.error, write.value.headers);
+  sendJsonText(ctx.res, 201, typedJson(created.value.object), write.value.headers);
 }
 
 export async function serveUpdate(ctx: RequestContext, namespace: string, name: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'update', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
-  const { options, body } = await readWrite(ctx, 'Update', false);
-  if (!options.ok) return sendStatus(ctx.res, options.error);
-  if (!body.ok) return sendStatus(ctx.res, body.error);
-  const parsed = parseObjectBody(body.value, contentType(ctx.req.headers['content-type']));
-  if (!parsed.ok) return sendStatus(ctx.res, parsed.error);
-  const decoded = decodeValue(parsed.value.value, parsed.value.duplicates, ctx.state.ops.schema, options.value.fieldValidation);
-  if (!decoded.ok) return sendStatus(ctx.res, decoded.error);
-  const updated = updateLease(ctx.state.ops, namespace, name, decoded.value.lease, options.value);
-  const headers = warningHeaders(decoded.value.warnings);
-  if (!updated.ok) return sendStatus(ctx.res, updated.error, headers);
-  sendJsonText(ctx.res, 200, typedJson(updated.value.object), headers);
+  const write = await decodeObjectWrite(ctx, 'Update');
+  if (!write.ok) return sendStatus(ctx.res, write.error);
+  const updated = updateLease(ctx.state.ops, namespace, name, write.value.lease, write.value.options);
+  if (!updated.ok) return sendStatus(ctx.res, updated.error, write.value.headers);
+  sendJsonText(ctx.res, 200, typedJson(updated.value.object), write.value.headers);
 }
 
 export async function servePatch(ctx: RequestContext, namespace: string, name: string): Promise<void> {
