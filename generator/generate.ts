@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GeneratorError } from './errors.js';
 import { contentHash } from './load/canonicalJson.js';
-import { isJsonObject } from './load/readDocument.js';
+import { isJsonObject, parseJsonFile } from './load/readDocument.js';
 import { buildReleaseIr } from './ir/buildReleaseIr.js';
 import type { ReleaseIr } from './ir/types.js';
 import { releaseModuleName } from './ir/releaseNames.js';
@@ -47,12 +47,7 @@ export async function loadRelease(specDir: string, entry: ReleaseEntry, displayS
   } catch (cause) {
     throw new GeneratorError('io', `cannot read normalised document for ${entry.release}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { file: shown });
   }
-  let document: unknown;
-  try {
-    document = JSON.parse(text);
-  } catch (cause) {
-    throw new GeneratorError('not-json', `not JSON: ${(cause as Error).message}`, { file: shown });
-  }
+  const document = parseJsonFile(shown, text);
   if (!isJsonObject(document)) throw new GeneratorError('not-openapi', 'not an OpenAPI document', { file: shown });
   const actual = contentHash(document);
   if (actual !== entry.contentHash) {

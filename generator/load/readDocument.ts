@@ -18,13 +18,17 @@ export async function readUpstreamDocument(file: string): Promise<UpstreamDocume
   return parseUpstreamDocument(file, text);
 }
 
-export function parseUpstreamDocument(file: string, text: string): UpstreamDocument {
-  let parsed: unknown;
+/** JSON text of an input file; a syntax error is a one-line `not-json` error naming the file. */
+export function parseJsonFile(file: string, text: string): unknown {
   try {
-    parsed = JSON.parse(text);
+    return JSON.parse(text);
   } catch (cause) {
     throw new GeneratorError('not-json', `not JSON: ${(cause as Error).message}`, { file });
   }
+}
+
+export function parseUpstreamDocument(file: string, text: string): UpstreamDocument {
+  const parsed = parseJsonFile(file, text);
   if (!isJsonObject(parsed)) {
     throw new GeneratorError('not-openapi', 'not a Swagger 2.0 or OpenAPI 3.x document: the top level is not an object', { file });
   }

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GeneratorError } from '../errors.js';
-import { isJsonObject } from '../load/readDocument.js';
+import { isJsonObject, parseJsonFile } from '../load/readDocument.js';
 import { compareReleases, RELEASE_PATTERN } from '../ir/releaseNames.js';
 
 export interface ReleaseEntry {
@@ -39,12 +39,7 @@ export async function readManifest(specDir: string): Promise<ReleaseManifest> {
     if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return { group: 'coordination.k8s.io', version: 'v1', releases: [] };
     throw new GeneratorError('io', `cannot read: ${String(cause)}`, { file });
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (cause) {
-    throw new GeneratorError('not-json', `not JSON: ${(cause as Error).message}`, { file });
-  }
+  const parsed = parseJsonFile(file, text);
   if (!isJsonObject(parsed) || !Array.isArray(parsed['releases'])) throw new GeneratorError('usage', 'manifest has no "releases" array', { file, pointer: '/releases' });
   const releases = parsed['releases'].map((entry, index): ReleaseEntry => {
     const pointer = `/releases/${index}`;
