@@ -12,7 +12,7 @@ import { LEASE_NAME, LEASE_NAMESPACE, startLeaseServer } from './lease-server.js
 
 const GOAL_GZIP_BYTES = 2560;
 const SPEC = join(PROJECT_ROOT, 'spec', 'openapi', 'v1.35.0.json');
-const OURS_ENTRY = join(PROJECT_ROOT, 'generated', 'dist', 'index.js');
+const OURS_ENTRY = join(PROJECT_ROOT, 'generated', 'k8s-lease-client', 'dist', 'index.js');
 
 interface Consumer {
   readonly key: 'ours' | 'openapi-fetch' | 'client-node';

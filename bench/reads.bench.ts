@@ -1,6 +1,6 @@
 import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
 import createOpenapiFetchClient from 'openapi-fetch';
-import { createClient, readNamespacedLease, type Lease } from '../generated/dist/index.js';
+import { createClient, readNamespacedLease, type Lease } from '../generated/k8s-lease-client/dist/index.js';
 import { environment, median, round, type BenchContext, type BenchResult } from './harness.js';
 import { LEASE_NAME, LEASE_NAMESPACE, LEASE_PATH, startLeaseServer, type ServerStats } from './lease-server.js';
 

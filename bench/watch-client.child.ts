@@ -112,7 +112,7 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 
 /** Ours: the generated typed watch, one connection, no LIST (starts at resourceVersion 1). */
 async function ours(baseUrl: string): Promise<Runner> {
-  const { createClient, watchNamespacedLeases } = await import('../generated/dist/index.js');
+  const { createClient, watchNamespacedLeases } = await import('../generated/k8s-lease-client/dist/index.js');
   const client = createClient({ baseUrl });
   return async (warmup, counter) => {
     const events = watchNamespacedLeases(

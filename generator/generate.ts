@@ -9,11 +9,12 @@ import { releaseModuleName } from './ir/releaseNames.js';
 import { readManifest, type ReleaseEntry } from './spec/manifest.js';
 import { createEmitProject } from './emit/tsProject.js';
 import { emitRelease } from './emit/emitRelease.js';
-import { copiedTemplateFiles, emitPackageSkeleton, emitRootIndex } from './emit/emitPackage.js';
+import { copiedTemplateFiles, emitPackageSkeleton, emitRootIndex, emitServerPackageSkeleton } from './emit/emitPackage.js';
 import { compileDist } from './emit/compileDist.js';
 import { openCompileCache } from './fs/compileCacheFile.js';
 import { replaceDirectory } from './fs/atomicOutput.js';
-import { PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, TEMPLATES_DIR } from './config.js';
+import { PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, SERVER_DEPENDENCIES, SERVER_PACKAGE_NAME, TEMPLATES_DIR } from './config.js';
+import { dependencyRanges } from './fs/projectDependencies.js';
 import { relative } from 'node:path';
 import { annotateSince } from './ir/annotateSince.js';
 import { diffReleases } from './diff/diffReleases.js';
@@ -88,7 +89,6 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
     const loaded = releases[index]!;
     const emitted = emitRelease(project, { ir, documentPath: loaded.documentPath, contentHash: loaded.entry.contentHash });
     for (const [path, text] of emitted) sources.set(path, text);
-    files.set(`openapi/v${ir.release}.json`, loaded.documentText);
     const previous = annotated[index - 1];
     const diff = previous === undefined ? undefined : diffReleases(previous, ir);
     if (diff !== undefined) diffs.push(diff);
@@ -102,13 +102,25 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
   files.set('CHANGELOG.md', renderChangelog(annotated[0]!.release, diffs));
   files.set('api-diff.json', JSON.stringify({ releases: annotated.map((ir) => ir.release), diffs }, null, 2) + '\n');
   sources.set('index.ts', emitRootIndex(project, annotated[annotated.length - 1]!));
-  for (const [path, text] of copiedTemplateFiles(templatesDir)) sources.set(path, text);
-  for (const [path, text] of sources) files.set(`src/${path}`, text);
-  const cache = await openCompileCache(join(PROJECT_ROOT, '.build', 'compile-cache.json'));
-  for (const [path, text] of compileDist(sources, cache)) files.set(`dist/${path}`, text);
-  await cache.save().catch(() => undefined);
+  for (const [path, text] of copiedTemplateFiles(templatesDir, 'runtime', 'runtime/')) sources.set(path, text);
   for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version: PACKAGE_VERSION, templatesDir }, annotated, diffs)) files.set(path, text);
-  return { files: new Map([...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), releases, diffs };
+
+  // The server package: the hand-written server as its whole src/, and every release's document for it to serve.
+  const serverSources = copiedTemplateFiles(templatesDir, 'server', '');
+  const serverFiles = new Map<string, string>();
+  for (const loaded of releases) serverFiles.set(`openapi/v${loaded.entry.release}.json`, loaded.documentText);
+  const dependencies = await dependencyRanges(join(PROJECT_ROOT, 'package.json'), SERVER_DEPENDENCIES);
+  for (const [path, text] of emitServerPackageSkeleton({ name: SERVER_PACKAGE_NAME, version: PACKAGE_VERSION, clientName: PACKAGE_NAME, templatesDir, dependencies }, annotated)) serverFiles.set(path, text);
+
+  const cache = await openCompileCache(join(PROJECT_ROOT, '.build', 'compile-cache.json'));
+  const all = new Map<string, string>();
+  for (const [name, packageSources, packageFiles] of [[PACKAGE_NAME, sources, files], [SERVER_PACKAGE_NAME, serverSources, serverFiles]] as const) {
+    for (const [path, text] of packageFiles) all.set(`${name}/${path}`, text);
+    for (const [path, text] of packageSources) all.set(`${name}/src/${path}`, text);
+    for (const [path, text] of compileDist(packageSources, cache)) all.set(`${name}/dist/${path}`, text);
+  }
+  await cache.save().catch(() => undefined);
+  return { files: new Map([...all].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), releases, diffs };
 }
 
 export async function generate(options: GenerateOptions): Promise<{ files: number }> {

@@ -16,10 +16,12 @@ export interface PackageInfo {
   readonly templatesDir: string;
 }
 
-/** Hand-written runtime folders copied verbatim into the package (tests live in test/, not here). */
-const COPIED_FOLDERS = ['runtime', 'testing'] as const;
-
-export function copiedTemplateFiles(templatesDir: string): Map<string, string> {
+/**
+ * The hand-written TypeScript of one template folder, keyed by its path below `prefix`
+ * (tests live in test/, not here): `runtime/` goes into the client's src/runtime/,
+ * `server/` becomes the whole src/ of the server package.
+ */
+export function copiedTemplateFiles(templatesDir: string, folder: 'runtime' | 'server', prefix: string): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string, prefix: string): void => {
     let entries: Dirent[];
@@ -33,7 +35,7 @@ export function copiedTemplateFiles(templatesDir: string): Map<string, string> {
       else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) files.set(`${prefix}${entry.name}`, readFileSync(join(dir, entry.name), 'utf8'));
     }
   };
-  for (const folder of COPIED_FOLDERS) walk(join(templatesDir, folder), `${folder}/`);
+  walk(join(templatesDir, folder), prefix);
   return files;
 }
 
@@ -91,7 +93,6 @@ function example(operation: OperationIr): string {
 }
 
 export function emitPackageSkeleton(info: PackageInfo, releases: readonly ReleaseIr[], diffs: readonly ReleaseDiff[]): Map<string, string> {
-  const handlebars = Handlebars.create();
   const newest = releases[releases.length - 1]!;
   const data = {
     name: info.name,
@@ -115,7 +116,36 @@ export function emitPackageSkeleton(info: PackageInfo, releases: readonly Releas
       example: example(o),
     })),
   };
-  const render = (template: string): string => handlebars.compile(readFileSync(join(info.templatesDir, 'package', template), 'utf8'), { noEscape: true })(data);
+  return renderSkeleton(info.templatesDir, 'client-package', data);
+}
+
+export interface ServerPackageInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly clientName: string;
+  readonly templatesDir: string;
+  /** Runtime dependencies with their version ranges, e.g. `yaml` → `^2.9.1`. */
+  readonly dependencies: ReadonlyMap<string, string>;
+}
+
+/** package.json, README.md and tsconfig.json of the Node-only server package. */
+export function emitServerPackageSkeleton(info: ServerPackageInfo, releases: readonly ReleaseIr[]): Map<string, string> {
+  const newest = releases[releases.length - 1]!;
+  const data = {
+    name: info.name,
+    version: info.version,
+    clientName: info.clientName,
+    releaseRange: `${releases[0]!.release} – ${newest.release}`,
+    newest: { release: newest.release },
+    releases: releases.map((r) => ({ release: r.release, minor: r.release.split('.').slice(0, 2).join('.') })),
+    dependencies: [...info.dependencies].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, range], index, all) => ({ name, range, last: index === all.length - 1 })),
+  };
+  return renderSkeleton(info.templatesDir, 'server-package', data);
+}
+
+function renderSkeleton(templatesDir: string, folder: string, data: object): Map<string, string> {
+  const handlebars = Handlebars.create();
+  const render = (template: string): string => handlebars.compile(readFileSync(join(templatesDir, folder, template), 'utf8'), { noEscape: true })(data);
   return new Map([
     ['package.json', JSON.stringify(JSON.parse(render('package.json.hbs')), null, 2) + '\n'],
     ['README.md', render('README.md.hbs')],

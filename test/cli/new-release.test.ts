@@ -48,23 +48,23 @@ describe('a Kubernetes release the generator has never seen', () => {
     expect(manifest.releases.map((r) => r.release).at(-1)).toBe('1.36.0');
     expect(manifest.releases.at(-1)!.contentHash).toMatch(/^sha256:[0-9a-f]{64}$/);
 
-    const changelog = readFileSync(join(out, 'CHANGELOG.md'), 'utf8');
+    const changelog = readFileSync(join(out, 'k8s-lease-client', 'CHANGELOG.md'), 'utf8');
     const section = changelog.slice(changelog.indexOf('## 1.36.0'), changelog.indexOf('## 1.35.0'));
     expect(section).toContain('0 breaking, 4 additive');
     expect(section).toContain('`listNamespacedLease ?shardSelector` — query parameter added: string');
     expect(section).toContain('`LeaseSpec.fencing` — field added: LeaseFencing');
     expect(section).toContain('`LeaseSpec.renewCount` — field added: number');
     expect(section).toContain('`LeaseFencing` — model added');
-    const apiDiff = JSON.parse(readFileSync(join(out, 'api-diff.json'), 'utf8')) as { diffs: Array<{ to: string; counts: { breaking: number } }> };
+    const apiDiff = JSON.parse(readFileSync(join(out, 'k8s-lease-client', 'api-diff.json'), 'utf8')) as { diffs: Array<{ to: string; counts: { breaking: number } }> };
     expect(apiDiff.diffs.at(-1)).toMatchObject({ to: '1.36.0', counts: { breaking: 0 } });
 
-    const models = readFileSync(join(out, 'src', 'v1_36', 'models.ts'), 'utf8');
+    const models = readFileSync(join(out, 'k8s-lease-client', 'src', 'v1_36', 'models.ts'), 'utf8');
     expect(models).toMatch(/@since 1\.36\.0\s+\*\/\s+renewCount\?: number;/);
     expect(models).toMatch(/export interface LeaseFencing/);
-    const packageJson = JSON.parse(readFileSync(join(out, 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const packageJson = JSON.parse(readFileSync(join(out, 'k8s-lease-client', 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
     expect(Object.keys(packageJson.exports)).toContain('./v1.36');
-    expect(readFileSync(join(out, 'src', 'index.ts'), 'utf8')).toContain("export * from './v1_36/index.js';");
+    expect(readFileSync(join(out, 'k8s-lease-client', 'src', 'index.ts'), 'utf8')).toContain("export * from './v1_36/index.js';");
 
-    expect(typeCheckDirectory(join(out, 'src'))).toEqual([]);
+    expect(typeCheckDirectory(join(out, 'k8s-lease-client', 'src'))).toEqual([]);
   });
 });

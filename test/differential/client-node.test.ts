@@ -44,7 +44,7 @@ import {
   patchNamespacedLease,
   readNamespacedLease,
   replaceNamespacedLease,
-} from '../../generated/src/v1_35/index.js';
+} from '../../generated/k8s-lease-client/src/v1_35/index.js';
 import type {
   Client,
   CreateNamespacedLeaseParams,
@@ -56,8 +56,8 @@ import type {
   ListNamespacedLeaseParams,
   PatchNamespacedLeaseParams,
   ReadNamespacedLeaseParams,
-} from '../../generated/src/v1_35/index.js';
-import * as v1_30 from '../../generated/src/v1_30/index.js';
+} from '../../generated/k8s-lease-client/src/v1_35/index.js';
+import * as v1_30 from '../../generated/k8s-lease-client/src/v1_30/index.js';
 import { startRecordingServer } from './recordingServer.js';
 import type { RecordingServer } from './recordingServer.js';
 import { ABSENT, compareWire, queryOrderDiffers, toWire } from './wire.js';

@@ -34,7 +34,7 @@ export const STRICT_OPTIONS: ts.CompilerOptions = {
 /** The hand-written runtime modules, keyed `runtime/<name>.ts` like the package's `src/` (tests excluded). */
 export function runtimeSources(): Map<string, string> {
   // Exactly what the generator copies into the package, subfolders included.
-  return new Map([...copiedTemplateFiles(join(REPO_ROOT, 'templates'))].filter(([path]) => path.startsWith('runtime/')));
+  return copiedTemplateFiles(join(REPO_ROOT, 'templates'), 'runtime', 'runtime/');
 }
 
 export function makeTempDir(prefix: string): string {

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import * as k8s from '../../generated/src/v1_35/index.js';
-import * as v130 from '../../generated/src/v1_30/index.js';
-import { startLeaseApiServer } from '../../templates/testing/index.js';
-import type { LeaseApiServer } from '../../templates/testing/index.js';
+import * as k8s from '../../generated/k8s-lease-client/src/v1_35/index.js';
+import * as v130 from '../../generated/k8s-lease-client/src/v1_30/index.js';
+import { startLeaseApiServer } from '../../templates/server/index.js';
+import type { LeaseApiServer } from '../../templates/server/index.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 /**

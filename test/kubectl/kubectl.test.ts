@@ -4,8 +4,8 @@ import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../templates/testing/index.js';
-import { startLeaseApiServer } from '../../templates/testing/index.js';
+import type { LeaseApiServer } from '../../templates/server/index.js';
+import { startLeaseApiServer } from '../../templates/server/index.js';
 import { openApi130 } from '../server/helpers.js';
 import { KubectlSession, kubectlBinaries } from './kubectl-runner.js';
 

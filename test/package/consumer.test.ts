@@ -1,18 +1,21 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/cli.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 /**
- * What users install: `npm pack` the generated package, install the tarball
- * into a fresh project, type-check a consumer under `tsc --strict` and run it
- * against the packaged Lease API server over loopback HTTP.
+ * What users install: `npm pack` both generated packages, install the tarballs
+ * into a fresh project (the server's own dependencies come from the registry),
+ * type-check a consumer under `tsc --strict` and run it against the packaged
+ * Lease API server over loopback HTTP.
  */
-const GENERATED = join(PROJECT_ROOT, 'generated');
+const CLIENT = join(PROJECT_ROOT, 'generated', 'k8s-lease-client');
+const SERVER = join(PROJECT_ROOT, 'generated', 'k8s-lease-api-server');
 const TSC = join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-let tarball: string;
+let clientTarball: string;
+let serverTarball: string;
 let consumerDir: string;
 
 function npm(args: string[], cwd: string): string {
@@ -20,19 +23,25 @@ function npm(args: string[], cwd: string): string {
 }
 
 beforeAll(() => {
-  const packDir = tempDir('lease-pack-');
-  npm(['pack', '--pack-destination', packDir], GENERATED);
-  tarball = join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+  const pack = (dir: string): string => {
+    const packDir = tempDir('lease-pack-');
+    npm(['pack', '--pack-destination', packDir], dir);
+    return join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+  };
+  clientTarball = pack(CLIENT);
+  serverTarball = pack(SERVER);
   consumerDir = tempDir('lease-consumer-');
   writeFileSync(join(consumerDir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  npm(['install', '--offline', '--no-package-lock', tarball], consumerDir);
-}, 120_000);
+  // --prefer-offline: the server's dependencies (yaml, fast-json-patch, @peculiar/x509) come from npm's cache when this
+  // project's own install put them there, else from the registry, as for any user.
+  npm(['install', '--prefer-offline', '--no-package-lock', clientTarball, serverTarball], consumerDir);
+}, 240_000);
 
 const CONSUMER = `
 import { createClient, createNamespacedLease, readNamespacedLease, replaceNamespacedLease, patchNamespacedLease, listNamespacedLease,
   deleteNamespacedLease, isConflict, isNotFound, microTimeNow, parseMicroTime, release, type Lease } from 'k8s-lease-client';
 import * as v130 from 'k8s-lease-client/v1.30';
-import { startLeaseApiServer } from 'k8s-lease-client/testing';
+import { startLeaseApiServer } from 'k8s-lease-api-server';
 
 const server = await startLeaseApiServer({ port: 0 });
 try {
@@ -110,17 +119,26 @@ describe('the packed package, installed into a fresh project', () => {
     }
   });
 
-  it('passes publint', async () => {
-    const { publint } = await import('publint');
-    const { messages } = await publint({ pkgDir: GENERATED, level: 'suggestion', strict: true });
-    expect(messages).toEqual([]);
+  it('installs no server code or server dependency with the client alone', () => {
+    const manifest = JSON.parse(readFileSync(join(CLIENT, 'package.json'), 'utf8')) as { dependencies?: object; bin?: object; exports: object };
+    expect(manifest.dependencies).toBeUndefined();
+    expect(manifest.bin).toBeUndefined();
+    expect(Object.keys(manifest.exports)).not.toContain('./testing');
   });
 
-  it('passes @arethetypeswrong/cli (ESM-only package)', () => {
-    const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball, '--profile', 'esm-only', '--format', 'json'], { encoding: 'utf8' });
-    const report = JSON.parse(result.stdout) as { analysis: { problems: Array<{ resolutionKind?: string }> } };
-    // The package is ESM-only on purpose (Node ≥ 20): CommonJS and node10 resolution are out of scope, as the esm-only profile says.
-    expect(report.analysis.problems.filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs')).toEqual([]);
-    expect(result.status).toBe(0);
-  });
+  for (const [name, dir, tarball] of [['k8s-lease-client', CLIENT, () => clientTarball], ['k8s-lease-api-server', SERVER, () => serverTarball]] as const) {
+    it(`${name} passes publint`, async () => {
+      const { publint } = await import('publint');
+      const { messages } = await publint({ pkgDir: dir, level: 'suggestion', strict: true });
+      expect(messages).toEqual([]);
+    });
+
+    it(`${name} passes @arethetypeswrong/cli (ESM-only package)`, () => {
+      const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball(), '--profile', 'esm-only', '--format', 'json'], { encoding: 'utf8' });
+      const report = JSON.parse(result.stdout) as { analysis: { problems: Array<{ resolutionKind?: string }> } };
+      // Both packages are ESM-only on purpose (Node ≥ 20): CommonJS and node10 resolution are out of scope, as the esm-only profile says.
+      expect(report.analysis.problems.filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs')).toEqual([]);
+      expect(result.status).toBe(0);
+    });
+  }
 });

@@ -4,8 +4,8 @@ import { mkdtempSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startLeaseApiServer } from '../../templates/testing/index.js';
-import { createTestPki } from '../../templates/testing/tls/pki.js';
+import { startLeaseApiServer } from '../../templates/server/index.js';
+import { createTestPki } from '../../templates/server/tls/pki.js';
 import { NS_BASE, api, httpsJson } from './helpers.js';
 
 const hasOpenssl = ['/usr/bin/openssl', '/usr/local/bin/openssl'].some((p) => existsSync(p));

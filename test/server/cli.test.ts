@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseCommand } from '../../templates/testing/cli-args.js';
-import { main } from '../../templates/testing/cli.js';
+import { parseCommand } from '../../templates/server/cli-args.js';
+import { main } from '../../templates/server/cli.js';
 import { SNAPSHOT_PATH } from './helpers.js';
 
 function capture(signal?: AbortSignal): { io: Parameters<typeof main>[1]; out: string[]; err: string[] } {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../templates/testing/index.js';
+import type { LeaseApiServer } from '../../templates/server/index.js';
 import { BASE, NS_BASE, api, create, lease, start } from './helpers.js';
 
 const FIXED_NOW = Date.parse('2024-01-01T00:00:00.250Z');

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../templates/testing/index.js';
+import type { LeaseApiServer } from '../../templates/server/index.js';
 import { NS_BASE, api, lease, start } from './helpers.js';
 
 const PREFIX = 'Lease in version "v1" cannot be handled as a Lease: ';

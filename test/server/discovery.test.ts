@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../templates/testing/index.js';
-import { startLeaseApiServer } from '../../templates/testing/index.js';
+import type { LeaseApiServer } from '../../templates/server/index.js';
+import { startLeaseApiServer } from '../../templates/server/index.js';
 import { BASE, api, openApi130, start } from './helpers.js';
 
 const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';

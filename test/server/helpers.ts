@@ -1,8 +1,8 @@
 // Shared helpers for the Lease API server tests: OpenAPI fixtures, a small HTTP client and a watch reader.
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import type { LeaseApiServer, LeaseApiServerOptions } from '../../templates/testing/index.js';
-import { startLeaseApiServer } from '../../templates/testing/index.js';
+import type { LeaseApiServer, LeaseApiServerOptions } from '../../templates/server/index.js';
+import { startLeaseApiServer } from '../../templates/server/index.js';
 
 export const SNAPSHOT_PATH = '/work/shared/specs/kubernetes-v3-snapshots/between-v1.30-and-v1.31/apis__coordination.k8s.io__v1_openapi.json';
 export const BASE = '/apis/coordination.k8s.io/v1';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../templates/testing/index.js';
-import { matchesLabels, parseLabelSelector } from '../../templates/testing/selectors/label-selector.js';
-import { parseFieldSelector } from '../../templates/testing/selectors/field-selector.js';
+import type { LeaseApiServer } from '../../templates/server/index.js';
+import { matchesLabels, parseLabelSelector } from '../../templates/server/selectors/label-selector.js';
+import { parseFieldSelector } from '../../templates/server/selectors/field-selector.js';
 import { BASE, NS_BASE, api, create, start } from './helpers.js';
 
 const CONTINUE_EXPIRED =

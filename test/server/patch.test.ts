@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../templates/testing/index.js';
-import { applyJsonPatch } from '../../templates/testing/patch/json-patch.js';
-import { applyMergePatch } from '../../templates/testing/patch/merge-patch.js';
-import { applyStrategicMergePatch } from '../../templates/testing/patch/strategic-merge-patch.js';
+import type { LeaseApiServer } from '../../templates/server/index.js';
+import { applyJsonPatch } from '../../templates/server/patch/json-patch.js';
+import { applyMergePatch } from '../../templates/server/patch/merge-patch.js';
+import { applyStrategicMergePatch } from '../../templates/server/patch/strategic-merge-patch.js';
 import { NS_BASE, api, create, start } from './helpers.js';
 
 const JSON_PATCH = 'application/json-patch+json';

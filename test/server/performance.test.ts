@@ -1,6 +1,6 @@
 // Guards against accidental per-request heavy work: the benchmarks hammer GET and watch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../templates/testing/index.js';
+import type { LeaseApiServer } from '../../templates/server/index.js';
 import { NS_BASE, start } from './helpers.js';
 
 describe('performance smoke', () => {

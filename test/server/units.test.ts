@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonStrict } from '../../templates/testing/decode/json-parser.js';
-import { parseYaml } from '../../templates/testing/decode/yaml.js';
-import { fieldLeaves, fromFieldsV1, pathToString, toFieldsV1 } from '../../templates/testing/managed/field-set.js';
-import { humanDuration } from '../../templates/testing/http/human-duration.js';
-import { formatMicroTime, formatTime, parseMicroTime, parseTime } from '../../templates/testing/time.js';
-import * as der from '../../templates/testing/tls/der.js';
+import { parseJsonStrict } from '../../templates/server/decode/json-parser.js';
+import { parseYaml } from '../../templates/server/decode/yaml.js';
+import { fieldLeaves, fromFieldsV1, pathToString, toFieldsV1 } from '../../templates/server/managed/field-set.js';
+import { humanDuration } from '../../templates/server/http/human-duration.js';
+import { formatMicroTime, formatTime, parseMicroTime, parseTime } from '../../templates/server/time.js';
+import * as der from '../../templates/server/tls/der.js';
 
 describe('time', () => {
   it('formats Time at second precision and MicroTime with six digits', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../templates/testing/index.js';
-import { startLeaseApiServer } from '../../templates/testing/index.js';
+import type { LeaseApiServer } from '../../templates/server/index.js';
+import { startLeaseApiServer } from '../../templates/server/index.js';
 import { NS_BASE, api, lease, openApi130, start } from './helpers.js';
 
 const SUBDOMAIN_MESSAGE =

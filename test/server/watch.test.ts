@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../templates/testing/index.js';
+import type { LeaseApiServer } from '../../templates/server/index.js';
 import { BASE, NS_BASE, api, create, start, watch } from './helpers.js';
 
 const merge = (spec: Record<string, unknown>, labels?: Record<string, string | null>): { body: unknown; contentType: string } => ({

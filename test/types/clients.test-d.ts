@@ -1,7 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import * as v135 from '../../generated/src/v1_35/index.js';
-import * as v130 from '../../generated/src/v1_30/index.js';
-import * as v131 from '../../generated/src/v1_31/index.js';
+import * as v135 from '../../generated/k8s-lease-client/src/v1_35/index.js';
+import * as v130 from '../../generated/k8s-lease-client/src/v1_30/index.js';
+import * as v131 from '../../generated/k8s-lease-client/src/v1_31/index.js';
 
 declare const client: v135.Client;
 declare const lease135: v135.Lease;

@@ -4,8 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { isJsonObject, parseJson, type JsonObject } from '../json.js';
 
-/** openapi/ at the package root: two levels up from dist/testing/openapi/ or src/testing/openapi/. */
-const PACKAGED_DIR: URL = new URL('../../../openapi/', import.meta.url);
+/** openapi/ at the package root: two levels up from dist/openapi/ or src/openapi/. */
+const PACKAGED_DIR: URL = new URL('../../openapi/', import.meta.url);
 
 function compareReleases(a: string, b: string): number {
   const pa = a.split('.').map(Number);
