@@ -1,13 +1,12 @@
-// kubectl conformance: real kubectl binaries (default, 1.27, 1.33) driving the test server over TLS with a token.
+// kubectl conformance: real kubectl binaries (default, 1.27, 1.33) driving the packed server package, installed
+// into a fresh project and started as users start it (`lease-api-server serve`), over TLS with a token.
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../templates/server/index.js';
-import { startLeaseApiServer } from '../../templates/server/index.js';
-import { openApi130 } from '../server/helpers.js';
+import { installPackedPackages, startPackedServer, type PackedInstall, type PackedServer } from '../helpers/packedPackages.js';
 import { KubectlSession, kubectlBinaries } from './kubectl-runner.js';
+import { serverApi, type ServerApi } from './server-api.js';
 
 const binaries = kubectlBinaries();
 if (binaries.length === 0) {
@@ -32,25 +31,16 @@ function leaseYaml(name: string, holder: string, labels: Record<string, string> 
   ].join('\n');
 }
 
-/** A write by "another client": a merge patch over HTTPS with the server's CA and token. */
-function patchHolder(server: LeaseApiServer, name: string, holder: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = httpsRequest(
-      `${server.url}/apis/coordination.k8s.io/v1/namespaces/default/leases/${name}`,
-      { method: 'PATCH', ca: server.tls?.ca, headers: { Authorization: `Bearer ${TOKEN}`, 'Content-Type': 'application/merge-patch+json' } },
-      (res) => {
-        res.resume();
-        res.on('end', () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify({ spec: { holderIdentity: holder } }));
-  });
-}
+let install: PackedInstall;
 
 describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
+  beforeAll(() => {
+    install = installPackedPackages();
+  }, 240_000);
+
   describe.each(binaries)('$label', (binary) => {
-    let server: LeaseApiServer;
+    let server: PackedServer;
+    let api: ServerApi;
     let kubectl: KubectlSession;
     let dir: string;
     const file = (name: string, content: string): string => {
@@ -60,9 +50,11 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
     };
 
     beforeAll(async () => {
-      server = await startLeaseApiServer({ openapi: openApi130(), release: '1.30.0', tls: true, token: TOKEN });
       dir = mkdtempSync(join(tmpdir(), 'kubectl-files-'));
-      kubectl = new KubectlSession(binary, await server.writeKubeconfig());
+      const kubeconfig = join(dir, 'kubeconfig');
+      server = await startPackedServer(install, ['--release', '1.30', '--tls', '--token', TOKEN, '--kubeconfig', kubeconfig]);
+      api = serverApi(kubeconfig);
+      kubectl = new KubectlSession(binary, kubeconfig);
     });
     afterAll(() => server.close());
 
@@ -103,7 +95,7 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
     it('replaces from a file', async () => {
       const replaced = await kubectl.run(['replace', '-f', file('a2.yaml', leaseYaml('lease-a', 'alice-2', { app: 'demo' }))]);
       expect(replaced).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-a replaced\n' });
-      expect(server.store.get('default', 'lease-a')?.spec?.holderIdentity).toBe('alice-2');
+      expect((await api.get('lease-a'))?.spec?.holderIdentity).toBe('alice-2');
     });
 
     it('patches with json, merge and strategic patches', async () => {
@@ -115,7 +107,7 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       expect(strategic.stdout).toBe('lease.coordination.k8s.io/lease-a patched\n');
       const again = await kubectl.run(['patch', 'lease', 'lease-a', '--type=strategic', '-p', '{"metadata":{"labels":{"tier":"gold"}}}']);
       expect(again.stdout).toBe('lease.coordination.k8s.io/lease-a patched (no change)\n');
-      const lease = server.store.get('default', 'lease-a');
+      const lease = await api.get('lease-a');
       expect(lease?.spec).toMatchObject({ holderIdentity: 'json-holder', leaseTransitions: 3 });
       expect(lease?.metadata.labels).toEqual({ app: 'demo', tier: 'gold' });
       expect(lease?.metadata.managedFields?.map((m) => m.manager)).toContain('kubectl-patch');
@@ -129,10 +121,10 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       const conflict = await kubectl.run(['apply', '--server-side', '--field-manager=other', '-f', other]);
       expect(conflict.code).not.toBe(0);
       expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .spec.holderIdentity');
-      expect(server.store.get('default', 'lease-ssa')?.spec?.holderIdentity).toBe('first');
+      expect((await api.get('lease-ssa'))?.spec?.holderIdentity).toBe('first');
       const forced = await kubectl.run(['apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', other]);
       expect(forced).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-ssa serverside-applied\n' });
-      const lease = server.store.get('default', 'lease-ssa');
+      const lease = await api.get('lease-ssa');
       expect(lease?.spec?.holderIdentity).toBe('second');
       expect(lease?.metadata.managedFields?.map((m) => `${m.manager}/${m.operation}`).sort()).toEqual(['kubectl/Apply', 'other/Apply']);
     });
@@ -141,7 +133,7 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       const watcher = kubectl.spawn(['get', 'leases', '-w']);
       try {
         await watcher.waitFor('lease-b');
-        expect(await patchHolder(server, 'lease-b', 'watched-holder')).toBe(200);
+        expect(await api.patchHolder('lease-b', 'watched-holder')).toBe(200);
         await watcher.waitFor('watched-holder');
         const lines = watcher.output().trim().split('\n');
         expect(lines[0]?.split(/\s+/)).toEqual(['NAME', 'HOLDER', 'AGE']);
@@ -164,16 +156,17 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       const deleted = await kubectl.run(['delete', 'lease', 'lease-b']);
       expect(deleted.code).toBe(0);
       expect(deleted.stdout).toMatch(/^lease\.coordination\.k8s\.io "lease-b" deleted/);
-      expect(server.store.get('default', 'lease-b')).toBeUndefined();
+      expect(await api.get('lease-b')).toBeUndefined();
     });
   });
 
   describe.each(binaries)('$label with client certificates', (binary) => {
     it('authenticates with the client certificate from the kubeconfig', async () => {
-      const server = await startLeaseApiServer({ tls: { clientCertificates: true } });
+      const kubeconfig = join(mkdtempSync(join(tmpdir(), 'kubectl-mtls-')), 'kubeconfig');
+      const server = await startPackedServer(install, ['--tls', '--client-certs', '--kubeconfig', kubeconfig]);
       try {
-        const kubectl = new KubectlSession(binary, await server.writeKubeconfig());
-        server.store.create({ metadata: { name: 'mtls', namespace: 'default' }, spec: { holderIdentity: 'cert-holder' } });
+        const kubectl = new KubectlSession(binary, kubeconfig);
+        await serverApi(kubeconfig).create({ metadata: { name: 'mtls' }, spec: { holderIdentity: 'cert-holder' } });
         const res = await kubectl.run(['get', 'lease', 'mtls', '-o', 'jsonpath={.spec.holderIdentity}']);
         expect(res).toMatchObject({ code: 0, stdout: 'cert-holder' });
       } finally {

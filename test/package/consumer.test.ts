@@ -1,40 +1,22 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../helpers/cli.js';
+import { CLIENT_PACKAGE_DIR, installPackedPackages, SERVER_PACKAGE_DIR, startPackedServer, type PackedInstall } from '../helpers/packedPackages.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 /**
- * What users install: `npm pack` both generated packages, install the tarballs
- * into a fresh project (the server's own dependencies come from the registry),
- * type-check a consumer under `tsc --strict` and run it against the packaged
- * Lease API server over loopback HTTP.
+ * What users install: both generated packages packed and installed into a fresh project; a consumer
+ * type-checked under `tsc --strict` and run against the packaged Lease API server over loopback HTTP.
  */
-const CLIENT = join(PROJECT_ROOT, 'generated', 'k8s-lease-client');
-const SERVER = join(PROJECT_ROOT, 'generated', 'k8s-lease-api-server');
+
 const TSC = join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
-let clientTarball: string;
-let serverTarball: string;
+let install: PackedInstall;
 let consumerDir: string;
 
-function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', env: { ...process.env, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
-}
-
 beforeAll(() => {
-  const pack = (dir: string): string => {
-    const packDir = tempDir('lease-pack-');
-    npm(['pack', '--pack-destination', packDir], dir);
-    return join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
-  };
-  clientTarball = pack(CLIENT);
-  serverTarball = pack(SERVER);
-  consumerDir = tempDir('lease-consumer-');
-  writeFileSync(join(consumerDir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-  // --prefer-offline: the server's dependencies (yaml, fast-json-patch, @peculiar/x509) come from npm's cache when this
-  // project's own install put them there, else from the registry, as for any user.
-  npm(['install', '--prefer-offline', '--no-package-lock', clientTarball, serverTarball], consumerDir);
+  install = installPackedPackages();
+  consumerDir = install.projectDir;
 }, 240_000);
 
 const CONSUMER = `
@@ -100,33 +82,25 @@ describe('the packed package, installed into a fresh project', () => {
   });
 
   it('runs the packaged server from the command line (npx lease-api-server serve)', async () => {
-    const child = spawn(join(consumerDir, 'node_modules', '.bin', 'lease-api-server'), ['serve', '--port', '0', '--release', '1.31'], { cwd: consumerDir, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = await startPackedServer(install, ['--release', '1.31']);
+    const url = server.url;
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        let out = '';
-        child.stdout.on('data', (chunk: Buffer) => {
-          out += chunk.toString();
-          const match = /listening on (http:\/\/\S+)/.exec(out);
-          if (match !== null) resolve(match[1]!);
-        });
-        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)));
-      });
       expect(await (await fetch(`${url}/version`)).json()).toMatchObject({ gitVersion: 'v1.31.1' });
       const resources = (await (await fetch(`${url}/apis/coordination.k8s.io/v1`)).json()) as { resources: Array<{ name: string }> };
       expect(resources.resources.map((r) => r.name)).toContain('leases');
     } finally {
-      child.kill('SIGTERM');
+      await server.close();
     }
   });
 
   it('installs no server code or server dependency with the client alone', () => {
-    const manifest = JSON.parse(readFileSync(join(CLIENT, 'package.json'), 'utf8')) as { dependencies?: object; bin?: object; exports: object };
+    const manifest = JSON.parse(readFileSync(join(CLIENT_PACKAGE_DIR, 'package.json'), 'utf8')) as { dependencies?: object; bin?: object; exports: object };
     expect(manifest.dependencies).toBeUndefined();
     expect(manifest.bin).toBeUndefined();
     expect(Object.keys(manifest.exports)).not.toContain('./testing');
   });
 
-  for (const [name, dir, tarball] of [['k8s-lease-client', CLIENT, () => clientTarball], ['k8s-lease-api-server', SERVER, () => serverTarball]] as const) {
+  for (const [name, dir, tarball] of [['k8s-lease-client', CLIENT_PACKAGE_DIR, () => install.clientTarball], ['k8s-lease-api-server', SERVER_PACKAGE_DIR, () => install.serverTarball]] as const) {
     it(`${name} passes publint`, async () => {
       const { publint } = await import('publint');
       const { messages } = await publint({ pkgDir: dir, level: 'suggestion', strict: true });

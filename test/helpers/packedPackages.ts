@@ -1,0 +1,89 @@
+// What users install: both generated packages packed with `npm pack` and installed into a fresh project,
+// and the packaged `lease-api-server` command started from there.
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tempDir } from './cli.js';
+import { PROJECT_ROOT } from './project.js';
+
+export const CLIENT_PACKAGE_DIR = join(PROJECT_ROOT, 'generated', 'k8s-lease-client');
+export const SERVER_PACKAGE_DIR = join(PROJECT_ROOT, 'generated', 'k8s-lease-api-server');
+
+export interface PackedInstall {
+  readonly clientTarball: string;
+  readonly serverTarball: string;
+  /** A fresh project with both tarballs installed (the server's own dependencies from the registry). */
+  readonly projectDir: string;
+}
+
+function npm(args: string[], cwd: string): string {
+  return execFileSync('npm', args, {
+    cwd,
+    encoding: 'utf8',
+    env: { ...process.env, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+  });
+}
+
+function pack(dir: string): string {
+  const packDir = tempDir('lease-pack-');
+  npm(['pack', '--pack-destination', packDir], dir);
+  return join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+}
+
+/** Packs both packages and installs them into a new project. Takes a few seconds; call it in beforeAll. */
+export function installPackedPackages(): PackedInstall {
+  const clientTarball = pack(CLIENT_PACKAGE_DIR);
+  const serverTarball = pack(SERVER_PACKAGE_DIR);
+  const projectDir = tempDir('lease-consumer-');
+  writeFileSync(join(projectDir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  // --prefer-offline: the server's dependencies come from npm's cache when this project's own install put
+  // them there, else from the registry, as for any user.
+  npm(['install', '--prefer-offline', '--no-package-lock', clientTarball, serverTarball], projectDir);
+  return { clientTarball, serverTarball, projectDir };
+}
+
+export interface PackedServer {
+  readonly url: string;
+  readonly output: () => string;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts `npx lease-api-server serve --port 0 …` from an installed project and waits for its
+ * "listening on" line (and the kubeconfig line, when `--kubeconfig` is given).
+ */
+export async function startPackedServer(install: PackedInstall, args: readonly string[]): Promise<PackedServer> {
+  const child: ChildProcess = spawn(join(install.projectDir, 'node_modules', '.bin', 'lease-api-server'), ['serve', '--port', '0', ...args], {
+    cwd: install.projectDir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const wantsKubeconfig = args.includes('--kubeconfig');
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`lease-api-server did not start within 20 s: ${out}`)), 20_000);
+    const check = (): void => {
+      const match = /listening on (https?:\/\/\S+)/.exec(out);
+      if (match !== null && (!wantsKubeconfig || out.includes('Wrote kubeconfig'))) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    };
+    child.stdout?.on('data', check);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`lease-api-server exited with ${code}: ${out}`));
+    });
+  });
+  return {
+    url,
+    output: () => out,
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
