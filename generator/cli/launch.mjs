@@ -9,7 +9,7 @@ import { readdir, rename, stat } from 'node:fs/promises';
 
 const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const [command, ...args] = process.argv.slice(2);
-const commands = new Set(['generate', 'spec-update']);
+const commands = new Set(['generate', 'spec-update', 'fixtures-update']);
 if (!commands.has(command)) {
   process.stderr.write(`error: unknown command ${JSON.stringify(command)} (known: ${[...commands].join(', ')})\n`);
   process.exit(2);

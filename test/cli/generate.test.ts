@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyOfSpecDir, runCommand, tempDir, treeDigest } from '../helpers/cli.js';
-import { manifestReleases, PROJECT_ROOT } from '../helpers/project.js';
+import { manifestReleases, PROJECT_ROOT, UPSTREAM_FIXTURES } from '../helpers/project.js';
 
 describe('npm run generate', () => {
   it('regenerates every release offline, deterministically, one progress line per release', () => {
@@ -49,7 +49,7 @@ describe('npm run spec:update', () => {
     const spec = copyOfSpecDir();
     const viaUpdate = join(tempDir('lease-gen-e-'), 'generated');
     const viaGenerate = join(tempDir('lease-gen-f-'), 'generated');
-    const update = runCommand('spec-update', ['--release', '1.35.0', '--from', join(PROJECT_ROOT, '..', 'shared', 'specs'), '--spec-dir', spec, '--out', viaUpdate]);
+    const update = runCommand('spec-update', ['--release', '1.35.0', '--from', UPSTREAM_FIXTURES, '--spec-dir', spec, '--out', viaUpdate]);
     expect(update.status, update.stderr).toBe(0);
     expect(update.stdout).toMatch(/^1\.35\.0: unchanged /);
     expect(runCommand('generate', ['--spec-dir', spec, '--out', viaGenerate]).status).toBe(0);

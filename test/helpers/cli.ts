@@ -12,7 +12,7 @@ export interface CliResult {
 }
 
 /** Runs one of the generator's commands the way `npm run` does, in a child process. */
-export function runCommand(script: 'spec-update' | 'generate', args: readonly string[]): CliResult {
+export function runCommand(script: 'spec-update' | 'generate' | 'fixtures-update', args: readonly string[]): CliResult {
   const result = spawnSync(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'generator', 'cli', `${script}.ts`), ...args], {
     cwd: PROJECT_ROOT,
     encoding: 'utf8',

@@ -5,8 +5,12 @@ import { buildReleaseIr } from '../../generator/ir/buildReleaseIr.js';
 import type { ReleaseIr } from '../../generator/ir/types.js';
 
 export { PROJECT_ROOT };
-export const SHARED_SPECS = join(PROJECT_ROOT, '..', 'shared', 'specs');
-export const V3_SNAPSHOT = join(SHARED_SPECS, 'kubernetes-v3-snapshots', 'between-v1.30-and-v1.31', 'apis__coordination.k8s.io__v1_openapi.json');
+/**
+ * Committed coordination.k8s.io/v1 subsets of upstream's documents, in the layout `spec:update --from` reads
+ * (made by `npm run fixtures:update`), so tests need nothing outside the repository.
+ */
+export const UPSTREAM_FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'upstream');
+export const V3_SNAPSHOT = join(UPSTREAM_FIXTURES, 'kubernetes-v3-snapshots', 'between-v1.30-and-v1.31', 'apis__coordination.k8s.io__v1_openapi.json');
 
 export interface ManifestRelease {
   release: string;
@@ -27,6 +31,7 @@ export function releaseIr(release: string): ReleaseIr {
   return buildReleaseIr(release, releaseDocument(release), `spec/openapi/v${release}.json`);
 }
 
+/** The release's swagger.json cut down to coordination.k8s.io/v1; it ingests exactly like the whole document. */
 export function upstreamSwagger(release: string): string {
-  return join(SHARED_SPECS, 'kubernetes', `v${release}`, 'swagger.json');
+  return join(UPSTREAM_FIXTURES, 'kubernetes', `v${release}`, 'swagger.json');
 }

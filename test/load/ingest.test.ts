@@ -20,7 +20,7 @@ describe('ingest of both upstream forms', () => {
     expect(fromV3.contentHash).toBe(fromSwagger.contentHash);
   });
 
-  it.each(manifestReleases().map((r) => [r.release, r.contentHash] as const))('committed spec for %s is what ingest of the upstream document gives', async (release, hash) => {
+  it.each(manifestReleases().map((r) => [r.release, r.contentHash] as const))('ingest of the committed upstream fixture for %s gives the content hash spec/releases.json records, as the whole upstream document does', async (release, hash) => {
     const normalized = await normalizeUpstreamDocument(await readUpstreamDocument(upstreamSwagger(release)), release);
     expect(normalized.contentHash).toBe(hash);
     expect(contentHash(releaseDocument(release))).toBe(hash);

@@ -1,10 +1,12 @@
 // Shared helpers for the Lease API server tests: OpenAPI fixtures, a small HTTP client and a watch reader.
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
+import { fileURLToPath } from 'node:url';
 import type { LeaseApiServer, LeaseApiServerOptions } from '../../templates/server/index.js';
 import { startLeaseApiServer } from '../../templates/server/index.js';
 
-export const SNAPSHOT_PATH = '/work/shared/specs/kubernetes-v3-snapshots/between-v1.30-and-v1.31/apis__coordination.k8s.io__v1_openapi.json';
+// Upstream's per-group OpenAPI v3 document (committed fixture, byte for byte; see test/fixtures/README.md).
+export const SNAPSHOT_PATH = fileURLToPath(new URL('../fixtures/upstream/kubernetes-v3-snapshots/between-v1.30-and-v1.31/apis__coordination.k8s.io__v1_openapi.json', import.meta.url));
 export const BASE = '/apis/coordination.k8s.io/v1';
 export const NS_BASE = `${BASE}/namespaces/default/leases`;
 

@@ -1,0 +1,64 @@
+// Maintainer command: rebuilds test/fixtures/upstream from a local mirror of
+// upstream documents, so that the tests run on any clone without the
+// 3–4 MB whole-API documents. Usage:
+//   npm run fixtures:update -- --from DIR [--spec-dir spec] [--out test/fixtures/upstream]
+// DIR has the layout `spec:update --from` reads (kubernetes/v<release>/swagger.json …).
+import { readdir, readFile } from 'node:fs/promises';
+import { basename, join, relative, resolve } from 'node:path';
+import { DEFAULT_SPEC_DIR, PROJECT_ROOT } from '../config.js';
+import { GeneratorError } from '../errors.js';
+import { replaceDirectory } from '../fs/atomicOutput.js';
+import { findInMirror } from '../load/locateUpstream.js';
+import { normalizeUpstreamDocument } from '../load/normalizeDocument.js';
+import { parseUpstreamDocument, readUpstreamDocument } from '../load/readDocument.js';
+import { upstreamFixture } from '../load/upstreamFixture.js';
+import { readManifest } from '../spec/manifest.js';
+import { parseFlags } from './flags.js';
+import { runCli, usageError } from './runCli.js';
+
+const V3_SNAPSHOTS = 'kubernetes-v3-snapshots';
+const V3_FILE = 'apis__coordination.k8s.io__v1_openapi.json';
+
+await runCli(async (argv) => {
+  const flags = parseFlags(argv, { from: 'string', 'spec-dir': 'string', out: 'string' });
+  if (flags.from === undefined) throw usageError('usage: fixtures:update --from DIR [--spec-dir DIR] [--out DIR]');
+  const from = resolve(flags.from);
+  const out = resolve(flags.out ?? join(PROJECT_ROOT, 'test', 'fixtures', 'upstream'));
+  const manifest = await readManifest(resolve(flags['spec-dir'] ?? DEFAULT_SPEC_DIR));
+
+  const files = new Map<string, string>();
+  for (const { release, contentHash } of manifest.releases) {
+    const source = await findInMirror(from, release);
+    const upstream = await readUpstreamDocument(source);
+    const target = join('kubernetes', `v${release}`, basename(source));
+    const text = JSON.stringify(upstreamFixture(upstream), null, 2) + '\n';
+    // The fixture stands in for upstream only if ingest cannot tell them apart.
+    const [whole, cut] = await Promise.all([normalizeUpstreamDocument(upstream, release), normalizeUpstreamDocument(parseUpstreamDocument(target, text), release)]);
+    if (cut.contentHash !== whole.contentHash) {
+      throw new GeneratorError('hash-mismatch', `the fixture ingests to ${cut.contentHash}, the whole document to ${whole.contentHash}`, { file: source });
+    }
+    files.set(target, text);
+    const note = whole.contentHash === contentHash ? '' : `  (spec/releases.json records ${contentHash}: run spec:update for ${release})`;
+    console.log(`${release.padEnd(8)} ${target}  ${Math.round(text.length / 1024)} KB  ${whole.contentHash}${note}`);
+  }
+
+  // The per-group OpenAPI v3 snapshots are already small: copied byte for byte.
+  for (const snapshot of await v3Snapshots(join(from, V3_SNAPSHOTS))) {
+    const target = join(V3_SNAPSHOTS, relative(join(from, V3_SNAPSHOTS), snapshot));
+    files.set(target, await readFile(snapshot, 'utf8'));
+    console.log(`copied   ${target}`);
+  }
+
+  await replaceDirectory(out, files);
+  console.log(`wrote ${files.size} files to ${relative(process.cwd(), out) || '.'}`);
+});
+
+async function v3Snapshots(dir: string): Promise<string[]> {
+  let entries: string[];
+  try {
+    entries = await readdir(dir, { recursive: true });
+  } catch {
+    return [];
+  }
+  return entries.filter((entry) => basename(entry) === V3_FILE).sort().map((entry) => join(dir, entry));
+}
