@@ -142,6 +142,18 @@ describe('integer query values (strconv.ParseInt(s, 10, 64))', () => {
   });
 });
 
+describe('delete options', () => {
+  it('reads the query only when the body is empty (DeleteResource), so a bad query beside a body is ignored', async () => {
+    await create(server, 'victim');
+    const body = { kind: 'DeleteOptions', apiVersion: 'v1', dryRun: ['All'] };
+    const res = await api(server, 'DELETE', `${NS_BASE}/victim?gracePeriodSeconds=x&dryRun=bogus`, { body });
+    expect(res.status).toBe(200);
+    expect((await api(server, 'GET', `${NS_BASE}/victim`)).status).toBe(200);
+    expect((await api(server, 'DELETE', `${NS_BASE}/victim`)).status).toBe(200);
+    await expectIntact();
+  });
+});
+
 describe('watch timeoutSeconds (time.Duration(timeoutSeconds) * time.Second)', () => {
   it('keeps a watch with a timeout beyond setTimeout range open', async () => {
     const w = await watch(server, `${NS_BASE}?watch=true&timeoutSeconds=2147484`);

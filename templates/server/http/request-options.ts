@@ -192,15 +192,20 @@ export function parseWriteOptions(query: URLSearchParams, userAgent: string | un
 
 const PROPAGATION_POLICIES = ['Background', 'Foreground', 'Orphan'];
 
-/** DeleteOptions from the body (if any) overlaid with query parameters. */
-export function parseDeleteOptions(query: URLSearchParams, body: string): Result<DeleteOptions, StatusError> {
+/**
+ * DeleteOptions from the body if there is one, else from the query: DeleteResource decodes the query
+ * only when the body is empty, so query parameters beside a body are ignored, as there.
+ */
+export function parseDeleteOptions(rawQuery: URLSearchParams, body: string): Result<DeleteOptions, StatusError> {
   let fromBody: JsonValue = {};
-  if (body.trim() !== '') {
+  const hasBody = body.trim() !== '';
+  if (hasBody) {
     const parsed = parseJsonStrict(body);
     if (!parsed.ok) return err(badRequest(`couldn't get version/kind; json parse error: ${parsed.error}`));
     fromBody = parsed.value.value;
     if (!isJsonObject(fromBody)) return err(badRequest('the body of a delete request must be a DeleteOptions object'));
   }
+  const query = hasBody ? new URLSearchParams() : rawQuery;
   const bodyObj = isJsonObject(fromBody) ? fromBody : {};
   const bodyDryRun = Array.isArray(bodyObj['dryRun']) ? bodyObj['dryRun'].filter((v): v is string => typeof v === 'string') : [];
   const dryRun = dryRunOf([...query.getAll('dryRun'), ...bodyDryRun], 'DeleteOptions');
