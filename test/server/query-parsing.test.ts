@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import type { JsonBody } from './helpers.js';
-import { NS_BASE, api, create, start, watch } from './helpers.js';
+import { BASE, NS_BASE, api, create, start, watch } from './helpers.js';
 
 const QUALIFIED_NAME_RULE =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
@@ -273,6 +273,13 @@ describe('field selectors (fields.ParseSelector, then the default field-label co
   ];
   it.each(rejected)('%j → 400', async (selector, message) => {
     await expectBadRequest(`fieldSelector=${encodeURIComponent(selector)}`, message);
+  });
+
+  it('takes the name of a single-object watch path as a literal, not as selector syntax', async () => {
+    const w = await watch(server, `${BASE}/watch/namespaces/default/leases/a%3Db%2Cc%5C?timeoutSeconds=1`);
+    expect(w.status).toBe(200);
+    expect(await w.ended).toBe('end');
+    await expectIntact();
   });
 
   it('reports ListOptions validation (422) before the field-label conversion (400), as ListResource does', async () => {

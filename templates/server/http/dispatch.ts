@@ -13,6 +13,7 @@ import { serveCreate, servePatch, serveUpdate } from './handlers/write.js';
 import { NOT_ACCEPTABLE_MESSAGE, chooseRepresentation, parseAccept } from './negotiation.js';
 import type { RequestContext } from './request-context.js';
 import { parseListRequest, parseQueryBool } from './request-options.js';
+import { escapeFieldValue } from '../selectors/field-selector.js';
 import { sendStatus } from './respond.js';
 import type { Route } from './route.js';
 import { routeFor } from './route.js';
@@ -48,7 +49,8 @@ function serveCollectionRead(ctx: RequestContext, namespace: string | undefined,
   const query = new URLSearchParams(ctx.url.searchParams);
   if (name !== undefined) {
     const existing = query.get('fieldSelector');
-    query.set('fieldSelector', existing === null || existing === '' ? `metadata.name=${name}` : `${existing},metadata.name=${name}`);
+    const term = `metadata.name=${escapeFieldValue(name)}`;
+    query.set('fieldSelector', existing === null || existing === '' ? term : `${existing},${term}`);
   }
   const request = parseListRequest(query, namespace, forceWatch);
   if (!request.ok) return sendStatus(ctx.res, request.error);

@@ -47,6 +47,11 @@ function splitTerm(term: string): { lhs: string; op: (typeof OPERATORS)[number];
   return undefined;
 }
 
+/** fields.EscapeValue: lets a literal (such as a name from the path) stand as a selector value. */
+export function escapeFieldValue(value: string): string {
+  return value.replace(/[\\,=]/g, (ch) => `\\${ch}`);
+}
+
 /** fields.UnescapeValue, with its error text (Go prints the offending rune with %v: its code point). */
 function unescapeValue(value: string): Result<string, string> {
   if (!/[\\,=]/.test(value)) return ok(value);
