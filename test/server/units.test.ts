@@ -5,6 +5,8 @@ import { fieldLeaves, fromFieldsV1, pathToString, toFieldsV1 } from '../../templ
 import { humanDuration } from '../../templates/server/http/human-duration.js';
 import { formatMicroTime, formatTime, parseMicroTime, parseTime } from '../../templates/server/time.js';
 import * as der from '../../templates/server/tls/der.js';
+import { parseQueryBool, watchTimeoutMs } from '../../templates/server/http/request-options.js';
+import { goQuote, parseInt64 } from '../../templates/server/selectors/strconv.js';
 
 describe('time', () => {
   it('formats Time at second precision and MicroTime with six digits', () => {
@@ -133,5 +135,76 @@ describe('DER', () => {
     expect(der.time(new Date('2030-01-02T03:04:05Z'))).toEqual(Buffer.concat([Buffer.from([0x17, 13]), Buffer.from('300102030405Z')]));
     expect(der.time(new Date('2050-01-01T00:00:00Z'))[0]).toBe(0x18);
     expect(der.tlv(0x04, Buffer.alloc(200)).subarray(0, 3)).toEqual(Buffer.from([0x04, 0x81, 200]));
+  });
+});
+
+describe('strconv.ParseInt(s, 10, 64)', () => {
+  const cases: [string, bigint | string][] = [
+    ['0', 0n],
+    ['+7', 7n],
+    ['-7', -7n],
+    ['007', 7n],
+    ['9223372036854775807', 9223372036854775807n],
+    ['-9223372036854775808', -9223372036854775808n],
+    ['9223372036854775808', 'strconv.ParseInt: parsing "9223372036854775808": value out of range'],
+    ['18446744073709551616', 'strconv.ParseInt: parsing "18446744073709551616": value out of range'],
+    ['1a', 'strconv.ParseInt: parsing "1a": invalid syntax'],
+    ['', 'strconv.ParseInt: parsing "": invalid syntax'],
+    ['-', 'strconv.ParseInt: parsing "-": invalid syntax'],
+    ['+-1', 'strconv.ParseInt: parsing "+-1": invalid syntax'],
+    ['١', 'strconv.ParseInt: parsing "١": invalid syntax'],
+  ];
+  it.each(cases)('%j → %s', (text, expected) => {
+    const parsed = parseInt64(text);
+    expect(parsed.ok ? parsed.value : parsed.error).toBe(expected);
+  });
+});
+
+describe('Go %q', () => {
+  const cases: [string, string][] = [
+    ['plain', '"plain"'],
+    ['"\\', '"\\"\\\\"'],
+    ['\u0000\u0007\b\f\n\r\t\u000b\u001f\u007f', '"\\x00\\a\\b\\f\\n\\r\\t\\v\\x1f\\x7f"'],
+    ['é€😀', '"é€😀"'],
+    ['\u00ad\u200b\u{e0001}', '"\\u00ad\\u200b\\U000e0001"'],
+  ];
+  it.each(cases)('%j → %s', (text, expected) => {
+    expect(goQuote(text)).toBe(expected);
+  });
+});
+
+describe('boolean query values', () => {
+  const cases: [string | null, boolean | undefined][] = [
+    [null, undefined],
+    ['', true],
+    ['true', true],
+    ['True', true],
+    ['1', true],
+    ['no', true],
+    ['0', false],
+    ['false', false],
+    ['FaLsE', false],
+    ['falſe', false],
+    ['false ', true],
+  ];
+  it.each(cases)('%j → %s', (value, expected) => {
+    expect(parseQueryBool(value)).toBe(expected);
+  });
+});
+
+describe('watch lifetime from timeoutSeconds', () => {
+  const cases: [bigint | undefined, number, number][] = [
+    [undefined, 0, 1_800_000],
+    [undefined, 0.5, 2_700_000],
+    [0n, 0.999, 3_598_200],
+    [1n, 0, 1000],
+    [2147484n, 0, 2_147_484_000],
+    [9223372036n, 0, 9_223_372_036_000],
+    [-1n, 0, 0],
+    [9223372037n, 0, 0],
+    [18446744074n, 0, 290],
+  ];
+  it.each(cases)('%s s (random %s) → %i ms', (seconds, random, expected) => {
+    expect(watchTimeoutMs(seconds, random)).toBe(expected);
   });
 });

@@ -3,6 +3,11 @@ import type { LeaseApiServer } from '../../templates/server/index.js';
 import { startLeaseApiServer } from '../../templates/server/index.js';
 import { NS_BASE, api, lease, openApi130, start } from './helpers.js';
 
+const QUALIFIED_NAME_RULE =
+  "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
+const LABEL_VALUE_RULE =
+  "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
+
 const SUBDOMAIN_MESSAGE =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
@@ -69,6 +74,32 @@ describe('semantic validation (422 Invalid)', () => {
     const res = await api(server, 'POST', NS_BASE, { body: lease('lbl', {}, { labels: { 'bad key': 'v', ok: 'bad value!' } }) });
     expect(res.status).toBe(422);
     expect(res.body.details?.causes?.map((c) => c.field)).toEqual(['metadata.labels', 'metadata.labels']);
+  });
+
+  // IsQualifiedName and IsValidLabelValue as apimachinery words them: every '/' splits, an empty name
+  // also fails the regex, and lengths count UTF-8 bytes.
+  const labelCases: [Record<string, string>, string[]][] = [
+    [{ 'a/': 'v' }, ['Invalid value: "a/": name part must be non-empty', `Invalid value: "a/": ${QUALIFIED_NAME_RULE}`]],
+    [{ '/a': 'v' }, ['Invalid value: "/a": prefix part must be non-empty']],
+    [
+      { 'a/b/c': 'v' },
+      [
+        `Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
+      ],
+    ],
+    [{ ok: 'é'.repeat(32) }, [`Invalid value: "${'é'.repeat(32)}": must be no more than 63 characters`, `Invalid value: "${'é'.repeat(32)}": ${LABEL_VALUE_RULE}`]],
+    [{ ok: 'v'.repeat(63) }, []],
+  ];
+  it.each(labelCases)('validates labels %j like IsQualifiedName/IsValidLabelValue', async (labels, messages) => {
+    const res = await api(server, 'POST', NS_BASE, { body: lease('lbl-table', {}, { labels }) });
+    if (messages.length === 0) {
+      expect(res.status).toBe(201);
+      await api(server, 'DELETE', `${NS_BASE}/lbl-table`);
+      return;
+    }
+    expect(res.status).toBe(422);
+    expect(res.body.details?.causes?.map((c) => c.message)).toEqual(messages);
+    expect(res.body.details?.causes?.every((c) => c.field === 'metadata.labels')).toBe(true);
   });
 
   it('validates updates too', async () => {
