@@ -12,7 +12,8 @@ import { serveWatch } from './handlers/watch.js';
 import { serveCreate, servePatch, serveUpdate } from './handlers/write.js';
 import { NOT_ACCEPTABLE_MESSAGE, chooseRepresentation, parseAccept } from './negotiation.js';
 import type { RequestContext } from './request-context.js';
-import { parseListRequest } from './request-options.js';
+import { parseListRequest, parseQueryBool } from './request-options.js';
+import { escapeFieldValue } from '../selectors/field-selector.js';
 import { sendStatus } from './respond.js';
 import type { Route } from './route.js';
 import { routeFor } from './route.js';
@@ -22,8 +23,7 @@ import { parseIncludeObject } from './table.js';
 
 function isWatchRequest(route: Route, query: URLSearchParams): boolean {
   if (route.kind !== 'collection' && route.kind !== 'item') return false;
-  const watch = query.get('watch');
-  return route.watchPath || (route.kind === 'collection' && (watch === 'true' || watch === '1'));
+  return route.watchPath || (route.kind === 'collection' && parseQueryBool(query.get('watch')) === true);
 }
 
 function record(state: ServerState, req: IncomingMessage, res: ServerResponse, url: URL): void {
@@ -49,7 +49,8 @@ function serveCollectionRead(ctx: RequestContext, namespace: string | undefined,
   const query = new URLSearchParams(ctx.url.searchParams);
   if (name !== undefined) {
     const existing = query.get('fieldSelector');
-    query.set('fieldSelector', existing === null || existing === '' ? `metadata.name=${name}` : `${existing},metadata.name=${name}`);
+    const term = `metadata.name=${escapeFieldValue(name)}`;
+    query.set('fieldSelector', existing === null || existing === '' ? term : `${existing},${term}`);
   }
   const request = parseListRequest(query, namespace, forceWatch);
   if (!request.ok) return sendStatus(ctx.res, request.error);

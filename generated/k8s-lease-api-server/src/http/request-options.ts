@@ -6,8 +6,9 @@ import type { FieldValidation, WriteOptions } from '../operations/context.js';
 import type { ListQuery } from '../operations/list.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
-import { parseFieldSelector } from '../selectors/field-selector.js';
+import { leaseFieldRequirements, parseFieldSelector } from '../selectors/field-selector.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
+import { parseInt64 } from '../selectors/strconv.js';
 import type { FieldError, StatusError } from '../status.js';
 import { badRequest, invalidOptions } from '../status.js';
 import type { DeleteOptions } from '../operations/delete.js';
@@ -17,24 +18,51 @@ export interface WatchFlags {
   watch: boolean;
   allowWatchBookmarks: boolean;
   sendInitialEvents: boolean | undefined;
-  timeoutSeconds: number | undefined;
+  /** As sent (int64); watchTimeoutMs turns it into the stream's lifetime. */
+  timeoutSeconds: bigint | undefined;
 }
 
 export interface ListRequest extends ListQuery, WatchFlags {}
 
-function boolParam(query: URLSearchParams, name: string): Result<boolean | undefined, StatusError> {
-  const value = query.get(name);
-  if (value === null) return ok(undefined);
-  if (value === 'true' || value === '1') return ok(true);
-  if (value === 'false' || value === '0' || value === '') return ok(false);
-  return err(badRequest(`invalid boolean value for ${name}: ${JSON.stringify(value)}`));
+/**
+ * A boolean query value as apimachinery's Convert_Slice_string_To_bool reads it: only "0" and "false"
+ * (any case, by Unicode simple folding) are false; anything else, "" included, is true. undefined when absent.
+ */
+export function parseQueryBool(value: string | null): boolean | undefined {
+  if (value === null) return undefined;
+  return !(value === '0' || equalFoldFalse(value));
 }
 
-function intParam(query: URLSearchParams, name: string): Result<number | undefined, StatusError> {
+// strings.EqualFold(value, "false"): rune by rune; 'ſ' (U+017F) folds to 's', the only non-ASCII rune that can.
+function equalFoldFalse(value: string): boolean {
+  const runes = [...value];
+  return runes.length === 5 && runes.every((r, i) => r.toUpperCase() === 'FALSE'[i]);
+}
+
+function boolParam(query: URLSearchParams, name: string): boolean | undefined {
+  return parseQueryBool(query.get(name));
+}
+
+/** Convert_Slice_string_To_Pointer_int64: absent is unset; anything present must be strconv.ParseInt-able. */
+function intParam(query: URLSearchParams, name: string): Result<bigint | undefined, StatusError> {
   const value = query.get(name);
-  if (value === null || value === '') return ok(undefined);
-  if (!/^-?\d+$/.test(value)) return err(badRequest(`${name}: invalid value ${JSON.stringify(value)}: must be an integer`));
-  return ok(Number(value));
+  if (value === null) return ok(undefined);
+  const parsed = parseInt64(value);
+  return parsed.ok ? parsed : err(badRequest(parsed.error));
+}
+
+/** kube-apiserver's --min-request-timeout default, in seconds. */
+export const MIN_REQUEST_TIMEOUT_SECONDS = 1800;
+
+/**
+ * How long a watch stays open, as ListResource computes it: time.Duration(timeoutSeconds) * time.Second
+ * (int64 nanoseconds, wrapping on overflow as Go's multiplication does); zero or unset means
+ * minRequestTimeout * (1 + random); a negative duration is an already expired context, so the watch ends at once.
+ */
+export function watchTimeoutMs(timeoutSeconds: bigint | undefined, random: number): number {
+  const nanos = timeoutSeconds === undefined ? 0n : BigInt.asIntN(64, timeoutSeconds * 1_000_000_000n);
+  if (nanos === 0n) return MIN_REQUEST_TIMEOUT_SECONDS * 1000 * (random + 1);
+  return nanos < 0n ? 0 : Number(nanos / 1_000_000n);
 }
 
 function validateListRequest(r: ListRequest, rawMatch: string): FieldError[] {
@@ -73,39 +101,39 @@ function validateListRequest(r: ListRequest, rawMatch: string): FieldError[] {
   return errors;
 }
 
-/** Parses list/watch query parameters for a collection (namespace === undefined: all namespaces). */
+/**
+ * Parses list/watch query parameters for a collection (namespace === undefined: all namespaces) in
+ * ListResource's order: decoding (ints in ListOptions field order, then the label and field selectors'
+ * syntax) answers 400, then ListOptions validation 422, then the field-label conversion 400.
+ */
 export function parseListRequest(query: URLSearchParams, namespace: string | undefined, forceWatch: boolean): Result<ListRequest, StatusError> {
-  const labelText = query.get('labelSelector') ?? '';
-  const labels = parseLabelSelector(labelText);
-  if (!labels.ok) return err(badRequest(labels.error));
-  const fields = parseFieldSelector(query.get('fieldSelector') ?? '');
-  if (!fields.ok) return err(badRequest(fields.error));
-  const watch = boolParam(query, 'watch');
-  const bookmarks = boolParam(query, 'allowWatchBookmarks');
-  const initial = boolParam(query, 'sendInitialEvents');
-  const limit = intParam(query, 'limit');
   const timeout = intParam(query, 'timeoutSeconds');
-  if (!watch.ok) return watch;
-  if (!bookmarks.ok) return bookmarks;
-  if (!initial.ok) return initial;
-  if (!limit.ok) return limit;
   if (!timeout.ok) return timeout;
+  const limit = intParam(query, 'limit');
+  if (!limit.ok) return limit;
+  const labels = parseLabelSelector(query.get('labelSelector') ?? '');
+  if (!labels.ok) return err(badRequest(labels.error));
+  const terms = parseFieldSelector(query.get('fieldSelector') ?? '');
+  if (!terms.ok) return err(badRequest(terms.error));
   const rawMatch = query.get('resourceVersionMatch') ?? '';
   const request: ListRequest = {
     namespace,
     labels: labels.value,
-    fields: fields.value,
-    limit: limit.value,
+    fields: [],
+    limit: limit.value === undefined ? undefined : Number(limit.value),
     continueToken: query.get('continue') ?? undefined,
     resourceVersion: query.get('resourceVersion') ?? undefined,
     resourceVersionMatch: rawMatch === 'Exact' || rawMatch === 'NotOlderThan' ? rawMatch : undefined,
-    watch: forceWatch || watch.value === true,
-    allowWatchBookmarks: bookmarks.value === true,
-    sendInitialEvents: initial.value,
+    watch: forceWatch || boolParam(query, 'watch') === true,
+    allowWatchBookmarks: boolParam(query, 'allowWatchBookmarks') === true,
+    sendInitialEvents: boolParam(query, 'sendInitialEvents'),
     timeoutSeconds: timeout.value,
   };
   const errors = validateListRequest(request, rawMatch);
-  return errors.length === 0 ? ok(request) : err(invalidOptions('ListOptions', errors));
+  if (errors.length > 0) return err(invalidOptions('ListOptions', errors));
+  const fields = leaseFieldRequirements(terms.value);
+  if (!fields.ok) return err(badRequest(fields.error));
+  return ok({ ...request, fields: fields.value });
 }
 
 function dryRunOf(values: string[], optionsKind: string): Result<boolean, StatusError> {
@@ -146,8 +174,7 @@ export function parseWriteOptions(query: URLSearchParams, userAgent: string | un
     errors.push({ type: 'Invalid', field: 'fieldManager', value: explicit, detail: `invalid character (at position ${badChar})` });
   }
   const force = boolParam(query, 'force');
-  if (!force.ok) return force;
-  if (kind === 'Patch' && !isApply && force.value !== undefined) {
+  if (kind === 'Patch' && !isApply && force !== undefined) {
     errors.push({ type: 'Forbidden', field: 'force', detail: 'may not be specified for non-apply patch' });
   }
   if (isApply && (explicit === null || explicit === '')) {
@@ -158,22 +185,27 @@ export function parseWriteOptions(query: URLSearchParams, userAgent: string | un
     dryRun: dryRun.value,
     fieldValidation,
     fieldManager: explicit !== null && explicit !== '' ? explicit : managerFromUserAgent(userAgent),
-    force: force.value === true,
+    force: force === true,
     explicitManager: explicit !== null && explicit !== '',
   });
 }
 
 const PROPAGATION_POLICIES = ['Background', 'Foreground', 'Orphan'];
 
-/** DeleteOptions from the body (if any) overlaid with query parameters. */
-export function parseDeleteOptions(query: URLSearchParams, body: string): Result<DeleteOptions, StatusError> {
+/**
+ * DeleteOptions from the body if there is one, else from the query: DeleteResource decodes the query
+ * only when the body is empty, so query parameters beside a body are ignored, as there.
+ */
+export function parseDeleteOptions(rawQuery: URLSearchParams, body: string): Result<DeleteOptions, StatusError> {
   let fromBody: JsonValue = {};
-  if (body.trim() !== '') {
+  const hasBody = body.trim() !== '';
+  if (hasBody) {
     const parsed = parseJsonStrict(body);
     if (!parsed.ok) return err(badRequest(`couldn't get version/kind; json parse error: ${parsed.error}`));
     fromBody = parsed.value.value;
     if (!isJsonObject(fromBody)) return err(badRequest('the body of a delete request must be a DeleteOptions object'));
   }
+  const query = hasBody ? new URLSearchParams() : rawQuery;
   const bodyObj = isJsonObject(fromBody) ? fromBody : {};
   const bodyDryRun = Array.isArray(bodyObj['dryRun']) ? bodyObj['dryRun'].filter((v): v is string => typeof v === 'string') : [];
   const dryRun = dryRunOf([...query.getAll('dryRun'), ...bodyDryRun], 'DeleteOptions');
@@ -188,7 +220,7 @@ export function parseDeleteOptions(query: URLSearchParams, body: string): Result
   const pre = objectAt(bodyObj, 'preconditions');
   return ok({
     dryRun: dryRun.value,
-    gracePeriodSeconds: grace.value ?? (typeof bodyGrace === 'number' ? bodyGrace : undefined),
+    gracePeriodSeconds: grace.value !== undefined ? Number(grace.value) : typeof bodyGrace === 'number' ? bodyGrace : undefined,
     preconditions: { uid: stringAt(pre, 'uid'), resourceVersion: stringAt(pre, 'resourceVersion') },
   });
 }

@@ -2,6 +2,8 @@
 // back-pressure, bookmarks, a timeout, and the "drop the connection after N events" fault.
 import type { ServerResponse } from 'node:http';
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export interface WatchStreamOptions {
   /** Called when the stream ends for any reason; used to unsubscribe from the store. */
   onClose: () => void;
@@ -41,7 +43,9 @@ export class WatchStream {
 
   /** Runs fn periodically (or once) for as long as the stream is open. */
   every(ms: number, fn: () => void, once = false): void {
-    const timer = once ? setTimeout(fn, ms) : setInterval(fn, ms);
+    // setTimeout turns anything above 2^31-1 ms into 1 ms, so a long one-shot delay is chained.
+    const step = Math.min(ms, MAX_TIMER_MS);
+    const timer = once ? setTimeout(step < ms ? () => this.every(ms - step, fn, true) : fn, step) : setInterval(fn, ms);
     timer.unref();
     this.timers.push(timer);
   }

@@ -1,38 +1,45 @@
-// Field selectors for Leases: only metadata.name and metadata.namespace are indexed, as on the real server.
+// Field selectors in two steps, as kube-apiserver takes them: fields.ParseSelector's syntax while the
+// query is decoded (k8s.io/apimachinery/pkg/fields/selector.go), then, after ListOptions validation, the
+// Lease's field-label conversion. Lease registers no conversion of its own, so the scheme's default
+// (runtime.DefaultMetaV1FieldSelectorConversion) applies: only metadata.name and metadata.namespace.
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
+import { goQuote } from './strconv.js';
 
-export interface FieldRequirement {
-  field: 'metadata.name' | 'metadata.namespace';
+export interface FieldTerm {
+  field: string;
   op: 'eq' | 'neq';
   value: string;
 }
 
+export interface FieldRequirement extends FieldTerm {
+  field: 'metadata.name' | 'metadata.namespace';
+}
+
 const OPERATORS = ['!=', '==', '='] as const;
 
+/** splitTerms: commas split terms unless backslash-escaped; the backslash stays in the term. */
 function splitTerms(text: string): string[] {
+  if (text === '') return [];
   const terms: string[] = [];
-  let current = '';
+  let start = 0;
+  let inSlash = false;
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i] ?? '';
-    if (ch === '\\' && i + 1 < text.length) {
-      current += ch + (text[i + 1] ?? '');
-      i++;
-    } else if (ch === ',') {
-      terms.push(current);
-      current = '';
-    } else current += ch;
+    const ch = text[i];
+    if (inSlash) inSlash = false;
+    else if (ch === '\\') inSlash = true;
+    else if (ch === ',') {
+      terms.push(text.slice(start, i));
+      start = i + 1;
+    }
   }
-  terms.push(current);
+  terms.push(text.slice(start));
   return terms;
 }
 
+/** splitTerm: the left side has no escaping, so the first operator found splits the term. */
 function splitTerm(term: string): { lhs: string; op: (typeof OPERATORS)[number]; rhs: string } | undefined {
   for (let i = 0; i < term.length; i++) {
-    if (term[i] === '\\') {
-      i++;
-      continue;
-    }
     for (const op of OPERATORS) {
       if (term.startsWith(op, i)) return { lhs: term.slice(0, i), op, rhs: term.slice(i + op.length) };
     }
@@ -40,35 +47,55 @@ function splitTerm(term: string): { lhs: string; op: (typeof OPERATORS)[number];
   return undefined;
 }
 
-function unescape(value: string): Result<string, string> {
-  let out = '';
-  for (let i = 0; i < value.length; i++) {
-    const ch = value[i] ?? '';
-    if (ch !== '\\') {
-      out += ch;
-      continue;
-    }
-    const next = value[i + 1];
-    if (next !== '\\' && next !== ',' && next !== '=') return err(`invalid field selector: invalid escape sequence: \\${next ?? ''}`);
-    out += next;
-    i++;
-  }
-  return ok(out);
+/** fields.EscapeValue: lets a literal (such as a name from the path) stand as a selector value. */
+export function escapeFieldValue(value: string): string {
+  return value.replace(/[\\,=]/g, (ch) => `\\${ch}`);
 }
 
-export function parseFieldSelector(text: string): Result<FieldRequirement[], string> {
-  const requirements: FieldRequirement[] = [];
-  for (const term of splitTerms(text)) {
-    if (term === '') continue;
-    const parts = splitTerm(term);
-    if (parts === undefined) return err(`invalid selector: '${text}'; can't understand '${term}'`);
-    const field = parts.lhs.trim();
-    const value = unescape(parts.rhs);
+/** fields.UnescapeValue, with its error text (Go prints the offending rune with %v: its code point). */
+function unescapeValue(value: string): Result<string, string> {
+  if (!/[\\,=]/.test(value)) return ok(value);
+  let out = '';
+  let inSlash = false;
+  for (const ch of value) {
+    if (inSlash) {
+      if (ch !== '\\' && ch !== ',' && ch !== '=') return err(`invalid field selector: invalid escape sequence: \\${ch}`);
+      out += ch;
+      inSlash = false;
+    } else if (ch === '\\') inSlash = true;
+    else if (ch === ',' || ch === '=') return err(`invalid field selector: unescapedRune character in value: ${ch.codePointAt(0) ?? 0}`);
+    else out += ch;
+  }
+  return inSlash ? err('invalid field selector: invalid escape sequence: \\') : ok(out);
+}
+
+function compareBytes(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** fields.ParseSelector: terms are sorted first, so the first failing term in byte order is reported. */
+export function parseFieldSelector(text: string): Result<FieldTerm[], string> {
+  const terms: FieldTerm[] = [];
+  for (const part of splitTerms(text).sort(compareBytes)) {
+    if (part === '') continue;
+    const parts = splitTerm(part);
+    if (parts === undefined) return err(`invalid selector: '${text}'; can't understand '${part}'`);
+    const value = unescapeValue(parts.rhs);
     if (!value.ok) return value;
+    terms.push({ field: parts.lhs, op: parts.op === '!=' ? 'neq' : 'eq', value: value.value });
+  }
+  return ok(terms);
+}
+
+/** DefaultMetaV1FieldSelectorConversion over every term, in order; its error is the 400's message. */
+export function leaseFieldRequirements(terms: FieldTerm[]): Result<FieldRequirement[], string> {
+  const requirements: FieldRequirement[] = [];
+  for (const term of terms) {
+    const { field } = term;
     if (field !== 'metadata.name' && field !== 'metadata.namespace') {
-      return err(`field label not supported: ${field}`);
+      return err(`${goQuote(field)} is not a known field selector: only "metadata.name", "metadata.namespace"`);
     }
-    requirements.push({ field, op: parts.op === '!=' ? 'neq' : 'eq', value: value.value });
+    requirements.push({ ...term, field });
   }
   return ok(requirements);
 }

@@ -1,6 +1,9 @@
-// Label selector grammar of k8s.io/apimachinery/pkg/labels: =, ==, !=, in, notin, exists, !exists, >, <.
+// Label selectors as k8s.io/apimachinery/pkg/labels/selector.go parses them: its lexer, its recursive
+// descent parser, NewRequirement's validation and its error wording (part of what clients see in a 400).
+import { labelValueErrors, qualifiedNameErrors } from '../names.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
+import { goQuote, parseInt64 } from './strconv.js';
 
 export type LabelOperator = 'exists' | 'notexists' | 'eq' | 'neq' | 'in' | 'notin' | 'gt' | 'lt';
 
@@ -10,147 +13,327 @@ export interface LabelRequirement {
   values: string[];
 }
 
-type Token = { kind: 'ident'; text: string } | { kind: 'symbol'; text: string } | { kind: 'end' };
+type TokenKind =
+  | 'error'
+  | 'end'
+  | 'closedPar'
+  | 'comma'
+  | 'doesNotExist'
+  | 'doubleEquals'
+  | 'equals'
+  | 'greaterThan'
+  | 'identifier'
+  | 'in'
+  | 'lessThan'
+  | 'notEquals'
+  | 'notIn'
+  | 'openPar';
 
-const SYMBOLS = ['!=', '==', '=', '!', '(', ')', ',', '>', '<'];
-const SPECIAL = new Set(['=', '!', '(', ')', ',', '>', '<']);
+interface Token {
+  kind: TokenKind;
+  literal: string;
+}
+
+const KEYWORDS: ReadonlyMap<string, TokenKind> = new Map<string, TokenKind>([
+  [')', 'closedPar'],
+  [',', 'comma'],
+  ['!', 'doesNotExist'],
+  ['==', 'doubleEquals'],
+  ['=', 'equals'],
+  ['>', 'greaterThan'],
+  ['in', 'in'],
+  ['<', 'lessThan'],
+  ['!=', 'notEquals'],
+  ['notin', 'notIn'],
+  ['(', 'openPar'],
+]);
+
+const BINARY_OPERATORS = 'in, notin, =, ==, !=, gt, lt';
+// Go's lexer reads a 0 byte both at the end of input and for a NUL in it.
+const NUL = '\u0000';
+
+function isWhitespace(ch: string): boolean {
+  return ch === ' ' || ch === '\t' || ch === '\r' || ch === '\n';
+}
+
+function isSpecialSymbol(ch: string): boolean {
+  return '=!(),><'.includes(ch) && ch !== '';
+}
+
+/** The Lexer of labels/selector.go, byte for byte (every special character is ASCII). */
+class Lexer {
+  private pos = 0;
+
+  constructor(private readonly text: string) {}
+
+  private read(): string {
+    if (this.pos >= this.text.length) return NUL;
+    return this.text[this.pos++] ?? NUL;
+  }
+
+  private unread(): void {
+    this.pos--;
+  }
+
+  private scanIdOrKeyword(): Token {
+    const start = this.pos;
+    let end = start;
+    for (;;) {
+      const ch = this.read();
+      if (ch === NUL) break;
+      if (isSpecialSymbol(ch) || isWhitespace(ch)) {
+        this.unread();
+        break;
+      }
+      end = this.pos;
+    }
+    const literal = this.text.slice(start, end);
+    return { kind: KEYWORDS.get(literal) ?? 'identifier', literal };
+  }
+
+  private scanSpecialSymbol(): Token {
+    let buffer = '';
+    let last: Token | undefined;
+    for (;;) {
+      const ch = this.read();
+      if (ch === NUL) break;
+      if (!isSpecialSymbol(ch)) {
+        this.unread();
+        break;
+      }
+      buffer += ch;
+      const kind = KEYWORDS.get(buffer);
+      if (kind !== undefined) last = { kind, literal: buffer };
+      else if (last !== undefined) {
+        this.unread();
+        break;
+      }
+    }
+    return last ?? { kind: 'error', literal: `error expected: keyword found '${buffer}'` };
+  }
+
+  lex(): Token {
+    let ch = this.read();
+    while (isWhitespace(ch)) ch = this.read();
+    if (ch === NUL) return { kind: 'end', literal: '' };
+    this.unread();
+    return isSpecialSymbol(ch) ? this.scanSpecialSymbol() : this.scanIdOrKeyword();
+  }
+}
 
 function tokenize(text: string): Token[] {
+  const lexer = new Lexer(text);
   const tokens: Token[] = [];
-  let i = 0;
-  while (i < text.length) {
-    const ch = text[i] ?? '';
-    if (/\s/.test(ch)) {
-      i++;
-      continue;
-    }
-    const symbol = SYMBOLS.find((s) => text.startsWith(s, i));
-    if (symbol !== undefined) {
-      tokens.push({ kind: 'symbol', text: symbol });
-      i += symbol.length;
-      continue;
-    }
-    let j = i;
-    while (j < text.length && !SPECIAL.has(text[j] ?? '') && !/\s/.test(text[j] ?? '')) j++;
-    tokens.push({ kind: 'ident', text: text.slice(i, j) });
-    i = j;
+  for (;;) {
+    const token = lexer.lex();
+    tokens.push(token);
+    if (token.kind === 'end') return tokens;
   }
-  tokens.push({ kind: 'end' });
-  return tokens;
 }
 
-class Failure {
-  constructor(readonly message: string) {}
+/** A field.Error as NewRequirement builds it, rendered by its Error(). */
+function invalidValue(path: string, value: string, detail: string): string {
+  return `${path}: Invalid value: ${goQuote(value)}: ${detail}`;
 }
 
-function describe(token: Token): string {
-  return token.kind === 'end' ? 'end of string' : token.text;
+/** []string printed with %#v, as field.Invalid does for a values slice. */
+function goStringSlice(values: string[]): string {
+  return `[]string{${values.map(goQuote).join(', ')}}`;
 }
 
-class SelectorParser {
-  private pos = 0;
+// validateLabelKey with a nil *field.Path, whose String() is "<nil>".
+function keyError(key: string, path: string): string | undefined {
+  const errors = qualifiedNameErrors(key);
+  return errors.length === 0 ? undefined : invalidValue(path, key, errors.join('; '));
+}
+
+/** utilerrors.NewAggregate(...).Error(): one message alone, several deduplicated inside brackets. */
+function aggregate(messages: string[]): string {
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? (unique[0] ?? '') : `[${unique.join(', ')}]`;
+}
+
+/** labels.NewRequirement's checks for the operators the parser can produce. */
+function newRequirement(key: string, op: LabelOperator, values: string[]): Result<LabelRequirement, string> {
+  const errors: string[] = [];
+  const badKey = keyError(key, 'key');
+  if (badKey !== undefined) errors.push(badKey);
+  if ((op === 'in' || op === 'notin') && values.length === 0) {
+    errors.push(`values: Invalid value: ${goStringSlice(values)}: for 'in', 'notin' operators, values set can't be empty`);
+  }
+  if ((op === 'eq' || op === 'neq') && values.length !== 1) {
+    errors.push(`values: Invalid value: ${goStringSlice(values)}: exact-match compatibility requires one single value`);
+  }
+  if (op === 'gt' || op === 'lt') {
+    if (values.length !== 1) errors.push(`values: Invalid value: ${goStringSlice(values)}: for 'Gt', 'Lt' operators, exactly one value is required`);
+    values.forEach((v, i) => {
+      if (!parseInt64(v).ok) errors.push(invalidValue(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
+    });
+  }
+  values.forEach((v, i) => {
+    const problems = labelValueErrors(v);
+    if (problems.length > 0) errors.push(invalidValue(`values[${i}][${key}]`, v, problems.join('; ')));
+  });
+  return errors.length === 0 ? ok({ key, op, values }) : err(aggregate(errors));
+}
+
+/** sets.String.List(): unique and sorted by bytes. */
+function sortedSet(values: Set<string>): string[] {
+  return [...values].sort(compareBytes);
+}
+
+function compareBytes(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+type Step<T> = Result<T, string>;
+
+/** The Parser of labels/selector.go; 'in' and 'notin' read as identifiers wherever a value may stand. */
+class Parser {
+  private position = 0;
 
   constructor(private readonly tokens: Token[]) {}
 
-  private peek(): Token {
-    return this.tokens[this.pos] ?? { kind: 'end' };
+  private at(index: number, asValue: boolean): Token {
+    const token = this.tokens[index] ?? { kind: 'end', literal: '' };
+    return asValue && (token.kind === 'in' || token.kind === 'notIn') ? { kind: 'identifier', literal: token.literal } : token;
   }
 
-  private next(): Token {
-    const token = this.peek();
-    this.pos++;
-    return token;
+  private lookahead(asValue = true): Token {
+    return this.at(this.position, asValue);
   }
 
-  parse(): LabelRequirement[] {
+  private consume(asValue = true): Token {
+    return this.at(this.position++, asValue);
+  }
+
+  parse(): Step<LabelRequirement[]> {
     const requirements: LabelRequirement[] = [];
-    if (this.peek().kind === 'end') return requirements;
     for (;;) {
-      requirements.push(this.requirement());
-      const token = this.next();
-      if (token.kind === 'end') return requirements;
-      if (token.kind !== 'symbol' || token.text !== ',') throw new Failure(`found '${describe(token)}', expected: ',' or 'end of string'`);
-    }
-  }
-
-  private identifier(): string {
-    const token = this.next();
-    if (token.kind !== 'ident') throw new Failure(`found '${describe(token)}', expected: identifier`);
-    return token.text;
-  }
-
-  private requirement(): LabelRequirement {
-    const first = this.peek();
-    if (first.kind === 'symbol' && first.text === '!') {
-      this.next();
-      return { key: this.identifier(), op: 'notexists', values: [] };
-    }
-    const key = this.identifier();
-    const opToken = this.peek();
-    if (opToken.kind === 'end' || (opToken.kind === 'symbol' && opToken.text === ',')) return { key, op: 'exists', values: [] };
-    this.next();
-    const opText = opToken.text;
-    switch (opText) {
-      case '=':
-      case '==':
-        return { key, op: 'eq', values: [this.exactValue()] };
-      case '!=':
-        return { key, op: 'neq', values: [this.exactValue()] };
-      case '>':
-      case '<': {
-        const value = this.exactValue();
-        if (!/^-?\d+$/.test(value)) throw new Failure(`for 'Gt', 'Lt' operators, the value must be an integer`);
-        return { key, op: opText === '>' ? 'gt' : 'lt', values: [value] };
+      const token = this.lookahead();
+      if (token.kind === 'end') return ok(requirements);
+      if (token.kind !== 'identifier' && token.kind !== 'doesNotExist') {
+        return err(`found '${token.literal}', expected: !, identifier, or 'end of string'`);
       }
+      const requirement = this.requirement();
+      if (!requirement.ok) return err(`unable to parse requirement: ${requirement.error}`);
+      requirements.push(requirement.value);
+      const after = this.consume();
+      if (after.kind === 'end') return ok(requirements);
+      if (after.kind !== 'comma') return err(`found '${after.literal}', expected: ',' or 'end of string'`);
+      const next = this.lookahead();
+      if (next.kind !== 'identifier' && next.kind !== 'doesNotExist') return err(`found '${next.literal}', expected: identifier after ','`);
+    }
+  }
+
+  private requirement(): Step<LabelRequirement> {
+    const head = this.keyAndInferredOperator();
+    if (!head.ok) return head;
+    const { key, op: inferred } = head.value;
+    if (inferred !== undefined) return newRequirement(key, inferred, []);
+    const op = this.operator();
+    if (!op.ok) return op;
+    const values = op.value === 'in' || op.value === 'notin' ? this.valueSet() : this.exactValue();
+    if (!values.ok) return values;
+    return newRequirement(key, op.value, values.value);
+  }
+
+  private keyAndInferredOperator(): Step<{ key: string; op: 'exists' | 'notexists' | undefined }> {
+    let token = this.consume();
+    let op: 'exists' | 'notexists' | undefined;
+    if (token.kind === 'doesNotExist') {
+      op = 'notexists';
+      token = this.consume();
+    }
+    if (token.kind !== 'identifier') return err(`found '${token.literal}', expected: identifier`);
+    const badKey = keyError(token.literal, '<nil>');
+    if (badKey !== undefined) return err(badKey);
+    const next = this.lookahead().kind;
+    if ((next === 'end' || next === 'comma') && op === undefined) op = 'exists';
+    return ok({ key: token.literal, op });
+  }
+
+  private operator(): Step<Exclude<LabelOperator, 'exists' | 'notexists'>> {
+    const token = this.consume(false);
+    switch (token.kind) {
       case 'in':
-      case 'notin':
-        if (opToken.kind === 'ident') return { key, op: opText, values: this.valueSet() };
-        break;
+        return ok('in');
+      case 'notIn':
+        return ok('notin');
+      case 'equals':
+      case 'doubleEquals':
+        return ok('eq');
+      case 'notEquals':
+        return ok('neq');
+      case 'greaterThan':
+        return ok('gt');
+      case 'lessThan':
+        return ok('lt');
+      default:
+        return err(`found '${token.literal}', expected: ${BINARY_OPERATORS}`);
     }
-    throw new Failure(`found '${opText}', expected: in, notin, =, ==, !=, gt, lt`);
   }
 
-  private exactValue(): string {
-    const token = this.peek();
-    if (token.kind === 'end' || (token.kind === 'symbol' && token.text === ',')) return '';
-    if (token.kind === 'ident') {
-      this.next();
-      return token.text;
+  private valueSet(): Step<string[]> {
+    const open = this.consume();
+    if (open.kind !== 'openPar') return err(`found '${open.literal}' expected: '('`);
+    const first = this.lookahead();
+    if (first.kind === 'closedPar') {
+      this.consume();
+      return ok(['']);
     }
-    throw new Failure(`found '${describe(token)}', expected: identifier`);
+    if (first.kind !== 'identifier' && first.kind !== 'comma') return err(`found '${first.literal}', expected: ',', ')' or identifier`);
+    const list = this.identifiers();
+    if (!list.ok) return list;
+    if (this.consume().kind !== 'closedPar') return err(`found '${first.literal}', expected: ')'`);
+    return ok(sortedSet(list.value));
   }
 
-  private valueSet(): string[] {
-    const open = this.next();
-    if (open.kind !== 'symbol' || open.text !== '(') throw new Failure(`found '${describe(open)}', expected: '('`);
-    const values: string[] = [];
+  private identifiers(): Step<Set<string>> {
+    const values = new Set<string>();
     for (;;) {
-      const token = this.next();
-      if (token.kind === 'ident') values.push(token.text);
-      else if (token.kind === 'symbol' && token.text === ')') {
-        return values;
-      } else if (token.kind === 'symbol' && token.text === ',') {
-        continue;
-      } else throw new Failure(`found '${describe(token)}', expected: ',', ')' or identifier`);
-      const after = this.next();
-      if (after.kind === 'symbol' && after.text === ')') return values;
-      if (after.kind !== 'symbol' || after.text !== ',') throw new Failure(`found '${describe(after)}', expected: ',' or ')'`);
+      const token = this.consume();
+      if (token.kind === 'identifier') {
+        values.add(token.literal);
+        const next = this.lookahead();
+        if (next.kind === 'closedPar') return ok(values);
+        if (next.kind !== 'comma') return err(`found '${next.literal}', expected: ',' or ')'`);
+      } else if (token.kind === 'comma') {
+        if (values.size === 0) values.add('');
+        const next = this.lookahead().kind;
+        if (next === 'closedPar') {
+          values.add('');
+          return ok(values);
+        }
+        if (next === 'comma') {
+          this.consume();
+          values.add('');
+        }
+      } else return err(`found '${token.literal}', expected: ',', or identifier`);
     }
   }
-}
 
-export function parseLabelSelector(text: string): Result<LabelRequirement[], string> {
-  try {
-    return ok(new SelectorParser(tokenize(text)).parse());
-  } catch (e) {
-    if (e instanceof Failure) return err(`unable to parse requirement: ${e.message}`);
-    throw e;
+  private exactValue(): Step<string[]> {
+    const next = this.lookahead().kind;
+    if (next === 'end' || next === 'comma') return ok(['']);
+    const token = this.consume();
+    return token.kind === 'identifier' ? ok([token.literal]) : err(`found '${token.literal}', expected: identifier`);
   }
 }
 
-function matchesOne(req: LabelRequirement, labels: Record<string, string>): boolean {
-  const has = Object.hasOwn(labels, req.key);
-  const value = labels[req.key];
+/** labels.Parse: the requirements, or the error text kube-apiserver puts in its 400. */
+export function parseLabelSelector(text: string): Result<LabelRequirement[], string> {
+  return new Parser(tokenize(text)).parse();
+}
+
+function hasLabel(labels: Readonly<Record<string, string>>, key: string): boolean {
+  return Object.hasOwn(labels, key);
+}
+
+function matchesOne(req: LabelRequirement, labels: Readonly<Record<string, string>>): boolean {
+  // Own properties only: a key such as "constructor" must match a real label, never Object.prototype.
+  const has = hasLabel(labels, req.key);
+  const value = has ? labels[req.key] : undefined;
   switch (req.op) {
     case 'exists':
       return has;
@@ -158,19 +341,21 @@ function matchesOne(req: LabelRequirement, labels: Record<string, string>): bool
       return !has;
     case 'eq':
     case 'in':
-      return has && value !== undefined && req.values.includes(value);
+      return value !== undefined && req.values.includes(value);
     case 'neq':
     case 'notin':
-      return !has || value === undefined || !req.values.includes(value);
+      return value === undefined || !req.values.includes(value);
     case 'gt':
     case 'lt': {
-      if (!has || value === undefined || !/^-?\d+$/.test(value)) return false;
-      const limit = Number(req.values[0]);
-      return req.op === 'gt' ? Number(value) > limit : Number(value) < limit;
+      // Requirement.Matches: both sides as int64; a label that is not one never matches.
+      const actual = value === undefined ? undefined : parseInt64(value);
+      const limit = parseInt64(req.values[0] ?? '');
+      if (actual === undefined || !actual.ok || !limit.ok || req.values.length !== 1) return false;
+      return req.op === 'gt' ? actual.value > limit.value : actual.value < limit.value;
     }
   }
 }
 
-export function matchesLabels(requirements: LabelRequirement[], labels: Record<string, string>): boolean {
+export function matchesLabels(requirements: LabelRequirement[], labels: Readonly<Record<string, string>>): boolean {
   return requirements.every((req) => matchesOne(req, labels));
 }

@@ -10,6 +10,7 @@ import { typedJson } from '../../serialize.js';
 import { expired, statusObject } from '../../status.js';
 import type { EventType, LeaseStore, StoreEvent } from '../../store/lease-store.js';
 import type { ListRequest } from '../request-options.js';
+import { watchTimeoutMs } from '../request-options.js';
 import type { Representation } from '../negotiation.js';
 import type { IncludeObject } from '../table.js';
 import { leaseTable } from '../table.js';
@@ -75,7 +76,7 @@ export function serveWatch(
   const unfiltered = isUnfiltered(selection);
   const encode = representation.kind === 'table' ? tableEncoder(representation, include, deps.now) : objectEncoder();
   let unsubscribe: () => void = () => undefined;
-  const timeoutMs = request.timeoutSeconds !== undefined && request.timeoutSeconds > 0 ? request.timeoutSeconds * 1000 : undefined;
+  const timeoutMs = watchTimeoutMs(request.timeoutSeconds, Math.random());
   const stream: WatchStream = new WatchStream(res, {
     timeoutMs,
     dropAfterEvents: deps.dropAfterEvents,
