@@ -75,10 +75,12 @@ function tlsSettings(option: LeaseApiServerOptions['tls']): { enabled: boolean; 
   return { enabled: true, clientCertificates: option.clientCertificates === true };
 }
 
-function buildHttpServer(pki: TestPki | undefined, requireClientCert: boolean, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+function buildHttpServer(pki: TestPki | undefined, requestClientCert: boolean, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
   if (pki === undefined) return createHttpServer(handler);
+  // As kube-apiserver (tls.VerifyClientCertIfGiven): a certificate is asked for but not required at the
+  // handshake; http/auth.ts rejects one that does not verify, and a bearer token alone still works.
   return createHttpsServer(
-    { key: pki.server.key, cert: pki.server.certificate, ca: pki.ca.certificate, requestCert: requireClientCert, rejectUnauthorized: requireClientCert },
+    { key: pki.server.key, cert: pki.server.certificate, ca: pki.ca.certificate, requestCert: requestClientCert, rejectUnauthorized: false },
     handler,
   );
 }
@@ -90,7 +92,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   const clock = new ServerClock(options.clock);
   const doc = packaged?.document ?? openApiDocument(options.openapi);
   const tls = tlsSettings(options.tls);
-  const pki = tls.enabled ? createTestPki({ hosts: ['127.0.0.1', 'localhost', '::1', ...(host === '127.0.0.1' || host === 'localhost' ? [] : [host])], clientCertificate: tls.clientCertificates }) : undefined;
+  const pki = tls.enabled ? await createTestPki({ hosts: ['127.0.0.1', 'localhost', '::1', ...(host === '127.0.0.1' || host === 'localhost' ? [] : [host])], clientCertificate: tls.clientCertificates }) : undefined;
   const ops = { store: new LeaseStore(options.historyWindow ?? DEFAULT_HISTORY), schema: leaseSchema(doc), now: clock.now };
   const streams = new Set<WatchStream>();
   const state: ServerState = {

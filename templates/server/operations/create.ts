@@ -1,4 +1,6 @@
-// POST: a new Lease gets its server-owned metadata here (uid, creationTimestamp, generation, managedFields).
+// POST: a new Lease gets its server-owned metadata here (uid, creationTimestamp, managedFields).
+// No generation: the Lease strategy (pkg/registry/coordination/lease/strategy.go) never sets one and
+// rest.BeforeCreate leaves metadata.generation as sent.
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../json.js';
 import { stringAt } from '../json.js';
@@ -39,7 +41,6 @@ export function newLease(ctx: OperationContext, bound: JsonObject, managed: (obj
   for (const key of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields']) delete meta[key];
   meta['uid'] = randomUUID();
   meta['creationTimestamp'] = formatTime(ctx.now());
-  meta['generation'] = 1;
   const draft: JsonObject = { ...bound, metadata: meta };
   meta['managedFields'] = renderManagedFields(managed(draft));
   return ok(canonicalLease(draft));
