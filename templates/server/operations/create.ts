@@ -7,6 +7,7 @@ import { stringAt } from '../json.js';
 import { canonicalLease } from '../lease-shape.js';
 import type { ManagerEntry } from '../managed/ownership.js';
 import { renderManagedFields, updateOwnership } from '../managed/ownership.js';
+import { namespaceNotFound } from '../namespaces/namespace-registry.js';
 import { generateNameSuffix } from '../names.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -46,9 +47,20 @@ export function newLease(ctx: OperationContext, bound: JsonObject, managed: (obj
   return ok(canonicalLease(draft));
 }
 
+/**
+ * NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): a create into a namespace
+ * that does not exist fails with the NotFound of the namespace lookup. It runs after decoding and
+ * before validation, so a missing namespace wins over an invalid body.
+ */
+export function admitCreate(ctx: OperationContext, namespace: string): Result<void, StatusError> {
+  return ctx.namespaces.has(namespace) ? ok(undefined) : err(namespaceNotFound(namespace));
+}
+
 export function createLease(ctx: OperationContext, namespace: string, body: JsonObject, options: WriteOptions): Result<PersistOutcome, StatusError> {
   const bound = bindToRequest(body, namespace, undefined);
   if (!bound.ok) return bound;
+  const admitted = admitCreate(ctx, namespace);
+  if (!admitted.ok) return admitted;
   const now = formatTime(ctx.now());
   const built = newLease(ctx, bound.value, (draft) => updateOwnership([], undefined, draft, options.fieldManager, now));
   if (!built.ok) return built;
