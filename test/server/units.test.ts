@@ -4,7 +4,6 @@ import { parseYaml } from '../../templates/server/decode/yaml.js';
 import { fieldLeaves, fromFieldsV1, pathToString, toFieldsV1 } from '../../templates/server/managed/field-set.js';
 import { humanDuration } from '../../templates/server/http/human-duration.js';
 import { formatMicroTime, formatTime, parseMicroTime, parseTime } from '../../templates/server/time.js';
-import * as der from '../../templates/server/tls/der.js';
 
 describe('time', () => {
   it('formats Time at second precision and MicroTime with six digits', () => {
@@ -123,15 +122,5 @@ describe('managed fields sets', () => {
     expect(pathToString('f:spec\nf:holderIdentity')).toBe('.spec.holderIdentity');
     expect(pathToString('f:metadata\nf:ownerReferences\nk:{"uid":"u1"}')).toBe('.metadata.ownerReferences[uid="u1"]');
     expect(pathToString('f:metadata\nf:finalizers\nv:"f"')).toBe('.metadata.finalizers[="f"]');
-  });
-});
-
-describe('DER', () => {
-  it('encodes the primitives X.509 needs', () => {
-    expect(der.objectIdentifier('1.2.840.10045.4.3.2')).toEqual(Buffer.from('06082a8648ce3d040302', 'hex'));
-    expect(der.unsignedInteger(Buffer.from([0x00, 0x80]))).toEqual(Buffer.from('02020080', 'hex'));
-    expect(der.time(new Date('2030-01-02T03:04:05Z'))).toEqual(Buffer.concat([Buffer.from([0x17, 13]), Buffer.from('300102030405Z')]));
-    expect(der.time(new Date('2050-01-01T00:00:00Z'))[0]).toBe(0x18);
-    expect(der.tlv(0x04, Buffer.alloc(200)).subarray(0, 3)).toEqual(Buffer.from([0x04, 0x81, 200]));
   });
 });
