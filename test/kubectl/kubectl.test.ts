@@ -77,6 +77,19 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       expect(lease.spec.holderIdentity).toBe('alice');
     });
 
+    it('creates a namespace with kubectl create namespace, and refuses Leases in a missing one as kube-apiserver does', async () => {
+      const missing = await kubectl.run(['create', '-n', 'team-x', '-f', file('x.yaml', leaseYaml('lease-x', 'xavier'))]);
+      expect(missing.code).not.toBe(0);
+      expect(missing.stderr).toContain('namespaces "team-x" not found');
+      const ns = await kubectl.run(['create', 'namespace', 'team-x']);
+      expect(ns).toMatchObject({ code: 0, stdout: 'namespace/team-x created\n' });
+      const created = await kubectl.run(['create', '-n', 'team-x', '-f', file('x.yaml', leaseYaml('lease-x', 'xavier'))]);
+      expect(created).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-x created\n' });
+      expect(server.store.get('team-x', 'lease-x')?.spec?.holderIdentity).toBe('xavier');
+      const got = await kubectl.run(['get', 'namespace', 'team-x', '-o', 'jsonpath={.status.phase}']);
+      expect(got).toMatchObject({ code: 0, stdout: 'Active' });
+    });
+
     it('lists with a label selector and a field selector as a table', async () => {
       await kubectl.run(['create', '-f', file('b.yaml', leaseYaml('lease-b', 'bob', { app: 'other' }))]);
       const byLabel = await kubectl.run(['get', 'leases', '-l', 'app=demo']);
@@ -176,6 +189,25 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
         server.store.create({ metadata: { name: 'mtls', namespace: 'default' }, spec: { holderIdentity: 'cert-holder' } });
         const res = await kubectl.run(['get', 'lease', 'mtls', '-o', 'jsonpath={.spec.holderIdentity}']);
         expect(res).toMatchObject({ code: 0, stdout: 'cert-holder' });
+      } finally {
+        await server.close();
+      }
+    });
+
+    it('authenticates with a bearer token alone when client certificates are accepted but not presented', async () => {
+      const server = await startLeaseApiServer({ tls: { clientCertificates: true }, token: TOKEN });
+      try {
+        const tokenOnly = server
+          .kubeconfig()
+          .split('\n')
+          .filter((line) => !line.includes('client-certificate-data') && !line.includes('client-key-data'))
+          .join('\n');
+        const path = join(mkdtempSync(join(tmpdir(), 'kubectl-token-')), 'kubeconfig');
+        writeFileSync(path, tokenOnly, { mode: 0o600 });
+        const kubectl = new KubectlSession(binary, path);
+        server.store.create({ metadata: { name: 'tok', namespace: 'default' }, spec: { holderIdentity: 'token-holder' } });
+        const res = await kubectl.run(['get', 'lease', 'tok', '-o', 'jsonpath={.spec.holderIdentity}']);
+        expect(res).toMatchObject({ code: 0, stdout: 'token-holder' });
       } finally {
         await server.close();
       }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../templates/server/index.js';
+import { encodeMessage } from '../../templates/server/openapi/protobuf.js';
 import { BASE, NS_BASE, api, create, lease, start } from './helpers.js';
 
 const FIXED_NOW = Date.parse('2024-01-01T00:00:00.250Z');
@@ -343,6 +344,24 @@ describe('namespaces (NamespaceLifecycle admission)', () => {
     expect(res.status).toBe(status);
     expect(res.body.message).toEqual(message);
     expect((await api(server, 'GET', '/api/v1/namespaces')).body.items).toHaveLength(5);
+    await expectSentinelIntact();
+  });
+
+  it('creates a namespace from the protobuf body kubectl 1.33 sends, and refuses a malformed one', async () => {
+    const magic = Buffer.from('k8s\u0000', 'latin1');
+    const typeMeta = { field: 1, value: [ { field: 1, value: 'v1' }, { field: 2, value: 'Namespace' } ] };
+    const namespace = encodeMessage([{ field: 1, value: [{ field: 1, value: 'from-proto' }, { field: 11, value: [{ field: 1, value: 'team' }, { field: 2, value: 'b' }] }] }]);
+    const body = Buffer.concat([magic, encodeMessage([typeMeta]), Buffer.from([0x12, namespace.length]), namespace]);
+    const headers = { 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/vnd.kubernetes.protobuf, */*' };
+    const made = await fetch(`${server.url}/api/v1/namespaces?fieldManager=kubectl-create`, { method: 'POST', headers, body });
+    expect(made.status).toBe(201);
+    expect(await made.json()).toMatchObject({ kind: 'Namespace', metadata: { name: 'from-proto', labels: { team: 'b', 'kubernetes.io/metadata.name': 'from-proto' } } });
+    for (const bad of [Buffer.from('not protobuf'), Buffer.concat([magic, Buffer.from([0x12, 0xff, 0xff, 0xff, 0xff, 0x0f])]), Buffer.concat([magic, Buffer.from([0x0b])])]) {
+      const res = await fetch(`${server.url}/api/v1/namespaces`, { method: 'POST', headers, body: bad });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(/^the body of the request was not a valid protobuf Namespace: /);
+    }
+    expect((await api(server, 'GET', '/api/v1/namespaces')).body.items).toHaveLength(6);
     await expectSentinelIntact();
   });
 

@@ -9,12 +9,33 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
 import { badRequest, methodNotAllowed, unsupportedMediaType } from '../status.js';
-import { readBody } from '../http/body.js';
+import type { IncomingMessage } from 'node:http';
+import { MAX_BODY_BYTES } from '../http/body.js';
 import { contentType } from '../http/negotiation.js';
 import type { RequestContext } from '../http/request-context.js';
 import { parseWriteOptions } from '../http/request-options.js';
 import { sendJsonText, sendStatus } from '../http/respond.js';
+import { PROTOBUF_CONTENT_TYPE, decodeNamespaceProtobuf } from './namespace-protobuf.js';
 import { NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
+
+/**
+ * The raw body, capped like http/body.ts's readBody (which decodes to text and so would corrupt
+ * protobuf): past the limit the rest is drained and dropped, as kube-apiserver answers 413.
+ */
+function readBytes(req: IncomingMessage): Promise<Result<Buffer, StatusError>> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () =>
+      resolve(size > MAX_BODY_BYTES ? err({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: limit is ${MAX_BODY_BYTES}` }) : ok(Buffer.concat(chunks))),
+    );
+    req.on('error', () => resolve(err(badRequest('error reading request body'))));
+  });
+}
 
 function parseNamespaceBody(text: string, type: string): Result<JsonValue, StatusError> {
   if (type === 'application/yaml') {
@@ -22,7 +43,7 @@ function parseNamespaceBody(text: string, type: string): Result<JsonValue, Statu
     return yaml.ok ? ok(yaml.value.value) : err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
   }
   if (type !== '' && type !== 'application/json') {
-    return err(unsupportedMediaType('the body of the request was in an unknown format - accepted media types include: application/json, application/yaml'));
+    return err(unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF_CONTENT_TYPE}`));
   }
   const parsed = parseBody(text);
   return parsed.ok ? ok(parsed.value.value) : parsed;
@@ -40,14 +61,22 @@ function checkTypeMeta(value: JsonValue, text: string): Result<JsonValue, Status
   return ok(value);
 }
 
+function decodeNamespaceBody(bytes: Buffer, type: string): Result<JsonValue, StatusError> {
+  if (type === PROTOBUF_CONTENT_TYPE) {
+    const decoded = decodeNamespaceProtobuf(bytes);
+    return decoded.ok ? ok(decoded.value) : err(badRequest(`the body of the request was not a valid protobuf Namespace: ${decoded.error}`));
+  }
+  const text = bytes.toString('utf8');
+  const parsed = parseNamespaceBody(text, type);
+  return parsed.ok ? checkTypeMeta(parsed.value, text) : parsed;
+}
+
 async function createNamespace(ctx: RequestContext): Promise<void> {
   const options = parseWriteOptions(ctx.url.searchParams, ctx.req.headers['user-agent'], 'Create', false);
-  const body = await readBody(ctx.req);
+  const body = await readBytes(ctx.req);
   if (!options.ok) return sendStatus(ctx.res, options.error);
   if (!body.ok) return sendStatus(ctx.res, body.error);
-  const parsed = parseNamespaceBody(body.value, contentType(ctx.req.headers['content-type']));
-  if (!parsed.ok) return sendStatus(ctx.res, parsed.error);
-  const typed = checkTypeMeta(parsed.value, body.value);
+  const typed = decodeNamespaceBody(body.value, contentType(ctx.req.headers['content-type']));
   if (!typed.ok) return sendStatus(ctx.res, typed.error);
   const created = ctx.state.ops.namespaces.create(typed.value, options.value.dryRun);
   if (!created.ok) return sendStatus(ctx.res, created.error);
