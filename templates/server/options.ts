@@ -6,7 +6,11 @@ import type { StatusError } from './status.js';
 import type { Lease } from './types.js';
 
 export interface TlsOptions {
-  /** Also issue a client certificate and require one from every client. */
+  /**
+   * Also issue a client certificate (the kubeconfig presents it) and accept client certificates signed
+   * by the generated CA. As kube-apiserver, one is asked for but not required: a request without one
+   * may use the bearer token; one that does not verify is answered 401.
+   */
   clientCertificates?: boolean;
 }
 
@@ -18,13 +22,14 @@ export interface LeaseApiServerOptions {
   /**
    * Kubernetes release to behave as, e.g. '1.35.0' or '1.30': in the generated package, its
    * packaged OpenAPI document is served and validated against (same minor version); default the newest.
+   * Without `openapi`, a release whose minor is not packaged makes startLeaseApiServer reject.
    */
   release?: string;
   /** An OpenAPI v3 document for coordination.k8s.io/v1 to serve and validate against instead of the packaged one. */
   openapi?: Record<string, unknown>;
   /** Bearer token every client must present (401 otherwise). */
   token?: string;
-  /** Tokens that authenticate but may not touch Leases (403). */
+  /** Tokens that authenticate but may not touch Leases (403); without `token` other callers stay anonymous. */
   forbiddenTokens?: string[];
   /** Serve HTTPS with a generated CA; optionally require client certificates. */
   tls?: boolean | TlsOptions;
@@ -40,6 +45,12 @@ export interface LeaseApiServerOptions {
   aggregatedDiscovery?: boolean;
   /** Namespace of the kubeconfig context. Default 'default'. */
   namespace?: string;
+  /**
+   * Namespaces that exist from the start, besides default, kube-system, kube-public and kube-node-lease.
+   * As on a cluster (NamespaceLifecycle admission), a Lease can only be created in an existing namespace;
+   * others can be created through core/v1 (`kubectl create namespace x`).
+   */
+  namespaces?: string[];
 }
 
 export interface KubeconfigOptions {
@@ -57,7 +68,10 @@ export interface TlsMaterial {
 
 export type StoreWrite = Result<Lease, StatusError>;
 
-/** Direct access to the server's storage, bypassing HTTP but not Kubernetes semantics. */
+/**
+ * Direct access to the server's storage, bypassing HTTP but not Kubernetes semantics: create follows
+ * NamespaceLifecycle admission too (a Lease in a namespace that does not exist fails with NotFound).
+ */
 export interface LeaseStoreHandle {
   readonly resourceVersion: string;
   readonly size: number;

@@ -19,7 +19,10 @@ import { API_PREFIX } from './lease-meta.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import type { KubeconfigOptions, LeaseApiServer, LeaseApiServerOptions, TlsMaterial } from './options.js';
 import { fallbackOpenApi } from './openapi/fallback-openapi.js';
-import { packagedDocument } from './openapi/packaged-documents.js';
+import { isDnsLabel } from './namespaces/namespace-names.js';
+import { NamespaceRegistry } from './namespaces/namespace-registry.js';
+import { packagedDocument, packagedReleases } from './openapi/packaged-documents.js';
+import { resolveRelease } from './release.js';
 import { openApiV2Json, openApiV2Protobuf } from './openapi/openapi-v2.js';
 import type { ObjectSchema } from './schema/field-schema.js';
 import { buildLeaseSchema } from './schema/field-schema.js';
@@ -75,23 +78,34 @@ function tlsSettings(option: LeaseApiServerOptions['tls']): { enabled: boolean; 
   return { enabled: true, clientCertificates: option.clientCertificates === true };
 }
 
-function buildHttpServer(pki: TestPki | undefined, requireClientCert: boolean, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+function buildHttpServer(pki: TestPki | undefined, requestClientCert: boolean, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
   if (pki === undefined) return createHttpServer(handler);
+  // As kube-apiserver (tls.VerifyClientCertIfGiven): a certificate is asked for but not required at the
+  // handshake; http/auth.ts rejects one that does not verify, and a bearer token alone still works.
   return createHttpsServer(
-    { key: pki.server.key, cert: pki.server.certificate, ca: pki.ca.certificate, requestCert: requireClientCert, rejectUnauthorized: requireClientCert },
+    { key: pki.server.key, cert: pki.server.certificate, ca: pki.ca.certificate, requestCert: requestClientCert, rejectUnauthorized: false },
     handler,
   );
 }
 
 export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): Promise<LeaseApiServer> {
   const host = options.host ?? '127.0.0.1';
-  const packaged = options.openapi === undefined ? packagedDocument(options.release) : undefined;
-  const release = (packaged?.release ?? options.release ?? DEFAULT_RELEASE).replace(/^v/, '');
+  const requested = options.release === undefined ? undefined : resolveRelease(options.release, packagedReleases(), options.openapi !== undefined);
+  if (requested !== undefined && !requested.ok) throw new Error(requested.error);
+  const badNamespace = (options.namespaces ?? []).find((name) => !isDnsLabel(name));
+  if (badNamespace !== undefined) throw new Error(`namespaces: ${JSON.stringify(badNamespace)} is not a valid namespace name (a lowercase RFC 1123 label)`);
+  const packaged = options.openapi === undefined ? packagedDocument(requested?.value) : undefined;
+  const release = packaged?.release ?? requested?.value ?? DEFAULT_RELEASE;
   const clock = new ServerClock(options.clock);
   const doc = packaged?.document ?? openApiDocument(options.openapi);
   const tls = tlsSettings(options.tls);
-  const pki = tls.enabled ? createTestPki({ hosts: ['127.0.0.1', 'localhost', '::1', ...(host === '127.0.0.1' || host === 'localhost' ? [] : [host])], clientCertificate: tls.clientCertificates }) : undefined;
-  const ops = { store: new LeaseStore(options.historyWindow ?? DEFAULT_HISTORY), schema: leaseSchema(doc), now: clock.now };
+  const pki = tls.enabled ? await createTestPki({ hosts: ['127.0.0.1', 'localhost', '::1', ...(host === '127.0.0.1' || host === 'localhost' ? [] : [host])], clientCertificate: tls.clientCertificates }) : undefined;
+  const ops = {
+    store: new LeaseStore(options.historyWindow ?? DEFAULT_HISTORY),
+    schema: leaseSchema(doc),
+    now: clock.now,
+    namespaces: new NamespaceRegistry(clock.now, options.namespaces ?? []),
+  };
   const streams = new Set<WatchStream>();
   const state: ServerState = {
     ops,

@@ -30,7 +30,7 @@ async function caught(promise: Promise<unknown>): Promise<unknown> {
 }
 
 beforeAll(async () => {
-  server = await startLeaseApiServer({ port: 0, release: '1.35.0', openapi: openapi('1.35.0') });
+  server = await startLeaseApiServer({ port: 0, release: '1.35.0', openapi: openapi('1.35.0'), namespaces: [NS, 'paging', 'watched'] });
   client = k8s.createClient({ baseUrl: server.url });
 });
 afterAll(() => server.close());
@@ -186,7 +186,7 @@ describe('call options', () => {
 
 describe('release-specific clients', () => {
   it('the 1.30 client against a 1.30 server; a 1.31 field is unknown there', async () => {
-    const old = await startLeaseApiServer({ port: 0, release: '1.30.0', openapi: openapi('1.30.0') });
+    const old = await startLeaseApiServer({ port: 0, release: '1.30.0', openapi: openapi('1.30.0'), namespaces: [NS] });
     try {
       const c = v130.createClient({ baseUrl: old.url });
       const created = await v130.createNamespacedLease(c, { namespace: NS, body: { metadata: { name: 'old' }, spec: { holderIdentity: 'a' } }, fieldValidation: 'Strict' });

@@ -3,12 +3,12 @@
 // server process's store).
 import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { parse } from 'yaml';
+import { parse, stringify } from 'yaml';
 import type { Lease } from '../../templates/server/index.js';
 
 export interface ServerApi {
-  /** The Lease in namespace default, or undefined on 404. */
-  get(name: string): Promise<Lease | undefined>;
+  /** The Lease (in namespace default unless given), or undefined on 404. */
+  get(name: string, namespace?: string): Promise<Lease | undefined>;
   create(lease: Lease): Promise<Lease>;
   /** A merge patch of spec.holderIdentity; resolves with the HTTP status. */
   patchHolder(name: string, holder: string): Promise<number>;
@@ -41,7 +41,8 @@ function credentials(kubeconfig: string): Credentials {
 
 export function serverApi(kubeconfig: string): ServerApi {
   const creds = credentials(kubeconfig);
-  const collection = `${creds.server}/apis/coordination.k8s.io/v1/namespaces/default/leases`;
+  const leases = (namespace: string): string => `${creds.server}/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`;
+  const collection = leases('default');
   const send = (method: string, url: string, contentType?: string, body?: string): Promise<{ status: number; text: string }> =>
     new Promise((resolve, reject) => {
       const headers: Record<string, string> = {};
@@ -57,8 +58,8 @@ export function serverApi(kubeconfig: string): ServerApi {
       req.end(body);
     });
   return {
-    async get(name) {
-      const res = await send('GET', `${collection}/${name}`);
+    async get(name, namespace = 'default') {
+      const res = await send('GET', `${leases(namespace)}/${name}`);
       if (res.status === 404) return undefined;
       if (res.status !== 200) throw new Error(`GET ${name}: ${res.status} ${res.text}`);
       return JSON.parse(res.text) as Lease;
@@ -72,4 +73,14 @@ export function serverApi(kubeconfig: string): ServerApi {
       return (await send('PATCH', `${collection}/${name}`, 'application/merge-patch+json', JSON.stringify({ spec: { holderIdentity: holder } }))).status;
     },
   };
+}
+
+/** The same kubeconfig with the user's client certificate and key removed (token only). */
+export function withoutClientCertificate(kubeconfig: string): string {
+  const config = parse(kubeconfig) as { users: Array<{ user: Record<string, unknown> }> };
+  for (const { user } of config.users) {
+    delete user['client-certificate-data'];
+    delete user['client-key-data'];
+  }
+  return stringify(config);
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../templates/server/index.js';
+import { encodeMessage } from '../../templates/server/openapi/protobuf.js';
 import { BASE, NS_BASE, api, create, lease, start } from './helpers.js';
 
 const FIXED_NOW = Date.parse('2024-01-01T00:00:00.250Z');
@@ -21,7 +22,9 @@ describe('Lease storage', () => {
     expect(meta.namespace).toBe('default');
     expect(meta.uid).toMatch(/^[0-9a-f-]{36}$/);
     expect(meta.resourceVersion).toMatch(/^\d+$/);
-    expect(meta.generation).toBe(1);
+    // Lease storage sets no generation (pkg/registry/coordination/lease/strategy.go).
+    expect(meta.generation).toBeUndefined();
+    expect(Object.keys(meta)).not.toContain('generation');
     expect(meta.creationTimestamp).toBe('2024-01-01T00:00:00Z');
     expect(meta.managedFields).toEqual([
       {
@@ -88,18 +91,30 @@ describe('Lease storage', () => {
     }
   });
 
-  it('replaces a Lease, bumping generation only when the spec changes', async () => {
+  it('replaces a Lease without ever setting a generation, keeping uid and creationTimestamp', async () => {
     const created = await create(server, 'r');
     const labelsOnly = { ...created, metadata: { ...created.metadata, labels: { x: 'y' } } };
     const relabelled = await api(server, 'PUT', `${NS_BASE}/r`, { body: labelsOnly });
     expect(relabelled.status).toBe(200);
-    expect(relabelled.body.metadata?.generation).toBe(1);
+    expect(relabelled.body.metadata?.generation).toBeUndefined();
     expect(relabelled.body.metadata?.uid).toBe(created.metadata?.uid);
     const respec = { ...relabelled.body, spec: { holderIdentity: 'h2' } };
     const replaced = await api(server, 'PUT', `${NS_BASE}/r`, { body: respec });
-    expect(replaced.body.metadata?.generation).toBe(2);
+    expect(replaced.body.metadata?.generation).toBeUndefined();
     expect(replaced.body.spec).toEqual({ holderIdentity: 'h2' });
     expect(replaced.body.metadata?.creationTimestamp).toBe(created.metadata?.creationTimestamp);
+  });
+
+  it('keeps a generation a client sends on create and ignores one sent on update, as rest.BeforeCreate/BeforeUpdate', async () => {
+    const created = await create(server, 'g', { holderIdentity: 'h1' }, { generation: 5 });
+    expect(created.metadata?.generation).toBe(5);
+    const bumped = await api(server, 'PUT', `${NS_BASE}/g`, { body: { ...created, metadata: { ...created.metadata, generation: 9 }, spec: { holderIdentity: 'h2' } } });
+    expect(bumped.status).toBe(200);
+    expect(bumped.body.metadata?.generation).toBe(5);
+    expect(bumped.body.spec).toEqual({ holderIdentity: 'h2' });
+    const patched = await api(server, 'PATCH', `${NS_BASE}/g`, { body: { metadata: { generation: 1 }, spec: { holderIdentity: 'h3' } }, contentType: 'application/merge-patch+json' });
+    expect(patched.body.metadata?.generation).toBe(5);
+    expect(server.store.get('default', 'g')?.metadata.generation).toBe(5);
   });
 
   it('rejects a replace with a stale resourceVersion with 409 Conflict', async () => {
@@ -193,16 +208,164 @@ describe('Lease storage', () => {
   });
 
   it('offers the store to tests directly, with the same semantics', async () => {
-    const created = server.store.create({ metadata: { name: 's', namespace: 'ns1' }, spec: { holderIdentity: 'a' } });
+    const created = server.store.create({ metadata: { name: 's', namespace: 'other' }, spec: { holderIdentity: 'a' } });
     expect(created.ok).toBe(true);
-    const dup = server.store.create({ metadata: { name: 's', namespace: 'ns1' } });
+    const dup = server.store.create({ metadata: { name: 's', namespace: 'other' } });
     expect(dup.ok ? undefined : dup.error.reason).toBe('AlreadyExists');
-    const updated = server.store.update({ metadata: { name: 's', namespace: 'ns1' }, spec: { holderIdentity: 'b' } });
-    expect(updated.ok && updated.value.metadata.generation).toBe(2);
-    expect(server.store.list('ns1').map((l) => l.spec?.holderIdentity)).toEqual(['b']);
-    const res = await api(server, 'GET', `${BASE}/namespaces/ns1/leases/s`);
+    const updated = server.store.update({ metadata: { name: 's', namespace: 'other' }, spec: { holderIdentity: 'b' } });
+    expect(updated.ok && updated.value.metadata.generation).toBeUndefined();
+    expect(updated.ok && updated.value.spec?.holderIdentity).toBe('b');
+    expect(server.store.list('other').map((l) => l.spec?.holderIdentity)).toEqual(['b']);
+    const res = await api(server, 'GET', `${BASE}/namespaces/other/leases/s`);
     expect(res.body.spec).toEqual({ holderIdentity: 'b' });
-    expect(server.store.delete('ns1', 's').ok).toBe(true);
+    expect(server.store.delete('other', 's').ok).toBe(true);
     expect(server.store.size).toBe(0);
+  });
+});
+
+const NOWHERE_NOT_FOUND = {
+  kind: 'Status',
+  apiVersion: 'v1',
+  metadata: {},
+  status: 'Failure',
+  message: 'namespaces "nowhere" not found',
+  reason: 'NotFound',
+  details: { name: 'nowhere', kind: 'namespaces' },
+  code: 404,
+};
+
+describe('namespaces (NamespaceLifecycle admission)', () => {
+  const NOWHERE = `${BASE}/namespaces/nowhere/leases`;
+  let server: LeaseApiServer;
+  let sentinel: string;
+  beforeEach(async () => {
+    server = await start({ clock: () => FIXED_NOW, namespaces: ['declared'] });
+    sentinel = JSON.stringify(await create(server, 'sentinel'));
+  });
+  afterEach(() => server.close());
+
+  async function expectSentinelIntact(): Promise<void> {
+    const res = await api(server, 'GET', `${NS_BASE}/sentinel`);
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body)).toBe(sentinel);
+    expect(server.store.size).toBe(1);
+  }
+
+  it('has the namespaces of every cluster and the declared ones', async () => {
+    const list = await api(server, 'GET', '/api/v1/namespaces');
+    expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ kind: 'NamespaceList', apiVersion: 'v1' });
+    expect(list.body.items?.map((n) => n.metadata?.name)).toEqual(['declared', 'default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    const one = await api(server, 'GET', '/api/v1/namespaces/kube-node-lease');
+    expect(one.body).toMatchObject({
+      kind: 'Namespace',
+      apiVersion: 'v1',
+      metadata: { name: 'kube-node-lease', labels: { 'kubernetes.io/metadata.name': 'kube-node-lease' }, creationTimestamp: '2024-01-01T00:00:00Z' },
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    });
+    expect((await create(server, 'in-declared', undefined, undefined, 'declared')).metadata?.namespace).toBe('declared');
+  });
+
+  it.each([
+    { what: 'POST', method: 'POST', path: NOWHERE, body: lease('x'), contentType: 'application/json' },
+    { what: 'POST with dryRun=All', method: 'POST', path: `${NOWHERE}?dryRun=All`, body: lease('x'), contentType: 'application/json' },
+    { what: 'POST of an invalid Lease (admission runs before validation)', method: 'POST', path: NOWHERE, body: lease('x', { leaseDurationSeconds: -1 }), contentType: 'application/json' },
+    { what: 'POST with generateName', method: 'POST', path: NOWHERE, body: { metadata: { generateName: 'g-' }, spec: {} }, contentType: 'application/json' },
+    {
+      what: 'server-side apply creating',
+      method: 'PATCH',
+      path: `${NOWHERE}/x?fieldManager=m`,
+      body: JSON.stringify(lease('x')),
+      contentType: 'application/apply-patch+yaml',
+    },
+  ])('answers a create in a missing namespace ($what) with kube-apiserver\'s 404', async ({ method, path, body, contentType }) => {
+    const res = await api(server, method, path, { body, contentType });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual(NOWHERE_NOT_FOUND);
+    expect(server.store.list('nowhere')).toEqual([]);
+    await expectSentinelIntact();
+  });
+
+  it('reads in a missing namespace as kube-apiserver does: a Lease 404 and an empty list', async () => {
+    const get = await api(server, 'GET', `${NOWHERE}/x`);
+    expect(get.status).toBe(404);
+    expect(get.body).toMatchObject({ reason: 'NotFound', message: 'leases.coordination.k8s.io "x" not found', details: { name: 'x', group: 'coordination.k8s.io', kind: 'leases' } });
+    const list = await api(server, 'GET', NOWHERE);
+    expect(list.status).toBe(200);
+    expect(list.body.items).toEqual([]);
+    const put = await api(server, 'PUT', `${NOWHERE}/x`, { body: lease('x') });
+    expect(put.status).toBe(404);
+    expect(put.body.message).toBe('leases.coordination.k8s.io "x" not found');
+    await expectSentinelIntact();
+  });
+
+  it('applies the same admission to the store handle', async () => {
+    const created = server.store.create({ metadata: { name: 'x', namespace: 'nowhere' }, spec: {} });
+    expect(created.ok ? undefined : created.error).toEqual({ code: 404, reason: 'NotFound', message: 'namespaces "nowhere" not found', details: { name: 'nowhere', kind: 'namespaces' } });
+    await expectSentinelIntact();
+  });
+
+  it('creates namespaces through core/v1 as kubectl create namespace does, then admits Leases into them', async () => {
+    const body = { kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'nowhere', labels: { team: 'a' } }, spec: {}, status: {} };
+    const dry = await api(server, 'POST', '/api/v1/namespaces?dryRun=All&fieldManager=kubectl-create&fieldValidation=Strict', { body });
+    expect(dry.status).toBe(201);
+    expect(dry.body.metadata?.resourceVersion).toBeUndefined();
+    expect((await api(server, 'GET', '/api/v1/namespaces/nowhere')).body).toEqual(NOWHERE_NOT_FOUND);
+    const made = await api(server, 'POST', '/api/v1/namespaces?fieldManager=kubectl-create&fieldValidation=Strict', { body });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({
+      kind: 'Namespace',
+      apiVersion: 'v1',
+      metadata: { name: 'nowhere', labels: { team: 'a', 'kubernetes.io/metadata.name': 'nowhere' }, resourceVersion: expect.stringMatching(/^\d+$/), uid: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+      status: { phase: 'Active' },
+    });
+    expect((await api(server, 'GET', '/api/v1/namespaces/nowhere')).body).toEqual(made.body);
+    expect((await api(server, 'POST', NOWHERE, { body: lease('now-ok') })).status).toBe(201);
+    const again = await api(server, 'POST', '/api/v1/namespaces', { body });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ reason: 'AlreadyExists', message: 'namespaces "nowhere" already exists', details: { name: 'nowhere', kind: 'namespaces' } });
+    expect((await api(server, 'DELETE', '/api/v1/namespaces/nowhere')).status).toBe(405);
+    expect((await api(server, 'GET', '/api/v1/namespaces/nowhere')).status).toBe(200);
+  });
+
+  it.each([
+    {
+      body: { kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'Bad_Name' } },
+      status: 422,
+      message:
+        'Namespace "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')',
+    },
+    { body: { kind: 'Namespace', apiVersion: 'v1', metadata: {} }, status: 422, message: 'Namespace "" is invalid: metadata.name: Required value: name or generateName is required' },
+    { body: { apiVersion: 'v1', metadata: { name: 'x' } }, status: 400, message: 'Object \'Kind\' is missing in \'{"apiVersion":"v1","metadata":{"name":"x"}}\'' },
+    { body: { kind: 'Namespace', apiVersion: 'v1', metadata: { name: '__proto__', labels: { __proto__: 'x' } } }, status: 422, message: expect.stringContaining('Namespace "__proto__" is invalid') },
+  ])('rejects a bad Namespace with $status', async ({ body, status, message }) => {
+    const res = await api(server, 'POST', '/api/v1/namespaces', { body: JSON.stringify(body).replace('"labels":{}', '"labels":{"__proto__":"x"}') });
+    expect(res.status).toBe(status);
+    expect(res.body.message).toEqual(message);
+    expect((await api(server, 'GET', '/api/v1/namespaces')).body.items).toHaveLength(5);
+    await expectSentinelIntact();
+  });
+
+  it('creates a namespace from the protobuf body kubectl 1.33 sends, and refuses a malformed one', async () => {
+    const magic = Buffer.from('k8s\u0000', 'latin1');
+    const typeMeta = { field: 1, value: [ { field: 1, value: 'v1' }, { field: 2, value: 'Namespace' } ] };
+    const namespace = encodeMessage([{ field: 1, value: [{ field: 1, value: 'from-proto' }, { field: 11, value: [{ field: 1, value: 'team' }, { field: 2, value: 'b' }] }] }]);
+    const body = Buffer.concat([magic, encodeMessage([typeMeta]), Buffer.from([0x12, namespace.length]), namespace]);
+    const headers = { 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/vnd.kubernetes.protobuf, */*' };
+    const made = await fetch(`${server.url}/api/v1/namespaces?fieldManager=kubectl-create`, { method: 'POST', headers, body });
+    expect(made.status).toBe(201);
+    expect(await made.json()).toMatchObject({ kind: 'Namespace', metadata: { name: 'from-proto', labels: { team: 'b', 'kubernetes.io/metadata.name': 'from-proto' } } });
+    for (const bad of [Buffer.from('not protobuf'), Buffer.concat([magic, Buffer.from([0x12, 0xff, 0xff, 0xff, 0xff, 0x0f])]), Buffer.concat([magic, Buffer.from([0x0b])])]) {
+      const res = await fetch(`${server.url}/api/v1/namespaces`, { method: 'POST', headers, body: bad });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { message: string }).message).toMatch(/^the body of the request was not a valid protobuf Namespace: /);
+    }
+    expect((await api(server, 'GET', '/api/v1/namespaces')).body.items).toHaveLength(6);
+    await expectSentinelIntact();
+  });
+
+  it('refuses to start with a declared namespace that is not a valid name', async () => {
+    await expect(start({ namespaces: ['Not Valid'] })).rejects.toThrow('namespaces: "Not Valid" is not a valid namespace name (a lowercase RFC 1123 label)');
   });
 });

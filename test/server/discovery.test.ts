@@ -19,11 +19,15 @@ describe('discovery', () => {
     expect(res.body).toMatchObject({ major: '1', minor: '31', gitVersion: 'v1.31.1', platform: 'linux/amd64' });
   });
 
-  it('serves /api and an empty /api/v1', async () => {
+  it('serves /api and an /api/v1 listing only namespaces, with the verbs served', async () => {
     const apiRes = await api(server, 'GET', '/api');
     expect(apiRes.body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
     const v1 = await api(server, 'GET', '/api/v1');
-    expect(v1.body).toMatchObject({ kind: 'APIResourceList', groupVersion: 'v1', resources: [] });
+    expect(v1.body).toEqual({
+      kind: 'APIResourceList',
+      groupVersion: 'v1',
+      resources: [{ name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['create', 'get', 'list'], shortNames: ['ns'], storageVersionHash: 'Q3oi5N2YM8M=' }],
+    });
   });
 
   it('lists coordination.k8s.io/v1 as the preferred version in /apis and /apis/coordination.k8s.io', async () => {
@@ -69,7 +73,19 @@ describe('discovery', () => {
     ]);
     const core = await api(server, 'GET', '/api', { headers: { Accept: AGGREGATED_V2BETA1 } });
     expect(core.headers.get('content-type')).toContain('v=v2beta1');
-    expect(core.body).toMatchObject({ apiVersion: 'apidiscovery.k8s.io/v2beta1', items: [{ versions: [{ version: 'v1', resources: [] }] }] });
+    expect(core.body).toMatchObject({
+      apiVersion: 'apidiscovery.k8s.io/v2beta1',
+      items: [
+        {
+          versions: [
+            {
+              version: 'v1',
+              resources: [{ resource: 'namespaces', responseKind: { group: '', version: '', kind: 'Namespace' }, scope: 'Cluster', singularResource: 'namespace', verbs: ['create', 'get', 'list'], shortNames: ['ns'] }],
+            },
+          ],
+        },
+      ],
+    });
   });
 
   it('falls back to the legacy documents when aggregated discovery is disabled', async () => {

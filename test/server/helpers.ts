@@ -29,8 +29,11 @@ export function openApi131(): Doc {
   return parsed;
 }
 
+/** Namespaces the suites create Leases in besides default (creates elsewhere are 404, as on a cluster). */
+export const TEST_NAMESPACES: string[] = ['other', 'elsewhere'];
+
 export function start(options: LeaseApiServerOptions = {}): Promise<LeaseApiServer> {
-  return startLeaseApiServer({ openapi: openApi131(), ...options });
+  return startLeaseApiServer({ openapi: openApi131(), namespaces: TEST_NAMESPACES, ...options });
 }
 
 export interface ApiResponse<T = JsonBody> {

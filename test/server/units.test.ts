@@ -4,7 +4,6 @@ import { parseYaml } from '../../templates/server/decode/yaml.js';
 import { fieldLeaves, fromFieldsV1, pathToString, toFieldsV1 } from '../../templates/server/managed/field-set.js';
 import { humanDuration } from '../../templates/server/http/human-duration.js';
 import { formatMicroTime, formatTime, parseMicroTime, parseTime } from '../../templates/server/time.js';
-import * as der from '../../templates/server/tls/der.js';
 import { parseQueryBool, watchTimeoutMs } from '../../templates/server/http/request-options.js';
 import { goQuote, parseInt64 } from '../../templates/server/selectors/strconv.js';
 
@@ -128,15 +127,6 @@ describe('managed fields sets', () => {
   });
 });
 
-describe('DER', () => {
-  it('encodes the primitives X.509 needs', () => {
-    expect(der.objectIdentifier('1.2.840.10045.4.3.2')).toEqual(Buffer.from('06082a8648ce3d040302', 'hex'));
-    expect(der.unsignedInteger(Buffer.from([0x00, 0x80]))).toEqual(Buffer.from('02020080', 'hex'));
-    expect(der.time(new Date('2030-01-02T03:04:05Z'))).toEqual(Buffer.concat([Buffer.from([0x17, 13]), Buffer.from('300102030405Z')]));
-    expect(der.time(new Date('2050-01-01T00:00:00Z'))[0]).toBe(0x18);
-    expect(der.tlv(0x04, Buffer.alloc(200)).subarray(0, 3)).toEqual(Buffer.from([0x04, 0x81, 200]));
-  });
-});
 
 describe('strconv.ParseInt(s, 10, 64)', () => {
   const cases: [string, bigint | string][] = [

@@ -1,4 +1,7 @@
 // Command-line parsing for `serve`, kept apart from process handling so it is testable on its own.
+// Hostile or confused command lines end in one-line errors (exit 2) rather than a server that
+// quietly does something else than asked.
+import { isDnsLabel } from './namespaces/namespace-names.js';
 import type { Result } from './result.js';
 import { err, ok } from './result.js';
 
@@ -14,6 +17,7 @@ export interface ServeArgs {
   kubeconfig: string | undefined;
   historyWindow: number | undefined;
   bookmarkIntervalMs: number | undefined;
+  namespaces: string[];
 }
 
 export type Command = { kind: 'help' } | { kind: 'serve'; args: ServeArgs };
@@ -23,31 +27,48 @@ export const USAGE = `Usage: lease-api-server serve [options]
 Starts a Kubernetes Lease API (coordination.k8s.io/v1) server for tests.
 
 Options:
-  --port N                 port to listen on (default 8080; 0 picks a free one)
+  --port N                 port to listen on, 0-65535 (default 8080; 0 picks a free one)
   --host HOST              address to bind (default 127.0.0.1)
-  --release X.Y.Z          Kubernetes release reported by /version (default 1.35.0)
+  --release X.Y[.Z]        Kubernetes release to behave as and report by /version; must be a
+                           packaged release (same minor), unless --openapi brings the document
   --openapi FILE           OpenAPI v3 document for coordination.k8s.io/v1 of that release
   --token T                require this bearer token
-  --forbidden-token T      a token that authenticates but may not touch Leases (repeatable)
+  --forbidden-token T      a token that authenticates but may not touch Leases (403); repeatable,
+                           with or without --token (without it, other callers stay anonymous)
   --tls                    serve HTTPS with a generated CA
-  --client-certs           with --tls, also require client certificates
+  --client-certs           with --tls: also accept client certificates signed by that CA (the
+                           kubeconfig presents one); requests without one may still use --token
+  --namespaces A,B         namespaces that exist from the start besides default, kube-system,
+                           kube-public and kube-node-lease (repeatable); others can be created
+                           with \`kubectl create namespace\`
   --kubeconfig FILE        write a kubeconfig for kubectl to FILE
-  --history N              events of history kept for watch resume (default 10000)
-  --bookmark-interval MS   interval of watch BOOKMARK events (default 60000)
+  --history N              events of history kept for watch resume, at least 1 (default 10000)
+  --bookmark-interval MS   interval of watch BOOKMARK events, at least 1 (default 60000)
   -h, --help               show this help
+
+Each option but --forbidden-token and --namespaces may be given once. Values may follow as the next
+argument or after '='; a value that starts with '--' must use the '=' form.
+Exit codes: 0 after a clean stop, 1 when the server cannot start, 2 for a bad command line.
 `;
 
-const VALUE_FLAGS = new Set(['--port', '--host', '--release', '--openapi', '--token', '--forbidden-token', '--kubeconfig', '--history', '--bookmark-interval']);
+const BOOLEAN_FLAGS = new Set(['--tls', '--client-certs']);
+const VALUE_FLAGS = new Set(['--port', '--host', '--release', '--openapi', '--token', '--forbidden-token', '--kubeconfig', '--history', '--bookmark-interval', '--namespaces']);
+const REPEATABLE = new Set(['--forbidden-token', '--namespaces']);
+const MAX_PORT = 65535;
 
-function integer(flag: string, value: string): Result<number, string> {
-  return /^\d+$/.test(value) ? ok(Number(value)) : err(`${flag} expects a non-negative integer, got ${JSON.stringify(value)}`);
+function integer(flag: string, value: string, min: number, max: number): Result<number, string> {
+  const n = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
+  return n >= min && n <= max ? ok(n) : err(`${flag} expects an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
 }
 
-export function parseCommand(argv: string[]): Result<Command, string> {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === '-h' || command === '--help' || command === 'help') return ok({ kind: 'help' });
-  if (command !== 'serve') return err(`unknown command ${JSON.stringify(command)}`);
-  const args: ServeArgs = {
+function namespaceList(value: string): Result<string[], string> {
+  const names = value.split(',').map((n) => n.trim());
+  const bad = names.find((n) => !isDnsLabel(n));
+  return bad === undefined ? ok(names) : err(`--namespaces: ${JSON.stringify(bad)} is not a valid namespace name (a lowercase RFC 1123 label)`);
+}
+
+function defaults(): ServeArgs {
+  return {
     port: 8080,
     host: undefined,
     release: undefined,
@@ -59,62 +80,97 @@ export function parseCommand(argv: string[]): Result<Command, string> {
     kubeconfig: undefined,
     historyWindow: undefined,
     bookmarkIntervalMs: undefined,
+    namespaces: [],
   };
+}
+
+function applyValue(args: ServeArgs, flag: string, value: string): Result<void, string> {
+  switch (flag) {
+    case '--port': {
+      const port = integer(flag, value, 0, MAX_PORT);
+      if (!port.ok) return port;
+      args.port = port.value;
+      return ok(undefined);
+    }
+    case '--history': {
+      const history = integer(flag, value, 1, 10_000_000);
+      if (!history.ok) return history;
+      args.historyWindow = history.value;
+      return ok(undefined);
+    }
+    case '--bookmark-interval': {
+      const interval = integer(flag, value, 1, 2_147_483_647);
+      if (!interval.ok) return interval;
+      args.bookmarkIntervalMs = interval.value;
+      return ok(undefined);
+    }
+    case '--namespaces': {
+      const names = namespaceList(value);
+      if (!names.ok) return names;
+      args.namespaces.push(...names.value);
+      return ok(undefined);
+    }
+    case '--host':
+      args.host = value;
+      return ok(undefined);
+    case '--release':
+      args.release = value;
+      return ok(undefined);
+    case '--openapi':
+      args.openapi = value;
+      return ok(undefined);
+    case '--token':
+      args.token = value;
+      return ok(undefined);
+    case '--forbidden-token':
+      args.forbiddenTokens.push(value);
+      return ok(undefined);
+    case '--kubeconfig':
+      args.kubeconfig = value;
+      return ok(undefined);
+    default:
+      return err(`unknown flag ${JSON.stringify(flag)}`);
+  }
+}
+
+/** Combinations that parse but make no sense. */
+function checkCombination(args: ServeArgs): Result<ServeArgs, string> {
+  if (args.clientCertificates && !args.tls) return err('--client-certs needs --tls (client certificates are only presented over HTTPS)');
+  if (args.token !== undefined && args.forbiddenTokens.includes(args.token)) return err('--forbidden-token repeats the --token value');
+  return ok(args);
+}
+
+export function parseCommand(argv: readonly string[]): Result<Command, string> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help') return ok({ kind: 'help' });
+  if (command !== 'serve') return err(`unknown command ${JSON.stringify(command)}`);
+  const args = defaults();
+  const seen = new Set<string>();
   for (let i = 0; i < rest.length; i++) {
     const raw = rest[i] ?? '';
     const eq = raw.indexOf('=');
-    const flag = raw.startsWith('--') && eq > 0 ? raw.slice(0, eq) : raw;
+    const inline = raw.startsWith('--') && eq > 0;
+    const flag = inline ? raw.slice(0, eq) : raw;
     if (flag === '-h' || flag === '--help') return ok({ kind: 'help' });
-    if (flag === '--tls') {
-      args.tls = true;
+    if (!BOOLEAN_FLAGS.has(flag) && !VALUE_FLAGS.has(flag)) {
+      return err(flag.startsWith('-') ? `unknown flag ${JSON.stringify(flag)}` : `unexpected argument ${JSON.stringify(raw)}`);
+    }
+    if (seen.has(flag) && !REPEATABLE.has(flag)) return err(`${flag} is given more than once`);
+    seen.add(flag);
+    if (BOOLEAN_FLAGS.has(flag)) {
+      if (inline) return err(`${flag} takes no value`);
+      if (flag === '--tls') args.tls = true;
+      else args.clientCertificates = true;
       continue;
     }
-    if (flag === '--client-certs') {
-      args.tls = true;
-      args.clientCertificates = true;
-      continue;
-    }
-    if (!VALUE_FLAGS.has(flag)) return err(`unknown flag ${JSON.stringify(raw)}`);
-    const value = eq > 0 && raw.startsWith('--') ? raw.slice(eq + 1) : rest[++i];
+    const next = rest[i + 1];
+    const value = inline ? raw.slice(eq + 1) : next !== undefined && !next.startsWith('--') ? next : undefined;
+    if (!inline && value !== undefined) i++;
     if (value === undefined) return err(`${flag} needs a value`);
-    switch (flag) {
-      case '--port': {
-        const port = integer(flag, value);
-        if (!port.ok) return port;
-        args.port = port.value;
-        break;
-      }
-      case '--history': {
-        const history = integer(flag, value);
-        if (!history.ok) return history;
-        args.historyWindow = history.value;
-        break;
-      }
-      case '--bookmark-interval': {
-        const interval = integer(flag, value);
-        if (!interval.ok) return interval;
-        args.bookmarkIntervalMs = interval.value;
-        break;
-      }
-      case '--host':
-        args.host = value;
-        break;
-      case '--release':
-        args.release = value;
-        break;
-      case '--openapi':
-        args.openapi = value;
-        break;
-      case '--token':
-        args.token = value;
-        break;
-      case '--forbidden-token':
-        args.forbiddenTokens.push(value);
-        break;
-      case '--kubeconfig':
-        args.kubeconfig = value;
-        break;
-    }
+    if (value.trim() === '') return err(`${flag} needs a non-empty value`);
+    const applied = applyValue(args, flag, value);
+    if (!applied.ok) return applied;
   }
-  return ok({ kind: 'serve', args });
+  const checked = checkCombination(args);
+  return checked.ok ? ok({ kind: 'serve', args: checked.value }) : checked;
 }

@@ -1,9 +1,13 @@
 // `lease-api-server serve …`: runs the test server until interrupted (SIGINT/SIGTERM or an abort signal).
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import type { ServeArgs } from './cli-args.js';
+import type { Command, ServeArgs } from './cli-args.js';
 import { USAGE, parseCommand } from './cli-args.js';
 import type { LeaseApiServer, LeaseApiServerOptions } from './options.js';
+import { packagedReleases } from './openapi/packaged-documents.js';
+import { resolveRelease } from './release.js';
+import type { Result } from './result.js';
+import { err, ok } from './result.js';
 import { startLeaseApiServer } from './server.js';
 
 export interface CliIo {
@@ -32,6 +36,7 @@ async function serverOptions(args: ServeArgs): Promise<LeaseApiServerOptions> {
   if (args.token !== undefined) options.token = args.token;
   if (args.tls) options.tls = { clientCertificates: args.clientCertificates };
   if (args.historyWindow !== undefined) options.historyWindow = args.historyWindow;
+  if (args.namespaces.length > 0) options.namespaces = args.namespaces;
   if (args.bookmarkIntervalMs !== undefined) options.bookmarkIntervalMs = args.bookmarkIntervalMs;
   return options;
 }
@@ -53,11 +58,21 @@ function stopped(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** The command line, checked as far as it can be without starting anything (the release included). */
+function checkedCommand(argv: readonly string[]): Result<Command, string> {
+  const command = parseCommand(argv);
+  if (!command.ok || command.value.kind === 'help') return command;
+  const release = command.value.args.release;
+  if (release === undefined) return command;
+  const resolved = resolveRelease(release, packagedReleases(), command.value.args.openapi !== undefined);
+  return resolved.ok ? ok(command.value) : err(`--release: ${resolved.error}`);
+}
+
 /** Runs the CLI; resolves with the exit code once the server has stopped (0) or failed to start. */
 export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
-  const command = parseCommand(argv);
+  const command = checkedCommand(argv);
   if (!command.ok) {
-    io.stderr(`error: ${command.error}\n\n${USAGE}`);
+    io.stderr(`error: ${command.error} (see lease-api-server --help)\n`);
     return 2;
   }
   if (command.value.kind === 'help') {

@@ -1,11 +1,16 @@
 // Kubernetes timestamps: Time is RFC 3339 at second precision, MicroTime has exactly six fractional digits.
-// Parsing mirrors Go's time.Parse closely enough that decode errors read like the real server's.
+//
+// Hand-written on purpose: this encodes Go's time.Parse/Format as metav1.Time and metav1.MicroTime use them
+// (k8s.io/apimachinery/pkg/apis/meta/v1/{time,micro_time}.go), so values and error texts are the real
+// server's. Parsing never goes through JS Date, which maps years 0-99 to 1900-1999 and, at microsecond
+// resolution, loses precision near the ends of the 0000-9999 range; the calendar arithmetic is exact.
 import type { Result } from './result.js';
 import { err, ok } from './result.js';
 
 export const MICRO_TIME_LAYOUT = '2006-01-02T15:04:05.000000Z07:00';
 export const TIME_LAYOUT = '2006-01-02T15:04:05Z07:00';
 
+/** The server clock's now as a Time (the clock is always within Date's range). */
 export function formatTime(epochMs: number): string {
   return new Date(Math.floor(epochMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
@@ -43,9 +48,17 @@ interface Parts {
   hour: number;
   minute: number;
   second: number;
-  micros: number;
-  offsetMinutes: number;
+  nanos: number;
+  offsetSeconds: number;
 }
+
+/** An instant as Go's time.Time holds it: whole seconds since the Unix epoch plus nanoseconds. */
+interface Instant {
+  seconds: number;
+  nanos: number;
+}
+
+const SECONDS_PER_DAY = 86_400;
 
 const isDigit = (s: string, i: number): boolean => i < s.length && s.charCodeAt(i) >= 48 && s.charCodeAt(i) <= 57;
 
@@ -56,16 +69,75 @@ function getNum(s: string, fixed: boolean): { n: number; rest: string } | undefi
   return { n: Number(s.slice(0, 2)), rest: s.slice(2) };
 }
 
-function daysIn(month: number, year: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+/** Go's atoi: an optional sign, then digits only (none at all reads as 0). */
+function goAtoi(s: string): number | undefined {
+  const match = /^([+-]?)(\d*)$/.exec(s);
+  if (match === null) return undefined;
+  const n = Number(match[2] === '' ? '0' : match[2]);
+  return match[1] === '-' ? -n : n;
 }
 
+/** Go's parseNanoseconds: the fraction after '.' or ',' (at most nine digits) scaled to nanoseconds. */
+function parseNanoseconds(value: string, nbytes: number): { nanos: number } | { range: string } | undefined {
+  if (value[0] !== '.' && value[0] !== ',') return undefined;
+  const n = Math.min(nbytes, 10);
+  const x = goAtoi(value.slice(1, n));
+  if (x === undefined) return undefined;
+  if (x < 0) return { range: 'fractional second' };
+  return { nanos: x * 10 ** (10 - n) };
+}
+
+const isLeap = (year: number): boolean => year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+
+function daysIn(month: number, year: number): number {
+  if (month === 2) return isLeap(year) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil; exact for any year). */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * ((month + 9) % 12) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146_097 + doe - 719_468;
+}
+
+function civilFromDays(days: number): { year: number; month: number; day: number } {
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const month = mp < 10 ? mp + 3 : mp - 9;
+  return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
+}
+
+/** Go's time.quote: ASCII as is (with \" and \\), every byte of anything else as \xNN. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const code = ch.codePointAt(0) ?? 0;
+    if (code >= 0x80 || code < 0x20) {
+      // A lone surrogate cannot come from valid UTF-8; Go's JSON decoding turns it into U+FFFD.
+      const bytes = Buffer.from(code >= 0xd800 && code <= 0xdfff ? '\ufffd' : ch, 'utf8');
+      for (const byte of bytes) out += `\\x${byte.toString(16).padStart(2, '0')}`;
+    } else {
+      out += ch === '"' || ch === '\\' ? `\\${ch}` : ch;
+    }
+  }
+  return `${out}"`;
+}
+
+/** Go's time.Parse for the two layouts Kubernetes uses, element by element, with Go's error texts. */
 function parseLayout(value: string, layout: string, elements: Element[]): Result<Parts, string> {
-  const q = JSON.stringify;
   const cannot = (valueElem: string, layoutElem: string): Result<Parts, string> =>
-    err(`parsing time ${q(value)} as ${q(layout)}: cannot parse ${q(valueElem)} as ${q(layoutElem)}`);
-  const outOfRange = (what: string): Result<Parts, string> => err(`parsing time ${q(value)}: ${what} out of range`);
-  const parts: Parts = { year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0, micros: 0, offsetMinutes: 0 };
+    err(`parsing time ${goQuote(value)} as ${goQuote(layout)}: cannot parse ${goQuote(valueElem)} as ${goQuote(layoutElem)}`);
+  const outOfRange = (what: string): Result<Parts, string> => err(`parsing time ${goQuote(value)}: ${what} out of range`);
+  const parts: Parts = { year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0, nanos: 0, offsetSeconds: 0 };
   let rest = value;
   for (let i = 0; i < elements.length; i++) {
     const el = elements[i];
@@ -76,11 +148,11 @@ function parseLayout(value: string, layout: string, elements: Element[]): Result
       continue;
     }
     const hold = rest;
+    let range = '';
     switch (el.kind) {
       case 'year': {
-        const p = rest.slice(0, 4);
-        if (p.length < 4 || !/^\d{4}$/.test(p)) return cannot(hold, el.layout);
-        parts.year = Number(p);
+        if (!/^\d{4}/.test(rest)) return cannot(hold, el.layout);
+        parts.year = Number(rest.slice(0, 4));
         rest = rest.slice(4);
         break;
       }
@@ -92,22 +164,27 @@ function parseLayout(value: string, layout: string, elements: Element[]): Result
         const got = getNum(rest, el.kind !== 'hour');
         if (got === undefined) return cannot(hold, el.layout);
         rest = got.rest;
-        const limits = { month: [1, 12], day: [1, 31], hour: [0, 23], minute: [0, 59], second: [0, 59] }[el.kind];
-        if (got.n < (limits[0] ?? 0) || got.n > (limits[1] ?? 0)) return outOfRange(el.kind);
         parts[el.kind] = got.n;
+        // The day is checked against its month once everything is parsed, as Go does.
+        const max = { month: 12, day: 99, hour: 23, minute: 59, second: 59 }[el.kind];
+        if (got.n > max || (el.kind === 'month' && got.n === 0)) range = el.kind;
         // Go accepts a fraction after the seconds when the layout has none (RFC 3339 Time).
-        if (el.kind === 'second' && elements[i + 1]?.kind !== 'frac6' && /^[.,]\d/.test(rest)) {
-          const digits = /^[.,](\d+)/.exec(rest)?.[1] ?? '';
-          parts.micros = Number(digits.slice(0, 6).padEnd(6, '0'));
-          rest = rest.slice(1 + digits.length);
+        if (el.kind === 'second' && range === '' && elements[i + 1]?.kind !== 'frac6' && /^[.,]\d/.test(rest)) {
+          const n = 1 + (/^[.,](\d+)/.exec(rest)?.[1]?.length ?? 0);
+          const frac = parseNanoseconds(rest, n);
+          if (frac === undefined) return cannot(hold, el.layout);
+          if ('range' in frac) return outOfRange(frac.range);
+          parts.nanos = frac.nanos;
+          rest = rest.slice(n);
         }
         break;
       }
       case 'frac6': {
-        if (rest.length < 7 || (rest[0] !== '.' && rest[0] !== ',') || !/^\d{6}$/.test(rest.slice(1, 7))) {
-          return cannot(hold, el.layout);
-        }
-        parts.micros = Number(rest.slice(1, 7));
+        if (rest.length < 7) return cannot(hold, el.layout);
+        const frac = parseNanoseconds(rest, 7);
+        if (frac === undefined) return cannot(hold, el.layout);
+        if ('range' in frac) return outOfRange(frac.range);
+        parts.nanos = frac.nanos;
         rest = rest.slice(7);
         break;
       }
@@ -119,44 +196,67 @@ function parseLayout(value: string, layout: string, elements: Element[]): Result
         if (rest.length < 6 || rest[3] !== ':') return cannot(hold, el.layout);
         const sign = rest[0];
         const hh = getNum(rest.slice(1, 3), true);
-        const mm = getNum(rest.slice(4, 6), true);
-        if ((sign !== '+' && sign !== '-') || hh === undefined || mm === undefined) return cannot(hold, el.layout);
-        if (hh.n > 24) return outOfRange('time zone offset hour');
-        if (mm.n > 60) return outOfRange('time zone offset minute');
-        parts.offsetMinutes = (sign === '-' ? -1 : 1) * (hh.n * 60 + mm.n);
+        const mm = hh === undefined ? undefined : getNum(rest.slice(4, 6), true);
+        const hours = hh?.n ?? 0;
+        const minutes = mm?.n ?? 0;
+        if (hours > 24) range = 'time zone offset hour';
+        if (minutes > 60) range = 'time zone offset minute';
+        if (range === '' && (hh === undefined || mm === undefined || (sign !== '+' && sign !== '-'))) return cannot(hold, el.layout);
+        parts.offsetSeconds = (sign === '-' ? -1 : 1) * (hours * 60 + minutes) * 60;
         rest = rest.slice(6);
         break;
       }
     }
+    if (range !== '') return outOfRange(range);
   }
-  if (rest.length > 0) return err(`parsing time ${q(value)}: extra text: ${q(rest)}`);
-  if (parts.day > daysIn(parts.month, parts.year)) return outOfRange('day');
+  if (rest.length > 0) return err(`parsing time ${goQuote(value)}: extra text: ${goQuote(rest)}`);
+  if (parts.day < 1 || parts.day > daysIn(parts.month, parts.year)) return outOfRange('day');
   return ok(parts);
 }
 
-function toEpochMicros(p: Parts): number {
-  const ms = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - p.offsetMinutes * 60_000;
-  return ms * 1000 + p.micros;
+function toInstant(p: Parts): Instant {
+  const seconds = daysFromCivil(p.year, p.month, p.day) * SECONDS_PER_DAY + p.hour * 3600 + p.minute * 60 + p.second - p.offsetSeconds;
+  return { seconds, nanos: p.nanos };
 }
 
-function formatEpochMicros(micros: number, withFraction: boolean): string {
-  const ms = Math.floor(micros / 1000);
-  const base = new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19);
-  if (!withFraction) return `${base}Z`;
-  const frac = String(((micros % 1_000_000) + 1_000_000) % 1_000_000).padStart(6, '0');
-  return `${base}.${frac}Z`;
+/** Go's time.Time.IsZero: January 1, year 1, 00:00:00 UTC, which metav1 marshals as null. */
+const ZERO_SECONDS = daysFromCivil(1, 1, 1) * SECONDS_PER_DAY;
+const isZero = (t: Instant): boolean => t.seconds === ZERO_SECONDS && t.nanos === 0;
+
+const pad = (n: number, width: number): string => String(n).padStart(width, '0');
+
+/** Go's Format in UTC; the year as appendInt writes it (-0001, 10000), which an offset can push out of 0000-9999. */
+function formatInstant(t: Instant, withMicros: boolean): string {
+  const days = Math.floor(t.seconds / SECONDS_PER_DAY);
+  const secondOfDay = t.seconds - days * SECONDS_PER_DAY;
+  const { year, month, day } = civilFromDays(days);
+  const yearText = year < 0 ? `-${pad(-year, 4)}` : pad(year, 4);
+  const clock = `${pad(Math.floor(secondOfDay / 3600), 2)}:${pad(Math.floor((secondOfDay % 3600) / 60), 2)}:${pad(secondOfDay % 60, 2)}`;
+  const fraction = withMicros ? `.${pad(Math.floor(t.nanos / 1000), 6)}` : '';
+  return `${yearText}-${pad(month, 2)}-${pad(day, 2)}T${clock}${fraction}Z`;
 }
 
-/** Parses a MicroTime and returns it re-rendered in UTC, as the server stores it; the error text is Go's. */
-export function parseMicroTime(value: string): Result<string, string> {
+/**
+ * A MicroTime as kube-apiserver stores and returns it: parsed with RFC3339Micro, re-rendered in UTC
+ * with six digits; null for Go's zero time (MarshalJSON writes null). The error text is Go's.
+ * Checked against Go's time.Parse/Format for the cases in test/server/microtime.test.ts.
+ */
+export function parseMicroTime(value: string): Result<string | null, string> {
   const parsed = parseLayout(value, MICRO_TIME_LAYOUT, MICRO_ELEMENTS);
-  return parsed.ok ? ok(formatEpochMicros(toEpochMicros(parsed.value), true)) : parsed;
+  if (!parsed.ok) return parsed;
+  const instant = toInstant(parsed.value);
+  return ok(isZero(instant) ? null : formatInstant(instant, true));
 }
 
-/** Parses a Time (RFC 3339) and returns it truncated to seconds in UTC, as metav1.Time marshals. */
-export function parseTime(value: string): Result<string, string> {
+/**
+ * A Time (RFC 3339) as kube-apiserver returns it: UTC at second precision (Time.ProtoTime stores whole
+ * seconds only), so anything within the first second of year 1 is the zero time, marshalled as null.
+ */
+export function parseTime(value: string): Result<string | null, string> {
   const parsed = parseLayout(value, TIME_LAYOUT, TIME_ELEMENTS);
-  return parsed.ok ? ok(formatEpochMicros(toEpochMicros(parsed.value), false)) : parsed;
+  if (!parsed.ok) return parsed;
+  const instant = { seconds: toInstant(parsed.value).seconds, nanos: 0 };
+  return ok(isZero(instant) ? null : formatInstant(instant, false));
 }
 
 export function timeToEpochMs(value: string): number {

@@ -57,15 +57,38 @@ const leaseDiscoveryResource: JsonObject = {
   verbs: [...VERBS],
 };
 
+// core/v1 namespaces, with only the verbs this server serves (see namespaces/namespace-registry.ts);
+// kube-apiserver's own entry also lists delete, patch, update and watch.
+const NAMESPACE_VERBS = ['create', 'get', 'list'];
+
+const namespaceDiscoveryResource: JsonObject = {
+  resource: 'namespaces',
+  responseKind: { group: '', version: '', kind: 'Namespace' },
+  scope: 'Cluster',
+  singularResource: 'namespace',
+  verbs: NAMESPACE_VERBS,
+  shortNames: ['ns'],
+};
+
+const namespaceApiResource: JsonObject = {
+  name: 'namespaces',
+  singularName: 'namespace',
+  namespaced: false,
+  kind: 'Namespace',
+  verbs: NAMESPACE_VERBS,
+  shortNames: ['ns'],
+  storageVersionHash: 'Q3oi5N2YM8M=',
+};
+
 export function buildDiscoveryDocuments(release: string, serverAddress: string): DiscoveryDocuments {
   const aggregated = (apiVersion: string): { api: string; apis: string } => ({
-    api: aggregatedList(apiVersion, [aggregatedGroup(undefined, 'v1', [])]),
+    api: aggregatedList(apiVersion, [aggregatedGroup(undefined, 'v1', [namespaceDiscoveryResource])]),
     apis: aggregatedList(apiVersion, [aggregatedGroup(GROUP, VERSION, [leaseDiscoveryResource])]),
   });
   return {
     version: JSON.stringify(versionInfo(release), null, 2),
     api: JSON.stringify({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] }),
-    apiV1: JSON.stringify({ kind: 'APIResourceList', groupVersion: 'v1', resources: [] }),
+    apiV1: JSON.stringify({ kind: 'APIResourceList', groupVersion: 'v1', resources: [namespaceApiResource] }),
     apis: JSON.stringify({ kind: 'APIGroupList', apiVersion: 'v1', groups: [apiGroup()] }),
     group: JSON.stringify({ kind: 'APIGroup', apiVersion: 'v1', ...apiGroup() }),
     groupVersion: JSON.stringify({

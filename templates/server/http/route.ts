@@ -12,7 +12,12 @@ export type Route =
   | { kind: 'openapiV2' }
   | { kind: 'collection'; namespace: string | undefined; watchPath: boolean }
   | { kind: 'item'; namespace: string; name: string; watchPath: boolean }
+  | { kind: 'namespaces' }
+  | { kind: 'namespace'; name: string }
   | { kind: 'unknown' };
+
+/** core/v1 namespaces: the one core resource served, so `kubectl create namespace` works. */
+const CORE_NAMESPACES = '/api/v1/namespaces';
 
 const STATIC: Record<string, Route> = {
   '/version': { kind: 'version' },
@@ -53,6 +58,12 @@ export function routeFor(pathname: string): Route {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
   const fixed = STATIC[path];
   if (fixed !== undefined) return fixed;
+  if (path === CORE_NAMESPACES) return { kind: 'namespaces' };
+  if (path.startsWith(`${CORE_NAMESPACES}/`)) {
+    const segments = path.slice(CORE_NAMESPACES.length + 1).split('/');
+    const name = decode(segments[0] ?? '');
+    return segments.length === 1 && name !== undefined ? { kind: 'namespace', name } : { kind: 'unknown' };
+  }
   if (!path.startsWith(`${API_PREFIX}/`)) return { kind: 'unknown' };
   const segments = path.slice(API_PREFIX.length + 1).split('/');
   if (segments[0] === 'watch') return resourceRoute(segments.slice(1), true);

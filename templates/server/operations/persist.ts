@@ -1,7 +1,7 @@
-// The common tail of every write: carry server-owned metadata over, bump generation, enforce
-// finalizer rules, validate, and commit unless nothing changed or it is a dry run.
+// The common tail of every write: carry server-owned metadata over, enforce finalizer rules,
+// validate, and commit unless nothing changed or it is a dry run.
 import type { JsonObject, JsonValue } from '../json.js';
-import { deepEqual, objectAt, stringAt } from '../json.js';
+import { deepEqual, stringAt } from '../json.js';
 import { canonicalLease } from '../lease-shape.js';
 import type { ManagerEntry } from '../managed/ownership.js';
 import { parseManagedFields, renderManagedFields } from '../managed/ownership.js';
@@ -40,9 +40,8 @@ export function carryOver(existing: JsonObject, incoming: JsonObject, managed: M
   const liveManaged = liveMeta['managedFields'];
   const unchanged = Array.isArray(liveManaged) && parseManagedFields(liveManaged) === managed;
   meta['managedFields'] = unchanged ? liveManaged : renderManagedFields(managed);
-  const specChanged = !deepEqual(objectAt(incoming, 'spec') ?? {}, objectAt(existing, 'spec') ?? {});
-  const generation = typeof liveMeta['generation'] === 'number' ? liveMeta['generation'] : 1;
-  if (specChanged) meta['generation'] = generation + 1;
+  // generation is carried over, never bumped: as rest.BeforeUpdate ("Ensure requests cannot update
+  // generation"), and the Lease strategy has no PrepareForUpdate that would bump it on a spec change.
   return canonicalLease({ ...incoming, metadata: meta });
 }
 

@@ -1,6 +1,7 @@
 // The request pipeline: record, inject faults, authenticate, route, and turn any thrown bug into a 500 Status.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { serveNamespace, serveNamespaces } from '../namespaces/namespace-handler.js';
 import { parseResourceVersion } from '../operations/list.js';
 import { internalError, methodNotAllowed, notAcceptable, pathNotFound } from '../status.js';
 import { authenticate } from './auth.js';
@@ -91,6 +92,10 @@ async function serveRoute(ctx: RequestContext, route: Route): Promise<void> {
       return serveOpenApiV2(ctx);
     case 'unknown':
       return sendStatus(ctx.res, pathNotFound());
+    case 'namespaces':
+      return serveNamespaces(ctx);
+    case 'namespace':
+      return serveNamespace(ctx, route.name);
     case 'collection':
       if (method === 'GET') return serveCollectionRead(ctx, route.namespace, route.watchPath, undefined);
       if (route.namespace !== undefined && !route.watchPath && method === 'POST') return serveCreate(ctx, route.namespace);

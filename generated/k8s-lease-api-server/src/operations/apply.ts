@@ -11,7 +11,7 @@ import { applyConflict, badRequest } from '../status.js';
 import { storeKey } from '../store/lease-store.js';
 import { formatTime } from '../time.js';
 import type { OperationContext, WriteOptions } from './context.js';
-import { newLease } from './create.js';
+import { admitCreate, newLease } from './create.js';
 import { decodeValue } from './decode-body.js';
 import { bindToRequest, checkUpdatePreconditions, metadataOf } from './identity.js';
 import type { PersistOutcome } from './persist.js';
@@ -56,6 +56,8 @@ export function applyLease(
   const manager = options.fieldManager;
   const existing = ctx.store.get(storeKey(namespace, name));
   if (existing === undefined) {
+    const admitted = admitCreate(ctx, namespace);
+    if (!admitted.ok) return admitted;
     const built = newLease(ctx, config, () => applyOwnership([], config, manager, force, undefined, now).entries);
     if (!built.ok) return built;
     const created = persistCreate(ctx, built.value, options.dryRun);

@@ -1,4 +1,6 @@
-// What every Lease operation needs: the store, the release's schema and the (controllable) clock.
+// What every Lease operation needs: the store, the release's schema, the (controllable) clock and the
+// namespaces that exist (creates are admitted only into those).
+import type { NamespaceRegistry } from '../namespaces/namespace-registry.js';
 import type { ObjectSchema } from '../schema/field-schema.js';
 import type { LeaseStore } from '../store/lease-store.js';
 
@@ -7,6 +9,7 @@ export interface OperationContext {
   schema: ObjectSchema;
   /** Milliseconds since the epoch, from the server's clock. */
   now(): number;
+  namespaces: NamespaceRegistry;
 }
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';

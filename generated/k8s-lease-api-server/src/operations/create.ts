@@ -1,10 +1,13 @@
-// POST: a new Lease gets its server-owned metadata here (uid, creationTimestamp, generation, managedFields).
+// POST: a new Lease gets its server-owned metadata here (uid, creationTimestamp, managedFields).
+// No generation: the Lease strategy (pkg/registry/coordination/lease/strategy.go) never sets one and
+// rest.BeforeCreate leaves metadata.generation as sent.
 import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../json.js';
 import { stringAt } from '../json.js';
 import { canonicalLease } from '../lease-shape.js';
 import type { ManagerEntry } from '../managed/ownership.js';
 import { renderManagedFields, updateOwnership } from '../managed/ownership.js';
+import { namespaceNotFound } from '../namespaces/namespace-registry.js';
 import { generateNameSuffix } from '../names.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -39,15 +42,25 @@ export function newLease(ctx: OperationContext, bound: JsonObject, managed: (obj
   for (const key of ['deletionTimestamp', 'deletionGracePeriodSeconds', 'selfLink', 'managedFields']) delete meta[key];
   meta['uid'] = randomUUID();
   meta['creationTimestamp'] = formatTime(ctx.now());
-  meta['generation'] = 1;
   const draft: JsonObject = { ...bound, metadata: meta };
   meta['managedFields'] = renderManagedFields(managed(draft));
   return ok(canonicalLease(draft));
 }
 
+/**
+ * NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): a create into a namespace
+ * that does not exist fails with the NotFound of the namespace lookup. It runs after decoding and
+ * before validation, so a missing namespace wins over an invalid body.
+ */
+export function admitCreate(ctx: OperationContext, namespace: string): Result<void, StatusError> {
+  return ctx.namespaces.has(namespace) ? ok(undefined) : err(namespaceNotFound(namespace));
+}
+
 export function createLease(ctx: OperationContext, namespace: string, body: JsonObject, options: WriteOptions): Result<PersistOutcome, StatusError> {
   const bound = bindToRequest(body, namespace, undefined);
   if (!bound.ok) return bound;
+  const admitted = admitCreate(ctx, namespace);
+  if (!admitted.ok) return admitted;
   const now = formatTime(ctx.now());
   const built = newLease(ctx, bound.value, (draft) => updateOwnership([], undefined, draft, options.fieldManager, now));
   if (!built.ok) return built;

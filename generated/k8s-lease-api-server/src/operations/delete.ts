@@ -25,11 +25,11 @@ function hasFinalizers(obj: JsonObject): boolean {
 
 function markForDeletion(ctx: OperationContext, existing: JsonObject): JsonObject {
   const meta = metadataOf(existing);
-  const generation = typeof meta['generation'] === 'number' ? meta['generation'] : 1;
-  return canonicalLease({
-    ...existing,
-    metadata: { ...meta, deletionTimestamp: formatTime(ctx.now()), deletionGracePeriodSeconds: 0, generation: generation + 1 },
-  });
+  // As the generic store's markAsDeleting: generation is bumped only when the object has one.
+  const marked: JsonObject = { ...meta, deletionTimestamp: formatTime(ctx.now()), deletionGracePeriodSeconds: 0 };
+  const generation = meta['generation'];
+  if (typeof generation === 'number' && generation > 0) marked['generation'] = generation + 1;
+  return canonicalLease({ ...existing, metadata: marked });
 }
 
 /** Deletes (or marks) the Lease at key; returns what the response body should show. */

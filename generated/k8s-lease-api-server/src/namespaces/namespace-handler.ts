@@ -1,0 +1,102 @@
+// core/v1 namespaces over HTTP: list, get and create (what `kubectl create namespace x` sends).
+// Namespaces are cluster-scoped and carry no Lease semantics, so the forbidden tokens (which only
+// lose access to Leases) may use them; watch, update, patch and delete answer 405 (see the registry).
+import { parseYaml } from '../decode/yaml.js';
+import type { JsonValue } from '../json.js';
+import { isJsonObject } from '../json.js';
+import { parseBody } from '../operations/decode-body.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import type { StatusError } from '../status.js';
+import { badRequest, methodNotAllowed, unsupportedMediaType } from '../status.js';
+import type { IncomingMessage } from 'node:http';
+import { MAX_BODY_BYTES } from '../http/body.js';
+import { contentType } from '../http/negotiation.js';
+import type { RequestContext } from '../http/request-context.js';
+import { parseWriteOptions } from '../http/request-options.js';
+import { sendJsonText, sendStatus } from '../http/respond.js';
+import { PROTOBUF_CONTENT_TYPE, decodeNamespaceProtobuf } from './namespace-protobuf.js';
+import { NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
+
+/**
+ * The raw body, capped like http/body.ts's readBody (which decodes to text and so would corrupt
+ * protobuf): past the limit the rest is drained and dropped, as kube-apiserver answers 413.
+ */
+function readBytes(req: IncomingMessage): Promise<Result<Buffer, StatusError>> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
+    });
+    req.on('end', () =>
+      resolve(size > MAX_BODY_BYTES ? err({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: limit is ${MAX_BODY_BYTES}` }) : ok(Buffer.concat(chunks))),
+    );
+    req.on('error', () => resolve(err(badRequest('error reading request body'))));
+  });
+}
+
+function parseNamespaceBody(text: string, type: string): Result<JsonValue, StatusError> {
+  if (type === 'application/yaml') {
+    const yaml = parseYaml(text);
+    return yaml.ok ? ok(yaml.value.value) : err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
+  }
+  if (type !== '' && type !== 'application/json') {
+    return err(unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF_CONTENT_TYPE}`));
+  }
+  const parsed = parseBody(text);
+  return parsed.ok ? ok(parsed.value.value) : parsed;
+}
+
+/** The type check kube-apiserver's decoder makes before anything else looks at the object. */
+function checkTypeMeta(value: JsonValue, text: string): Result<JsonValue, StatusError> {
+  if (!isJsonObject(value)) return err(badRequest(`couldn't get version/kind; json parse error: the body is not an object`));
+  const kind = value['kind'];
+  if (typeof kind !== 'string' || kind === '') return err(badRequest(`Object 'Kind' is missing in '${text.trim()}'`));
+  const apiVersion = value['apiVersion'];
+  if (kind !== NAMESPACE_KIND || (apiVersion !== undefined && apiVersion !== 'v1')) {
+    return err(badRequest(`the object provided is unrecognized (must be of type Namespace): ${String(apiVersion)}, Kind=${kind}`));
+  }
+  return ok(value);
+}
+
+function decodeNamespaceBody(bytes: Buffer, type: string): Result<JsonValue, StatusError> {
+  if (type === PROTOBUF_CONTENT_TYPE) {
+    const decoded = decodeNamespaceProtobuf(bytes);
+    return decoded.ok ? ok(decoded.value) : err(badRequest(`the body of the request was not a valid protobuf Namespace: ${decoded.error}`));
+  }
+  const text = bytes.toString('utf8');
+  const parsed = parseNamespaceBody(text, type);
+  return parsed.ok ? checkTypeMeta(parsed.value, text) : parsed;
+}
+
+async function createNamespace(ctx: RequestContext): Promise<void> {
+  const options = parseWriteOptions(ctx.url.searchParams, ctx.req.headers['user-agent'], 'Create', false);
+  const body = await readBytes(ctx.req);
+  if (!options.ok) return sendStatus(ctx.res, options.error);
+  if (!body.ok) return sendStatus(ctx.res, body.error);
+  const typed = decodeNamespaceBody(body.value, contentType(ctx.req.headers['content-type']));
+  if (!typed.ok) return sendStatus(ctx.res, typed.error);
+  const created = ctx.state.ops.namespaces.create(typed.value, options.value.dryRun);
+  if (!created.ok) return sendStatus(ctx.res, created.error);
+  sendJsonText(ctx.res, 201, JSON.stringify(created.value));
+}
+
+export async function serveNamespaces(ctx: RequestContext): Promise<void> {
+  const method = ctx.req.method ?? 'GET';
+  const watch = ctx.url.searchParams.get('watch');
+  if (method === 'POST') return createNamespace(ctx);
+  ctx.req.resume();
+  if (method !== 'GET' || watch === 'true' || watch === '1') return sendStatus(ctx.res, methodNotAllowed());
+  const registry = ctx.state.ops.namespaces;
+  sendJsonText(ctx.res, 200, JSON.stringify({ kind: 'NamespaceList', apiVersion: 'v1', metadata: { resourceVersion: registry.resourceVersion }, items: registry.list() }));
+}
+
+export function serveNamespace(ctx: RequestContext, name: string): void {
+  ctx.req.resume();
+  if ((ctx.req.method ?? 'GET') !== 'GET') return sendStatus(ctx.res, methodNotAllowed());
+  const found = ctx.state.ops.namespaces.get(name);
+  if (found === undefined) return sendStatus(ctx.res, namespaceNotFound(name));
+  sendJsonText(ctx.res, 200, JSON.stringify(found));
+}

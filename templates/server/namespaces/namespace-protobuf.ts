@@ -1,0 +1,106 @@
+// kubectl ≥ 1.33 sends built-in types such as Namespace as Kubernetes protobuf
+// (application/vnd.kubernetes.protobuf): the "k8s\0" magic, then a runtime.Unknown envelope
+// {typeMeta{apiVersion, kind}, raw, contentEncoding, contentType} whose raw bytes are the object.
+// No protobuf library is a dependency, so this reads just the wire format those messages need
+// (hand-written, bounded by the request body limit; fixed nesting, no recursion on input). It returns
+// the JSON form kube-apiserver would have decoded: kind, apiVersion and metadata's name, generateName,
+// labels and annotations (what a Namespace create may set; spec and status are server-owned here).
+import type { JsonObject } from '../json.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+
+export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
+const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
+
+type Field = { field: number; wire: 0; value: number } | { field: number; wire: 2; value: Buffer } | { field: number; wire: 1 | 5; value: undefined };
+
+/** The top-level fields of one message; unknown fields are kept out of the way, as protobuf does. */
+function fields(buf: Buffer): Result<Field[], string> {
+  const out: Field[] = [];
+  let at = 0;
+  const varint = (): number | undefined => {
+    let result = 0;
+    let scale = 1;
+    for (let i = 0; i < 10 && at < buf.length; i++) {
+      const byte = buf[at++] ?? 0;
+      result += (byte & 0x7f) * scale;
+      if ((byte & 0x80) === 0) return result;
+      scale *= 128;
+    }
+    return undefined;
+  };
+  while (at < buf.length) {
+    const tag = varint();
+    if (tag === undefined) return err('truncated field tag');
+    const field = Math.floor(tag / 8);
+    const wire = tag % 8;
+    if (wire === 0) {
+      const value = varint();
+      if (value === undefined) return err('truncated varint');
+      out.push({ field, wire, value });
+    } else if (wire === 2) {
+      const length = varint();
+      if (length === undefined || at + length > buf.length) return err('truncated length-delimited field');
+      out.push({ field, wire, value: buf.subarray(at, at + length) });
+      at += length;
+    } else if (wire === 1 || wire === 5) {
+      at += wire === 1 ? 8 : 4;
+      if (at > buf.length) return err('truncated fixed-width field');
+      out.push({ field, wire, value: undefined });
+    } else {
+      return err(`unsupported wire type ${wire}`);
+    }
+  }
+  return ok(out);
+}
+
+function bytesOf(list: Field[], field: number): Buffer | undefined {
+  // The last occurrence wins, as for any protobuf scalar or message field.
+  let found: Buffer | undefined;
+  for (const f of list) if (f.field === field && f.wire === 2) found = f.value;
+  return found;
+}
+
+const text = (buf: Buffer | undefined): string | undefined => (buf === undefined ? undefined : buf.toString('utf8'));
+
+function stringMap(list: Field[], field: number): Result<Record<string, string> | undefined, string> {
+  const entries: [string, string][] = [];
+  for (const f of list) {
+    if (f.field !== field || f.wire !== 2) continue;
+    const entry = fields(f.value);
+    if (!entry.ok) return entry;
+    entries.push([text(bytesOf(entry.value, 1)) ?? '', text(bytesOf(entry.value, 2)) ?? '']);
+  }
+  // fromEntries defines own properties, so a "__proto__" key stays a plain key.
+  return ok(entries.length === 0 ? undefined : Object.fromEntries(entries));
+}
+
+/** The Namespace in a protobuf request body, as the JSON object kube-apiserver would have decoded. */
+export function decodeNamespaceProtobuf(body: Buffer): Result<JsonObject, string> {
+  if (!body.subarray(0, MAGIC.length).equals(MAGIC)) return err('provided object is not a Kubernetes protobuf message (no k8s magic prefix)');
+  const envelope = fields(body.subarray(MAGIC.length));
+  if (!envelope.ok) return envelope;
+  const typeMeta = fields(bytesOf(envelope.value, 1) ?? Buffer.alloc(0));
+  if (!typeMeta.ok) return typeMeta;
+  const namespace = fields(bytesOf(envelope.value, 2) ?? Buffer.alloc(0));
+  if (!namespace.ok) return namespace;
+  const meta = fields(bytesOf(namespace.value, 1) ?? Buffer.alloc(0));
+  if (!meta.ok) return meta;
+  const labels = stringMap(meta.value, 11);
+  if (!labels.ok) return labels;
+  const annotations = stringMap(meta.value, 12);
+  if (!annotations.ok) return annotations;
+  const metadata: JsonObject = {};
+  const name = text(bytesOf(meta.value, 1));
+  const generateName = text(bytesOf(meta.value, 2));
+  if (name !== undefined) metadata['name'] = name;
+  if (generateName !== undefined) metadata['generateName'] = generateName;
+  if (labels.value !== undefined) metadata['labels'] = labels.value;
+  if (annotations.value !== undefined) metadata['annotations'] = annotations.value;
+  const object: JsonObject = { metadata };
+  const apiVersion = text(bytesOf(typeMeta.value, 1));
+  const kind = text(bytesOf(typeMeta.value, 2));
+  if (apiVersion !== undefined && apiVersion !== '') object['apiVersion'] = apiVersion;
+  if (kind !== undefined && kind !== '') object['kind'] = kind;
+  return ok(object);
+}
