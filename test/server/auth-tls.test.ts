@@ -1,3 +1,4 @@
+import { parse as parseYaml } from 'yaml';
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -112,7 +113,8 @@ describe('TLS', () => {
       expect(server.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       const res = await httpsJson(server, '/version');
       expect(res.status).toBe(200);
-      expect(server.kubeconfig()).toContain(`certificate-authority-data: ${Buffer.from(server.tls?.ca ?? '').toString('base64')}`);
+      const config = parseYaml(server.kubeconfig()) as { clusters: Array<{ cluster: Record<string, string> }> };
+      expect(Buffer.from(config.clusters[0]!.cluster['certificate-authority-data']!, 'base64').toString('utf8')).toBe(server.tls?.ca);
       await expect(fetch(`${server.url}/version`)).rejects.toThrow();
     } finally {
       await server.close();
