@@ -1,5 +1,6 @@
 // Regression tests for attacks on the write path: each asserts kube-apiserver's answer and that the
 // server is intact afterwards (Object.prototype clean, a sentinel Lease unchanged, create and PUT working).
+import { request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { warningHeaders } from '../../templates/server/http/respond.js';
 import type { LeaseApiServer } from '../../templates/server/index.js';
@@ -56,6 +57,39 @@ describe('hostile bodies and patches', () => {
     expect(replaced.status).toBe(200);
     expect(replaced.body.spec).toEqual({ holderIdentity: 'h2', leaseDurationSeconds: 20 });
   }
+
+  describe('an endless request body', () => {
+    it('is answered 413 as soon as it passes 3 MiB, and its connection closed, without buffering the rest', async () => {
+      const url = new URL(`${server.url}${NS_BASE}`);
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      // The client would send forever; this one stops by itself after 64 MiB.
+      const limit = 64 * 1024 * 1024;
+      const outcome = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
+        let sent = 0;
+        const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (text: string) => (body += text));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sent }));
+        });
+        req.on('error', reject);
+        const pump = (): void => {
+          while (sent < limit) {
+            sent += chunk.length;
+            if (!req.write(chunk)) return void req.once('drain', pump);
+          }
+          req.end();
+        };
+        req.write('{"metadata":{"name":"endless"},"spec":{"holderIdentity":"');
+        pump();
+      });
+      expect(outcome.status).toBe(413);
+      expect(JSON.parse(outcome.body)).toMatchObject({ reason: 'RequestEntityTooLarge', code: 413 });
+      expect(outcome.sent).toBeLessThan(limit);
+      expect((await api(server, 'GET', `${NS_BASE}/endless`)).status).toBe(404);
+      await expectIntact();
+    });
+  });
 
   describe('prototype keys are plain data, never a prototype change', () => {
     const patchPaths = ['/__proto__/leaseDurationSeconds', '/constructor/prototype/leaseDurationSeconds', '/spec/__proto__/leaseDurationSeconds'];

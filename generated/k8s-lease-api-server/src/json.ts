@@ -53,3 +53,39 @@ export function parseJson(text: string): JsonValue {
   const parsed: unknown = JSON.parse(text);
   return parsed as JsonValue;
 }
+
+/**
+ * The deepest nesting any body, patch or patched document may have. Go's encoding/json (and so
+ * kube-apiserver) stops at 10000 with "exceeded max depth"; this server's merge, decode and
+ * ownership code recurses once per level, and 10000 levels overflow Node's default stack, so the
+ * limit sits at 1000: far above any Lease (its deepest field is ~6 levels) and far below the stack.
+ */
+export const MAX_NESTING_DEPTH = 1000;
+
+/**
+ * Sets an own data property. Plain assignment of "__proto__" would call Object.prototype's setter and
+ * replace the object's prototype; Go (and so kube-apiserver) sees that key as ordinary data.
+ */
+export function setOwn(obj: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  else obj[key] = value;
+}
+
+/** Reads an own property only, so "constructor" or "__proto__" never reach Object.prototype. */
+export function ownValue(obj: JsonObject, key: string): JsonValue | undefined {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/** Nesting depth of a value (a scalar is 0), walked without recursion so any input is safe to measure. */
+export function nestingDepth(value: JsonValue): number {
+  let deepest = 0;
+  const stack: [JsonValue, number][] = [[value, 0]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, depth] = top;
+    if (typeof node !== 'object' || node === null) continue;
+    const level = depth + 1;
+    if (level > deepest) deepest = level;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push([child, level]);
+  }
+  return deepest;
+}

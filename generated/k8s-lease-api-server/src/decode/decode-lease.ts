@@ -1,7 +1,7 @@
 // Schema-driven decoding of a Lease body: drops (and reports) unknown fields, rejects wrong types and
 // malformed timestamps the way the Go decoder would, and normalises timestamps to the stored form.
 import type { JsonObject, JsonValue } from '../json.js';
-import { isJsonObject } from '../json.js';
+import { isJsonObject, setOwn } from '../json.js';
 import { GROUP_VERSION, KIND, VERSION } from '../lease-meta.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -61,8 +61,11 @@ const INT32_MAX = 2 ** 31 - 1;
 class LeaseDecoder {
   readonly unknown: string[] = [];
 
+  /** numbers: the body's literal text of non-plain-integer numbers by path (see ParsedJson.numbers). */
+  constructor(private readonly numbers: ReadonlyMap<string, string>) {}
+
   private typeError(value: JsonValue, schema: FieldSchema, structName: string, path: string): never {
-    const shown = typeof value === 'number' ? `number ${value}` : jsonTypeName(value);
+    const shown = typeof value === 'number' ? `number ${this.numbers.get(path) ?? String(value)}` : jsonTypeName(value);
     throw new DecodeFailure(`json: cannot unmarshal ${shown} into Go struct field ${structName}.${path} of type ${goTypeName(schema)}`);
   }
 
@@ -78,7 +81,7 @@ class LeaseDecoder {
         const out: JsonObject = {};
         for (const [key, child] of Object.entries(value)) {
           const decoded = this.decode(child, schema.values, structName, path);
-          if (decoded !== undefined) out[key] = decoded;
+          if (decoded !== undefined) setOwn(out, key, decoded);
         }
         return out;
       }
@@ -98,7 +101,8 @@ class LeaseDecoder {
       case 'number':
         return typeof value === 'number' ? value : this.typeError(value, schema, structName, path);
       case 'integer': {
-        if (typeof value !== 'number' || !Number.isInteger(value)) return this.typeError(value, schema, structName, path);
+        // Go's decoder runs strconv.ParseInt on the literal, so 1e3 and 1.0 are not integers (decode.go literalStore).
+        if (typeof value !== 'number' || !Number.isInteger(value) || this.numbers.has(path)) return this.typeError(value, schema, structName, path);
         if (schema.format === 'int32' && (value < INT32_MIN || value > INT32_MAX)) return this.typeError(value, schema, structName, path);
         return value;
       }
@@ -145,7 +149,7 @@ export function checkTypeMeta(body: JsonObject): Result<void, string> {
 }
 
 /** Decodes a parsed body into a Lease; the error string is the full 400 message. */
-export function decodeLease(value: JsonValue, schema: ObjectSchema): Result<DecodedLease, string> {
+export function decodeLease(value: JsonValue, schema: ObjectSchema, numbers: ReadonlyMap<string, string> = new Map()): Result<DecodedLease, string> {
   if (!isJsonObject(value)) {
     return err(
       `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
@@ -153,7 +157,7 @@ export function decodeLease(value: JsonValue, schema: ObjectSchema): Result<Deco
   }
   const typeMeta = checkTypeMeta(value);
   if (!typeMeta.ok) return typeMeta;
-  const decoder = new LeaseDecoder();
+  const decoder = new LeaseDecoder(numbers);
   try {
     const object = decoder.decodeObject(value, schema, schema.goName, '');
     return ok({ object, unknownFields: decoder.unknown });

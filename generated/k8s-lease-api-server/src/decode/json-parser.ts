@@ -1,6 +1,10 @@
-// A JSON parser that, unlike JSON.parse, reports duplicate keys (strict field validation needs them)
-// and words syntax errors like Go's encoding/json, since those messages reach clients verbatim.
+// A JSON parser that, unlike JSON.parse, reports duplicate keys (strict field validation needs them),
+// keeps the text of numbers Go would not accept as integers, and words syntax errors like Go's
+// encoding/json, since those messages reach clients verbatim. Hand-written because those three are
+// Kubernetes behaviour no JSON library offers; keys are stored as own data ("__proto__" included)
+// and nesting is bounded, so hostile bodies cannot reach Object.prototype or the stack.
 import type { JsonObject, JsonValue } from '../json.js';
+import { MAX_NESTING_DEPTH, setOwn } from '../json.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 
@@ -8,7 +12,16 @@ export interface ParsedJson {
   value: JsonValue;
   /** Paths such as "spec.holderIdentity" of keys that appeared more than once (the last one wins). */
   duplicates: string[];
+  /**
+   * Literal text of numbers, by path, whose text is not a plain integer ("1e3", "1.0", "99999999999999999999"):
+   * Go decodes an integer field with strconv.ParseInt on that text, so the decoder must see it.
+   */
+  numbers: Map<string, string>;
 }
+
+/** Go's scanner error once nesting passes its limit (encoding/json's maxNestingDepth). */
+export const EXCEEDED_MAX_DEPTH = 'exceeded max depth';
+
 
 class SyntaxFailure {
   constructor(readonly message: string) {}
@@ -27,7 +40,9 @@ function joinPath(path: string, key: string): string {
 
 class Parser {
   private pos = 0;
+  private depth = 0;
   readonly duplicates: string[] = [];
+  readonly numbers: Map<string, string> = new Map();
 
   constructor(private readonly text: string) {}
 
@@ -55,13 +70,20 @@ class Parser {
     }
   }
 
+  private nested<T>(parse: () => T): T {
+    if (++this.depth > MAX_NESTING_DEPTH) throw new SyntaxFailure(EXCEEDED_MAX_DEPTH);
+    const value = parse();
+    this.depth--;
+    return value;
+  }
+
   private parseValue(path: string, context: string): JsonValue {
     const ch = this.text[this.pos];
     switch (ch) {
       case '{':
-        return this.parseObject(path);
+        return this.nested(() => this.parseObject(path));
       case '[':
-        return this.parseArray(path);
+        return this.nested(() => this.parseArray(path));
       case '"':
         return this.parseString();
       case 't':
@@ -71,7 +93,7 @@ class Parser {
       case 'n':
         return this.parseLiteral('null', null);
       default:
-        if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return this.parseNumber();
+        if (ch === '-' || (ch !== undefined && ch >= '0' && ch <= '9')) return this.parseNumber(path);
         return this.fail(context);
     }
   }
@@ -87,14 +109,19 @@ class Parser {
     return value;
   }
 
-  private parseNumber(): number {
-    const match = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(this.text.slice(this.pos, this.pos + 64));
-    if (match === null) {
+  private parseNumber(path: string): number {
+    const match = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
+    match.lastIndex = this.pos;
+    const found = match.exec(this.text);
+    if (found === null) {
       this.pos++;
       return this.fail('in numeric literal');
     }
-    this.pos += match[0].length;
-    return Number(match[0]);
+    const literal = found[0];
+    this.pos += literal.length;
+    const value = Number(literal);
+    if (!/^-?\d+$/.test(literal) || !Number.isSafeInteger(value)) this.numbers.set(path, literal);
+    return value;
   }
 
   private parseString(): string {
@@ -155,9 +182,11 @@ class Parser {
       this.pos++;
       this.skipWhitespace();
       const childPath = joinPath(path, key);
+      // A repeated key's earlier number must not outlive the value that replaces it.
+      this.numbers.delete(childPath);
       const value = this.parseValue(childPath, 'looking for beginning of value');
       if (Object.hasOwn(out, key)) this.duplicates.push(childPath);
-      out[key] = value;
+      setOwn(out, key, value);
       this.skipWhitespace();
       const next = this.text[this.pos];
       if (next === ',') {
@@ -202,10 +231,9 @@ export function parseJsonStrict(text: string): Result<ParsedJson, string> {
   const parser = new Parser(text);
   try {
     const value = parser.parseDocument();
-    return ok({ value, duplicates: parser.duplicates });
+    return ok({ value, duplicates: parser.duplicates, numbers: parser.numbers });
   } catch (e) {
     if (e instanceof SyntaxFailure) return err(e.message);
-    if (e instanceof RangeError) return err('exceeded max depth');
     throw e;
   }
 }

@@ -1,6 +1,7 @@
 // Turns request bytes into a decoded Lease plus field-validation warnings, or the 400 Kubernetes returns.
 import type { JsonValue } from '../json.js';
 import { CANNOT_HANDLE_PREFIX, decodeLease } from '../decode/decode-lease.js';
+import type { ParsedJson } from '../decode/json-parser.js';
 import { parseJsonStrict } from '../decode/json-parser.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -15,7 +16,10 @@ export interface DecodedBody {
   warnings: string[];
 }
 
-export function parseBody(text: string): Result<{ value: JsonValue; duplicates: string[] }, StatusError> {
+/** A parsed body: YAML bodies carry no number literals (go-yaml has already resolved them to numbers). */
+export type ParsedBody = Omit<ParsedJson, 'numbers'> & Partial<Pick<ParsedJson, 'numbers'>>;
+
+export function parseBody(text: string): Result<ParsedJson, StatusError> {
   const parsed = parseJsonStrict(text);
   if (!parsed.ok) return err(badRequest(`couldn't get version/kind; json parse error: ${parsed.error}`));
   return ok(parsed.value);
@@ -29,8 +33,14 @@ export function fieldValidationOutcome(unknown: string[], duplicates: string[], 
   return ok(problems);
 }
 
-export function decodeValue(value: JsonValue, duplicates: string[], schema: ObjectSchema, mode: FieldValidation): Result<DecodedBody, StatusError> {
-  const decoded = decodeLease(value, schema);
+export function decodeValue(
+  value: JsonValue,
+  duplicates: string[],
+  schema: ObjectSchema,
+  mode: FieldValidation,
+  numbers: ReadonlyMap<string, string> = new Map(),
+): Result<DecodedBody, StatusError> {
+  const decoded = decodeLease(value, schema, numbers);
   if (!decoded.ok) return err(badRequest(decoded.error));
   const outcome = fieldValidationOutcome(decoded.value.unknownFields, duplicates, mode);
   if (!outcome.ok) return outcome;
@@ -40,5 +50,5 @@ export function decodeValue(value: JsonValue, duplicates: string[], schema: Obje
 export function decodeBody(text: string, schema: ObjectSchema, mode: FieldValidation): Result<DecodedBody, StatusError> {
   const parsed = parseBody(text);
   if (!parsed.ok) return parsed;
-  return decodeValue(parsed.value.value, parsed.value.duplicates, schema, mode);
+  return decodeValue(parsed.value.value, parsed.value.duplicates, schema, mode, parsed.value.numbers);
 }

@@ -20,7 +20,15 @@ import { replaceExisting } from './update.js';
 export type NonApplyPatchType = 'json' | 'merge' | 'strategic';
 
 function toStatus(error: PatchError): StatusError {
-  return error.code === 400 ? badRequest(error.message) : { code: 422, reason: 'Invalid', message: error.message, details: { causes: [{ reason: 'FieldValueInvalid', message: error.message }] } };
+  switch (error.code) {
+    case 400:
+      return badRequest(error.message);
+    case 413:
+      // apimachinery's NewRequestEntityTooLargeError prefixes the message.
+      return { code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: ${error.message}` };
+    case 422:
+      return { code: 422, reason: 'Invalid', message: error.message, details: { causes: [{ reason: 'FieldValueInvalid', message: error.message }] } };
+  }
 }
 
 function patchDocument(type: NonApplyPatchType, current: JsonValue, patch: JsonValue): Result<JsonValue, PatchError> {

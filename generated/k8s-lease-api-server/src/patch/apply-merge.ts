@@ -1,7 +1,7 @@
 // Merging a server-side-apply configuration into the live object, and releasing fields an applier
 // stopped sending. Lists follow the Lease schema: ownerReferences by uid (atomic items), finalizers as a set.
 import type { JsonObject, JsonValue } from '../json.js';
-import { deepEqual, isJsonObject, parseJson } from '../json.js';
+import { deepEqual, isJsonObject, ownValue, parseJson, setOwn } from '../json.js';
 import type { FieldPath } from '../managed/field-set.js';
 import { pathElements } from '../managed/field-set.js';
 import { FINALIZERS_PATH, OWNER_MERGE_KEY, OWNER_REFERENCES_PATH, childPath } from './list-strategies.js';
@@ -25,11 +25,11 @@ function mergeInto(live: JsonObject, config: JsonObject, path: string): JsonObje
   const out: JsonObject = { ...live };
   for (const [key, value] of Object.entries(config)) {
     const child = childPath(path, key);
-    const current = out[key];
+    const current = ownValue(out, key);
     if (value === null) delete out[key];
-    else if (Array.isArray(value) && (child === OWNER_REFERENCES_PATH || child === FINALIZERS_PATH)) out[key] = mergeList(current, value, child);
-    else if (isJsonObject(value) && current !== undefined && isJsonObject(current)) out[key] = mergeInto(current, value, child);
-    else out[key] = value;
+    else if (Array.isArray(value) && (child === OWNER_REFERENCES_PATH || child === FINALIZERS_PATH)) setOwn(out, key, mergeList(current, value, child));
+    else if (isJsonObject(value) && current !== undefined && isJsonObject(current)) setOwn(out, key, mergeInto(current, value, child));
+    else setOwn(out, key, value);
   }
   return out;
 }
@@ -60,7 +60,7 @@ function removeElement(container: JsonValue, element: string): boolean {
 
 function childOf(container: JsonValue | undefined, element: string): JsonValue | undefined {
   if (container === undefined || !element.startsWith('f:') || !isJsonObject(container)) return undefined;
-  return container[element.slice(2)];
+  return ownValue(container, element.slice(2));
 }
 
 /** Removes the given field paths from a (freshly copied) object in place. */

@@ -1,12 +1,16 @@
 // Patch failures carry the HTTP code Kubernetes uses for them: 400 for an undecodable patch,
-// 422 for a well-formed patch that cannot be applied to the current object.
+// 413 for a JSON patch with too many operations, 422 for a well-formed patch that cannot be applied.
 export interface PatchError {
-  code: 400 | 422;
+  code: 400 | 413 | 422;
   message: string;
 }
 
 export function patchBadRequest(message: string): PatchError {
   return { code: 400, message };
+}
+
+export function patchTooLarge(message: string): PatchError {
+  return { code: 413, message };
 }
 
 export function patchUnprocessable(message: string): PatchError {

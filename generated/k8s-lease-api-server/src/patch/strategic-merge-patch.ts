@@ -1,7 +1,7 @@
 // Strategic merge patch for Lease: a merge patch where metadata.ownerReferences merge by uid and
 // metadata.finalizers merge as a set, honouring the $patch, $retainKeys and $deleteFromPrimitiveList directives.
 import type { JsonObject, JsonValue } from '../json.js';
-import { cloneJson, deepEqual, isJsonObject } from '../json.js';
+import { cloneJson, deepEqual, isJsonObject, ownValue, setOwn } from '../json.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { FINALIZERS_PATH, OWNER_MERGE_KEY, OWNER_REFERENCES_PATH, childPath } from './list-strategies.js';
@@ -18,7 +18,7 @@ const SET_ELEMENT_ORDER = '$setElementOrder/';
 function stripObject(value: JsonObject): JsonObject {
   const out: JsonObject = {};
   for (const [key, child] of Object.entries(value)) {
-    if (!key.startsWith('$')) out[key] = stripDirectives(child);
+    if (!key.startsWith('$')) setOwn(out, key, stripDirectives(child));
   }
   return out;
 }
@@ -69,11 +69,11 @@ function mergeValue(original: JsonValue | undefined, patch: JsonValue, path: str
 }
 
 function mergeObject(original: JsonObject, patch: JsonObject, path: string): JsonObject {
-  const directive = patch['$patch'];
+  const directive = ownValue(patch, '$patch');
   if (directive === 'replace') return stripObject(patch);
   if (directive !== undefined && directive !== 'merge') throw new DirectiveFailure(`Unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
   let out: JsonObject = { ...original };
-  const retain = patch['$retainKeys'];
+  const retain = ownValue(patch, '$retainKeys');
   if (Array.isArray(retain)) {
     const keep = new Set(retain.filter((k): k is string => typeof k === 'string'));
     out = Object.fromEntries(Object.entries(out).filter(([k]) => keep.has(k)));
@@ -81,8 +81,8 @@ function mergeObject(original: JsonObject, patch: JsonObject, path: string): Jso
   for (const [key, value] of Object.entries(patch)) {
     if (key.startsWith(DELETE_FROM_PRIMITIVE)) {
       const target = key.slice(DELETE_FROM_PRIMITIVE.length);
-      const current = out[target];
-      if (Array.isArray(current) && Array.isArray(value)) out[target] = current.filter((item) => !value.some((v) => deepEqual(v, item)));
+      const current = ownValue(out, target);
+      if (Array.isArray(current) && Array.isArray(value)) setOwn(out, target, current.filter((item) => !value.some((v) => deepEqual(v, item))));
       continue;
     }
     if (key.startsWith('$') || key.startsWith(SET_ELEMENT_ORDER)) continue;
@@ -90,13 +90,13 @@ function mergeObject(original: JsonObject, patch: JsonObject, path: string): Jso
       delete out[key];
       continue;
     }
-    if (isJsonObject(value) && value['$patch'] === 'delete') {
+    if (isJsonObject(value) && ownValue(value, '$patch') === 'delete') {
       delete out[key];
       continue;
     }
-    const merged = mergeValue(out[key], value, childPath(path, key));
+    const merged = mergeValue(ownValue(out, key), value, childPath(path, key));
     if (merged === undefined) delete out[key];
-    else out[key] = merged;
+    else setOwn(out, key, merged);
   }
   return out;
 }

@@ -49,7 +49,7 @@ async function readWrite(
   isApply: boolean,
 ): Promise<{ options: Result<WriteRequest, StatusError>; body: Result<string, StatusError> }> {
   const options = parseWriteOptions(ctx.url.searchParams, ctx.req.headers['user-agent'], kind, isApply);
-  const body = await readBody(ctx.req);
+  const body = await readBody(ctx.req, ctx.res);
   return { options, body };
 }
 

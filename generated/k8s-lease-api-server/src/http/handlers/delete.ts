@@ -16,7 +16,7 @@ import { listResponseJson } from './read.js';
 export async function serveDelete(ctx: RequestContext, namespace: string, name: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'delete', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
-  const body = await readBody(ctx.req);
+  const body = await readBody(ctx.req, ctx.res);
   if (!body.ok) return sendStatus(ctx.res, body.error);
   const options = parseDeleteOptions(ctx.url.searchParams, body.value);
   if (!options.ok) return sendStatus(ctx.res, options.error);
@@ -32,7 +32,7 @@ export async function serveDelete(ctx: RequestContext, namespace: string, name: 
 export async function serveDeleteCollection(ctx: RequestContext, namespace: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'deletecollection', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
-  const body = await readBody(ctx.req);
+  const body = await readBody(ctx.req, ctx.res);
   if (!body.ok) return sendStatus(ctx.res, body.error);
   const options = parseDeleteOptions(ctx.url.searchParams, body.value);
   if (!options.ok) return sendStatus(ctx.res, options.error);

@@ -3,6 +3,7 @@ import type { JsonValue } from '../../json.js';
 import { parseYaml } from '../../decode/yaml.js';
 import { applyLease } from '../../operations/apply.js';
 import { createLease } from '../../operations/create.js';
+import type { ParsedBody } from '../../operations/decode-body.js';
 import { decodeValue, parseBody } from '../../operations/decode-body.js';
 import type { NonApplyPatchType } from '../../operations/patch.js';
 import { patchLease } from '../../operations/patch.js';
@@ -33,7 +34,7 @@ function unknownFormat(accepted: string): StatusError {
 }
 
 /** Parses a create/replace body; a missing Content-Type is read as JSON, as most test clients expect. */
-function parseObjectBody(text: string, type: string): Result<{ value: JsonValue; duplicates: string[] }, StatusError> {
+function parseObjectBody(text: string, type: string): Result<ParsedBody, StatusError> {
   if (type === 'application/yaml') {
     const yaml = parseYaml(text);
     return yaml.ok ? ok(yaml.value) : err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
@@ -48,7 +49,7 @@ async function readWrite(
   isApply: boolean,
 ): Promise<{ options: Result<WriteRequest, StatusError>; body: Result<string, StatusError> }> {
   const options = parseWriteOptions(ctx.url.searchParams, ctx.req.headers['user-agent'], kind, isApply);
-  const body = await readBody(ctx.req);
+  const body = await readBody(ctx.req, ctx.res);
   return { options, body };
 }
 
@@ -62,7 +63,7 @@ async function decodeObjectWrite(
   if (!body.ok) return body;
   const parsed = parseObjectBody(body.value, contentType(ctx.req.headers['content-type']));
   if (!parsed.ok) return parsed;
-  const decoded = decodeValue(parsed.value.value, parsed.value.duplicates, ctx.state.ops.schema, options.value.fieldValidation);
+  const decoded = decodeValue(parsed.value.value, parsed.value.duplicates, ctx.state.ops.schema, options.value.fieldValidation, parsed.value.numbers);
   if (!decoded.ok) return decoded;
   return ok({ options: options.value, lease: decoded.value.lease, headers: warningHeaders(decoded.value.warnings) });
 }
