@@ -13,7 +13,7 @@ export const SERVER_PACKAGE_NAME = 'k8s-lease-api-server';
  * What the server package depends on besides the client. Their versions come from this project's own
  * package.json (the versions the tests run against), as caret ranges.
  */
-export const SERVER_DEPENDENCIES = ['@peculiar/x509', 'fast-json-patch', 'reflect-metadata', 'yaml'] as const;
+export const SERVER_DEPENDENCIES = ['@peculiar/x509', 'fast-json-patch', 'protobufjs', 'reflect-metadata', 'yaml'] as const;
 
 export const DEFAULT_SPEC_DIR = join(PROJECT_ROOT, 'spec');
 export const DEFAULT_OUT_DIR = join(PROJECT_ROOT, 'generated');

@@ -1,4 +1,4 @@
-// Public entry of the `/testing` subpath: a Lease API server with Kubernetes semantics for tests.
+// Public entry of the k8s-lease-api-server package: a Lease API server with Kubernetes semantics for tests.
 export { startLeaseApiServer } from './server.js';
 export type {
   KubeconfigOptions,

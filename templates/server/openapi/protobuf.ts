@@ -1,26 +1,21 @@
-// A minimal protocol-buffers writer: enough wire format to encode a gnostic OpenAPI v2 document.
+// Encoding a gnostic OpenAPI v2 document: the field numbers and nesting are gnostic's (openapi_v2.proto);
+// the wire format is protobufjs's Writer.
+import { Writer } from 'protobufjs/minimal.js';
+
 export type ProtoField = { field: number; value: string | boolean | ProtoField[] };
 
-function varint(value: number): number[] {
-  const bytes: number[] = [];
-  let n = value;
-  while (n > 0x7f) {
-    bytes.push((n & 0x7f) | 0x80);
-    n = Math.floor(n / 128);
+const VARINT = 0;
+const LENGTH_DELIMITED = 2;
+
+function write(writer: Writer, fields: readonly ProtoField[]): Writer {
+  for (const { field, value } of fields) {
+    if (typeof value === 'boolean') writer.uint32((field << 3) | VARINT).bool(value);
+    else if (typeof value === 'string') writer.uint32((field << 3) | LENGTH_DELIMITED).string(value);
+    else write(writer.uint32((field << 3) | LENGTH_DELIMITED).fork(), value).ldelim();
   }
-  bytes.push(n);
-  return bytes;
+  return writer;
 }
 
 export function encodeMessage(fields: ProtoField[]): Buffer {
-  const parts: Buffer[] = [];
-  for (const { field, value } of fields) {
-    if (typeof value === 'boolean') {
-      parts.push(Buffer.from([...varint(field << 3), value ? 1 : 0]));
-      continue;
-    }
-    const payload = typeof value === 'string' ? Buffer.from(value, 'utf8') : encodeMessage(value);
-    parts.push(Buffer.from([...varint((field << 3) | 2), ...varint(payload.length)]), payload);
-  }
-  return Buffer.concat(parts);
+  return Buffer.from(write(Writer.create(), fields).finish());
 }

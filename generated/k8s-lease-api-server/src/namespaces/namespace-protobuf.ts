@@ -1,10 +1,12 @@
 // kubectl ≥ 1.33 sends built-in types such as Namespace as Kubernetes protobuf
 // (application/vnd.kubernetes.protobuf): the "k8s\0" magic, then a runtime.Unknown envelope
 // {typeMeta{apiVersion, kind}, raw, contentEncoding, contentType} whose raw bytes are the object.
-// No protobuf library is a dependency, so this reads just the wire format those messages need
-// (hand-written, bounded by the request body limit; fixed nesting, no recursion on input). It returns
-// the JSON form kube-apiserver would have decoded: kind, apiVersion and metadata's name, generateName,
-// labels and annotations (what a Namespace create may set; spec and status are server-owned here).
+// protobufjs's Reader reads the wire format; which fields of those messages matter (generated.proto's
+// field numbers) is Kubernetes' and written here. Input is bounded by the request body limit and read
+// to a fixed nesting, with no recursion on input. It returns the JSON form kube-apiserver would have
+// decoded: kind, apiVersion and metadata's name, generateName, labels and annotations (what a Namespace
+// create may set; spec and status are server-owned here).
+import { Reader } from 'protobufjs/minimal.js';
 import type { JsonObject } from '../json.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -12,44 +14,26 @@ import { err, ok } from '../result.js';
 export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
 const MAGIC = Buffer.from([0x6b, 0x38, 0x73, 0x00]);
 
-type Field = { field: number; wire: 0; value: number } | { field: number; wire: 2; value: Buffer } | { field: number; wire: 1 | 5; value: undefined };
+type Field = { field: number; wire: 2; value: Buffer } | { field: number; wire: 0 | 1 | 5; value: undefined };
 
-/** The top-level fields of one message; unknown fields are kept out of the way, as protobuf does. */
+/** The top-level fields of one message (length-delimited values kept, others skipped), or why it is malformed. */
 function fields(buf: Buffer): Result<Field[], string> {
   const out: Field[] = [];
-  let at = 0;
-  const varint = (): number | undefined => {
-    let result = 0;
-    let scale = 1;
-    for (let i = 0; i < 10 && at < buf.length; i++) {
-      const byte = buf[at++] ?? 0;
-      result += (byte & 0x7f) * scale;
-      if ((byte & 0x80) === 0) return result;
-      scale *= 128;
+  const reader = Reader.create(buf);
+  try {
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      const wire = tag & 7;
+      if (wire === 2) out.push({ field, wire, value: Buffer.from(reader.bytes()) });
+      else if (wire === 0 || wire === 1 || wire === 5) {
+        reader.skipType(wire);
+        out.push({ field, wire, value: undefined });
+      } else return err(`unsupported wire type ${wire}`);
     }
-    return undefined;
-  };
-  while (at < buf.length) {
-    const tag = varint();
-    if (tag === undefined) return err('truncated field tag');
-    const field = Math.floor(tag / 8);
-    const wire = tag % 8;
-    if (wire === 0) {
-      const value = varint();
-      if (value === undefined) return err('truncated varint');
-      out.push({ field, wire, value });
-    } else if (wire === 2) {
-      const length = varint();
-      if (length === undefined || at + length > buf.length) return err('truncated length-delimited field');
-      out.push({ field, wire, value: buf.subarray(at, at + length) });
-      at += length;
-    } else if (wire === 1 || wire === 5) {
-      at += wire === 1 ? 8 : 4;
-      if (at > buf.length) return err('truncated fixed-width field');
-      out.push({ field, wire, value: undefined });
-    } else {
-      return err(`unsupported wire type ${wire}`);
-    }
+  } catch (cause) {
+    // protobufjs throws RangeError("index out of range: …") on a truncated message.
+    return err(`truncated message: ${cause instanceof Error ? cause.message : String(cause)}`);
   }
   return ok(out);
 }
