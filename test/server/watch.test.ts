@@ -200,6 +200,24 @@ async function until(predicate: () => boolean, what: string): Promise<void> {
 }
 
 describe('watch: a watcher that cannot keep up', () => {
+  it('is not terminated for initial events larger than its buffer: it gets them all, then live events', async () => {
+    const server = await start({ watchBufferBytes: 64 * 1024, watchBlockedTimeoutMs: 20 });
+    try {
+      const names = Array.from({ length: 20 }, (_, i) => `big-${String(i).padStart(2, '0')}`);
+      for (const name of names) await create(server, name, {}, { annotations: { payload: 'y'.repeat(50_000) } });
+      const w = await watch(server, `${NS_BASE}?watch=true`);
+      const initial: string[] = [];
+      for (const _ of names) initial.push(`${(await w.next()).object.metadata?.name}`);
+      expect(initial).toEqual(names);
+      await create(server, 'live');
+      expect(await w.next()).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'live' } } });
+      expect(server.activeWatches()).toBe(1);
+      w.close();
+    } finally {
+      await server.close();
+    }
+  });
+
   const EVENTS = 500;
   const VALUE = 'x'.repeat(200_000);
   const BUFFER = 1024 * 1024;

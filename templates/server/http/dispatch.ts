@@ -129,7 +129,7 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
     if (latency > 0) await sleep(latency);
     const method = req.method ?? 'GET';
     const watch = isWatchRequest(route, url.searchParams);
-    const fault = state.faults.take({ method, path: url.pathname, query: url.searchParams, watch, verb: requestVerb(route, method, watch) });
+    const fault = state.faults.take({ method, headers: req.headers, path: url.pathname, query: url.searchParams, watch, verb: requestVerb(route, method, watch) });
     if (fault?.kind === 'respond') {
       req.resume();
       return sendJsonText(res, fault.response.code, fault.response.body, fault.response.headers);

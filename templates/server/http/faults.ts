@@ -1,6 +1,7 @@
 // Fault injection for client tests: latency, throttling (429 + Retry-After), HTTP errors (by verb or
 // any predicate) and scripted watch connections (cut mid-line, idle, in-stream ERROR, slow, HTTP
 // error). Each fault is optional; they are checked in the order the fields are declared below.
+import type { IncomingHttpHeaders } from 'node:http';
 import type { JsonObject } from '../json.js';
 import type { StatusError } from '../status.js';
 import { internalError, serviceUnavailable, statusObject, tooManyRequests } from '../status.js';
@@ -11,6 +12,8 @@ export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patc
 
 export interface FaultRequest {
   method: string;
+  /** Request headers as Node parsed them (lower-case names). */
+  headers: IncomingHttpHeaders;
   path: string;
   query: URLSearchParams;
   /** True for watch requests (?watch=true or /watch/ paths). */

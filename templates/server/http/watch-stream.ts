@@ -27,6 +27,8 @@ export class WatchStream {
   /** Set once a fault decided how the stream ends: nothing more is queued, and it runs after the last write. */
   private finale: Finale | undefined;
   private blockedTimer: NodeJS.Timeout | undefined;
+  /** Undefined while the initial events are queued: they are never a reason to terminate. */
+  private limit: number | undefined;
   private delayTimer: NodeJS.Timeout | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
 
@@ -57,6 +59,15 @@ export class WatchStream {
   /** True once the stream takes no more events (closed, or a fault is ending it). */
   get isFinishing(): boolean {
     return this.closed || this.finale !== undefined;
+  }
+
+  /**
+   * Marks the end of the initial events (state or history): from now on a watcher that cannot keep
+   * up is terminated. kube-apiserver sends initial events outside the bounded input channel too; a
+   * replay larger than the buffer raises this watcher's bound to its size, so it can still drain.
+   */
+  goLive(): void {
+    this.limit = Math.max(this.options.bufferBytes, this.pendingBytes + this.res.writableLength);
   }
 
   /** Runs fn periodically (or once) for as long as the stream is open. */
@@ -166,8 +177,9 @@ export class WatchStream {
    */
   private checkBuffer(): boolean {
     if (this.closed) return false;
+    const limit = this.limit;
+    if (limit === undefined) return true;
     const buffered = this.pendingBytes + this.res.writableLength;
-    const limit = this.options.bufferBytes;
     if (buffered <= limit) {
       if (this.blockedTimer !== undefined) clearTimeout(this.blockedTimer);
       this.blockedTimer = undefined;

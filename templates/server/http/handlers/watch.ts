@@ -95,6 +95,7 @@ export function serveWatch(
   const idle = deps.fault?.idle;
   if (idle !== undefined) {
     deps.fault?.onEffect();
+    stream.goLive();
     const every = idle.bookmarkEveryMs;
     if (every !== undefined) stream.every(every, () => stream.send(bookmarkLine(store.resourceVersion, false), false));
     return;
@@ -124,6 +125,7 @@ export function serveWatch(
     }
   }
   if (stream.isFinishing) return;
+  stream.goLive();
   unsubscribe = store.subscribe((event) => {
     const visible = visibleEvent(event, selection, unfiltered);
     if (visible !== undefined) stream.send(encode(visible.type, visible.object));
