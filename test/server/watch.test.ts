@@ -258,6 +258,10 @@ describe('watch: a watcher that cannot keep up', () => {
       // Unbounded, the never-reading watcher would hold about EVENTS × 200 KB = 100 MB here.
       expect(growth, `live memory grew by ${growth} bytes`).toBeLessThan(20 * 1024 * 1024);
       await until(() => server.activeWatches() === 1, 'the blocked watcher to be terminated');
+      // Its client, reading at last, finds the connection closed (client-go would re-watch).
+      const slowClosed = new Promise<void>((resolve) => slow.once('close', () => resolve()));
+      slow.resume();
+      await slowClosed;
       // The server still serves, and the data is intact.
       const sentinelNow = await api(server, 'GET', `${NS_BASE}/sentinel`);
       expect(sentinelNow.status).toBe(200);
