@@ -145,6 +145,10 @@ describe('fault injection by verb', () => {
     expect([first.status, first.text, first.headers.get('x-a')]).toEqual([409, 'not json', '1']);
     const second = await api(server, 'GET', NS_BASE);
     expect([second.status, second.body.reason]).toEqual([418, 'Unknown']);
+    server.setFaults({ httpError: { status: 409, count: 2 } });
+    expect((await api(server, 'POST', NS_BASE, { body: lease('dup') })).body.reason).toBe('AlreadyExists');
+    expect((await api(server, 'PUT', `${NS_BASE}/other`, { body: lease('other') })).body.reason).toBe('Conflict');
+    expect(server.store.get('default', 'dup')).toBeUndefined();
     expect((await api(server, 'GET', NS_BASE)).status).toBe(200);
   });
 });

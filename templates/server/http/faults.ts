@@ -40,7 +40,7 @@ export interface ServerErrorFault extends CountedFault {
   message?: string;
 }
 
-/** Any HTTP error: by default a Status with the reason Kubernetes gives that code. */
+/** Any HTTP error: by default a Status with the reason Kubernetes gives that code (409 from a POST: AlreadyExists). */
 export interface HttpErrorFault extends CountedFault {
   status: number;
   reason?: string;
@@ -123,26 +123,30 @@ export interface StreamFault {
 
 export type FaultDecision = { kind: 'respond'; response: FaultResponse } | { kind: 'stream'; fault: StreamFault } | undefined;
 
-// As apimachinery's NewGenericServerResponse picks a StatusReason for a code.
+// The StatusReason for a code as apimachinery's NewGenericServerResponse picks it (409 from a POST is
+// AlreadyExists, other 5xx InternalError, the rest Unknown), except 410 and 503, for which
+// kube-apiserver sends NewResourceExpired's Expired and NewServiceUnavailable's ServiceUnavailable.
 const REASONS: Record<number, string> = {
   400: 'BadRequest',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'NotFound',
   405: 'MethodNotAllowed',
-  406: 'NotAcceptable',
   409: 'Conflict',
-  410: 'Gone',
-  415: 'UnsupportedMediaType',
+  410: 'Expired',
   422: 'Invalid',
   429: 'TooManyRequests',
-  500: 'InternalError',
   503: 'ServiceUnavailable',
   504: 'Timeout',
 };
 
-function statusError(code: number, reason: string | undefined, message: string | undefined): StatusError {
-  const why = reason ?? REASONS[code] ?? 'Unknown';
+function reasonFor(code: number, method: string | undefined): string {
+  if (code === 409 && method === 'POST') return 'AlreadyExists';
+  return REASONS[code] ?? (code >= 500 ? 'InternalError' : 'Unknown');
+}
+
+function statusError(code: number, reason: string | undefined, message: string | undefined, method?: string): StatusError {
+  const why = reason ?? reasonFor(code, method);
   return { code, reason: why, message: message ?? `injected fault: ${why}` };
 }
 
@@ -150,9 +154,12 @@ function rendered(error: StatusError, headers: Record<string, string>): FaultRes
   return { code: error.code, body: JSON.stringify(statusObject(error)), headers };
 }
 
-function httpAnswer(fault: { status: number; reason?: string; message?: string; body?: unknown; headers?: Record<string, string> }): FaultResponse {
+function httpAnswer(
+  fault: { status: number; reason?: string; message?: string; body?: unknown; headers?: Record<string, string> },
+  request: FaultRequest,
+): FaultResponse {
   const headers = fault.headers ?? {};
-  if (fault.body === undefined) return rendered(statusError(fault.status, fault.reason, fault.message), headers);
+  if (fault.body === undefined) return rendered(statusError(fault.status, fault.reason, fault.message, request.method), headers);
   return { code: fault.status, body: typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body), headers };
 }
 
@@ -268,7 +275,7 @@ export class FaultState {
       return { kind: 'respond', response: rendered(failure.status === 503 ? serviceUnavailable(message) : internalError(message), {}) };
     }
     const httpError = claim(this.httpErrors, request);
-    if (httpError !== undefined) return { kind: 'respond', response: httpAnswer(httpError) };
+    if (httpError !== undefined) return { kind: 'respond', response: httpAnswer(httpError, request) };
     if (!request.watch) return undefined;
     return this.takeWatch(request);
   }
@@ -284,7 +291,7 @@ export class FaultState {
     }
     if (plan.kind === 'http') {
       onEffect('http')();
-      return { kind: 'respond', response: httpAnswer(plan) };
+      return { kind: 'respond', response: httpAnswer(plan, request) };
     }
     return { kind: 'stream', fault: streamFault(plan, onEffect(plan.kind)) };
   }
