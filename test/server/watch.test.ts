@@ -1,3 +1,7 @@
+import type { Socket } from 'node:net';
+import { connect } from 'node:net';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import { BASE, NS_BASE, api, create, start, watch } from './helpers.js';
@@ -166,4 +170,110 @@ describe('watch', () => {
     for (let i = 0; i < 50 && server.activeWatches() > 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(server.activeWatches()).toBe(0);
   });
+});
+
+// A watch client that sends its request and then never reads: the kernel's buffers fill, then the
+// server's. kube-apiserver's cacher terminates such a watcher instead of buffering for it.
+function neverReadingWatch(server: LeaseApiServer, path: string): Socket {
+  const url = new URL(server.url);
+  const socket = connect({ host: url.hostname, port: Number(url.port) });
+  socket.pause();
+  socket.on('error', () => undefined);
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: application/json\r\n\r\n`);
+  return socket;
+}
+
+// Exposes the collector without a Node flag on the command line (a documented V8 trick); the
+// figures are then live memory, not garbage waiting for the next collection.
+setFlagsFromString('--expose-gc');
+const collectGarbage: () => void = runInNewContext('gc');
+
+function liveBytes(): number {
+  collectGarbage();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external;
+}
+
+async function until(predicate: () => boolean, what: string): Promise<void> {
+  for (let i = 0; i < 2000 && !predicate(); i++) await new Promise((r) => setTimeout(r, 5));
+  if (!predicate()) throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('watch: a watcher that cannot keep up', () => {
+  it('is not terminated for initial events larger than its buffer: it gets them all, then live events', async () => {
+    const server = await start({ watchBufferBytes: 64 * 1024, watchBlockedTimeoutMs: 20 });
+    try {
+      const names = Array.from({ length: 20 }, (_, i) => `big-${String(i).padStart(2, '0')}`);
+      for (const name of names) await create(server, name, {}, { annotations: { payload: 'y'.repeat(50_000) } });
+      const w = await watch(server, `${NS_BASE}?watch=true`);
+      const initial: string[] = [];
+      for (const _ of names) initial.push(`${(await w.next()).object.metadata?.name}`);
+      expect(initial).toEqual(names);
+      await create(server, 'live');
+      expect(await w.next()).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'live' } } });
+      expect(server.activeWatches()).toBe(1);
+      w.close();
+    } finally {
+      await server.close();
+    }
+  });
+
+  const EVENTS = 500;
+  const VALUE = 'x'.repeat(200_000);
+  const BUFFER = 1024 * 1024;
+
+  it(`is terminated after its buffer stays full; memory stays bounded and reading watchers see all ${EVENTS} events of 200 KB`, async () => {
+    const server = await start({ historyWindow: 5, watchBufferBytes: BUFFER, watchBlockedTimeoutMs: 50 });
+    try {
+      const sentinel = await create(server, 'sentinel', { holderIdentity: 'keep' });
+      await create(server, 'big');
+      const from = server.store.resourceVersion;
+      const path = `${NS_BASE}?watch=true&resourceVersion=${from}`;
+      const reader = await watch(server, path);
+      const received: string[] = [];
+      const drained = (async (): Promise<void> => {
+        while (!received.some((r) => r.startsWith('ADDED after@'))) {
+          const event = await reader.next(10_000).catch(() => undefined);
+          if (event === undefined) return;
+          received.push(`${event.type} ${event.object.metadata?.name}@${event.object.metadata?.resourceVersion}`);
+        }
+      })();
+      const slow = neverReadingWatch(server, path);
+      await until(() => server.activeWatches() === 2, 'both watches to open');
+      const before = liveBytes();
+
+      const expected: string[] = [];
+      for (let i = 0; i < EVENTS; i++) {
+        const current = server.store.get('default', 'big');
+        if (current === undefined) throw new Error('big vanished');
+        const written = server.store.update({ ...current, metadata: { ...current.metadata, annotations: { payload: `${i}${VALUE}` } } });
+        if (!written.ok) throw new Error(written.error.message);
+        expected.push(`MODIFIED big@${written.value.metadata.resourceVersion}`);
+        // The reading watcher is paced, as a real one keeps up; only the never-reading one falls behind.
+        await until(() => received.length >= i - 1, `the reader to see event ${i - 1}`);
+      }
+      await until(() => received.length === EVENTS, 'the reader to see every event');
+      const growth = liveBytes() - before;
+      expect(received).toEqual(expected);
+      // Unbounded, the never-reading watcher would hold about EVENTS × 200 KB = 100 MB here.
+      expect(growth, `live memory grew by ${growth} bytes`).toBeLessThan(20 * 1024 * 1024);
+      await until(() => server.activeWatches() === 1, 'the blocked watcher to be terminated');
+      // Its client, reading at last, finds the connection closed (client-go would re-watch).
+      const slowClosed = new Promise<void>((resolve) => slow.once('close', () => resolve()));
+      slow.resume();
+      await slowClosed;
+      // The server still serves, and the data is intact.
+      const sentinelNow = await api(server, 'GET', `${NS_BASE}/sentinel`);
+      expect(sentinelNow.status).toBe(200);
+      expect(sentinelNow.body.spec?.['holderIdentity']).toBe('keep');
+      expect(sentinelNow.body.metadata?.resourceVersion).toBe(sentinel.metadata?.resourceVersion);
+      const after = await create(server, 'after');
+      await drained;
+      expect(received.at(-1)).toBe(`ADDED after@${after.metadata?.resourceVersion}`);
+      reader.close();
+      slow.destroy();
+    } finally {
+      await server.close();
+    }
+  }, 60_000);
 });

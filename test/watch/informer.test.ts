@@ -6,19 +6,20 @@ import { createInformer } from '../../templates/runtime/watch/informer.js';
 import type { Informer, InformerHandlers } from '../../templates/runtime/watch/informer.js';
 import type { WatchOptions } from '../../templates/runtime/watch/watch.js';
 import { rejectionOf } from './helpers/collect.js';
-import { activeTimers, eventually, LEASES_PATH, startFaultServer, statusBody } from './helpers/faultServer.js';
-import type { FaultServer, Lease } from './helpers/faultServer.js';
+import { activeTimers, eventually, LEASES_PATH, startTestCluster, statusBody } from './helpers/leaseServer.js';
+import type { Lease, TestCluster } from './helpers/leaseServer.js';
 
-let server: FaultServer;
+// The shipped Lease API server; its fault injection scripts the watch connections.
+let server: TestCluster;
 let client: Client;
 let informer: Informer<Lease> | undefined;
 
 beforeEach(async () => {
-  server = await startFaultServer();
+  server = await startTestCluster(101);
   client = createClient({ baseUrl: server.url });
-  server.cluster.create('a'); // 101
-  server.cluster.create('b'); // 102
-  server.cluster.create('c'); // 103
+  server.create('a'); // 101
+  server.create('b'); // 102
+  server.create('c'); // 103
 });
 afterEach(async () => {
   await informer?.stop();
@@ -63,9 +64,9 @@ describe('createInformer', () => {
     expect(inf.start()).toBe(inf.start());
 
     await server.waitForOpenWatches(1);
-    server.cluster.update('a', 'x');
-    server.cluster.remove('b');
-    server.cluster.create('d');
+    server.update('a', 'x');
+    server.remove('b');
+    server.create('d');
     await eventually(() => log.length === 6);
     expect(log.slice(3)).toEqual(['update a@101->104', 'delete b@105', 'add d@106']);
     expect(inf.get('default', 'a')?.spec.holderIdentity).toBe('x');
@@ -77,9 +78,14 @@ describe('createInformer', () => {
   it('survives any number of disconnects', async () => {
     const { log, errors, handlers } = recorder();
     const inf = start(handlers);
-    server.watchPlans.push({ kind: 'cut', events: 0, midLine: false }, { kind: 'end', events: 0 }, { kind: 'http-error', status: 503 }, { kind: 'cut', events: 1, midLine: true });
+    server.scriptWatches(
+      { kind: 'cut', afterEvents: 0, midLine: false },
+      { kind: 'end', afterEvents: 0 },
+      { kind: 'http', status: 503 },
+      { kind: 'cut', afterEvents: 1, midLine: true },
+    );
     await inf.start();
-    for (let i = 0; i < 5; i++) server.cluster.update('a', `h${i}`);
+    for (let i = 0; i < 5; i++) server.update('a', `h${i}`);
     await eventually(() => state(inf)['a'] === '108', 5_000, 'the last update');
     expect(log.filter((l) => l.startsWith('update'))).toEqual(['update a@101->104', 'update a@104->105', 'update a@105->106', 'update a@106->107', 'update a@107->108']);
     expect(errors).toEqual([]);
@@ -88,13 +94,13 @@ describe('createInformer', () => {
   it('after a 410 it diffs the re-listed state against the cache: add, update, delete, then onResync', async () => {
     const { log, handlers } = recorder();
     // The first watch goes quiet; meanwhile the cluster changes and compacts, so the resume gets a 410.
-    server.watchPlans.push({ kind: 'idle' });
+    server.scriptWatches({ kind: 'idle' });
     const inf = start(handlers, { idleTimeoutMs: 300 });
     await inf.start();
-    server.cluster.update('b', 'x'); // 104
-    server.cluster.remove('c'); // 105
-    server.cluster.create('d'); // 106
-    server.cluster.compact();
+    server.update('b', 'x'); // 104
+    server.remove('c'); // 105
+    server.create('d'); // 106
+    server.compact();
     await eventually(() => log.some((l) => l.startsWith('resync')), 5_000, 'the resync');
     expect(log.slice(3)).toEqual(['delete c@103', 'update b@102->104', 'add d@106', 'resync(Expired)@106/3']);
     expect(state(inf)).toEqual({ a: '101', b: '104', d: '106' });
@@ -102,7 +108,7 @@ describe('createInformer', () => {
   });
 
   it('a non-retriable error during the initial list rejects start() and is reported', async () => {
-    server.listPlans.push({ status: 403, body: statusBody(403, 'Forbidden') });
+    server.failLists({ status: 403, body: statusBody(403, 'Forbidden') });
     const { errors, handlers } = recorder();
     const inf = start(handlers);
     const error = await rejectionOf(inf.start());
@@ -112,15 +118,15 @@ describe('createInformer', () => {
   });
 
   it('a non-retriable error after sync stops it and is reported via onError', async () => {
-    server.watchPlans.push({ kind: 'cut', events: 0, midLine: false }, { kind: 'http-error', status: 401, body: statusBody(401, 'Unauthorized') });
+    server.scriptWatches({ kind: 'cut', afterEvents: 0, midLine: false }, { kind: 'http', status: 401, body: statusBody(401, 'Unauthorized') });
     const { errors, handlers } = recorder();
     const inf = start(handlers);
     await inf.start();
     await eventually(() => errors.length === 1);
     expect(errors[0]).toMatchObject({ status: 401 });
-    const requests = server.requests.length;
+    const requests = server.requests().length;
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(server.requests.length).toBe(requests);
+    expect(server.requests().length).toBe(requests);
   });
 
   it('a throwing handler is reported and does not stop the informer', async () => {
@@ -128,7 +134,7 @@ describe('createInformer', () => {
     const boom = new Error('handler bug');
     const inf = start({ ...handlers, onAdd: () => { throw boom; } });
     await inf.start();
-    server.cluster.update('a', 'x');
+    server.update('a', 'x');
     await eventually(() => state(inf)['a'] === '104');
     expect(errors).toEqual([boom, boom, boom]);
   });
@@ -149,10 +155,10 @@ describe('createInformer', () => {
   });
 
   it('stop() before sync rejects the pending start()', async () => {
-    server.listPlans.push({ status: 503 }, { status: 503 }, { status: 503 });
+    server.failLists({ status: 503 }, { status: 503 }, { status: 503 });
     const inf = start({}, { reconnect: { initialDelayMs: 10_000 } });
     const starting = inf.start();
-    await eventually(() => server.requests.length === 1);
+    await eventually(() => server.requests().length === 1);
     await inf.stop();
     await expect(starting).rejects.toThrow('the informer was stopped');
   });

@@ -4,27 +4,40 @@ import { createClient } from '../../templates/runtime/transport.js';
 import type { Client } from '../../templates/runtime/transport.js';
 import { WatchDecodeError } from '../../templates/runtime/watch/ndjson.js';
 import { isNewerResourceVersion, objectKey } from '../../templates/runtime/watch/resourceVersion.js';
-import { INITIAL_EVENTS_END_ANNOTATION, watch, WatchError, WatchIdleTimeoutError } from '../../templates/runtime/watch/watch.js';
+import { watch, WatchError, WatchIdleTimeoutError } from '../../templates/runtime/watch/watch.js';
 import type { WatchDisconnectInfo, WatchOptions } from '../../templates/runtime/watch/watch.js';
 import { consume, recordingSleep, rejectionOf } from './helpers/collect.js';
-import { activeTimers, bookmarkObject, eventually, LEASES_PATH, leaseOf, startFaultServer, statusBody } from './helpers/faultServer.js';
-import type { FaultServer, Lease } from './helpers/faultServer.js';
+import { bookmarkObject, leaseOf, startScriptedFront } from './helpers/faultServer.js';
+import type { ScriptedFront } from './helpers/faultServer.js';
+import { activeTimers, eventually, LEASES_PATH, startTestCluster, statusBody } from './helpers/leaseServer.js';
+import type { Lease, TestCluster } from './helpers/leaseServer.js';
 
-let server: FaultServer;
+// The shipped Lease API server; its fault injection scripts the watch connections.
+let server: TestCluster;
 let client: Client;
+let front: ScriptedFront | undefined;
 const target = { path: LEASES_PATH };
 
 beforeEach(async () => {
-  server = await startFaultServer();
+  server = await startTestCluster(101);
   client = createClient({ baseUrl: server.url });
   // rv 101..103
-  server.cluster.create('a');
-  server.cluster.create('b');
-  server.cluster.create('c');
+  server.create('a', 'a', { app: 'x' });
+  server.create('b', 'a', { app: 'x' });
+  server.create('c', 'a', { app: 'x' });
 });
 afterEach(async () => {
+  await front?.close();
+  front = undefined;
   await server.close();
 });
+
+/** For output kube-apiserver never sends: a scripted front before the server, and a client of it. */
+async function scripted(): Promise<ScriptedFront> {
+  front = await startScriptedFront(server.url);
+  client = createClient({ baseUrl: front.url });
+  return front;
+}
 
 function leaseWatch(options: WatchOptions = {}): AsyncIterable<import('../../templates/runtime/watch/watch.js').WatchNotification<Lease>> {
   return watch<Lease>(client, target, { reconnect: { initialDelayMs: 1, maxDelayMs: 5 }, ...options });
@@ -36,8 +49,7 @@ function churn(count: number): string[] {
   const expected: string[] = [];
   for (let i = 0; i < count; i++) {
     const name = names[i % 3] ?? 'a';
-    const change = server.cluster.update(name, `h${i}`);
-    expected.push(`MODIFIED ${name}@${change.object.metadata.resourceVersion}`);
+    expected.push(`MODIFIED ${name}@${server.update(name, `h${i}`)}`);
   }
   return expected;
 }
@@ -50,7 +62,7 @@ describe('watch: list, then watch', () => {
       watch<Lease>(client, { path: LEASES_PATH, query: { labelSelector: 'app=x', watch: false, limit: 3 } }, {
         onConnect: (info) => {
           connects.push(info);
-          server.cluster.update('a', 'x');
+          server.update('a', 'x');
         },
         onSynced: (info) => synced.push(info),
       }),
@@ -59,7 +71,7 @@ describe('watch: list, then watch', () => {
     expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'ADDED c@103', 'MODIFIED a@104']);
     expect(synced).toEqual([{ resourceVersion: '103', objects: 3 }]);
     expect(connects).toEqual([{ resourceVersion: '103', attempt: 0 }]);
-    const [list, watchRequest] = server.requests;
+    const [list, watchRequest] = server.requests();
     expect(list?.query.toString()).toBe('labelSelector=app%3Dx&limit=500');
     expect(watchRequest?.query.toString()).toBe('watch=true&allowWatchBookmarks=true&resourceVersion=103&labelSelector=app%3Dx');
   });
@@ -68,29 +80,25 @@ describe('watch: list, then watch', () => {
     const expected = churn(2);
     const seen = await consume(leaseWatch({ resourceVersion: '103', allowWatchBookmarks: false, timeoutSeconds: 30 }), (s) => s.length === 2);
     expect(seen).toEqual(expected);
-    expect(server.requests.map((r) => r.query.toString())).toEqual(['watch=true&resourceVersion=103&timeoutSeconds=30']);
+    expect(server.requests().map((r) => r.query.toString())).toEqual(['watch=true&resourceVersion=103&timeoutSeconds=30']);
   });
 });
 
 describe('watch: reconnects lose nothing and duplicate nothing', () => {
-  it('a stream cut mid-line resumes from the last resourceVersion; boundary replays are dropped', async () => {
+  it('a stream cut mid-line resumes from the last resourceVersion', async () => {
     const expected = churn(12);
-    server.watchPlans.push(
-      { kind: 'cut', events: 4, midLine: true },
-      { kind: 'cut', events: 3, midLine: true, replayBoundary: true },
-      { kind: 'follow', replayBoundary: true },
-    );
+    server.scriptWatches({ kind: 'cut', afterEvents: 4, midLine: true }, { kind: 'cut', afterEvents: 3, midLine: true });
     const disconnects: WatchDisconnectInfo[] = [];
     const connects: Array<string | undefined> = [];
     const seen = await consume(
       leaseWatch({ resourceVersion: '103', onDisconnect: (info) => disconnects.push(info), onConnect: (info) => connects.push(info.resourceVersion) }),
       (s) => s.length === 13,
       (_n, s) => {
-        if (s.length === 12) server.cluster.update('b', 'live');
+        if (s.length === 12) server.update('b', 'live');
       },
     );
     expect(seen).toEqual([...expected, 'MODIFIED b@116']);
-    expect(connects).toEqual(['103', '107', '109']);
+    expect(connects).toEqual(['103', '107', '110']);
     expect(disconnects).toHaveLength(2);
     for (const info of disconnects) {
       expect(info.error).toBeInstanceOf(Error);
@@ -98,9 +106,35 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
     }
   });
 
+  it('a replay of the event at the resume point (which kube-apiserver never sends) is dropped', async () => {
+    const expected = churn(4);
+    const scripts = await scripted();
+    // Resumes from 105 and 106 each start with a replay of that very event.
+    scripts.scripts.push(
+      (ctx) => {
+        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '104', 'h0') });
+        ctx.send({ type: 'MODIFIED', object: leaseOf('b', '105', 'h1') });
+        ctx.cut('{"type":"MODIFIED","obj');
+      },
+      (ctx) => {
+        ctx.send({ type: 'MODIFIED', object: leaseOf('b', '105', 'h1') });
+        ctx.send({ type: 'MODIFIED', object: leaseOf('c', '106', 'h2') });
+        ctx.cut('{"type":"MODIFIED","obj');
+      },
+      (ctx) => {
+        ctx.send({ type: 'MODIFIED', object: leaseOf('c', '106', 'h2') });
+        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '107', 'h3') });
+      },
+    );
+    const connects: Array<string | undefined> = [];
+    const seen = await consume(leaseWatch({ resourceVersion: '103', onConnect: (info) => connects.push(info.resourceVersion) }), (s) => s.length === 4);
+    expect(seen).toEqual(expected);
+    expect(connects).toEqual(['103', '105', '106']);
+  });
+
   it('reconnects after a clean end of the stream, immediately', async () => {
     const expected = churn(5);
-    server.watchPlans.push({ kind: 'end', events: 2 }, { kind: 'end', events: 2 });
+    server.scriptWatches({ kind: 'end', afterEvents: 2 }, { kind: 'end', afterEvents: 2 });
     const disconnects: WatchDisconnectInfo[] = [];
     const seen = await consume(leaseWatch({ resourceVersion: '103', onDisconnect: (info) => disconnects.push(info) }), (s) => s.length === 5);
     expect(seen).toEqual(expected);
@@ -112,7 +146,7 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
   });
 
   it('a server that ends every watch at once without a word is retried with growing backoff, not in a tight loop', async () => {
-    server.watchPlans.push({ kind: 'end', events: 0 }, { kind: 'end', events: 0 }, { kind: 'end', events: 0 });
+    server.scriptWatches({ kind: 'end', afterEvents: 0, count: 3 });
     const { sleep, delays } = recordingSleep();
     const expected = churn(1);
     const seen = await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, reconnect: { initialDelayMs: 10 } }), (s) => s.length === 1);
@@ -123,7 +157,7 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
 
   it('an idle stream (no byte for idleTimeoutMs) is replaced', async () => {
     const expected = churn(3);
-    server.watchPlans.push({ kind: 'idle' });
+    server.scriptWatches({ kind: 'idle' });
     const disconnects: WatchDisconnectInfo[] = [];
     const started = Date.now();
     const seen = await consume(leaseWatch({ resourceVersion: '103', idleTimeoutMs: 200, onDisconnect: (info) => disconnects.push(info) }), (s) => s.length === 3);
@@ -136,7 +170,7 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
   });
 
   it('bookmarks count as activity and move the resume point', async () => {
-    server.watchPlans.push({ kind: 'idle', bookmarkEveryMs: 40 });
+    server.scriptWatches({ kind: 'idle', bookmarkEveryMs: 40 });
     const disconnects: unknown[] = [];
     const seen = await consume(leaseWatch({ resourceVersion: '101', idleTimeoutMs: 150, onDisconnect: (info) => disconnects.push(info) }), (s) => s.length === 10);
     expect(seen).toEqual(Array.from({ length: 10 }, () => 'BOOKMARK@103'));
@@ -144,19 +178,17 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
   });
 
   it('a bookmark moves the resume point even when no object changed', async () => {
-    server.watchPlans.push({
-      kind: 'custom',
-      run: (ctx) => {
-        ctx.send({ type: 'BOOKMARK', object: bookmarkObject(103) });
-        ctx.res.write('', () => ctx.destroy());
-      },
+    const scripts = await scripted();
+    scripts.scripts.push((ctx) => {
+      ctx.send({ type: 'BOOKMARK', object: bookmarkObject(103) });
+      ctx.cut();
     });
     const seen = await consume(
-      leaseWatch({ resourceVersion: '101', onConnect: (info) => info.resourceVersion === '103' && server.cluster.update('a', 'x') }),
+      leaseWatch({ resourceVersion: '101', onConnect: (info) => info.resourceVersion === '103' && server.update('a', 'x') }),
       (s) => s.length === 2,
     );
     expect(seen).toEqual(['BOOKMARK@103', 'MODIFIED a@104']);
-    expect(server.watchRequests().map((r) => r.query.get('resourceVersion'))).toEqual(['101', '103']);
+    expect(scripts.watchRequests().map((r) => r.query.get('resourceVersion'))).toEqual(['101', '103']);
   });
 
   it('the idle clock does not run while the consumer holds an event', async () => {
@@ -174,9 +206,9 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
   });
 
   it('never yields an event at or below the highest resourceVersion of an ordered stream', async () => {
-    server.watchPlans.push({
-      kind: 'custom',
-      run: (ctx) => {
+    const scripts = await scripted();
+    scripts.scripts.push((ctx) => {
+      {
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') });
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '109') }); // older: replay
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') }); // same: duplicate
@@ -185,45 +217,30 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
         ctx.send({ type: 'DELETED', object: leaseOf('a', '111') });
         ctx.send({ type: 'ADDED', object: leaseOf('a', '112') });
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '1000') }); // decimal, not string, comparison
-      },
+      }
     });
     const seen = await consume(leaseWatch({ resourceVersion: '103' }), (s) => s.length === 4);
     expect(seen).toEqual(['MODIFIED a@110', 'DELETED a@111', 'ADDED a@112', 'MODIFIED a@1000']);
   });
 
   it('a watch from resourceVersion "0" that is cut resumes from "0", so no object is skipped', async () => {
-    server.watchPlans.push(
-      {
-        kind: 'custom',
-        run: (ctx) => {
-          ctx.send({ type: 'ADDED', object: leaseOf('a', '110') });
-          ctx.send({ type: 'ADDED', object: leaseOf('b', '130') });
-          ctx.res.write('', () => ctx.destroy());
-        },
-      },
-      {
-        kind: 'custom',
-        run: (ctx) => {
-          ctx.send({ type: 'ADDED', object: leaseOf('a', '110') });
-          ctx.send({ type: 'ADDED', object: leaseOf('c', '120') }); // older than b, never seen before
-          ctx.send({ type: 'ADDED', object: leaseOf('b', '130') });
-        },
-      },
-    );
+    // Synthetic ADDED events come in key order: a@104, b@106, then c@105, older than b and never seen before.
+    server.update('a', 'x');
+    server.update('c', 'x');
+    server.update('b', 'x');
+    server.scriptWatches({ kind: 'cut', afterEvents: 2, midLine: false });
     const seen = await consume(leaseWatch({ resourceVersion: '0' }), (s) => s.length === 3);
-    expect(seen).toEqual(['ADDED a@110', 'ADDED b@130', 'ADDED c@120']);
+    expect(seen).toEqual(['ADDED a@104', 'ADDED b@106', 'ADDED c@105']);
     expect(server.watchRequests().map((r) => r.query.get('resourceVersion'))).toEqual(['0', '0']);
   });
 
   it('from resourceVersion "0" the synthetic ADDED events come in any order and all are yielded; replays per object are still dropped', async () => {
-    server.watchPlans.push({
-      kind: 'custom',
-      run: (ctx) => {
-        ctx.send({ type: 'ADDED', object: leaseOf('a', '110') });
-        ctx.send({ type: 'ADDED', object: leaseOf('b', '105') }); // older than a, but another object: fine here
-        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') }); // same object, same version: duplicate
-        ctx.send({ type: 'MODIFIED', object: leaseOf('b', '111') });
-      },
+    const scripts = await scripted();
+    scripts.scripts.push((ctx) => {
+      ctx.send({ type: 'ADDED', object: leaseOf('a', '110') });
+      ctx.send({ type: 'ADDED', object: leaseOf('b', '105') }); // older than a, but another object: fine here
+      ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') }); // same object, same version: duplicate
+      ctx.send({ type: 'MODIFIED', object: leaseOf('b', '111') });
     });
     const seen = await consume(leaseWatch({ resourceVersion: '0' }), (s) => s.length === 3);
     expect(seen).toEqual(['ADDED a@110', 'ADDED b@105', 'MODIFIED b@111']);
@@ -233,30 +250,30 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
 describe('watch: 410 leads to a RESYNC, never to an event', () => {
   it('an in-stream ERROR 410 re-lists and yields the complete state', async () => {
     churn(3);
-    server.cluster.remove('c');
-    server.cluster.create('d');
-    server.cluster.compact();
+    server.remove('c');
+    server.create('d');
+    server.compact();
     const resyncs: unknown[] = [];
     const seen = await consume(
       leaseWatch({ resourceVersion: '103', onResync: (info) => resyncs.push(info) }),
       (s) => s.length === 2,
       (n) => {
-        if (n.type === 'RESYNC') server.cluster.update('d', 'after');
+        if (n.type === 'RESYNC') server.update('d', 'after');
       },
     );
     expect(seen).toEqual(['RESYNC(Expired)@108[a@104,b@105,d@108]', 'MODIFIED d@109']);
     expect(resyncs).toEqual([{ reason: 'Expired', resourceVersion: '108', objects: 3 }]);
-    expect(server.requests.map((r) => (r.watch ? `watch@${r.query.get('resourceVersion')}` : 'list'))).toEqual(['watch@103', 'list', 'watch@108']);
+    expect(server.requests().map((r) => (r.watch ? `watch@${r.query.get('resourceVersion')}` : 'list'))).toEqual(['watch@103', 'list', 'watch@108']);
   });
 
   it('an HTTP 410 Gone at watch start re-lists too', async () => {
-    server.watchPlans.push({ kind: 'http-error', status: 410, body: statusBody(410, 'Gone', 'gone') });
+    server.scriptWatches({ kind: 'http', status: 410, body: statusBody(410, 'Gone', 'gone') });
     const seen = await consume(leaseWatch({ resourceVersion: '50' }), (s) => s.length === 1);
     expect(seen).toEqual(['RESYNC(Gone)@103[a@101,b@102,c@103]']);
   });
 
   it('repeated 410s right after a list back off instead of spinning', async () => {
-    for (let i = 0; i < 3; i++) server.watchPlans.push({ kind: 'http-error', status: 410, body: statusBody(410, 'Expired', 'expired') });
+    server.scriptWatches({ kind: 'http', status: 410, body: statusBody(410, 'Expired', 'expired'), count: 3 });
     const { sleep, delays } = recordingSleep();
     const seen = await consume(watch<Lease>(client, target, { resourceVersion: '50', sleep, random: () => 0 }), (s) => s.length === 3);
     // 1st 410: relist at once; the next two come right after a list: backoff.
@@ -265,8 +282,8 @@ describe('watch: 410 leads to a RESYNC, never to an event', () => {
   });
 
   it('with reconnect: false a 410 is thrown as a typed error', async () => {
-    server.cluster.update('a', 'x');
-    server.cluster.compact();
+    server.update('a', 'x');
+    server.compact();
     const error = await rejectionOf(consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false));
     expect(error).toBeInstanceOf(WatchError);
     expect(error).toMatchObject({ code: 410, reason: 'Expired', status: { kind: 'Status', code: 410 } });
@@ -275,7 +292,7 @@ describe('watch: 410 leads to a RESYNC, never to an event', () => {
 
 describe('watch: errors', () => {
   it.each([400, 401, 403, 404, 422])('HTTP %i at watch start is thrown as a KubernetesApiError, without retry', async (status) => {
-    server.watchPlans.push({ kind: 'http-error', status, body: statusBody(status, 'Nope') });
+    server.scriptWatches({ kind: 'http', status, body: statusBody(status, 'Nope') });
     const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), () => false));
     expect(error).toBeInstanceOf(KubernetesApiError);
     expect((error as KubernetesApiError).status).toBe(status);
@@ -283,19 +300,19 @@ describe('watch: errors', () => {
   });
 
   it('a 403 on the initial LIST is thrown', async () => {
-    server.listPlans.push({ status: 403, body: statusBody(403, 'Forbidden') });
+    server.failLists({ status: 403, body: statusBody(403, 'Forbidden') });
     const error = await rejectionOf(consume(leaseWatch(), () => false));
     expect(error).toMatchObject({ name: 'KubernetesApiError', status: 403, reason: 'Forbidden' });
   });
 
   it('a 503 on the initial LIST is retried', async () => {
-    server.listPlans.push({ status: 503 }, { status: 500 });
+    server.failLists({ status: 503 }, { status: 500 });
     const seen = await consume(leaseWatch(), (s) => s.length === 3);
     expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'ADDED c@103']);
   });
 
   it('429 honours Retry-After (real time)', async () => {
-    server.watchPlans.push({ kind: 'http-error', status: 429, body: statusBody(429, 'TooManyRequests'), headers: { 'Retry-After': '1' } });
+    server.scriptWatches({ kind: 'http', status: 429, body: statusBody(429, 'TooManyRequests'), headers: { 'Retry-After': '1' } });
     const expected = churn(1);
     const disconnects: WatchDisconnectInfo[] = [];
     const started = Date.now();
@@ -306,7 +323,7 @@ describe('watch: errors', () => {
   });
 
   it('429 with Status.details.retryAfterSeconds waits that long, even beyond maxDelayMs', async () => {
-    server.watchPlans.push({ kind: 'http-error', status: 429, body: statusBody(429, 'TooManyRequests', 'slow down', { details: { retryAfterSeconds: 42 } }) });
+    server.scriptWatches({ kind: 'http', status: 429, body: statusBody(429, 'TooManyRequests', 'slow down', { details: { retryAfterSeconds: 42 } }) });
     const { sleep, delays } = recordingSleep();
     churn(1);
     await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, reconnect: { maxDelayMs: 1000 } }), (s) => s.length === 1);
@@ -314,7 +331,7 @@ describe('watch: errors', () => {
   });
 
   it('backoff doubles, is capped by maxDelayMs and bounded by maxRetries', async () => {
-    for (let i = 0; i < 10; i++) server.watchPlans.push({ kind: 'http-error', status: 503, body: statusBody(503, 'ServiceUnavailable') });
+    server.scriptWatches({ kind: 'http', status: 503, body: statusBody(503, 'ServiceUnavailable'), count: 10 });
     const { sleep, delays } = recordingSleep();
     const error = await rejectionOf(
       consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, reconnect: { initialDelayMs: 100, maxDelayMs: 1000, maxRetries: 6 } }), () => false),
@@ -325,7 +342,7 @@ describe('watch: errors', () => {
   });
 
   it('jitter shortens delays by up to the given fraction', async () => {
-    for (let i = 0; i < 3; i++) server.watchPlans.push({ kind: 'http-error', status: 500 });
+    server.scriptWatches({ kind: 'http', status: 500, count: 3 });
     const { sleep, delays } = recordingSleep();
     churn(1);
     await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 1, reconnect: { initialDelayMs: 100, jitter: 0.5 } }), (s) => s.length === 1);
@@ -333,12 +350,7 @@ describe('watch: errors', () => {
   });
 
   it('the failure count (and so the backoff) resets after a connection that delivered events', async () => {
-    server.watchPlans.push(
-      { kind: 'http-error', status: 503 },
-      { kind: 'http-error', status: 503 },
-      { kind: 'cut', events: 1, midLine: false },
-      { kind: 'http-error', status: 503 },
-    );
+    server.scriptWatches({ kind: 'http', status: 503, count: 2 }, { kind: 'cut', afterEvents: 1, midLine: false }, { kind: 'http', status: 503 });
     const { sleep, delays } = recordingSleep();
     const attempts: number[] = [];
     churn(2);
@@ -348,7 +360,7 @@ describe('watch: errors', () => {
   });
 
   it('a connection cut straight after its 200 does not reset the backoff, and maxRetries ends it', async () => {
-    server.watchPlans.push(...Array.from({ length: 4 }, () => ({ kind: 'cut' as const, events: 0, midLine: false })));
+    server.scriptWatches({ kind: 'cut', afterEvents: 0, midLine: false, count: 4 });
     const { sleep, delays } = recordingSleep();
     const error = await rejectionOf(consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, reconnect: { maxRetries: 3 } }), () => false));
     expect(error).toBeDefined();
@@ -356,14 +368,14 @@ describe('watch: errors', () => {
   });
 
   it('a 410 straight after a fresh LIST backs off instead of re-listing in a tight loop', async () => {
-    server.watchPlans.push(...Array.from({ length: 3 }, () => ({ kind: 'error-event' as const, events: 0, status: statusBody(410, 'Expired', 'too old resource version') })));
+    server.scriptWatches({ kind: 'error', afterEvents: 0, status: { code: 410, reason: 'Expired', message: 'too old resource version' }, count: 3 });
     const { sleep, delays } = recordingSleep();
     const resyncs: unknown[] = [];
     churn(1);
     await consume(watch<Lease>(client, target, { sleep, random: () => 0, onResync: (info) => resyncs.push(info) }), (s) => s.filter((e) => e.startsWith('RESYNC')).length === 3);
     expect(resyncs).toHaveLength(3);
     expect(delays).toEqual([200, 400, 800]);
-    expect(server.requests.filter((r) => !r.watch)).toHaveLength(4);
+    expect(server.requests().filter((r) => !r.watch)).toHaveLength(4);
   });
 
   it('network failures (connection refused) are retried and bounded by maxRetries', async () => {
@@ -376,7 +388,10 @@ describe('watch: errors', () => {
 
   it('an in-stream ERROR 500 reconnects; any other in-stream ERROR is thrown as WatchError', async () => {
     const expected = churn(2);
-    server.watchPlans.push({ kind: 'error-event', events: 1, status: statusBody(500, 'InternalError', 'etcd hiccup') }, { kind: 'error-event', events: 1, status: statusBody(400, 'BadRequest', 'nope') });
+    server.scriptWatches(
+      { kind: 'error', afterEvents: 1, status: { code: 500, reason: 'InternalError', message: 'etcd hiccup' } },
+      { kind: 'error', afterEvents: 1, status: { code: 400, reason: 'BadRequest', message: 'nope' } },
+    );
     const seen: string[] = [];
     const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), (s) => (seen.splice(0, seen.length, ...s), false)));
     expect(seen).toEqual(expected);
@@ -385,23 +400,26 @@ describe('watch: errors', () => {
   });
 
   it('a malformed line is thrown as WatchDecodeError after the events before it, and not retried', async () => {
-    server.watchPlans.push({ kind: 'raw', text: `${JSON.stringify({ type: 'ADDED', object: leaseOf('z', '200') })}\n{"type":"MODIFIED","object":{oops}\n` });
+    const scripts = await scripted();
+    scripts.scripts.push((ctx) => ctx.end(`${JSON.stringify({ type: 'ADDED', object: leaseOf('z', '200') })}\n{"type":"MODIFIED","object":{oops}\n`));
     const seen: string[] = [];
     const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), (s) => (seen.splice(0, seen.length, ...s), false)));
     expect(seen).toEqual(['ADDED z@200']);
     expect(error).toBeInstanceOf(WatchDecodeError);
     expect(error).toMatchObject({ excerpt: '{"type":"MODIFIED","object":{oops}', line: 2, truncated: false });
-    expect(server.watchRequests()).toHaveLength(1);
+    expect(scripts.watchRequests()).toHaveLength(1);
   });
 
   it('a stream that ends cleanly in the middle of a line is a truncation error, not a silent drop', async () => {
-    server.watchPlans.push({ kind: 'raw', text: '{"type":"ADDED","object":{"metadata":{"name":"z"' });
+    const scripts = await scripted();
+    scripts.scripts.push((ctx) => ctx.end('{"type":"ADDED","object":{"metadata":{"name":"z"'));
     const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), () => false));
     expect(error).toMatchObject({ name: 'WatchDecodeError', truncated: true });
   });
 
   it('JSON that is not a watch event is a WatchDecodeError', async () => {
-    server.watchPlans.push({ kind: 'raw', text: '{"kind":"Status","code":200}\n' });
+    const scripts = await scripted();
+    scripts.scripts.push((ctx) => ctx.end('{"kind":"Status","code":200}\n'));
     const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), () => false));
     expect(error).toBeInstanceOf(WatchDecodeError);
     expect(String(error)).toContain('not a watch event');
@@ -409,10 +427,10 @@ describe('watch: errors', () => {
 
   it('reconnect: false ends on a clean end (return) and throws on an abrupt one', async () => {
     const expected = churn(3);
-    server.watchPlans.push({ kind: 'end', events: 2 });
+    server.scriptWatches({ kind: 'end', afterEvents: 2 });
     const seen = await consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false);
     expect(seen).toEqual(expected.slice(0, 2));
-    server.watchPlans.push({ kind: 'cut', events: 1, midLine: true });
+    server.scriptWatches({ kind: 'cut', afterEvents: 1, midLine: true });
     const error = await rejectionOf(consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false));
     expect(error).toBeInstanceOf(TypeError);
     expect(server.watchRequests()).toHaveLength(2);
@@ -428,7 +446,7 @@ describe('watch: errors', () => {
   it('refuses up front a client that cannot stream (not made by createClient), instead of retrying it forever', () => {
     const fake: Client = { baseUrl: server.url, request: () => Promise.reject(new Error('not used')) };
     expect(() => watch(fake, target)).toThrow(new TypeError('streaming needs a client made by createClient'));
-    expect(server.requests).toHaveLength(0);
+    expect(server.requests()).toHaveLength(0);
   });
 });
 
@@ -447,7 +465,7 @@ describe('watch: stopping', () => {
 
   it('aborting during a backoff wait ends at once and clears the timer', async () => {
     const baseline = activeTimers();
-    server.watchPlans.push({ kind: 'http-error', status: 503 });
+    server.scriptWatches({ kind: 'http', status: 503 });
     const controller = new AbortController();
     const started = Date.now();
     const seen = await consume(
@@ -467,12 +485,12 @@ describe('watch: stopping', () => {
   it('an already aborted signal makes no request', async () => {
     const seen = await consume(leaseWatch({ signal: AbortSignal.abort() }), () => false);
     expect(seen).toEqual([]);
-    expect(server.requests).toHaveLength(0);
+    expect(server.requests()).toHaveLength(0);
   });
 
   it('aborting during the initial LIST ends cleanly', async () => {
     const controller = new AbortController();
-    server.listPlans.push({ status: 503 });
+    server.failLists({ status: 503 });
     const seen = await consume(leaseWatch({ signal: controller.signal, onDisconnect: () => controller.abort() }), () => false);
     expect(seen).toEqual([]);
   });
@@ -488,50 +506,34 @@ describe('watch: stopping', () => {
 });
 
 describe('watch: sendInitialEvents', () => {
-  const initialEvents = (ctx: { send(line: unknown): void }): void => {
-    ctx.send({ type: 'ADDED', object: leaseOf('a', '101') });
-    ctx.send({ type: 'ADDED', object: leaseOf('b', '102') });
-    ctx.send({ type: 'BOOKMARK', object: bookmarkObject(103, { [INITIAL_EVENTS_END_ANNOTATION]: 'true' }) });
-  };
-
   it('streams the initial state, yields it after the initial-events-end bookmark, then watches', async () => {
-    server.watchPlans.push({
-      kind: 'custom',
-      run: (ctx) => {
-        initialEvents(ctx);
-        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '104') });
-      },
-    });
     const synced: unknown[] = [];
-    const seen = await consume(leaseWatch({ sendInitialEvents: true, onSynced: (info) => synced.push(info) }), (s) => s.length === 4);
-    expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'BOOKMARK@103', 'MODIFIED a@104']);
-    expect(synced).toEqual([{ resourceVersion: '103', objects: 2 }]);
-    expect(server.requests.map((r) => r.query.toString())).toEqual([
+    const seen = await consume(
+      leaseWatch({ sendInitialEvents: true, onSynced: (info) => synced.push(info) }),
+      (s) => s.length === 5,
+      (_n, s) => {
+        if (s.length === 4) server.update('a', 'x');
+      },
+    );
+    expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'ADDED c@103', 'BOOKMARK@103', 'MODIFIED a@104']);
+    expect(synced).toEqual([{ resourceVersion: '103', objects: 3 }]);
+    expect(server.requests().map((r) => r.query.toString())).toEqual([
       'watch=true&allowWatchBookmarks=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&resourceVersion=',
     ]);
   });
 
   it('a connection lost before the bookmark starts over without yielding anything twice', async () => {
-    server.watchPlans.push(
-      {
-        kind: 'custom',
-        run: (ctx) => {
-          ctx.send({ type: 'ADDED', object: leaseOf('a', '101') });
-          ctx.res.write('{"type":"ADDED","obj', () => ctx.destroy());
-        },
-      },
-      { kind: 'custom', run: initialEvents },
-    );
-    const seen = await consume(leaseWatch({ sendInitialEvents: true }), (s) => s.length === 3);
-    expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'BOOKMARK@103']);
+    server.scriptWatches({ kind: 'cut', afterEvents: 1, midLine: true });
+    const seen = await consume(leaseWatch({ sendInitialEvents: true }), (s) => s.length === 4);
+    expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'ADDED c@103', 'BOOKMARK@103']);
     expect(server.watchRequests().map((r) => r.query.get('sendInitialEvents'))).toEqual(['true', 'true']);
   });
 
   it('falls back to LIST when the server rejects sendInitialEvents', async () => {
-    server.watchPlans.push({ kind: 'http-error', status: 422, body: statusBody(422, 'Invalid', 'sendInitialEvents is forbidden') });
-    const seen = await consume(leaseWatch({ sendInitialEvents: true, onConnect: () => server.cluster.update('a', 'x') }), (s) => s.length === 4);
+    server.scriptWatches({ kind: 'http', status: 422, body: statusBody(422, 'Invalid', 'sendInitialEvents is forbidden') });
+    const seen = await consume(leaseWatch({ sendInitialEvents: true, onConnect: () => server.update('a', 'x') }), (s) => s.length === 4);
     expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'ADDED c@103', 'MODIFIED a@104']);
-    expect(server.requests.map((r) => (r.watch ? `watch@${r.query.get('resourceVersion')}` : 'list'))).toEqual(['watch@', 'list', 'watch@103']);
+    expect(server.requests().map((r) => (r.watch ? `watch@${r.query.get('resourceVersion')}` : 'list'))).toEqual(['watch@', 'list', 'watch@103']);
   });
 });
 

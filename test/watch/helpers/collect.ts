@@ -1,5 +1,5 @@
 import type { WatchNotification } from '../../../templates/runtime/watch/watch.js';
-import type { Lease } from './faultServer.js';
+import type { Lease } from './leaseServer.js';
 
 /** `TYPE name@rv` for events, `RESYNC@rv[names]` for resyncs: compact and diffable. */
 export function show(notification: WatchNotification<Lease>): string {
