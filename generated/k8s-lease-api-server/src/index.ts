@@ -9,7 +9,19 @@ export type {
   TlsMaterial,
   TlsOptions,
 } from './options.js';
-export type { CountedFault, FaultMatcher, FaultRequest, LeaseApiFaults, ServerErrorFault, ThrottleFault } from './http/faults.js';
+export type {
+  CountedFault,
+  FaultMatcher,
+  FaultRequest,
+  HttpErrorFault,
+  InjectedWatchFault,
+  LeaseApiFaults,
+  RequestVerb,
+  ServerErrorFault,
+  ThrottleFault,
+  WatchErrorStatus,
+  WatchFault,
+} from './http/faults.js';
 export type { RequestRecord } from './http/server-state.js';
 export type { Lease, LeaseSpec, ManagedFieldsEntry, ObjectMeta, OwnerReference } from './types.js';
 export type { StatusCause, StatusDetails, StatusError } from './status.js';

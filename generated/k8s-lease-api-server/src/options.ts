@@ -39,6 +39,18 @@ export interface LeaseApiServerOptions {
   historyWindow?: number;
   /** Interval of BOOKMARK events for watches that allow them. Default 60,000 ms. */
   bookmarkIntervalMs?: number;
+  /**
+   * Bytes one watch stream may hold unsent (queued events plus Node's socket buffer, beyond what the
+   * kernel took) before the watcher counts as blocked. Default 16 MiB. Twice this terminates the
+   * watcher at once, so a client that never reads costs at most about 2× this much memory.
+   */
+  watchBufferBytes?: number;
+  /**
+   * How long a blocked watcher may stay blocked before it is terminated (its connection is closed;
+   * client-go and this package's watch then re-watch from their last resourceVersion). Default
+   * 100 ms, kube-apiserver's dispatchTimeoutBudget maximum (k8s.io/apiserver storage/cacher).
+   */
+  watchBlockedTimeoutMs?: number;
   /** Fault injection; change later with setFaults(). */
   faults?: LeaseApiFaults;
   /** Serve aggregated discovery (apidiscovery.k8s.io) when asked. Default true. */

@@ -34,6 +34,8 @@ import { createTestPki } from './tls/pki.js';
 const DEFAULT_RELEASE = '1.35.0';
 const DEFAULT_HISTORY = 10_000;
 const DEFAULT_BOOKMARK_MS = 60_000;
+const DEFAULT_WATCH_BUFFER_BYTES = 16 * 1024 * 1024;
+const DEFAULT_WATCH_BLOCKED_MS = 100;
 const CONTEXT_NAME = 'lease-api-test';
 
 function openApiDocument(input: Record<string, unknown> | undefined): JsonObject {
@@ -115,6 +117,8 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     faults: new FaultState(options.faults),
     streams,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_MS,
+    watchBufferBytes: options.watchBufferBytes ?? DEFAULT_WATCH_BUFFER_BYTES,
+    watchBlockedTimeoutMs: options.watchBlockedTimeoutMs ?? DEFAULT_WATCH_BLOCKED_MS,
     aggregatedDiscovery: options.aggregatedDiscovery ?? true,
     requestLog: [],
   };

@@ -6,6 +6,8 @@ import { parseResourceVersion } from '../operations/list.js';
 import { internalError, methodNotAllowed, notAcceptable, pathNotFound } from '../status.js';
 import { authenticate } from './auth.js';
 import { authorizationFailure } from './authorization.js';
+import type { StreamFault } from './faults.js';
+import { requestVerb } from './faults.js';
 import { serveDelete, serveDeleteCollection } from './handlers/delete.js';
 import { serveDiscovery, serveHealth, serveOpenApi, serveOpenApiV2, serveVersion } from './handlers/discovery.js';
 import { serveGet, serveList } from './handlers/read.js';
@@ -15,7 +17,7 @@ import { NOT_ACCEPTABLE_MESSAGE, chooseRepresentation, parseAccept } from './neg
 import type { RequestContext } from './request-context.js';
 import { parseListRequest, parseQueryBool } from './request-options.js';
 import { escapeFieldValue } from '../selectors/field-selector.js';
-import { sendStatus } from './respond.js';
+import { sendJsonText, sendStatus } from './respond.js';
 import type { Route } from './route.js';
 import { routeFor } from './route.js';
 import type { ServerState } from './server-state.js';
@@ -46,7 +48,7 @@ function record(state: ServerState, req: IncomingMessage, res: ServerResponse, u
   res.once('close', done);
 }
 
-function serveCollectionRead(ctx: RequestContext, namespace: string | undefined, forceWatch: boolean, name: string | undefined): void {
+function serveCollectionRead(ctx: RequestContext, namespace: string | undefined, forceWatch: boolean, name: string | undefined, fault: StreamFault | undefined): void {
   const query = new URLSearchParams(ctx.url.searchParams);
   if (name !== undefined) {
     const existing = query.get('fieldSelector');
@@ -70,12 +72,14 @@ function serveCollectionRead(ctx: RequestContext, namespace: string | undefined,
     store: state.ops.store,
     now: state.ops.now,
     bookmarkIntervalMs: state.bookmarkIntervalMs,
-    dropAfterEvents: state.faults.dropWatchAfterEvents,
+    bufferBytes: state.watchBufferBytes,
+    blockedTimeoutMs: state.watchBlockedTimeoutMs,
+    fault,
     streams: state.streams,
   });
 }
 
-async function serveRoute(ctx: RequestContext, route: Route): Promise<void> {
+async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault | undefined): Promise<void> {
   const method = ctx.req.method ?? 'GET';
   switch (route.kind) {
     case 'version':
@@ -97,13 +101,13 @@ async function serveRoute(ctx: RequestContext, route: Route): Promise<void> {
     case 'namespace':
       return serveNamespace(ctx, route.name);
     case 'collection':
-      if (method === 'GET') return serveCollectionRead(ctx, route.namespace, route.watchPath, undefined);
+      if (method === 'GET') return serveCollectionRead(ctx, route.namespace, route.watchPath, undefined, fault);
       if (route.namespace !== undefined && !route.watchPath && method === 'POST') return serveCreate(ctx, route.namespace);
       if (route.namespace !== undefined && !route.watchPath && method === 'DELETE') return serveDeleteCollection(ctx, route.namespace);
       return sendStatus(ctx.res, methodNotAllowed());
     case 'item':
       if (route.watchPath) {
-        return method === 'GET' ? serveCollectionRead(ctx, route.namespace, true, route.name) : sendStatus(ctx.res, methodNotAllowed());
+        return method === 'GET' ? serveCollectionRead(ctx, route.namespace, true, route.name, fault) : sendStatus(ctx.res, methodNotAllowed());
       }
       switch (method) {
         case 'GET': {
@@ -129,10 +133,12 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
     const route = routeFor(url.pathname);
     const latency = state.faults.latencyMs;
     if (latency > 0) await sleep(latency);
-    const fault = state.faults.take({ method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, watch: isWatchRequest(route, url.searchParams) });
-    if (fault !== undefined) {
+    const method = req.method ?? 'GET';
+    const watch = isWatchRequest(route, url.searchParams);
+    const fault = state.faults.take({ method, headers: req.headers, path: url.pathname, query: url.searchParams, watch, verb: requestVerb(route, method, watch) });
+    if (fault?.kind === 'respond') {
       req.resume();
-      return sendStatus(res, fault.error, fault.headers);
+      return sendJsonText(res, fault.response.code, fault.response.body, fault.response.headers);
     }
     const publicEndpoint = route.kind === 'version' || route.kind === 'health';
     const auth = authenticate(req, state.auth, publicEndpoint);
@@ -141,7 +147,7 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
       return sendStatus(res, auth.error);
     }
     const ctx: RequestContext = { req, res, url, state, accept: parseAccept(req.headers.accept), user: auth.user };
-    await serveRoute(ctx, route);
+    await serveRoute(ctx, route, fault?.kind === 'stream' ? fault.fault : undefined);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (!res.headersSent) sendStatus(res, internalError(message));

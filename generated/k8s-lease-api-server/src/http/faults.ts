@@ -1,20 +1,31 @@
-// Fault injection for client tests: latency, throttling (429 + Retry-After), server errors and
-// watch connections that die mid-stream. Each fault is optional and they compose in that order.
+// Fault injection for client tests: latency, throttling (429 + Retry-After), HTTP errors (by verb or
+// any predicate) and scripted watch connections (cut mid-line, idle, in-stream ERROR, slow, HTTP
+// error). Each fault is optional; they are checked in the order the fields are declared below.
+import type { IncomingHttpHeaders } from 'node:http';
+import type { JsonObject } from '../json.js';
 import type { StatusError } from '../status.js';
-import { internalError, serviceUnavailable, tooManyRequests } from '../status.js';
+import { internalError, serviceUnavailable, statusObject, tooManyRequests } from '../status.js';
+import type { Route } from './route.js';
+
+/** The verbs of k8s.io/apiserver's RequestInfo; non-resource paths get the lower-cased HTTP method. */
+export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | (string & {});
 
 export interface FaultRequest {
   method: string;
+  /** Request headers as Node parsed them (lower-case names). */
+  headers: IncomingHttpHeaders;
   path: string;
   query: URLSearchParams;
   /** True for watch requests (?watch=true or /watch/ paths). */
   watch: boolean;
+  /** The Kubernetes verb, derived as RequestInfo derives it (get, list, watch, create, update, patch, delete, deletecollection). */
+  verb: RequestVerb;
 }
 
 export type FaultMatcher = (request: FaultRequest) => boolean;
 
 export interface CountedFault {
-  /** How many matching requests to affect; unlimited when omitted. */
+  /** How many matching requests to affect; unlimited when omitted (for `watch` plans: 1). */
   count?: number;
   /** Which requests are affected; all when omitted. */
   when?: FaultMatcher;
@@ -29,6 +40,51 @@ export interface ServerErrorFault extends CountedFault {
   message?: string;
 }
 
+/** Any HTTP error: by default a Status with the reason Kubernetes gives that code (409 from a POST: AlreadyExists). */
+export interface HttpErrorFault extends CountedFault {
+  status: number;
+  reason?: string;
+  message?: string;
+  /** Replaces the Status body entirely (serialised as JSON unless a string). */
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** The Status of an in-stream ERROR event; reason and message default from the code. */
+export interface WatchErrorStatus {
+  code: number;
+  reason?: string;
+  message?: string;
+}
+
+interface WatchPlanBase extends CountedFault {
+  /** Each event is written on its own, this many ms after the previous one (instead of batched per tick). */
+  eventDelayMs?: number;
+}
+
+/**
+ * What one watch connection does. Plans apply to matching watch connections in order, each to
+ * `count` connections (default 1); when none is left, watches behave normally.
+ */
+export type WatchFault =
+  /** Normal behaviour (with `eventDelayMs`, a slow stream). */
+  | (WatchPlanBase & { kind: 'follow' })
+  /** After `afterEvents` events the socket is destroyed; with `midLine` (default true) inside the next event's line, when it comes. */
+  | (WatchPlanBase & { kind: 'cut'; afterEvents: number; midLine?: boolean })
+  /** After `afterEvents` events the response ends cleanly. */
+  | (WatchPlanBase & { kind: 'end'; afterEvents: number })
+  /** After `afterEvents` events, `{"type":"ERROR","object":<Status>}`, then a clean end. */
+  | (WatchPlanBase & { kind: 'error'; afterEvents: number; status: WatchErrorStatus })
+  /** 200 and headers, then nothing (or only bookmarks every `bookmarkEveryMs`) until the client leaves. */
+  | (WatchPlanBase & { kind: 'idle'; bookmarkEveryMs?: number })
+  /** An HTTP error instead of the stream. */
+  | (WatchPlanBase & { kind: 'http'; status: number; reason?: string; message?: string; body?: unknown; headers?: Record<string, string> });
+
+export interface InjectedWatchFault {
+  kind: WatchFault['kind'];
+  request: FaultRequest;
+}
+
 export interface LeaseApiFaults {
   /** Added before every request is handled. */
   latencyMs?: number;
@@ -36,17 +92,155 @@ export interface LeaseApiFaults {
   throttle?: ThrottleFault;
   /** Answer 500 or 503. */
   serverError?: ServerErrorFault;
+  /** Answer any status, e.g. `{ status: 409, when: (r) => r.verb === 'update' }`; several are tried in order. */
+  httpError?: HttpErrorFault | HttpErrorFault[];
+  /** Scripts for the next watch connections, in order. */
+  watch?: WatchFault[];
+  /** Called when a watch fault takes effect (a cut, an end, an ERROR event, an idle or HTTP error answer). */
+  onWatchFault?: (fault: InjectedWatchFault) => void;
   /** Destroy each watch connection's socket after this many events (no clean end of stream). */
   dropWatchAfterEvents?: number;
 }
 
-export type FaultResponse = { error: StatusError; headers: Record<string, string> };
+/** An injected HTTP answer, already rendered. */
+export interface FaultResponse {
+  code: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** What an open watch stream must do differently; undefined fields mean normal behaviour. */
+export interface StreamFault {
+  eventDelayMs?: number;
+  /** Destroy the socket once this many events were queued (midLine: inside the next one). */
+  cut?: { afterEvents: number; midLine: boolean };
+  end?: { afterEvents: number };
+  error?: { afterEvents: number; line: string };
+  idle?: { bookmarkEveryMs: number | undefined };
+  /** Reports that the fault took effect. */
+  onEffect: () => void;
+}
+
+export type FaultDecision = { kind: 'respond'; response: FaultResponse } | { kind: 'stream'; fault: StreamFault } | undefined;
+
+// The StatusReason for a code as apimachinery's NewGenericServerResponse picks it (409 from a POST is
+// AlreadyExists, other 5xx InternalError, the rest Unknown), except 410 and 503, for which
+// kube-apiserver sends NewResourceExpired's Expired and NewServiceUnavailable's ServiceUnavailable.
+const REASONS: Record<number, string> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  405: 'MethodNotAllowed',
+  409: 'Conflict',
+  410: 'Expired',
+  422: 'Invalid',
+  429: 'TooManyRequests',
+  503: 'ServiceUnavailable',
+  504: 'Timeout',
+};
+
+function reasonFor(code: number, method: string | undefined): string {
+  if (code === 409 && method === 'POST') return 'AlreadyExists';
+  return REASONS[code] ?? (code >= 500 ? 'InternalError' : 'Unknown');
+}
+
+function statusError(code: number, reason: string | undefined, message: string | undefined, method?: string): StatusError {
+  const why = reason ?? reasonFor(code, method);
+  return { code, reason: why, message: message ?? `injected fault: ${why}` };
+}
+
+function rendered(error: StatusError, headers: Record<string, string>): FaultResponse {
+  return { code: error.code, body: JSON.stringify(statusObject(error)), headers };
+}
+
+function httpAnswer(
+  fault: { status: number; reason?: string; message?: string; body?: unknown; headers?: Record<string, string> },
+  request: FaultRequest,
+): FaultResponse {
+  const headers = fault.headers ?? {};
+  if (fault.body === undefined) return rendered(statusError(fault.status, fault.reason, fault.message, request.method), headers);
+  return { code: fault.status, body: typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body), headers };
+}
+
+/** The ERROR event line kube-apiserver writes for a Status inside a watch stream. */
+export function errorEventLine(status: WatchErrorStatus): string {
+  const object: JsonObject = statusObject(statusError(status.code, status.reason, status.message));
+  return JSON.stringify({ type: 'ERROR', object });
+}
+
+// As k8s.io/apiserver's RequestInfoFactory: method → verb, then collection GET → list (or watch),
+// collection DELETE → deletecollection; non-resource requests keep the lower-cased method.
+export function requestVerb(route: Route, method: string, watch: boolean): RequestVerb {
+  const lower = method.toLowerCase();
+  if (route.kind !== 'collection' && route.kind !== 'item') return lower;
+  if (watch) return 'watch';
+  const collection = route.kind === 'collection';
+  switch (method.toUpperCase()) {
+    case 'GET':
+    case 'HEAD':
+      return collection ? 'list' : 'get';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return collection ? 'deletecollection' : 'delete';
+    default:
+      return lower;
+  }
+}
+
+function streamFault(plan: WatchFault, onEffect: () => void): StreamFault {
+  const base = { eventDelayMs: plan.eventDelayMs, onEffect };
+  switch (plan.kind) {
+    case 'cut':
+      return { ...base, cut: { afterEvents: plan.afterEvents, midLine: plan.midLine ?? true } };
+    case 'end':
+      return { ...base, end: { afterEvents: plan.afterEvents } };
+    case 'error':
+      return { ...base, error: { afterEvents: plan.afterEvents, line: errorEventLine(plan.status) } };
+    case 'idle':
+      return { ...base, idle: { bookmarkEveryMs: plan.bookmarkEveryMs } };
+    default:
+      return base;
+  }
+}
+
+interface Counted<T> {
+  fault: T;
+  left: number;
+}
+
+function counted<T extends CountedFault>(fault: T | undefined, defaultCount: number): Counted<T> | undefined {
+  return fault === undefined ? undefined : { fault, left: fault.count ?? defaultCount };
+}
+
+/** Takes one use of the first fault that matches and has uses left. */
+function claim<T extends CountedFault>(faults: readonly Counted<T>[], request: FaultRequest): T | undefined {
+  for (const entry of faults) {
+    if (entry.left > 0 && (entry.fault.when?.(request) ?? true)) {
+      entry.left--;
+      return entry.fault;
+    }
+  }
+  return undefined;
+}
+
+function asList<T>(value: T | T[] | undefined): T[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
 
 /** The live fault configuration: counts decrement as requests consume them. */
 export class FaultState {
   private faults: LeaseApiFaults = {};
-  private throttleLeft = 0;
-  private errorsLeft = 0;
+  private throttle: Counted<ThrottleFault>[] = [];
+  private serverErrors: Counted<ServerErrorFault>[] = [];
+  private httpErrors: Counted<HttpErrorFault>[] = [];
+  private watchPlans: Counted<WatchFault>[] = [];
 
   constructor(initial: LeaseApiFaults | undefined) {
     this.set(initial);
@@ -54,8 +248,10 @@ export class FaultState {
 
   set(faults: LeaseApiFaults | undefined): void {
     this.faults = { ...(faults ?? {}) };
-    this.throttleLeft = faults?.throttle?.count ?? Infinity;
-    this.errorsLeft = faults?.serverError?.count ?? Infinity;
+    this.throttle = asList(counted(faults?.throttle, Infinity));
+    this.serverErrors = asList(counted(faults?.serverError, Infinity));
+    this.httpErrors = asList(faults?.httpError).map((f) => ({ fault: f, left: f.count ?? Infinity }));
+    this.watchPlans = (faults?.watch ?? []).map((f) => ({ fault: f, left: f.count ?? 1 }));
   }
 
   get latencyMs(): number {
@@ -66,20 +262,37 @@ export class FaultState {
     return this.faults.dropWatchAfterEvents;
   }
 
-  /** The injected response for this request, if any fault claims it. */
-  take(request: FaultRequest): FaultResponse | undefined {
-    const throttle = this.faults.throttle;
-    if (throttle !== undefined && this.throttleLeft > 0 && (throttle.when?.(request) ?? true)) {
-      this.throttleLeft--;
+  /** The injected answer or stream behaviour for this request, if any fault claims it. */
+  take(request: FaultRequest): FaultDecision {
+    const throttle = claim(this.throttle, request);
+    if (throttle !== undefined) {
       const seconds = throttle.retryAfterSeconds ?? 1;
-      return { error: tooManyRequests(seconds), headers: { 'Retry-After': String(seconds) } };
+      return { kind: 'respond', response: rendered(tooManyRequests(seconds), { 'Retry-After': String(seconds) }) };
     }
-    const failure = this.faults.serverError;
-    if (failure !== undefined && this.errorsLeft > 0 && (failure.when?.(request) ?? true)) {
-      this.errorsLeft--;
+    const failure = claim(this.serverErrors, request);
+    if (failure !== undefined) {
       const message = failure.message ?? 'injected fault';
-      return { error: failure.status === 503 ? serviceUnavailable(message) : internalError(message), headers: {} };
+      return { kind: 'respond', response: rendered(failure.status === 503 ? serviceUnavailable(message) : internalError(message), {}) };
     }
-    return undefined;
+    const httpError = claim(this.httpErrors, request);
+    if (httpError !== undefined) return { kind: 'respond', response: httpAnswer(httpError, request) };
+    if (!request.watch) return undefined;
+    return this.takeWatch(request);
+  }
+
+  private takeWatch(request: FaultRequest): FaultDecision {
+    const plan = claim(this.watchPlans, request);
+    const report = this.faults.onWatchFault;
+    const onEffect = (kind: WatchFault['kind']) => (): void => report?.({ kind, request });
+    if (plan === undefined) {
+      const drop = this.faults.dropWatchAfterEvents;
+      if (drop === undefined) return undefined;
+      return { kind: 'stream', fault: { cut: { afterEvents: drop, midLine: false }, onEffect: onEffect('cut') } };
+    }
+    if (plan.kind === 'http') {
+      onEffect('http')();
+      return { kind: 'respond', response: httpAnswer(plan, request) };
+    }
+    return { kind: 'stream', fault: streamFault(plan, onEffect(plan.kind)) };
   }
 }

@@ -31,6 +31,8 @@ export interface ServerState {
   faults: FaultState;
   streams: Set<WatchStream>;
   bookmarkIntervalMs: number;
+  watchBufferBytes: number;
+  watchBlockedTimeoutMs: number;
   aggregatedDiscovery: boolean;
   requestLog: RequestRecord[];
 }

@@ -1,6 +1,8 @@
 // One open watch response: newline-delimited JSON events, batched per tick for throughput, with
-// back-pressure, bookmarks, a timeout, and the "drop the connection after N events" fault.
+// back-pressure, a bounded buffer (blocked watchers are terminated), bookmarks, a timeout, and
+// injected faults (cut, clean end, in-stream ERROR, per-event delay).
 import type { ServerResponse } from 'node:http';
+import type { StreamFault } from './faults.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -8,15 +10,28 @@ export interface WatchStreamOptions {
   /** Called when the stream ends for any reason; used to unsubscribe from the store. */
   onClose: () => void;
   timeoutMs: number | undefined;
-  dropAfterEvents: number | undefined;
+  /** Bytes this watcher may have queued (ours plus Node's socket buffer) before it counts as blocked. */
+  bufferBytes: number;
+  /** How long a watcher may stay blocked before it is terminated. */
+  blockedTimeoutMs: number;
+  fault: StreamFault | undefined;
 }
+
+type Finale = (lastChunk: string) => void;
 
 export class WatchStream {
   private pending: string[] = [];
+  private pendingBytes = 0;
   private scheduled = false;
   private blocked = false;
   private closed = false;
   private sent = 0;
+  /** Set once a fault decided how the stream ends: nothing more is queued, and it runs after the last write. */
+  private finale: Finale | undefined;
+  private blockedTimer: NodeJS.Timeout | undefined;
+  /** Undefined while the initial events are queued: they are never a reason to terminate. */
+  private limit: number | undefined;
+  private delayTimer: NodeJS.Timeout | undefined;
   private readonly timers: NodeJS.Timeout[] = [];
 
   constructor(
@@ -32,13 +47,29 @@ export class WatchStream {
     res.on('close', () => this.finish());
     res.on('drain', () => {
       this.blocked = false;
-      this.flush();
+      this.checkBuffer();
+      this.schedule();
     });
     if (options.timeoutMs !== undefined) this.every(options.timeoutMs, () => this.end(), true);
+    this.afterCount();
   }
 
   get isClosed(): boolean {
     return this.closed;
+  }
+
+  /** True once the stream takes no more events (closed, or a fault is ending it). */
+  get isFinishing(): boolean {
+    return this.closed || this.finale !== undefined;
+  }
+
+  /**
+   * Marks the end of the initial events (state or history): from now on a watcher that cannot keep
+   * up is terminated. kube-apiserver sends initial events outside the bounded input channel too; a
+   * replay larger than the buffer raises this watcher's bound to its size, so it can still drain.
+   */
+  goLive(): void {
+    this.limit = Math.max(this.options.bufferBytes, this.pendingBytes + this.res.writableLength);
   }
 
   /** Runs fn periodically (or once) for as long as the stream is open. */
@@ -50,54 +81,163 @@ export class WatchStream {
     this.timers.push(timer);
   }
 
-  /** Queues one event line (a complete JSON object without the trailing newline). */
-  send(line: string): void {
-    if (this.closed) return;
+  /**
+   * Queues one line (a complete JSON object without the trailing newline). Object events count
+   * towards a fault's `afterEvents`; bookmarks and errors pass with `counts` false.
+   */
+  send(line: string, counts = true): void {
+    if (this.isFinishing) return;
+    const cut = this.options.fault?.cut;
+    if (counts) {
+      this.sent++;
+      if (cut !== undefined && cut.midLine && this.sent > cut.afterEvents) {
+        this.finishWith((chunk) => this.destroyAfter(chunk + line.slice(0, Math.max(1, Math.floor(line.length / 2)))));
+        return;
+      }
+    }
     this.pending.push(line);
-    this.sent++;
-    const dropAfter = this.options.dropAfterEvents;
-    if (dropAfter !== undefined && this.sent >= dropAfter) {
-      this.drop();
-      return;
-    }
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(() => {
-        this.scheduled = false;
-        this.flush();
-      });
-    }
-  }
-
-  private flush(): void {
-    if (this.closed || this.blocked || this.pending.length === 0) return;
-    const chunk = `${this.pending.join('\n')}\n`;
-    this.pending = [];
-    if (!this.res.write(chunk)) this.blocked = true;
+    this.pendingBytes += Buffer.byteLength(line) + 1;
+    if (counts) this.afterCount();
+    if (!this.checkBuffer()) return;
+    this.schedule();
   }
 
   /** Sends what is queued, then ends the response cleanly (terminating chunk). */
   end(): void {
     if (this.closed) return;
     this.blocked = false;
-    this.flush();
+    const chunk = this.takePending(this.pending.length);
+    if (chunk !== '') this.res.write(chunk);
     this.finish();
     this.res.end();
   }
 
-  /** Writes what is queued, then destroys the socket: the client sees a broken stream, not an end. */
-  private drop(): void {
-    const chunk = `${this.pending.join('\n')}\n`;
+  /** Applies a fault whose trigger is the number of events queued so far. */
+  private afterCount(): void {
+    const fault = this.options.fault;
+    if (fault === undefined) return;
+    const reached = (spec: { afterEvents: number } | undefined): boolean => spec !== undefined && this.sent >= spec.afterEvents;
+    if (fault.cut !== undefined && !fault.cut.midLine && reached(fault.cut)) {
+      this.finishWith((chunk) => this.destroyAfter(chunk));
+    } else if (reached(fault.end)) {
+      this.finishWith((chunk) => this.endWith(chunk));
+    } else if (fault.error !== undefined && reached(fault.error)) {
+      const line = fault.error.line;
+      this.finishWith((chunk) => this.endWith(`${chunk}${line}\n`));
+    }
+  }
+
+  private finishWith(finale: Finale): void {
+    if (this.finale !== undefined) return;
+    this.finale = (chunk) => {
+      this.options.fault?.onEffect();
+      finale(chunk);
+    };
+    this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.scheduled || this.closed) return;
+    this.scheduled = true;
+    const run = (): void => {
+      this.scheduled = false;
+      this.delayTimer = undefined;
+      this.flush();
+    };
+    const delay = this.options.fault?.eventDelayMs ?? 0;
+    if (delay > 0 && this.pending.length > 0) {
+      this.delayTimer = setTimeout(run, delay);
+      this.delayTimer.unref();
+    } else {
+      setImmediate(run);
+    }
+  }
+
+  private flush(): void {
+    if (this.closed || this.blocked) return;
+    const perEvent = (this.options.fault?.eventDelayMs ?? 0) > 0;
+    const chunk = this.takePending(perEvent ? 1 : this.pending.length);
+    if (this.pending.length === 0 && this.finale !== undefined) {
+      this.finale(chunk);
+      return;
+    }
+    if (chunk !== '' && !this.res.write(chunk)) this.blocked = true;
+    if (!this.blocked && this.pending.length > 0) this.schedule();
+  }
+
+  private takePending(count: number): string {
+    if (count === 0) return '';
+    const lines = this.pending.splice(0, count);
+    const chunk = `${lines.join('\n')}\n`;
+    this.pendingBytes -= Buffer.byteLength(chunk);
+    return chunk;
+  }
+
+  /**
+   * Imitates cacheWatcher.add in k8s.io/apiserver's cacher: a watcher whose buffer is full gets a
+   * bounded wait (dispatchTimeoutBudget) and is then terminated rather than buffering without end.
+   * Node has no blocking send, so the wait is a timer; twice the buffer terminates at once, which
+   * bounds the memory a watcher holds. Returns false when the watcher was terminated.
+   */
+  private checkBuffer(): boolean {
+    if (this.closed) return false;
+    const limit = this.limit;
+    if (limit === undefined) return true;
+    const buffered = this.pendingBytes + this.res.writableLength;
+    if (buffered <= limit) {
+      if (this.blockedTimer !== undefined) clearTimeout(this.blockedTimer);
+      this.blockedTimer = undefined;
+      return true;
+    }
+    if (buffered > 2 * limit) {
+      this.terminate();
+      return false;
+    }
+    if (this.blockedTimer === undefined) {
+      this.blockedTimer = setTimeout(() => {
+        this.blockedTimer = undefined;
+        if (this.pendingBytes + this.res.writableLength > limit) this.terminate();
+      }, this.options.blockedTimeoutMs);
+      this.blockedTimer.unref();
+    }
+    return true;
+  }
+
+  /**
+   * Like the cacher's forget/stopLocked: the watcher is dropped and its stream ends. The socket is
+   * destroyed because a clean end could not get past the full buffer, and destroying frees it.
+   */
+  private terminate(): void {
     this.pending = [];
+    this.pendingBytes = 0;
     this.finish();
+    this.res.socket?.destroy();
+    this.res.destroy();
+  }
+
+  private endWith(chunk: string): void {
+    if (chunk !== '') this.res.write(chunk);
+    this.finish();
+    this.res.end();
+  }
+
+  /** Writes the chunk, then destroys the socket: the client sees a broken stream, not an end. */
+  private destroyAfter(chunk: string): void {
     const socket = this.res.socket;
-    this.res.write(chunk, () => socket?.destroy());
+    this.finish();
+    if (chunk === '' && this.res.writableLength === 0) {
+      socket?.destroy();
+      return;
+    }
+    this.res.write(chunk === '' ? '\n' : chunk, () => socket?.destroy());
   }
 
   private finish(): void {
     if (this.closed) return;
     this.closed = true;
     for (const timer of this.timers) clearTimeout(timer);
+    if (this.blockedTimer !== undefined) clearTimeout(this.blockedTimer);
+    if (this.delayTimer !== undefined) clearTimeout(this.delayTimer);
     this.options.onClose();
   }
 }

@@ -11,6 +11,7 @@ import { expired, statusObject } from '../../status.js';
 import type { EventType, LeaseStore, StoreEvent } from '../../store/lease-store.js';
 import type { ListRequest } from '../request-options.js';
 import { watchTimeoutMs } from '../request-options.js';
+import type { StreamFault } from '../faults.js';
 import type { Representation } from '../negotiation.js';
 import type { IncludeObject } from '../table.js';
 import { leaseTable } from '../table.js';
@@ -22,7 +23,11 @@ export interface WatchDeps {
   store: LeaseStore;
   now(): number;
   bookmarkIntervalMs: number;
-  dropAfterEvents: number | undefined;
+  /** See LeaseApiServerOptions.watchBufferBytes. */
+  bufferBytes: number;
+  /** See LeaseApiServerOptions.watchBlockedTimeoutMs. */
+  blockedTimeoutMs: number;
+  fault: StreamFault | undefined;
   streams: Set<WatchStream>;
 }
 
@@ -79,13 +84,23 @@ export function serveWatch(
   const timeoutMs = watchTimeoutMs(request.timeoutSeconds, Math.random());
   const stream: WatchStream = new WatchStream(res, {
     timeoutMs,
-    dropAfterEvents: deps.dropAfterEvents,
+    bufferBytes: deps.bufferBytes,
+    blockedTimeoutMs: deps.blockedTimeoutMs,
+    fault: deps.fault,
     onClose: () => {
       unsubscribe();
       deps.streams.delete(stream);
     },
   });
   deps.streams.add(stream);
+  const idle = deps.fault?.idle;
+  if (idle !== undefined) {
+    deps.fault?.onEffect();
+    stream.goLive();
+    const every = idle.bookmarkEveryMs;
+    if (every !== undefined) stream.every(every, () => stream.send(bookmarkLine(store.resourceVersion, false), false));
+    return;
+  }
 
   const rvText = request.resourceVersion ?? '';
   const fromState = request.sendInitialEvents === true || ((rvText === '' || rvText === '0') && request.sendInitialEvents !== false);
@@ -95,13 +110,13 @@ export function serveWatch(
       const obj = snapshot.get(key);
       if (obj !== undefined && (unfiltered || matchesSelection(selection, obj, key))) stream.send(encode('ADDED', obj));
     }
-    if (request.sendInitialEvents === true) stream.send(bookmarkLine(store.resourceVersion, true));
+    if (request.sendInitialEvents === true) stream.send(bookmarkLine(store.resourceVersion, true), false);
   } else if (rvText !== '' && rvText !== '0') {
     const rv = Number(rvText);
     const history = store.eventsAfter(rv);
     if (!history.ok) {
       const status = expired(`too old resource version: ${rv} (${history.expired.oldest})`);
-      stream.send(JSON.stringify({ type: 'ERROR', object: statusObject(status) }));
+      stream.send(JSON.stringify({ type: 'ERROR', object: statusObject(status) }), false);
       stream.end();
       return;
     }
@@ -110,10 +125,11 @@ export function serveWatch(
       if (visible !== undefined) stream.send(encode(visible.type, visible.object));
     }
   }
-  if (stream.isClosed) return;
+  if (stream.isFinishing) return;
+  stream.goLive();
   unsubscribe = store.subscribe((event) => {
     const visible = visibleEvent(event, selection, unfiltered);
     if (visible !== undefined) stream.send(encode(visible.type, visible.object));
   });
-  if (request.allowWatchBookmarks) stream.every(deps.bookmarkIntervalMs, () => stream.send(bookmarkLine(store.resourceVersion, false)));
+  if (request.allowWatchBookmarks) stream.every(deps.bookmarkIntervalMs, () => stream.send(bookmarkLine(store.resourceVersion, false), false));
 }
