@@ -58,7 +58,7 @@ function rvOf(lease: { metadata: { resourceVersion?: string } }): string {
  * another namespace (invisible to the namespaced LIST and WATCH), so expectations read as literals.
  */
 export async function startTestCluster(firstResourceVersion = 101): Promise<TestCluster> {
-  const server = await startLeaseApiServer({ bookmarkIntervalMs: 60_000 });
+  const server = await startLeaseApiServer({ bookmarkIntervalMs: 60_000, namespaces: [SEED_NAMESPACE] });
   check(server.store.create({ metadata: { name: 'seed', namespace: SEED_NAMESPACE }, spec: {} }));
   for (let i = 0; Number(server.store.resourceVersion) < firstResourceVersion - 1; i++) {
     check(server.store.update({ metadata: { name: 'seed', namespace: SEED_NAMESPACE }, spec: { holderIdentity: `seed-${i}` } }));
