@@ -1,0 +1,77 @@
+// Attacks a hostile client can make on the Lease API server that hostile-input.test.ts does not cover.
+// Each asserts kube-apiserver's answer and that the server is intact afterwards: a sentinel Lease
+// unchanged, Object.prototype clean, creates and replaces still working.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LeaseApiServer } from '../../templates/server/index.js';
+import type { JsonBody } from './helpers.js';
+import { NS_BASE, api, create, lease, start } from './helpers.js';
+
+const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();
+
+describe('attacks', () => {
+  let server: LeaseApiServer;
+  let sentinel: JsonBody;
+  let serial = 0;
+
+  beforeEach(async () => {
+    server = await start();
+    sentinel = await create(server, 'sentinel', { holderIdentity: 'keeper', leaseDurationSeconds: 30 }, { labels: { keep: 'me' } });
+  });
+  afterEach(() => server.close());
+
+  /** Everything a later client relies on still holds after an attack. */
+  async function expectIntact(): Promise<void> {
+    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeKeys);
+    const live = await api(server, 'GET', `${NS_BASE}/sentinel`);
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual(sentinel);
+    const name = `after-${serial++}`;
+    const created = await api(server, 'POST', NS_BASE, { body: lease(name) });
+    expect(created.status).toBe(201);
+    const replaced = await api(server, 'PUT', `${NS_BASE}/${name}`, { body: { ...created.body, spec: { holderIdentity: 'h2', leaseDurationSeconds: 20 } } });
+    expect(replaced.status).toBe(200);
+  }
+
+  describe('DELETE with a mistyped DeleteOptions body', () => {
+    // kube-apiserver decodes the body into metav1.DeleteOptions with Go's encoding/json; a type mismatch
+    // fails the request before anything is deleted (400 since kubernetes#133358, a 500 before it).
+    const cases: { name: string; body: string; message: string }[] = [
+      { name: 'propagationPolicy as a number', body: '{"propagationPolicy":5}', message: 'json: cannot unmarshal number into Go struct field DeleteOptions.propagationPolicy of type v1.DeletionPropagation' },
+      { name: 'gracePeriodSeconds as a string', body: '{"gracePeriodSeconds":"0"}', message: 'json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64' },
+      { name: 'gracePeriodSeconds as a fraction', body: '{"gracePeriodSeconds":1.5}', message: 'json: cannot unmarshal number 1.5 into Go struct field DeleteOptions.gracePeriodSeconds of type int64' },
+      { name: 'gracePeriodSeconds past int64', body: '{"gracePeriodSeconds":1e30}', message: 'json: cannot unmarshal number 1e30 into Go struct field DeleteOptions.gracePeriodSeconds of type int64' },
+      { name: 'dryRun as a string', body: '{"dryRun":"All"}', message: 'json: cannot unmarshal string into Go struct field DeleteOptions.dryRun of type []string' },
+      { name: 'dryRun with a number', body: '{"dryRun":[5]}', message: 'json: cannot unmarshal number into Go struct field DeleteOptions.dryRun of type string' },
+      { name: 'orphanDependents as a string', body: '{"orphanDependents":"yes"}', message: 'json: cannot unmarshal string into Go struct field DeleteOptions.orphanDependents of type bool' },
+      { name: 'preconditions as a string', body: '{"preconditions":"x"}', message: 'json: cannot unmarshal string into Go struct field DeleteOptions.preconditions of type v1.Preconditions' },
+      { name: 'preconditions.uid as a number', body: '{"preconditions":{"uid":5}}', message: 'json: cannot unmarshal number into Go struct field Preconditions.preconditions.uid of type types.UID' },
+      { name: 'the first mismatch, in body order', body: '{"dryRun":["All"],"orphanDependents":1,"gracePeriodSeconds":"x"}', message: 'json: cannot unmarshal number into Go struct field DeleteOptions.orphanDependents of type bool' },
+    ];
+    it.each(cases)('$name: 400 and nothing deleted', async ({ body, message }) => {
+      const victim = await create(server, 'victim');
+      const res = await api(server, 'DELETE', `${NS_BASE}/victim`, { body });
+      expect(res.status).toBe(400);
+      expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400, message });
+      const after = await api(server, 'GET', `${NS_BASE}/victim`);
+      expect(after.status).toBe(200);
+      expect(after.body).toEqual(victim);
+      await expectIntact();
+    });
+
+    it('refuses a mistyped body on a collection delete too, deleting nothing', async () => {
+      const res = await api(server, 'DELETE', NS_BASE, { body: '{"gracePeriodSeconds":"0"}' });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe('json: cannot unmarshal string into Go struct field DeleteOptions.gracePeriodSeconds of type int64');
+      await expectIntact();
+    });
+
+    it('still honours a well-typed body with nulls (Go leaves those fields unset)', async () => {
+      await create(server, 'victim');
+      const res = await api(server, 'DELETE', `${NS_BASE}/victim`, { body: '{"gracePeriodSeconds":null,"preconditions":null,"dryRun":null,"propagationPolicy":"Background"}' });
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ kind: 'Status', status: 'Success' });
+      expect((await api(server, 'GET', `${NS_BASE}/victim`)).status).toBe(404);
+      await expectIntact();
+    });
+  });
+});
