@@ -1,10 +1,11 @@
 // Attacks a hostile client can make on the Lease API server that hostile-input.test.ts does not cover.
 // Each asserts kube-apiserver's answer and that the server is intact afterwards: a sentinel Lease
 // unchanged, Object.prototype clean, creates and replaces still working.
+import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import type { JsonBody } from './helpers.js';
-import { NS_BASE, api, create, lease, start } from './helpers.js';
+import { NS_BASE, api, create, httpsJson, lease, start } from './helpers.js';
 
 const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();
 
@@ -73,5 +74,28 @@ describe('attacks', () => {
       expect((await api(server, 'GET', `${NS_BASE}/victim`)).status).toBe(404);
       await expectIntact();
     });
+  });
+});
+
+describe('secrets stay out of what a test prints', () => {
+  const TOKEN = 'attack-secret-token-0123456789';
+  let server: LeaseApiServer;
+  afterEach(() => server.close());
+
+  it('util.inspect of the server handle shows neither the bearer token nor the client key, which still work', async () => {
+    server = await start({ token: TOKEN, tls: { clientCertificates: true } });
+    const key = server.tls?.clientKey ?? '';
+    expect(key).toContain('PRIVATE KEY');
+    for (const shown of [inspect(server, { depth: Infinity, showHidden: true }), inspect(server.tls), String(server.tls), JSON.stringify(server.requests())]) {
+      expect(shown).not.toContain(TOKEN);
+      expect(shown).not.toContain('PRIVATE KEY');
+    }
+    // The redaction is for printing only: the material is still there for clients to use.
+    const byCert = await httpsJson(server, NS_BASE, { cert: server.tls?.clientCertificate, key });
+    expect(byCert.status).toBe(200);
+    const byToken = await httpsJson(server, NS_BASE, { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(byToken.status).toBe(200);
+    const wrong = await httpsJson(server, NS_BASE, { headers: { Authorization: `Bearer ${TOKEN}x` } });
+    expect(wrong).toEqual({ status: 401, body: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 } });
   });
 });
