@@ -77,6 +77,41 @@ describe('attacks', () => {
   });
 });
 
+describe('managedFields sent by a client', () => {
+  // As the field manager's decodeManagedFields (k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager):
+  // only a list of empty entries ([{}]) resets ownership; an empty list or one that does not decode keeps
+  // the live managedFields, "to prevent clients who don't understand managedFields from deleting it accidentally".
+  const MERGE = 'application/merge-patch+json';
+  let server: LeaseApiServer;
+  let live: JsonBody;
+  beforeEach(async () => {
+    server = await start();
+    live = await create(server, 'owned', { holderIdentity: 'h1', leaseDurationSeconds: 15 });
+  });
+  afterEach(() => server.close());
+
+  const keeps: { name: string; managedFields: unknown[] }[] = [
+    { name: 'an empty list', managedFields: [] },
+    { name: 'an entry with an unknown operation', managedFields: [{ manager: 'x', operation: 'Bogus', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }] },
+    { name: 'an entry with another fieldsType', managedFields: [{ manager: 'x', operation: 'Update', fieldsType: 'FieldsV2', fieldsV1: { 'f:spec': {} } }] },
+    { name: 'a valid entry beside an undecodable one', managedFields: [{ manager: 'x', operation: 'Update', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }, { manager: 'y', operation: 'Delete', fieldsType: 'FieldsV1', fieldsV1: {} }] },
+  ];
+  it.each(keeps)('$name is a no-op that keeps the live managedFields', async ({ managedFields }) => {
+    const res = await api(server, 'PATCH', `${NS_BASE}/owned`, { contentType: MERGE, body: { metadata: { managedFields } } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(live);
+    expect((await api(server, 'GET', `${NS_BASE}/owned`)).body).toEqual(live);
+  });
+
+  it('[{}] still resets ownership, as documented for server-side apply', async () => {
+    expect(live.metadata?.managedFields?.length).toBe(1);
+    const res = await api(server, 'PATCH', `${NS_BASE}/owned`, { contentType: MERGE, body: { metadata: { managedFields: [{}] } } });
+    expect(res.status).toBe(200);
+    expect(res.body.metadata?.managedFields).toBeUndefined();
+    expect(res.body.spec).toEqual(live.spec);
+  });
+});
+
 describe('secrets stay out of what a test prints', () => {
   const TOKEN = 'attack-secret-token-0123456789';
   let server: LeaseApiServer;
