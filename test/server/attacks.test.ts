@@ -33,6 +33,43 @@ describe('attacks', () => {
     expect(replaced.status).toBe(200);
   }
 
+  describe('metadata limits counted as Go counts them', () => {
+    it('counts annotation size in UTF-8 bytes (ValidateAnnotationsSize uses len), so 100000 euro signs are too long', async () => {
+      const res = await api(server, 'POST', NS_BASE, { body: lease('euro', { holderIdentity: 'h1' }, { annotations: { a: '€'.repeat(100_000) } }) });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({
+        reason: 'Invalid',
+        message: 'Lease.coordination.k8s.io "euro" is invalid: metadata.annotations: Too long: may not be more than 262144 bytes',
+        details: { causes: [{ reason: 'FieldValueTooLong', field: 'metadata.annotations' }] },
+      });
+      expect((await api(server, 'GET', `${NS_BASE}/euro`)).status).toBe(404);
+      await expectIntact();
+    });
+
+    it('truncates a long generateName to 58 characters before the 5 random ones (SimpleNameGenerator)', async () => {
+      const prefix = 'g'.repeat(250);
+      const res = await api(server, 'POST', NS_BASE, { body: lease('', { holderIdentity: 'h1' }, { name: undefined, generateName: prefix }) });
+      expect(res.status).toBe(201);
+      const name = res.body.metadata?.name ?? '';
+      expect(name).toHaveLength(63);
+      expect(name.startsWith('g'.repeat(58))).toBe(true);
+      expect(res.body.metadata?.generateName).toBe(prefix);
+      expect((await api(server, 'GET', `${NS_BASE}/${name}`)).status).toBe(200);
+      await expectIntact();
+    });
+
+    it('validates generateName even beside a name or when it is too long to be a prefix (ValidateObjectMetaAccessor)', async () => {
+      const tooLong = await api(server, 'POST', NS_BASE, { body: lease('', { holderIdentity: 'h1' }, { name: undefined, generateName: 'g'.repeat(300) }) });
+      expect(tooLong.status).toBe(422);
+      expect(tooLong.body.details?.causes).toEqual([{ reason: 'FieldValueInvalid', message: `Invalid value: "${'g'.repeat(300)}": must be no more than 253 characters`, field: 'metadata.generateName' }]);
+      const beside = await api(server, 'POST', NS_BASE, { body: lease('named', { holderIdentity: 'h1' }, { generateName: 'Bad_' }) });
+      expect(beside.status).toBe(422);
+      expect(beside.body.details?.causes?.map((c) => c.field)).toEqual(['metadata.generateName']);
+      expect((await api(server, 'GET', `${NS_BASE}/named`)).status).toBe(404);
+      await expectIntact();
+    });
+  });
+
   describe('DELETE with a mistyped DeleteOptions body', () => {
     // kube-apiserver decodes the body into metav1.DeleteOptions with Go's encoding/json; a type mismatch
     // fails the request before anything is deleted (400 since kubernetes#133358, a 500 before it).
