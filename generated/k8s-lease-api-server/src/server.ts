@@ -7,6 +7,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { InspectOptions } from 'node:util';
+import { inspect } from 'node:util';
 import { ServerClock } from './clock.js';
 import { handleRequest } from './http/dispatch.js';
 import { buildDiscoveryDocuments } from './http/discovery-documents.js';
@@ -90,6 +92,18 @@ function buildHttpServer(pki: TestPki | undefined, requestClientCert: boolean, h
   );
 }
 
+/**
+ * Tests print handles (console.log, assertion diffs, vitest's error output), which must not leak the
+ * client key into logs; the key stays an ordinary property for clients to use.
+ */
+function redactedWhenPrinted(material: TlsMaterial): TlsMaterial {
+  Object.defineProperty(material, inspect.custom, {
+    value: (_depth: number, options: InspectOptions, show: typeof inspect): string =>
+      show(material.clientKey === undefined ? { ...material } : { ...material, clientKey: '[redacted]' }, options),
+  });
+  return material;
+}
+
 export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): Promise<LeaseApiServer> {
   const host = options.host ?? '127.0.0.1';
   const requested = options.release === undefined ? undefined : resolveRelease(options.release, packagedReleases(), options.openapi !== undefined);
@@ -128,7 +142,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   const url = `${pki === undefined ? 'http' : 'https'}://${urlHost(host)}:${address.port}`;
   const tempDirs: string[] = [];
   const material: TlsMaterial | undefined =
-    pki === undefined ? undefined : { ca: pki.ca.certificate, ...(pki.client === undefined ? {} : { clientCertificate: pki.client.certificate, clientKey: pki.client.key }) };
+    pki === undefined ? undefined : redactedWhenPrinted({ ca: pki.ca.certificate, ...(pki.client === undefined ? {} : { clientCertificate: pki.client.certificate, clientKey: pki.client.key }) });
 
   const kubeconfig = (kc: KubeconfigOptions = {}): string =>
     renderKubeconfig({

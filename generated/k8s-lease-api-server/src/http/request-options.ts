@@ -1,6 +1,6 @@
 // Query-parameter (and DeleteOptions body) parsing and validation, with ListOptions/CreateOptions/…
 // failures reported as the Invalid statuses the real server returns.
-import type { JsonValue } from '../json.js';
+import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject, objectAt, stringAt } from '../json.js';
 import type { FieldValidation, WriteOptions } from '../operations/context.js';
 import type { ListQuery } from '../operations/list.js';
@@ -192,6 +192,68 @@ export function parseWriteOptions(query: URLSearchParams, userAgent: string | un
 
 const PROPAGATION_POLICIES = ['Background', 'Foreground', 'Orphan'];
 
+type GoKind = 'string' | 'int64' | 'bool' | 'strings' | 'preconditions';
+
+// metav1.DeleteOptions and metav1.Preconditions as Go's encoding/json sees them: JSON kind and Go type name per field.
+const DELETE_OPTIONS_FIELDS: ReadonlyMap<string, [GoKind, string]> = new Map([
+  ['gracePeriodSeconds', ['int64', 'int64']],
+  ['preconditions', ['preconditions', 'v1.Preconditions']],
+  ['orphanDependents', ['bool', 'bool']],
+  ['propagationPolicy', ['string', 'v1.DeletionPropagation']],
+  ['dryRun', ['strings', '[]string']],
+  ['ignoreStoreReadErrorWithClusterBreakingPotential', ['bool', 'bool']],
+]);
+const PRECONDITIONS_FIELDS: ReadonlyMap<string, [GoKind, string]> = new Map([
+  ['uid', ['string', 'types.UID']],
+  ['resourceVersion', ['string', 'string']],
+]);
+
+function jsonKindName(value: JsonValue): string {
+  if (Array.isArray(value)) return 'array';
+  if (isJsonObject(value)) return 'object';
+  return typeof value === 'boolean' ? 'bool' : typeof value;
+}
+
+/**
+ * The first type mismatch of a DeleteOptions body in key order, worded as Go's json.UnmarshalTypeError
+ * ("Go struct field <innermost struct>.<field path>"); null leaves a field unset. Hand-written: it is
+ * what DeleteResource's decode into metav1.DeleteOptions rejects, and the message reaches clients.
+ */
+function deleteOptionsTypeError(value: JsonObject, fields: ReadonlyMap<string, [GoKind, string]>, struct: string, prefix: string, numbers: ReadonlyMap<string, string>): string | undefined {
+  for (const [key, child] of Object.entries(value)) {
+    const field = fields.get(key);
+    if (field === undefined || child === null) continue;
+    const [kind, goType] = field;
+    const path = `${prefix}${key}`;
+    const mismatch = (shown: string, type: string = goType): string => `json: cannot unmarshal ${shown} into Go struct field ${struct}.${path} of type ${type}`;
+    switch (kind) {
+      case 'string':
+      case 'bool':
+        if (jsonKindName(child) !== (kind === 'bool' ? 'bool' : 'string')) return mismatch(jsonKindName(child));
+        break;
+      case 'int64':
+        // Go runs strconv.ParseInt on the literal, so a fraction, an exponent or an overflow names the literal.
+        if (typeof child !== 'number') return mismatch(jsonKindName(child));
+        const literal = numbers.get(path) ?? String(child);
+        if (!parseInt64(literal).ok) return mismatch(`number ${literal}`);
+        break;
+      case 'strings': {
+        if (!Array.isArray(child)) return mismatch(jsonKindName(child));
+        const bad = child.find((item) => item !== null && typeof item !== 'string');
+        if (bad !== undefined) return mismatch(jsonKindName(bad), 'string');
+        break;
+      }
+      case 'preconditions': {
+        if (!isJsonObject(child)) return mismatch(jsonKindName(child));
+        const inner = deleteOptionsTypeError(child, PRECONDITIONS_FIELDS, 'Preconditions', `${path}.`, numbers);
+        if (inner !== undefined) return inner;
+        break;
+      }
+    }
+  }
+  return undefined;
+}
+
 /**
  * DeleteOptions from the body if there is one, else from the query: DeleteResource decodes the query
  * only when the body is empty, so query parameters beside a body are ignored, as there.
@@ -204,6 +266,9 @@ export function parseDeleteOptions(rawQuery: URLSearchParams, body: string): Res
     if (!parsed.ok) return err(badRequest(`couldn't get version/kind; json parse error: ${parsed.error}`));
     fromBody = parsed.value.value;
     if (!isJsonObject(fromBody)) return err(badRequest('the body of a delete request must be a DeleteOptions object'));
+    // A body Go cannot decode fails the whole request before anything is deleted (400 since kubernetes#133358).
+    const typeError = deleteOptionsTypeError(fromBody, DELETE_OPTIONS_FIELDS, 'DeleteOptions', '', parsed.value.numbers);
+    if (typeError !== undefined) return err(badRequest(typeError));
   }
   const query = hasBody ? new URLSearchParams() : rawQuery;
   const bodyObj = isJsonObject(fromBody) ? fromBody : {};

@@ -20,12 +20,16 @@ import { bindToRequest, metadataOf } from './identity.js';
 import type { PersistOutcome } from './persist.js';
 import { persistCreate } from './persist.js';
 
+const MAX_GENERATED_PREFIX_BYTES = 63 - 5;
+
 function resolveName(ctx: OperationContext, namespace: string, meta: JsonObject): string {
   const name = stringAt(meta, 'name') ?? '';
   const generateName = stringAt(meta, 'generateName') ?? '';
   if (name !== '' || generateName === '') return name;
+  // SimpleNameGenerator: the prefix is cut to 58 bytes so the 5 random characters keep the name within 63.
+  const prefix = Buffer.from(generateName, 'utf8').subarray(0, MAX_GENERATED_PREFIX_BYTES).toString('utf8');
   for (;;) {
-    const candidate = `${generateName}${generateNameSuffix()}`;
+    const candidate = `${prefix}${generateNameSuffix()}`;
     if (ctx.store.get(storeKey(namespace, candidate)) === undefined) return candidate;
   }
 }

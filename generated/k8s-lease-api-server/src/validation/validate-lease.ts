@@ -11,15 +11,18 @@ function invalidEach(field: string, value: JsonValue, messages: string[]): Field
   return messages.map((detail) => ({ type: 'Invalid', field, value, detail }));
 }
 
+// apimachinery's maskTrailingDash: a prefix may end in '-', checked as if its last two characters were "a".
+function maskTrailingDash(prefix: string): string {
+  return prefix.length > 1 && prefix.endsWith('-') ? `${prefix.slice(0, -2)}a` : prefix;
+}
+
+/** As ValidateObjectMetaAccessor: generateName is checked as a prefix whenever it is set, name whenever it is. */
 function validateName(meta: JsonObject): FieldError[] {
   const name = stringAt(meta, 'name') ?? '';
   const generateName = stringAt(meta, 'generateName') ?? '';
-  if (name === '') {
-    if (generateName === '') return [{ type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' }];
-    const prefix = generateName.endsWith('-') ? generateName.slice(0, -1) : generateName;
-    return invalidEach('metadata.generateName', generateName, dns1123SubdomainErrors(prefix));
-  }
-  return invalidEach('metadata.name', name, dns1123SubdomainErrors(name));
+  const errors = generateName === '' ? [] : invalidEach('metadata.generateName', generateName, dns1123SubdomainErrors(maskTrailingDash(generateName)));
+  if (name === '') return [...errors, { type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' }];
+  return [...errors, ...invalidEach('metadata.name', name, dns1123SubdomainErrors(name))];
 }
 
 function validateNamespace(meta: JsonObject): FieldError[] {
@@ -44,7 +47,8 @@ function validateAnnotations(meta: JsonObject): FieldError[] {
   let size = 0;
   for (const [key, value] of Object.entries(annotations)) {
     errors.push(...invalidEach('metadata.annotations', key.toLowerCase(), qualifiedNameErrors(key.toLowerCase())));
-    size += key.length + (typeof value === 'string' ? value.length : 0);
+    // Go's len(): UTF-8 bytes, not UTF-16 units (ValidateAnnotationsSize).
+    size += Buffer.byteLength(key, 'utf8') + (typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : 0);
   }
   if (size > MAX_ANNOTATIONS_BYTES) {
     errors.push({ type: 'TooLong', field: 'metadata.annotations', detail: `may not be more than ${MAX_ANNOTATIONS_BYTES} bytes` });
