@@ -7,13 +7,32 @@ export const PROJECT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 export const PACKAGE_NAME = 'k8s-lease-client';
 export const PACKAGE_VERSION = '0.1.0';
 
-/** The Node-only Lease API server package, generated beside the client and depending on it. */
-export const SERVER_PACKAGE_NAME = 'k8s-lease-api-server';
-/**
- * What the server package depends on besides the client. Their versions come from this project's own
- * package.json (the versions the tests run against), as caret ranges.
- */
-export const SERVER_DEPENDENCIES = ['@peculiar/x509', 'fast-json-patch', 'protobufjs', 'reflect-metadata', 'yaml'] as const;
+/** A package of hand-written code generated beside the client, depending on it. */
+export interface HandWrittenPackage {
+  readonly name: string;
+  /** The template folder copied as its whole src/. */
+  readonly source: string;
+  /** The template folder of its package.json, README.md and tsconfig.json skeletons. */
+  readonly skeleton: string;
+  /**
+   * What it depends on besides the client. Their versions come from this project's own package.json
+   * (the versions the tests run against), as caret ranges.
+   */
+  readonly dependencies: readonly string[];
+  /** Ships every release's normalised OpenAPI document in openapi/ (the server serves them). */
+  readonly shipsOpenApi: boolean;
+}
+
+/** The Node-only Lease API server package. */
+export const SERVER_PACKAGE: HandWrittenPackage = {
+  name: 'k8s-lease-api-server',
+  source: 'server',
+  skeleton: 'server-package',
+  dependencies: ['@peculiar/x509', 'fast-json-patch', 'protobufjs', 'reflect-metadata', 'yaml'],
+  shipsOpenApi: true,
+};
+
+export const HAND_WRITTEN_PACKAGES: readonly HandWrittenPackage[] = [SERVER_PACKAGE];
 
 export const DEFAULT_SPEC_DIR = join(PROJECT_ROOT, 'spec');
 export const DEFAULT_OUT_DIR = join(PROJECT_ROOT, 'generated');

@@ -9,11 +9,11 @@ import { releaseModuleName } from './ir/releaseNames.js';
 import { readManifest, type ReleaseEntry } from './spec/manifest.js';
 import { createEmitProject } from './emit/tsProject.js';
 import { emitRelease } from './emit/emitRelease.js';
-import { copiedTemplateFiles, emitPackageSkeleton, emitRootIndex, emitServerPackageSkeleton } from './emit/emitPackage.js';
+import { copiedTemplateFiles, emitHandWrittenPackageSkeleton, emitPackageSkeleton, emitRootIndex } from './emit/emitPackage.js';
 import { compileDist } from './emit/compileDist.js';
 import { openCompileCache } from './fs/compileCacheFile.js';
 import { replaceDirectory } from './fs/atomicOutput.js';
-import { PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, SERVER_DEPENDENCIES, SERVER_PACKAGE_NAME, TEMPLATES_DIR } from './config.js';
+import { HAND_WRITTEN_PACKAGES, PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, TEMPLATES_DIR } from './config.js';
 import { dependencyRanges } from './fs/projectDependencies.js';
 import { relative } from 'node:path';
 import { annotateSince } from './ir/annotateSince.js';
@@ -105,16 +105,19 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
   for (const [path, text] of copiedTemplateFiles(templatesDir, 'runtime', 'runtime/')) sources.set(path, text);
   for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version: PACKAGE_VERSION, templatesDir }, annotated, diffs)) files.set(path, text);
 
-  // The server package: the hand-written server as its whole src/, and every release's document for it to serve.
-  const serverSources = copiedTemplateFiles(templatesDir, 'server', '');
-  const serverFiles = new Map<string, string>();
-  for (const loaded of releases) serverFiles.set(`openapi/v${loaded.entry.release}.json`, loaded.documentText);
-  const dependencies = await dependencyRanges(join(PROJECT_ROOT, 'package.json'), SERVER_DEPENDENCIES);
-  for (const [path, text] of emitServerPackageSkeleton({ name: SERVER_PACKAGE_NAME, version: PACKAGE_VERSION, clientName: PACKAGE_NAME, templatesDir, dependencies }, annotated)) serverFiles.set(path, text);
+  const packages: Array<readonly [string, Map<string, string>, Map<string, string>]> = [[PACKAGE_NAME, sources, files]];
+  for (const pkg of HAND_WRITTEN_PACKAGES) {
+    // Hand-written code as its whole src/; the server also ships every release's document to serve.
+    const packageFiles = new Map<string, string>();
+    if (pkg.shipsOpenApi) for (const loaded of releases) packageFiles.set(`openapi/v${loaded.entry.release}.json`, loaded.documentText);
+    const dependencies = await dependencyRanges(join(PROJECT_ROOT, 'package.json'), pkg.dependencies);
+    for (const [path, text] of emitHandWrittenPackageSkeleton({ name: pkg.name, version: PACKAGE_VERSION, clientName: PACKAGE_NAME, templatesDir, skeleton: pkg.skeleton, dependencies }, annotated)) packageFiles.set(path, text);
+    packages.push([pkg.name, copiedTemplateFiles(templatesDir, pkg.source, ''), packageFiles]);
+  }
 
   const cache = await openCompileCache(join(PROJECT_ROOT, '.build', 'compile-cache.json'));
   const all = new Map<string, string>();
-  for (const [name, packageSources, packageFiles] of [[PACKAGE_NAME, sources, files], [SERVER_PACKAGE_NAME, serverSources, serverFiles]] as const) {
+  for (const [name, packageSources, packageFiles] of packages) {
     for (const [path, text] of packageFiles) all.set(`${name}/${path}`, text);
     for (const [path, text] of packageSources) all.set(`${name}/src/${path}`, text);
     for (const [path, text] of compileDist(packageSources, cache)) all.set(`${name}/dist/${path}`, text);

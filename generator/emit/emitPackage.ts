@@ -21,7 +21,7 @@ export interface PackageInfo {
  * (tests live in test/, not here): `runtime/` goes into the client's src/runtime/,
  * `server/` becomes the whole src/ of the server package.
  */
-export function copiedTemplateFiles(templatesDir: string, folder: 'runtime' | 'server', prefix: string): Map<string, string> {
+export function copiedTemplateFiles(templatesDir: string, folder: string, prefix: string): Map<string, string> {
   const files = new Map<string, string>();
   const walk = (dir: string, prefix: string): void => {
     let entries: Dirent[];
@@ -119,17 +119,19 @@ export function emitPackageSkeleton(info: PackageInfo, releases: readonly Releas
   return renderSkeleton(info.templatesDir, 'client-package', data);
 }
 
-export interface ServerPackageInfo {
+export interface HandWrittenPackageInfo {
   readonly name: string;
   readonly version: string;
   readonly clientName: string;
   readonly templatesDir: string;
+  /** The template folder holding its skeletons. */
+  readonly skeleton: string;
   /** Runtime dependencies with their version ranges, e.g. `yaml` → `^2.9.1`. */
   readonly dependencies: ReadonlyMap<string, string>;
 }
 
-/** package.json, README.md and tsconfig.json of the Node-only server package. */
-export function emitServerPackageSkeleton(info: ServerPackageInfo, releases: readonly ReleaseIr[]): Map<string, string> {
+/** package.json, README.md and tsconfig.json of a package of hand-written code (the server, the Node config). */
+export function emitHandWrittenPackageSkeleton(info: HandWrittenPackageInfo, releases: readonly ReleaseIr[]): Map<string, string> {
   const newest = releases[releases.length - 1]!;
   const data = {
     name: info.name,
@@ -140,7 +142,7 @@ export function emitServerPackageSkeleton(info: ServerPackageInfo, releases: rea
     releases: releases.map((r) => ({ release: r.release, minor: r.release.split('.').slice(0, 2).join('.') })),
     dependencies: [...info.dependencies].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, range], index, all) => ({ name, range, last: index === all.length - 1 })),
   };
-  return renderSkeleton(info.templatesDir, 'server-package', data);
+  return renderSkeleton(info.templatesDir, info.skeleton, data);
 }
 
 function renderSkeleton(templatesDir: string, folder: string, data: object): Map<string, string> {
