@@ -32,7 +32,16 @@ export const SERVER_PACKAGE: HandWrittenPackage = {
   shipsOpenApi: true,
 };
 
-export const HAND_WRITTEN_PACKAGES: readonly HandWrittenPackage[] = [SERVER_PACKAGE];
+/** Node-only cluster access for the client: kubeconfig, in-cluster config, TLS through undici, exec plugins. */
+export const NODE_PACKAGE: HandWrittenPackage = {
+  name: 'k8s-lease-client-node',
+  source: 'node',
+  skeleton: 'node-package',
+  dependencies: ['undici', 'yaml'],
+  shipsOpenApi: false,
+};
+
+export const HAND_WRITTEN_PACKAGES: readonly HandWrittenPackage[] = [SERVER_PACKAGE, NODE_PACKAGE];
 
 export const DEFAULT_SPEC_DIR = join(PROJECT_ROOT, 'spec');
 export const DEFAULT_OUT_DIR = join(PROJECT_ROOT, 'generated');
