@@ -158,6 +158,26 @@ describe('client certificates (verified when given, as kube-apiserver: VerifyCli
     }
   });
 
+  it('records who each request authenticated as: the certificate CN, the token user, anonymous, or nobody', async () => {
+    await startWithSentinel('secret');
+    try {
+      server.clearRequests();
+      await httpsJson(server, NS_BASE, { cert: server.tls?.clientCertificate, key: server.tls?.clientKey });
+      await httpsJson(server, NS_BASE, { headers: bearer });
+      await httpsJson(server, '/version');
+      await httpsJson(server, NS_BASE, { headers: { Authorization: 'Bearer wrong' } });
+      const cn = new X509Certificate(server.tls?.clientCertificate ?? '').subject.match(/CN=([^\n]+)/)?.[1];
+      expect(server.requests().map((r) => [r.path, r.status, r.user])).toEqual([
+        [NS_BASE, 200, cn],
+        [NS_BASE, 200, 'lease-api-test-user'],
+        ['/version', 200, 'system:anonymous'],
+        [NS_BASE, 401, ''],
+      ]);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('lets a valid bearer token through without a certificate (the handshake does not require one)', async () => {
     await startWithSentinel('secret');
     try {

@@ -20,7 +20,7 @@ import { escapeFieldValue } from '../selectors/field-selector.js';
 import { sendJsonText, sendStatus } from './respond.js';
 import type { Route } from './route.js';
 import { routeFor } from './route.js';
-import type { ServerState } from './server-state.js';
+import type { RequestRecord, ServerState } from './server-state.js';
 import { REQUEST_LOG_LIMIT } from './server-state.js';
 import { parseIncludeObject } from './table.js';
 
@@ -29,8 +29,8 @@ function isWatchRequest(route: Route, query: URLSearchParams): boolean {
   return route.watchPath || (route.kind === 'collection' && parseQueryBool(query.get('watch')) === true);
 }
 
-function record(state: ServerState, req: IncomingMessage, res: ServerResponse, url: URL): void {
-  const entry = {
+function record(state: ServerState, req: IncomingMessage, res: ServerResponse, url: URL): RequestRecord {
+  const entry: RequestRecord = {
     method: req.method ?? 'GET',
     path: url.pathname,
     query: url.search,
@@ -38,6 +38,7 @@ function record(state: ServerState, req: IncomingMessage, res: ServerResponse, u
     userAgent: req.headers['user-agent'] ?? '',
     contentType: req.headers['content-type'] ?? '',
     accept: req.headers.accept ?? '',
+    user: '',
   };
   state.requestLog.push(entry);
   if (state.requestLog.length > REQUEST_LOG_LIMIT) state.requestLog.splice(0, state.requestLog.length - REQUEST_LOG_LIMIT);
@@ -46,6 +47,7 @@ function record(state: ServerState, req: IncomingMessage, res: ServerResponse, u
   };
   res.once('finish', done);
   res.once('close', done);
+  return entry;
 }
 
 function serveCollectionRead(ctx: RequestContext, namespace: string | undefined, forceWatch: boolean, name: string | undefined, fault: StreamFault | undefined): void {
@@ -128,7 +130,7 @@ async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault 
 
 export async function handleRequest(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
-  record(state, req, res, url);
+  const entry = record(state, req, res, url);
   try {
     const route = routeFor(url.pathname);
     const latency = state.faults.latencyMs;
@@ -146,6 +148,7 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
       req.resume();
       return sendStatus(res, auth.error);
     }
+    entry.user = auth.user;
     const ctx: RequestContext = { req, res, url, state, accept: parseAccept(req.headers.accept), user: auth.user };
     await serveRoute(ctx, route, fault?.kind === 'stream' ? fault.fault : undefined);
   } catch (e) {

@@ -21,6 +21,8 @@ export interface RequestRecord {
   userAgent: string;
   contentType: string;
   accept: string;
+  /** Who the request authenticated as (a client certificate's CN, the token's user, system:anonymous); '' before or without authentication. */
+  user: string;
 }
 
 export interface ServerState {
