@@ -1,4 +1,4 @@
-// What users install: both generated packages packed with `npm pack` and installed into a fresh project,
+// What users install: the generated packages packed with `npm pack` and installed into a fresh project,
 // and the packaged `lease-api-server` command started from there.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
@@ -8,11 +8,13 @@ import { PROJECT_ROOT } from './project.js';
 
 export const CLIENT_PACKAGE_DIR = join(PROJECT_ROOT, 'generated', 'k8s-lease-client');
 export const SERVER_PACKAGE_DIR = join(PROJECT_ROOT, 'generated', 'k8s-lease-api-server');
+export const NODE_PACKAGE_DIR = join(PROJECT_ROOT, 'generated', 'k8s-lease-client-node');
 
 export interface PackedInstall {
   readonly clientTarball: string;
   readonly serverTarball: string;
-  /** A fresh project with both tarballs installed (the server's own dependencies from the registry). */
+  readonly nodeTarball: string;
+  /** A fresh project with the three tarballs installed (their own dependencies from the registry). */
   readonly projectDir: string;
 }
 
@@ -30,16 +32,17 @@ function pack(dir: string): string {
   return join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
 }
 
-/** Packs both packages and installs them into a new project. Takes a few seconds; call it in beforeAll. */
+/** Packs the three packages and installs them into a new project. Takes a few seconds; call it in beforeAll. */
 export function installPackedPackages(): PackedInstall {
   const clientTarball = pack(CLIENT_PACKAGE_DIR);
   const serverTarball = pack(SERVER_PACKAGE_DIR);
+  const nodeTarball = pack(NODE_PACKAGE_DIR);
   const projectDir = tempDir('lease-consumer-');
   writeFileSync(join(projectDir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // --prefer-offline: the server's dependencies come from npm's cache when this project's own install put
   // them there, else from the registry, as for any user.
-  npm(['install', '--prefer-offline', '--no-package-lock', clientTarball, serverTarball], projectDir);
-  return { clientTarball, serverTarball, projectDir };
+  npm(['install', '--prefer-offline', '--no-package-lock', clientTarball, serverTarball, nodeTarball], projectDir);
+  return { clientTarball, serverTarball, nodeTarball, projectDir };
 }
 
 export interface PackedServer {

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_PACKAGE_DIR, installPackedPackages, SERVER_PACKAGE_DIR, startPackedServer, type PackedInstall } from '../helpers/packedPackages.js';
+import { CLIENT_PACKAGE_DIR, installPackedPackages, NODE_PACKAGE_DIR, SERVER_PACKAGE_DIR, startPackedServer, type PackedInstall } from '../helpers/packedPackages.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 /**
@@ -100,7 +100,11 @@ describe('the packed package, installed into a fresh project', () => {
     expect(Object.keys(manifest.exports)).not.toContain('./testing');
   });
 
-  for (const [name, dir, tarball] of [['k8s-lease-client', CLIENT_PACKAGE_DIR, () => install.clientTarball], ['k8s-lease-api-server', SERVER_PACKAGE_DIR, () => install.serverTarball]] as const) {
+  for (const [name, dir, tarball] of [
+    ['k8s-lease-client', CLIENT_PACKAGE_DIR, () => install.clientTarball],
+    ['k8s-lease-api-server', SERVER_PACKAGE_DIR, () => install.serverTarball],
+    ['k8s-lease-client-node', NODE_PACKAGE_DIR, () => install.nodeTarball],
+  ] as const) {
     it(`${name} passes publint`, async () => {
       const { publint } = await import('publint');
       const { messages } = await publint({ pkgDir: dir, level: 'suggestion', strict: true });
@@ -110,7 +114,7 @@ describe('the packed package, installed into a fresh project', () => {
     it(`${name} passes @arethetypeswrong/cli (ESM-only package)`, () => {
       const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball(), '--profile', 'esm-only', '--format', 'json'], { encoding: 'utf8' });
       const report = JSON.parse(result.stdout) as { analysis: { problems: Array<{ resolutionKind?: string }> } };
-      // Both packages are ESM-only on purpose (Node ≥ 20): CommonJS and node10 resolution are out of scope, as the esm-only profile says.
+      // Every package is ESM-only on purpose (Node ≥ 20): CommonJS and node10 resolution are out of scope, as the esm-only profile says.
       expect(report.analysis.problems.filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs')).toEqual([]);
       expect(result.status).toBe(0);
     });
