@@ -82,12 +82,15 @@ function tlsSettings(option: LeaseApiServerOptions['tls']): { enabled: boolean; 
   return { enabled: true, clientCertificates: option.clientCertificates === true };
 }
 
+/** kube-apiserver's http.Server sets MaxHeaderBytes to 1 MiB (secure_serving.go); Node's default is 16 KiB. */
+const MAX_HEADER_BYTES = 1 << 20;
+
 function buildHttpServer(pki: TestPki | undefined, requestClientCert: boolean, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
-  if (pki === undefined) return createHttpServer(handler);
+  if (pki === undefined) return createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
   // As kube-apiserver (tls.VerifyClientCertIfGiven): a certificate is asked for but not required at the
   // handshake; http/auth.ts rejects one that does not verify, and a bearer token alone still works.
   return createHttpsServer(
-    { key: pki.server.key, cert: pki.server.certificate, ca: pki.ca.certificate, requestCert: requestClientCert, rejectUnauthorized: false },
+    { key: pki.server.key, cert: pki.server.certificate, ca: pki.ca.certificate, requestCert: requestClientCert, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES },
     handler,
   );
 }

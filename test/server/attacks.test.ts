@@ -33,6 +33,17 @@ describe('attacks', () => {
     expect(replaced.status).toBe(200);
   }
 
+  describe('huge query strings', () => {
+    it('reads a 500 KB fieldManager (Go allows 1 MiB of headers) and answers 422 as kube-apiserver does, not 431', async () => {
+      const res = await api(server, 'POST', `${NS_BASE}?fieldManager=${'m'.repeat(500_000)}`, { body: lease('huge-manager') });
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ reason: 'Invalid', code: 422 });
+      expect(JSON.stringify(res.body)).toContain('may not be more than 128 bytes');
+      expect((await api(server, 'GET', `${NS_BASE}/huge-manager`)).status).toBe(404);
+      await expectIntact();
+    });
+  });
+
   describe('metadata limits counted as Go counts them', () => {
     it('counts annotation size in UTF-8 bytes (ValidateAnnotationsSize uses len), so 100000 euro signs are too long', async () => {
       const res = await api(server, 'POST', NS_BASE, { body: lease('euro', { holderIdentity: 'h1' }, { annotations: { a: '€'.repeat(100_000) } }) });
