@@ -35,7 +35,7 @@ const PER_RESPONSE_LIMIT = 64;
 export function withWarnings(fetchImpl: typeof fetch, onWarning: (warning: ApiWarning) => void = logOncePerText()): typeof fetch {
   return async (input, init) => {
     const response = await fetchImpl(input, init);
-    const header = response.headers.get('warning');
+    const header = utf8(response.headers.get('warning'));
     if (header) {
       const method = requestMethod(input, init);
       const url = safeUrl(requestUrl(input));
@@ -45,6 +45,16 @@ export function withWarnings(fetchImpl: typeof fetch, onWarning: (warning: ApiWa
     }
     return response;
   };
+}
+
+/**
+ * fetch hands header values over byte for byte as Latin-1; the API server
+ * writes UTF-8 (which apimachinery checks), so warnings quoting a non-ASCII
+ * name read right. Bytes that are not UTF-8 become U+FFFD.
+ */
+function utf8(latin1: string | null): string {
+  if (!latin1 || !/[\u0080-\u00ff]/.test(latin1)) return latin1 ?? '';
+  return new TextDecoder().decode(Uint8Array.from(latin1, (c) => c.charCodeAt(0)));
 }
 
 /** The default handler: `console.warn("Warning: …")` once per distinct text, as kubectl's deduplicating warning writer. */
