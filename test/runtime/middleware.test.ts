@@ -190,7 +190,7 @@ describe('withRetries: which requests are retried', () => {
 });
 
 describe('withRetries: delays, budget, abort', () => {
-  it.each([
+  it.each<{ name: string; headers: Record<string, string>; body: unknown; delayMs: number }>([
     { name: 'Retry-After in seconds', headers: { 'retry-after': '3' }, body: status(429, 'TooManyRequests'), delayMs: 3000 },
     { name: 'Retry-After as an HTTP date', headers: { 'retry-after': new Date(1_000_000_000_000 + 7000).toUTCString() }, body: status(429, 'TooManyRequests'), delayMs: 7000 },
     { name: "a 429 Status's details.retryAfterSeconds", headers: {}, body: status(429, 'TooManyRequests', { details: { retryAfterSeconds: 4 } }), delayMs: 4000 },
