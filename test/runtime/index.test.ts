@@ -66,10 +66,23 @@ const VALUE_EXPORTS = [
   'WatchDecodeError',
   'WatchError',
   'WatchIdleTimeoutError',
+  // middleware (fetch wrappers)
+  'defaultUserAgent',
+  'logOncePerText',
+  'parseWarningHeaders',
+  'withRetries',
+  'withWarnings',
 ];
 
 /** The type-only exports (interfaces and type aliases). */
 const TYPE_EXPORTS = [
+  // middleware
+  'ApiWarning',
+  'RetryBudget',
+  'RetryEvent',
+  'RetryOptions',
+  'UserAgentInfo',
+  'WarningHeader',
   // transport, signals, query, errors, time
   'CallOptions',
   'Client',
