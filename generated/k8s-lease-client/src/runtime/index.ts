@@ -42,3 +42,4 @@ export type { CallOptions, Client, ClientOptions, HttpMethod, RequestSpec, Token
 export { createClient } from './transport.js';
 export * from './patch.js';
 export * from './watch/index.js';
+export * from './middleware/index.js';

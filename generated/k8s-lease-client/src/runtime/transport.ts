@@ -168,6 +168,8 @@ function mergeHeaders(target: Record<string, string>, ...sources: Array<Record<s
   for (const source of sources) {
     for (const name in source) {
       const value = source[name];
+      // fetch's own error for such a value quotes it: the token (or a password) would end up in a log line.
+      if (/[\0\n\r]/.test(value as string)) throw new TypeError(`Invalid header ${name}`);
       if (typeof value === 'string') target[name.toLowerCase()] = value;
     }
   }
