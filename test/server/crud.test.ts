@@ -256,6 +256,15 @@ describe('namespaces (NamespaceLifecycle admission)', () => {
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ kind: 'NamespaceList', apiVersion: 'v1' });
     expect(list.body.items?.map((n) => n.metadata?.name)).toEqual(['declared', 'default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    expect(list.body.items?.map((n) => n.kind)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    // Selectors as for any list: every namespace carries kubernetes.io/metadata.name.
+    const selected = await api(server, 'GET', '/api/v1/namespaces?labelSelector=kubernetes.io/metadata.name%20in%20(default,declared)');
+    expect(selected.body.items?.map((n) => n.metadata?.name)).toEqual(['declared', 'default']);
+    const byName = await api(server, 'GET', '/api/v1/namespaces?fieldSelector=metadata.name%3Dkube-public');
+    expect(byName.body.items?.map((n) => n.metadata?.name)).toEqual(['kube-public']);
+    const bad = await api(server, 'GET', '/api/v1/namespaces?labelSelector=@@@');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ reason: 'BadRequest' });
     const one = await api(server, 'GET', '/api/v1/namespaces/kube-node-lease');
     expect(one.body).toMatchObject({
       kind: 'Namespace',

@@ -210,6 +210,22 @@ describe('hostile bodies and patches', () => {
     });
   });
 
+  it('refuses JSON Patch copies that double a subtree into itself before they get too deep (422, never a stack overflow)', async () => {
+    // 12 small copies (8.7 KB, far under the copy budget) would give a depth of 2^12.
+    const ops: unknown[] = [{ op: 'add', path: '/spec/a', value: {} }];
+    let leaf = '/spec';
+    for (let k = 0; k < 12; k++) {
+      ops.push({ op: 'copy', from: '/spec', path: `${leaf}/a` });
+      leaf += '/a'.repeat(2 ** k);
+    }
+    const res = await api(server, 'PATCH', `${NS_BASE}/target`, { contentType: JSON_PATCH, body: JSON.stringify(ops) });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({ reason: 'Invalid', code: 422 });
+    expect(res.body.message).toContain('exceeded max depth of 1000');
+    expect((await api(server, 'GET', `${NS_BASE}/target`)).body.spec).toEqual({ holderIdentity: 'h1', leaseDurationSeconds: 10 });
+    await expectIntact();
+  });
+
   it('refuses a YAML alias bomb (billion laughs) with 400', async () => {
     const rows = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
     for (const [name, prev] of [['b', 'a'], ['c', 'b'], ['d', 'c'], ['e', 'd'], ['f', 'e'], ['g', 'f'], ['h', 'g'], ['i', 'h']]) {

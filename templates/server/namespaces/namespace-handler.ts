@@ -13,7 +13,9 @@ import type { IncomingMessage } from 'node:http';
 import { MAX_BODY_BYTES } from '../http/body.js';
 import { contentType } from '../http/negotiation.js';
 import type { RequestContext } from '../http/request-context.js';
-import { parseWriteOptions } from '../http/request-options.js';
+import { parseListRequest, parseWriteOptions } from '../http/request-options.js';
+import { matchesFields } from '../selectors/field-selector.js';
+import { matchesLabels } from '../selectors/label-selector.js';
 import { sendJsonText, sendStatus } from '../http/respond.js';
 import { PROTOBUF_CONTENT_TYPE, decodeNamespaceProtobuf } from './namespace-protobuf.js';
 import { NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
@@ -85,12 +87,25 @@ async function createNamespace(ctx: RequestContext): Promise<void> {
 
 export async function serveNamespaces(ctx: RequestContext): Promise<void> {
   const method = ctx.req.method ?? 'GET';
-  const watch = ctx.url.searchParams.get('watch');
   if (method === 'POST') return createNamespace(ctx);
   ctx.req.resume();
-  if (method !== 'GET' || watch === 'true' || watch === '1') return sendStatus(ctx.res, methodNotAllowed());
+  // The same query parsing and selector validation as a Lease list (400 with apimachinery's messages).
+  const request = parseListRequest(ctx.url.searchParams, undefined, false);
+  if (method !== 'GET' || (request.ok && request.value.watch)) return sendStatus(ctx.res, methodNotAllowed());
+  if (!request.ok) return sendStatus(ctx.res, request.error);
+  const { labels, fields } = request.value;
   const registry = ctx.state.ops.namespaces;
-  sendJsonText(ctx.res, 200, JSON.stringify({ kind: 'NamespaceList', apiVersion: 'v1', metadata: { resourceVersion: registry.resourceVersion }, items: registry.list() }));
+  const items = registry
+    .list()
+    .filter((ns) => {
+      const metadata = isJsonObject(ns['metadata']) ? ns['metadata'] : {};
+      const name = typeof metadata['name'] === 'string' ? metadata['name'] : '';
+      const nsLabels = isJsonObject(metadata['labels']) ? (metadata['labels'] as Record<string, string>) : {};
+      return matchesFields(fields, name, '') && matchesLabels(labels, nsLabels);
+    })
+    // Items of a typed list carry no kind or apiVersion of their own.
+    .map(({ kind: _kind, apiVersion: _apiVersion, ...item }) => item);
+  sendJsonText(ctx.res, 200, JSON.stringify({ kind: 'NamespaceList', apiVersion: 'v1', metadata: { resourceVersion: registry.resourceVersion }, items }));
 }
 
 export function serveNamespace(ctx: RequestContext, name: string): void {

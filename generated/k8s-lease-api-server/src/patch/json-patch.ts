@@ -206,6 +206,9 @@ function applyOp(state: PatchState, op: JsonObject): void {
       const path = field(op, 'path', 'copy');
       const value = valueAt(state.doc, from);
       if (value === undefined) throw new OpFailure(`copy operation does not apply: doc is missing from path: ${from}: missing value`);
+      // A copy into its own subtree doubles the depth with each operation, long before the copy budget runs out:
+      // refuse one that would end too deep before anything recursive (stringify, clone) walks it.
+      if (path.split('/').length - 1 + nestingDepth(value) > MAX_NESTING_DEPTH) throw new OpFailure(`exceeded max depth of ${MAX_NESTING_DEPTH}`);
       chargeCopy(state, value);
       return add(state, path, cloneJson(value), 'copy');
     }
@@ -235,7 +238,8 @@ export function applyJsonPatch(document: JsonValue, patch: JsonValue): Result<Js
     if (e instanceof jsonpatch.JsonPatchError) return err(patchUnprocessable(e.message));
     throw e;
   }
-  // Copying a subtree into itself doubles its depth per operation within the copy budget.
+  // Moves and adds can still deepen the result a little: as kube-apiserver answers a patched object it cannot
+  // decode (patch.go: field.Invalid(field.NewPath("patch"), …)), a result too deep is 422, not 400.
   if (nestingDepth(state.doc) > MAX_NESTING_DEPTH) return err(patchUnprocessable(`exceeded max depth of ${MAX_NESTING_DEPTH}`));
   return ok(state.doc);
 }
