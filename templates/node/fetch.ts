@@ -54,7 +54,9 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
     // The platform Response type createClient expects.
     return new Response(response.body && platformStream(response.body), { status: response.status, statusText: response.statusText, headers: [...response.headers] });
   };
-  return redactable({ fetch: send, close: () => dispatcher.close() });
+  let closed: Promise<void> | undefined;
+  // Idempotent: undici rejects a second close of the same dispatcher.
+  return redactable({ fetch: send, close: () => (closed ??= dispatcher.close()) });
 }
 
 function createDispatcher(options: NodeFetchOptions): Dispatcher {
