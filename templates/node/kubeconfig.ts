@@ -1,6 +1,6 @@
 // Kubeconfig loading with kubectl's semantics (k8s.io/client-go/tools/clientcmd loader.go and validation.go).
 // Hand-written where it encodes clientcmd's rules (precedence, merge, path resolution); YAML parsing is the yaml library's.
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { delimiter, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { LineCounter, parseDocument } from 'yaml';
@@ -94,8 +94,13 @@ function precedence(option: string | readonly string[] | undefined, env: NodeJS.
 async function readKubeconfigFile(path: string, explicit: boolean): Promise<string | undefined> {
   let bytes: Buffer;
   try {
+    // A FIFO or a device (/dev/zero) would block or never end: only regular files of bounded size are read.
+    const info = await stat(path);
+    if (!info.isFile()) throw new KubeconfigError(`${path}: cannot read kubeconfig (not a regular file)`, path);
+    if (info.size > MAX_FILE_BYTES) throw new KubeconfigError(`${path}: kubeconfig larger than ${MAX_FILE_BYTES} bytes`, path);
     bytes = await readFile(path);
   } catch (cause) {
+    if (cause instanceof KubeconfigError) throw cause;
     const code = errorCode(cause);
     if (code === 'ENOENT' && !explicit) return undefined;
     throw new KubeconfigError(`${path}: cannot read kubeconfig (${code ?? 'unknown error'})`, path, { cause });
