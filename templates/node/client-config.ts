@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { ClientOptions, TokenProvider } from 'k8s-lease-client';
 import { errorCode, KubeconfigError } from './errors.js';
 import { execCredentialSource, refreshOnUnauthorized } from './exec/index.js';
+import { execTransport } from './exec-transport.js';
 import { nodeFetch } from './fetch.js';
 import type { NodeTlsOptions } from './fetch.js';
 import { loadKubeconfig } from './kubeconfig.js';
@@ -21,6 +22,8 @@ export interface NodeClientConfig {
 }
 
 export interface WarningOptions {
+  /** Environment for exec plugins and the variables read here. Default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** Called with warnings such as an insecure-skip-tls-verify cluster. Default: console.warn, once per process and message. */
   onWarning?: (message: string) => void;
 }
@@ -61,23 +64,25 @@ async function build(clusterName: string, cluster: KubeconfigCluster, userName: 
   checkAuthMethods(user, userAt);
   if (cluster.proxyUrl !== undefined) checkProxy(cluster.proxyUrl, clusterAt);
   if (cluster.insecureSkipTlsVerify) warn(options, `${clusterAt}: insecure-skip-tls-verify is set; the server's certificate is not verified`);
-  const transport = nodeFetch({ tls, proxyUrl: cluster.proxyUrl });
-  let fetch = transport.fetch;
-  let token: TokenProvider | undefined = user.tokenFile !== undefined ? fileTokenProvider(user.tokenFile) : user.token;
+  const fetchOptions = { tls, proxyUrl: cluster.proxyUrl };
   if (user.exec) {
     const source = execCredentialSource(
       user.exec,
+      // PEM, decoded from the kubeconfig's base64 (or read from certificate-authority).
       { server, certificateAuthorityData: tls.ca, tlsServerName: cluster.tlsServerName, insecureSkipTlsVerify: cluster.insecureSkipTlsVerify, proxyUrl: cluster.proxyUrl },
-      { kubeconfigPath: user.origin },
+      { kubeconfigPath: user.origin, env: options.env },
     );
-    token = async () => (await source.token()) ?? '';
-    fetch = refreshOnUnauthorized(fetch, source);
+    const transport = execTransport(fetchOptions, source);
+    const token = async (): Promise<string> => (await source.token()) ?? '';
+    return nodeClientConfig({ baseUrl: server, fetch: refreshOnUnauthorized(transport.fetch, source), token }, namespace, transport.close);
   }
+  const transport = nodeFetch(fetchOptions);
+  const token: TokenProvider | undefined = user.tokenFile !== undefined ? fileTokenProvider(user.tokenFile) : user.token;
   const headers: Record<string, string> = redactable({});
   if (user.username !== undefined || user.password !== undefined) {
     headers['authorization'] = `Basic ${Buffer.from(`${user.username ?? ''}:${user.password ?? ''}`).toString('base64')}`;
   }
-  return nodeClientConfig({ baseUrl: server, fetch, token, headers }, namespace, transport.close);
+  return nodeClientConfig({ baseUrl: server, fetch: transport.fetch, token, headers }, namespace, transport.close);
 }
 
 function nodeClientConfig(parts: ClientOptions, namespace: string, close: () => Promise<void>): NodeClientConfig {
