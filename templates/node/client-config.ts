@@ -187,7 +187,9 @@ export async function inClusterClientOptions(options: InClusterOptions = {}): Pr
   const tokenPath = join(root, 'token');
   const token = fileTokenProvider(tokenPath);
   await token(); // As InClusterConfig: fail now, naming the file, rather than on the first request.
-  const ca = await readPem(join(root, 'ca.crt'), 'in-cluster configuration: ca.crt', undefined);
+  // As InClusterConfig: an unreadable ca.crt is reported and the system's roots are used instead.
+  const ca = (await readOptional(join(root, 'ca.crt'))) || undefined;
+  if (ca === undefined) warn(options, `${join(root, 'ca.crt')}: cannot read the in-cluster CA; using the system's trusted roots`);
   const namespace = env['POD_NAMESPACE'] || (await readOptional(join(root, 'namespace')))?.trim() || 'default';
   // net.JoinHostPort: an IPv6 address is bracketed.
   const baseUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;

@@ -144,9 +144,10 @@ export function parseKubeconfig(text: string, path: string): ParsedFile {
     throw new KubeconfigError(`${path}: malformed YAML (too many alias expansions)`, path);
   }
   if (root === null || root === undefined) return emptyFile();
-  const reader = new Reader(path, dirname(path));
+  // Annotated, so that its `never`-returning fail narrows `root`.
+  const reader: Reader = new Reader(path, dirname(path));
   if (!isObj(root)) reader.fail('', 'must be a mapping');
-  const r = root as Obj;
+  const r = root;
   return {
     currentContext: reader.string(r, 'current-context', ''),
     clusters: reader.named(r, 'clusters', 'cluster', (o, at) => reader.cluster(o, at)),
@@ -306,7 +307,7 @@ function join2(at: string, key: string): string {
 
 /** Drops undefined members, so a merged or printed entry shows only what the file set. */
 function compact<T extends object>(value: T): T {
-  for (const key of Object.keys(value) as Array<keyof T>) if (value[key] === undefined) delete value[key];
+  for (const key in value) if (value[key] === undefined) delete value[key];
   return value;
 }
 

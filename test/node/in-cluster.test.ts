@@ -40,14 +40,16 @@ describe('inClusterClientOptions', () => {
     }
   });
 
-  it('brackets an IPv6 service host and prefers POD_NAMESPACE', async () => {
+  it('brackets an IPv6 service host, prefers POD_NAMESPACE, and warns when ca.crt is missing (system roots then)', async () => {
     const root = await tempDir();
     await writeFile(join(root, 'token'), 't');
-    await writeFile(join(root, 'ca.crt'), '');
     await writeFile(join(root, 'namespace'), 'from-file');
-    const config = await inClusterClientOptions({ root, env: { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443', POD_NAMESPACE: 'from-env' } });
+    const warnings: string[] = [];
+    const env = { KUBERNETES_SERVICE_HOST: 'fd00::1', KUBERNETES_SERVICE_PORT: '443', POD_NAMESPACE: 'from-env' };
+    const config = await inClusterClientOptions({ root, env, onWarning: (m) => warnings.push(m) });
     expect(config.clientOptions.baseUrl).toBe('https://[fd00::1]:443');
     expect(config.namespace).toBe('from-env');
+    expect(warnings).toEqual([`${join(root, 'ca.crt')}: cannot read the in-cluster CA; using the system's trusted roots`]);
     await config.close();
   });
 
