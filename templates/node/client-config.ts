@@ -9,6 +9,7 @@ import { nodeFetch } from './fetch.js';
 import type { NodeTlsOptions } from './fetch.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import type { Kubeconfig, KubeconfigCluster, KubeconfigUser, LoadKubeconfigOptions } from './kubeconfig.js';
+import { proxyFromEnvironment } from './proxy-env.js';
 import { redactable } from './redact.js';
 import { fileTokenProvider } from './token-file.js';
 
@@ -64,7 +65,7 @@ async function build(clusterName: string, cluster: KubeconfigCluster, userName: 
   checkAuthMethods(user, userAt);
   if (cluster.proxyUrl !== undefined) checkProxy(cluster.proxyUrl, clusterAt);
   if (cluster.insecureSkipTlsVerify) warn(options, `${clusterAt}: insecure-skip-tls-verify is set; the server's certificate is not verified`);
-  const fetchOptions = { tls, proxyUrl: cluster.proxyUrl };
+  const fetchOptions = { tls, proxyUrl: cluster.proxyUrl ?? environmentProxy(server, options) };
   if (user.exec) {
     const source = execCredentialSource(
       user.exec,
@@ -148,6 +149,14 @@ function checkProxy(proxyUrl: string, at: string): void {
   if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new KubeconfigError(`${at}: proxy-url must be an http:// or https:// URL`);
 }
 
+/** kubectl's proxy when the cluster names none; one undici cannot speak (socks5) is skipped with a warning. */
+function environmentProxy(server: string, options: WarningOptions): string | undefined {
+  const proxy = proxyFromEnvironment(server, options.env ?? process.env);
+  if (proxy === undefined || /^https?:\/\//i.test(proxy)) return proxy;
+  warn(options, `the proxy from HTTPS_PROXY/HTTP_PROXY for ${server} is not an http:// or https:// URL; connecting directly`);
+  return undefined;
+}
+
 async function readPem(path: string, what: string, origin: string | undefined): Promise<string> {
   try {
     return await readFile(path, 'utf8');
@@ -193,7 +202,7 @@ export async function inClusterClientOptions(options: InClusterOptions = {}): Pr
   const namespace = env['POD_NAMESPACE'] || (await readOptional(join(root, 'namespace')))?.trim() || 'default';
   // net.JoinHostPort: an IPv6 address is bracketed.
   const baseUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  const transport = nodeFetch({ tls: { ca } });
+  const transport = nodeFetch({ tls: { ca }, proxyUrl: environmentProxy(baseUrl, options) });
   return nodeClientConfig({ baseUrl, fetch: transport.fetch, token }, namespace, transport.close);
 }
 

@@ -7,3 +7,4 @@ export type { NodeFetch, NodeFetchOptions, NodeTlsOptions } from './fetch.js';
 export { loadKubeconfig } from './kubeconfig.js';
 export type { Kubeconfig, KubeconfigCluster, KubeconfigContext, KubeconfigUser, LoadKubeconfigOptions } from './kubeconfig.js';
 export { fileTokenProvider } from './token-file.js';
+export { proxyFromEnvironment } from './proxy-env.js';

@@ -194,39 +194,78 @@ describe('tokenFile', () => {
   });
 });
 
-describe('proxy-url', () => {
-  it('tunnels HTTPS through an HTTP CONNECT proxy', async () => {
-    const s = await server({ tls: true });
-    const tunnels: string[] = [];
-    const proxy = createServer();
-    proxy.on('connect', (req, socket, head) => {
-      tunnels.push(req.url ?? '');
-      const [host, port] = (req.url ?? '').split(':');
-      const upstream = connect(Number(port), host, () => {
-        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-        upstream.write(head);
-        upstream.pipe(socket);
-        socket.pipe(upstream);
-      });
-      upstream.on('error', () => socket.destroy());
-      socket.on('error', () => upstream.destroy());
+/** An HTTP CONNECT proxy that records the targets and connects every tunnel to 127.0.0.1 (so any host name works). */
+async function connectProxy(): Promise<{ url: string; tunnels: string[]; close(): Promise<void> }> {
+  const tunnels: string[] = [];
+  const proxy = createServer();
+  proxy.on('connect', (req, socket, head) => {
+    tunnels.push(req.url ?? '');
+    const port = Number((req.url ?? '').split(':').at(-1));
+    const upstream = connect(port, '127.0.0.1', () => {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
     });
-    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    upstream.on('error', () => socket.destroy());
+    socket.on('error', () => upstream.destroy());
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+    tunnels,
+    close: async () => {
+      proxy.closeAllConnections();
+      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+    },
+  };
+}
+
+describe('proxies', () => {
+  it('proxy-url tunnels HTTPS through an HTTP CONNECT proxy', async () => {
+    const s = await server({ tls: true });
+    const proxy = await connectProxy();
     try {
       const dir = await tempDir();
       const path = await writeKubeconfig(dir, 'config', {
         'current-context': 'x',
-        clusters: [{ name: 'c', cluster: { server: s.url, 'certificate-authority-data': b64(ca(s)), 'proxy-url': `http://127.0.0.1:${(proxy.address() as AddressInfo).port}` } }],
+        clusters: [{ name: 'c', cluster: { server: s.url, 'certificate-authority-data': b64(ca(s)), 'proxy-url': proxy.url } }],
         users: [{ name: 'u', user: {} }],
         contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
       });
-      const { client, config } = await clientFor({ kubeconfig: path });
+      const { client, config } = await clientFor({ kubeconfig: path, env: { NO_PROXY: '127.0.0.1' } });
       await createNamespacedLease(client, { namespace: 'default', body: lease('proxied') });
-      expect(tunnels).toEqual([new URL(s.url).host]);
+      // proxy-url wins over NO_PROXY and over Go's rule that loopback is never proxied from the environment.
+      expect(proxy.tunnels).toEqual([new URL(s.url).host]);
       await config.close();
     } finally {
-      proxy.closeAllConnections();
-      await new Promise<void>((resolve) => proxy.close(() => resolve()));
+      await proxy.close();
+    }
+  });
+
+  it('without proxy-url, HTTPS_PROXY is used as kubectl uses it, and NO_PROXY exempts a host', async () => {
+    const s = await server({ tls: true });
+    const proxy = await connectProxy();
+    try {
+      const dir = await tempDir();
+      // A name only the proxy resolves (to 127.0.0.1); the certificate is checked against tls-server-name.
+      const path = await writeKubeconfig(dir, 'config', {
+        'current-context': 'x',
+        clusters: [{ name: 'c', cluster: { server: `https://lease-api.invalid:${s.port}`, 'certificate-authority-data': b64(ca(s)), 'tls-server-name': 'localhost' } }],
+        users: [{ name: 'u', user: {} }],
+        contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      });
+      const { client } = await clientFor({ kubeconfig: path, env: { HTTPS_PROXY: proxy.url } });
+      await createNamespacedLease(client, { namespace: 'default', body: lease('env-proxied') });
+      expect(proxy.tunnels).toEqual([`lease-api.invalid:${s.port}`]);
+
+      const exempt = await clientFor({ kubeconfig: path, env: { HTTPS_PROXY: proxy.url, NO_PROXY: '.invalid' } });
+      const error = await readNamespacedLease(exempt.client, { namespace: 'default', name: 'env-proxied' }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(ClusterConnectionError);
+      expect((error as Error).message).toContain(`https://lease-api.invalid:${s.port}`);
+      expect(proxy.tunnels).toHaveLength(1);
+    } finally {
+      await proxy.close();
     }
   });
 });
