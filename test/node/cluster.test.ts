@@ -5,7 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { connect } from 'node:net';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createClient, createNamespacedLease, KubernetesApiError, readNamespacedLease } from 'k8s-lease-client';
 import type { LeaseApiServer } from '../../templates/server/index.js';
@@ -132,6 +132,32 @@ describe('HTTPS with the server generated CA', () => {
     expect((error as Error).message).toContain('certificate');
     const withName = await clientFor({ kubeconfig: await writeKubeconfig(dir, 'with', doc('localhost')) });
     await createNamespacedLease(withName.client, { namespace: 'default', body: lease('sni') });
+  });
+});
+
+describe('a merged KUBECONFIG list', () => {
+  it('reaches the server with the context of the first file, the user of the second and the cluster (relative CA file) of the third', async () => {
+    const s = await server({ tls: true, token: 'merged-token', forbiddenTokens: ['shadowed-token'] });
+    const root = await tempDir();
+    const { mkdir } = await import('node:fs/promises');
+    for (const sub of ['a', 'b', 'c']) await mkdir(join(root, sub));
+    await writeFile(join(root, 'c', 'ca.pem'), ca(s));
+    const a = await writeKubeconfig(join(root, 'a'), 'config', {
+      'current-context': 'merged',
+      contexts: [{ name: 'merged', context: { cluster: 'cluster', user: 'user', namespace: 'elsewhere' } }],
+    });
+    const b = await writeKubeconfig(join(root, 'b'), 'config', {
+      'current-context': 'ignored',
+      users: [{ name: 'user', user: { token: 'merged-token' } }],
+    });
+    const c = await writeKubeconfig(join(root, 'c'), 'config', {
+      clusters: [{ name: 'cluster', cluster: { server: s.url, 'certificate-authority': 'ca.pem' } }],
+      users: [{ name: 'user', user: { token: 'shadowed-token' } }],
+    });
+    const { config, client } = await clientFor({ env: { KUBECONFIG: [a, join(root, 'missing'), b, c].join(delimiter) } });
+    expect(config.namespace).toBe('elsewhere');
+    await createNamespacedLease(client, { namespace: config.namespace, body: lease('merged', 'elsewhere') });
+    expect(s.store.get('elsewhere', 'merged')).toBeDefined();
   });
 });
 
