@@ -232,6 +232,21 @@ describe('refreshOnUnauthorized against the Lease API server', () => {
     }
   });
 
+  it('refreshes once for concurrent 401s even when the plugin hands out the same token again', async () => {
+    const server = await startLeaseApiServer({ token: 'new' });
+    try {
+      const record = newRecord();
+      const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old' });
+      const client = createClient({ baseUrl: server.url, token: () => creds.token(), fetch: refreshOnUnauthorized(fetch, creds) });
+      const results = await Promise.allSettled(Array.from({ length: 6 }, () => readNamespacedLease(client, { namespace: 'default', name: 'x' })));
+      // Each request retried once and still got kube-apiserver's 401; the plugin ran for the first credential and one refresh.
+      expect(results.map((r) => r.status === 'rejected' && isUnauthorized(r.reason))).toEqual(Array.from({ length: 6 }, () => true));
+      expect(runs(record)).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('answers with the 401 when the refresh itself fails, and tells onRefreshError', async () => {
     const server = await startLeaseApiServer({ token: 'new' });
     try {

@@ -1,3 +1,4 @@
+import { credentialGeneration } from './source.js';
 import type { ExecCredentialSource } from './types.js';
 
 export interface RefreshOptions {
@@ -33,6 +34,7 @@ function requestHeaders(input: RequestInfo | URL, init: RequestInit | undefined)
 export function refreshOnUnauthorized(fetch: typeof globalThis.fetch, source: ExecCredentialSource, options: RefreshOptions = {}): typeof globalThis.fetch {
   const onRefreshError = options.onRefreshError ?? ((error: unknown) => process.emitWarning(error instanceof Error ? error.message : String(error), 'ExecCredentialRefreshWarning'));
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const sentGeneration = credentialGeneration(source);
     const response = await fetch(input, init);
     if (response.status !== 401 || !replayable(input, init)) return response;
     const headers = requestHeaders(input, init);
@@ -40,7 +42,10 @@ export function refreshOnUnauthorized(fetch: typeof globalThis.fetch, source: Ex
     let fresh: string | undefined;
     try {
       fresh = await source.token();
-      if (fresh === sent) {
+      // Someone else's refresh (or an expiry) already replaced the credential this request was sent with: use it as
+      // it is. Sources from elsewhere have no generation; for them a different token is the sign.
+      const refreshedMeanwhile = sentGeneration === undefined ? fresh !== sent : credentialGeneration(source) !== sentGeneration;
+      if (!refreshedMeanwhile) {
         source.invalidate();
         fresh = await source.token();
       }

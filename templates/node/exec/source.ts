@@ -8,6 +8,15 @@ import { runPlugin } from './run.js';
 import type { ExecClusterInfo, ExecCredential, ExecCredentialSource, ExecCredentialSourceOptions, KubeconfigExec } from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
+
+// How many credentials each source has cached so far: refreshOnUnauthorized reads it to tell whether the credential a
+// request was sent with is still the current one (client-go compares credential pointers in maybeRefreshCreds).
+const generations = new WeakMap<ExecCredentialSource, () => number>();
+
+/** The source's credential generation, or undefined for a source not made by execCredentialSource. */
+export function credentialGeneration(source: ExecCredentialSource): number | undefined {
+  return generations.get(source)?.();
+}
 const DEFAULT_MAX_STDOUT = 1024 * 1024;
 
 /** As client-go's isInteractive: Never gives no stdin, IfAvailable passes a terminal, Always insists on one. */
@@ -64,6 +73,7 @@ export function execCredentialSource(exec: KubeconfigExec, cluster: ExecClusterI
   const now = options.now ?? Date.now;
   let cached: ExecCredential | undefined;
   let inflight: Promise<ExecCredential> | undefined;
+  let generation = 0;
 
   const credential = (): Promise<ExecCredential> => {
     // client-go's credsExpired: a credential without expiry never expires; one with it is stale once now is after it.
@@ -75,6 +85,7 @@ export function execCredentialSource(exec: KubeconfigExec, cluster: ExecClusterI
         (fresh) => {
           if (inflight === run) {
             cached = fresh;
+            generation += 1;
             inflight = undefined;
           }
         },
@@ -87,7 +98,7 @@ export function execCredentialSource(exec: KubeconfigExec, cluster: ExecClusterI
   };
 
   const label = `ExecCredentialSource { command: ${JSON.stringify(config.command)} }`;
-  return {
+  const source = {
     token: async () => (await credential()).token,
     clientCertificate: async () => {
       const certificate = (await credential()).certificate;
@@ -101,4 +112,6 @@ export function execCredentialSource(exec: KubeconfigExec, cluster: ExecClusterI
     toJSON: () => ({ kind: 'ExecCredentialSource', command: config.command }),
     [inspect.custom]: () => label,
   } as ExecCredentialSource;
+  generations.set(source, () => generation);
+  return source;
 }
