@@ -8,7 +8,7 @@ import { ExecPluginError, execCredentialSource, refreshOnUnauthorized } from '..
 import type { ExecClusterInfo, ExecCredentialSource, ExecCredentialSourceOptions, KubeconfigExec } from '../../templates/node/exec/index.js';
 import { startLeaseApiServer } from '../../templates/server/index.js';
 import { createTestPki } from '../../templates/server/tls/pki.js';
-import { createClient, createNamespacedLease, isUnauthorized, readNamespacedLease } from '../../generated/k8s-lease-client/src/index.js';
+import { createClient, createNamespacedLease, isNotFound, isUnauthorized, readNamespacedLease } from '../../generated/k8s-lease-client/src/index.js';
 
 const PLUGIN = fileURLToPath(new URL('./exec-fixtures/plugin.mjs', import.meta.url));
 const V1 = 'client.authentication.k8s.io/v1';
@@ -242,6 +242,30 @@ describe('refreshOnUnauthorized against the Lease API server', () => {
       // Each request retried once and still got kube-apiserver's 401; the plugin ran for the first credential and one refresh.
       expect(results.map((r) => r.status === 'rejected' && isUnauthorized(r.reason))).toEqual(Array.from({ length: 6 }, () => true));
       expect(runs(record)).toHaveLength(2);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('does not replay a streamed body: the 401 comes back as it is and nothing was created', async () => {
+    const server = await startLeaseApiServer({ token: 'new' });
+    try {
+      const record = newRecord();
+      const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old,new' });
+      const wrapped = refreshOnUnauthorized(fetch, creds);
+      const body = new Blob([JSON.stringify({ metadata: { name: 'streamed' } })]).stream();
+      const response = await wrapped(`${server.url}/apis/coordination.k8s.io/v1/namespaces/default/leases`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${(await creds.token()) ?? ''}`, 'content-type': 'application/json' },
+        body,
+        duplex: 'half',
+      } as RequestInit);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
+      expect(runs(record)).toHaveLength(1);
+      const good = createClient({ baseUrl: server.url, token: 'new' });
+      const missing: unknown = await readNamespacedLease(good, { namespace: 'default', name: 'streamed' }).catch((e: unknown) => e);
+      expect(isNotFound(missing)).toBe(true);
     } finally {
       await server.close();
     }
