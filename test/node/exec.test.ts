@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ExecPluginError, execCredentialSource, refreshOnUnauthorized } from '../../templates/node/exec/index.js';
+import { ExecPluginError, execCredentialSource, refreshOnUnauthorized, tokenProvider } from '../../templates/node/exec/index.js';
 import type { ExecClusterInfo, ExecCredentialSource, ExecCredentialSourceOptions, KubeconfigExec } from '../../templates/node/exec/index.js';
 import { startLeaseApiServer } from '../../templates/server/index.js';
 import { createTestPki } from '../../templates/server/tls/pki.js';
@@ -201,7 +201,7 @@ describe('refreshOnUnauthorized against the Lease API server', () => {
     try {
       const record = newRecord();
       const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old,new' });
-      const client = createClient({ baseUrl: server.url, token: () => creds.token(), fetch: refreshOnUnauthorized(fetch, creds) });
+      const client = createClient({ baseUrl: server.url, token: tokenProvider(creds), fetch: refreshOnUnauthorized(fetch, creds) });
       // A POST: its body is replayed on the retry.
       const created = await createNamespacedLease(client, { namespace: 'default', body: { metadata: { name: 'exec-lease' }, spec: { holderIdentity: 'exec' } } });
       expect(created.metadata?.name).toBe('exec-lease');
@@ -222,7 +222,7 @@ describe('refreshOnUnauthorized against the Lease API server', () => {
       await createNamespacedLease(good, { namespace: 'default', body: { metadata: { name: 'shared' } } });
       const record = newRecord();
       const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old,new' });
-      const client = createClient({ baseUrl: server.url, token: () => creds.token(), fetch: refreshOnUnauthorized(fetch, creds) });
+      const client = createClient({ baseUrl: server.url, token: tokenProvider(creds), fetch: refreshOnUnauthorized(fetch, creds) });
       const leases = await Promise.all(Array.from({ length: 6 }, () => readNamespacedLease(client, { namespace: 'default', name: 'shared' })));
       expect(leases.map((l) => l.metadata?.name)).toEqual(Array.from({ length: 6 }, () => 'shared'));
       // One run gave 'old' to all six, one refresh gave 'new' to all six.
@@ -237,7 +237,7 @@ describe('refreshOnUnauthorized against the Lease API server', () => {
     try {
       const record = newRecord();
       const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old' });
-      const client = createClient({ baseUrl: server.url, token: () => creds.token(), fetch: refreshOnUnauthorized(fetch, creds) });
+      const client = createClient({ baseUrl: server.url, token: tokenProvider(creds), fetch: refreshOnUnauthorized(fetch, creds) });
       const results = await Promise.allSettled(Array.from({ length: 6 }, () => readNamespacedLease(client, { namespace: 'default', name: 'x' })));
       // Each request retried once and still got kube-apiserver's 401; the plugin ran for the first credential and one refresh.
       expect(results.map((r) => r.status === 'rejected' && isUnauthorized(r.reason))).toEqual(Array.from({ length: 6 }, () => true));
@@ -277,7 +277,7 @@ describe('refreshOnUnauthorized against the Lease API server', () => {
       const record = newRecord();
       const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old', PLUGIN_FAIL_AFTER: '1', PLUGIN_STDERR: 'no refresh today' });
       const refreshErrors: unknown[] = [];
-      const client = createClient({ baseUrl: server.url, token: () => creds.token(), fetch: refreshOnUnauthorized(fetch, creds, { onRefreshError: (e) => refreshErrors.push(e) }) });
+      const client = createClient({ baseUrl: server.url, token: tokenProvider(creds), fetch: refreshOnUnauthorized(fetch, creds, { onRefreshError: (e) => refreshErrors.push(e) }) });
       const outcome: unknown = await readNamespacedLease(client, { namespace: 'default', name: 'x' }).catch((e: unknown) => e);
       expect(isUnauthorized(outcome)).toBe(true);
       expect(refreshErrors).toHaveLength(1);

@@ -60,3 +60,11 @@ export function refreshOnUnauthorized(fetch: typeof globalThis.fetch, source: Ex
     return fetch(input, { ...init, headers });
   };
 }
+
+/**
+ * The source as the client's `token` option, which wants a string: a plugin that returned only a client certificate
+ * yields '' (the client then sends no Authorization header).
+ */
+export function tokenProvider(source: ExecCredentialSource): () => Promise<string> {
+  return async () => (await source.token()) ?? '';
+}
