@@ -1,7 +1,9 @@
 // Client options for k8s-lease-client from a kubeconfig (kubectl's rules) or from inside a Pod (client-go's InClusterConfig).
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ClientOptions, TokenProvider } from 'k8s-lease-client';
+import { createRequire } from 'node:module';
+import type { ApiWarning, ClientOptions, RetryOptions, TokenProvider } from 'k8s-lease-client';
+import { defaultUserAgent, logOncePerText, release, withRetries, withWarnings } from 'k8s-lease-client';
 import { errorCode, KubeconfigError } from './errors.js';
 import { execCredentialSource, refreshOnUnauthorized } from './exec/index.js';
 import { execTransport } from './exec-transport.js';
@@ -29,7 +31,17 @@ export interface WarningOptions {
   onWarning?: (message: string) => void;
 }
 
-export interface KubeconfigClientOptions extends LoadKubeconfigOptions, WarningOptions {
+/** How requests travel once the cluster is known: the client runtime's middleware, on by default here. */
+export interface ApiTransportOptions {
+  /** Retries of idempotent requests on 429, 503, 504 and connection resets (k8s-lease-client's withRetries); false turns them off. */
+  retries?: RetryOptions | false;
+  /** Each Warning header the API server sends (e.g. a field it dropped). Default: console.warn once per distinct text. */
+  onApiWarning?: (warning: ApiWarning) => void;
+  /** Default in client-go's shape: `k8s-lease-client/<version> (<os>/<arch>) kubernetes/<release>`; also the default field manager. */
+  userAgent?: string;
+}
+
+export interface KubeconfigClientOptions extends LoadKubeconfigOptions, WarningOptions, ApiTransportOptions {
   /** Context to use instead of current-context (kubectl's --context). */
   context?: string;
 }
@@ -57,7 +69,7 @@ export async function clientConfigFromKubeconfig(config: Kubeconfig, options: Ku
   return build(context.cluster, cluster, context.user, user, context.namespace ?? 'default', options);
 }
 
-async function build(clusterName: string, cluster: KubeconfigCluster, userName: string, user: KubeconfigUser, namespace: string, options: WarningOptions): Promise<NodeClientConfig> {
+async function build(clusterName: string, cluster: KubeconfigCluster, userName: string, user: KubeconfigUser, namespace: string, options: WarningOptions & ApiTransportOptions): Promise<NodeClientConfig> {
   const clusterAt = `${cluster.origin}: cluster ${JSON.stringify(clusterName)}`;
   const userAt = `${user.origin}: user ${JSON.stringify(userName)}`;
   const server = checkServer(cluster, clusterAt);
@@ -75,7 +87,7 @@ async function build(clusterName: string, cluster: KubeconfigCluster, userName: 
     );
     const transport = execTransport(fetchOptions, source);
     const token = async (): Promise<string> => (await source.token()) ?? '';
-    return nodeClientConfig({ baseUrl: server, fetch: refreshOnUnauthorized(transport.fetch, source), token }, namespace, transport.close);
+    return nodeClientConfig({ baseUrl: server, fetch: refreshOnUnauthorized(transport.fetch, source), token }, namespace, transport.close, options);
   }
   const transport = nodeFetch(fetchOptions);
   const token: TokenProvider | undefined = user.tokenFile !== undefined ? fileTokenProvider(user.tokenFile) : user.token;
@@ -83,15 +95,31 @@ async function build(clusterName: string, cluster: KubeconfigCluster, userName: 
   if (user.username !== undefined || user.password !== undefined) {
     headers['authorization'] = `Basic ${Buffer.from(`${user.username ?? ''}:${user.password ?? ''}`).toString('base64')}`;
   }
-  return nodeClientConfig({ baseUrl: server, fetch: transport.fetch, token, headers }, namespace, transport.close);
+  return nodeClientConfig({ baseUrl: server, fetch: transport.fetch, token, headers }, namespace, transport.close, options);
 }
 
-function nodeClientConfig(parts: ClientOptions, namespace: string, close: () => Promise<void>): NodeClientConfig {
+/** This package's version (the client's: they are generated and released together); undefined when run from templates/. */
+const VERSION: string | undefined = packageVersion();
+
+function packageVersion(): string | undefined {
+  try {
+    return (createRequire(import.meta.url)('../package.json') as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+function nodeClientConfig(parts: ClientOptions, namespace: string, close: () => Promise<void>, options: ApiTransportOptions): NodeClientConfig {
   // Only what is set, so the redacted view shows no empty members.
   const clientOptions: ClientOptions = redactable({ baseUrl: parts.baseUrl });
-  if (parts.fetch) clientOptions.fetch = parts.fetch;
+  if (parts.fetch) {
+    // Outermost retries, so every attempt's warnings are reported and an exec refresh on 401 happens per attempt.
+    const warned = withWarnings(parts.fetch, options.onApiWarning ?? logOncePerText());
+    clientOptions.fetch = options.retries === false ? warned : withRetries(warned, options.retries);
+  }
   if (parts.token !== undefined) clientOptions.token = parts.token;
-  if (parts.headers && Object.keys(parts.headers).length > 0) clientOptions.headers = parts.headers;
+  const headers: Record<string, string> = redactable({ ...parts.headers, 'user-agent': options.userAgent ?? defaultUserAgent({ version: VERSION, release }) });
+  clientOptions.headers = headers;
   return redactable({ clientOptions, namespace, close });
 }
 
@@ -173,7 +201,7 @@ function warn(options: WarningOptions, message: string): void {
   console.warn(message);
 }
 
-export interface InClusterOptions extends WarningOptions {
+export interface InClusterOptions extends WarningOptions, ApiTransportOptions {
   /** The service-account mount. Default /var/run/secrets/kubernetes.io/serviceaccount. */
   root?: string;
   /** Default process.env (KUBERNETES_SERVICE_HOST, KUBERNETES_SERVICE_PORT, POD_NAMESPACE). */
@@ -203,7 +231,7 @@ export async function inClusterClientOptions(options: InClusterOptions = {}): Pr
   // net.JoinHostPort: an IPv6 address is bracketed.
   const baseUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const transport = nodeFetch({ tls: { ca }, proxyUrl: environmentProxy(baseUrl, options) });
-  return nodeClientConfig({ baseUrl, fetch: transport.fetch, token }, namespace, transport.close);
+  return nodeClientConfig({ baseUrl, fetch: transport.fetch, token }, namespace, transport.close, options);
 }
 
 async function readOptional(path: string): Promise<string | undefined> {

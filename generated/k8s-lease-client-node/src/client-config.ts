@@ -1,0 +1,266 @@
+// Client options for k8s-lease-client from a kubeconfig (kubectl's rules) or from inside a Pod (client-go's InClusterConfig).
+import { access, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import type { ApiWarning, ClientOptions, RetryOptions, TokenProvider } from 'k8s-lease-client';
+import { defaultUserAgent, logOncePerText, release, withRetries, withWarnings } from 'k8s-lease-client';
+import { errorCode, KubeconfigError } from './errors.js';
+import { execCredentialSource, refreshOnUnauthorized } from './exec/index.js';
+import { execTransport } from './exec-transport.js';
+import { nodeFetch } from './fetch.js';
+import type { NodeTlsOptions } from './fetch.js';
+import { loadKubeconfig } from './kubeconfig.js';
+import type { Kubeconfig, KubeconfigCluster, KubeconfigUser, LoadKubeconfigOptions } from './kubeconfig.js';
+import { proxyFromEnvironment } from './proxy-env.js';
+import { redactable } from './redact.js';
+import { fileTokenProvider } from './token-file.js';
+
+export interface NodeClientConfig {
+  /** Hand to createClient: baseUrl, the TLS/proxy fetch, the token provider, basic-auth headers. */
+  readonly clientOptions: ClientOptions;
+  /** The context's namespace, else "default". */
+  readonly namespace: string;
+  /** Closes the connection pool behind clientOptions.fetch. */
+  close(): Promise<void>;
+}
+
+export interface WarningOptions {
+  /** Environment for exec plugins and the variables read here. Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Called with warnings such as an insecure-skip-tls-verify cluster. Default: console.warn, once per process and message. */
+  onWarning?: (message: string) => void;
+}
+
+/** How requests travel once the cluster is known: the client runtime's middleware, on by default here. */
+export interface ApiTransportOptions {
+  /** Retries of idempotent requests on 429, 503, 504 and connection resets (k8s-lease-client's withRetries); false turns them off. */
+  retries?: RetryOptions | false;
+  /** Each Warning header the API server sends (e.g. a field it dropped). Default: console.warn once per distinct text. */
+  onApiWarning?: (warning: ApiWarning) => void;
+  /** Default in client-go's shape: `k8s-lease-client/<version> (<os>/<arch>) kubernetes/<release>`; also the default field manager. */
+  userAgent?: string;
+}
+
+export interface KubeconfigClientOptions extends LoadKubeconfigOptions, WarningOptions, ApiTransportOptions {
+  /** Context to use instead of current-context (kubectl's --context). */
+  context?: string;
+}
+
+export async function kubeconfigClientOptions(options: KubeconfigClientOptions = {}): Promise<NodeClientConfig> {
+  const config = await loadKubeconfig(options);
+  return clientConfigFromKubeconfig(config, options);
+}
+
+/** The chosen context of an already loaded kubeconfig, checked as clientcmd's ConfirmUsable checks it. */
+export async function clientConfigFromKubeconfig(config: Kubeconfig, options: KubeconfigClientOptions = {}): Promise<NodeClientConfig> {
+  const where = config.files.length > 0 ? config.files.join(', ') : config.searched.join(', ');
+  const name = options.context ?? config.currentContext;
+  if (name === undefined) throw new KubeconfigError(`no current-context is set in ${where || 'any kubeconfig'}`, config.files[0]);
+  const context = config.contexts.get(name);
+  if (!context) throw new KubeconfigError(`context ${JSON.stringify(name)} not found in ${where}`, config.files[0]);
+  const at = `${context.origin}: context ${JSON.stringify(name)}`;
+  if (context.cluster === undefined) throw new KubeconfigError(`${at}: cluster was not specified`, context.origin);
+  const cluster = config.clusters.get(context.cluster);
+  if (!cluster) throw new KubeconfigError(`${at}: cluster ${JSON.stringify(context.cluster)} not found in ${where}`, context.origin);
+  // validation.go requires a user too; kubectl treats a missing one as an error rather than anonymous.
+  if (context.user === undefined) throw new KubeconfigError(`${at}: user was not specified`, context.origin);
+  const user = config.users.get(context.user);
+  if (!user) throw new KubeconfigError(`${at}: user ${JSON.stringify(context.user)} not found in ${where}`, context.origin);
+  return build(context.cluster, cluster, context.user, user, context.namespace ?? 'default', options);
+}
+
+async function build(clusterName: string, cluster: KubeconfigCluster, userName: string, user: KubeconfigUser, namespace: string, options: WarningOptions & ApiTransportOptions): Promise<NodeClientConfig> {
+  const clusterAt = `${cluster.origin}: cluster ${JSON.stringify(clusterName)}`;
+  const userAt = `${user.origin}: user ${JSON.stringify(userName)}`;
+  const server = checkServer(cluster, clusterAt);
+  const tls = { ...(await clusterTls(cluster, clusterAt)), ...(await clientCertificate(user, userAt)) };
+  checkAuthMethods(user, userAt);
+  if (cluster.proxyUrl !== undefined) checkProxy(cluster.proxyUrl, clusterAt);
+  if (cluster.insecureSkipTlsVerify) warn(options, `${clusterAt}: insecure-skip-tls-verify is set; the server's certificate is not verified`);
+  const fetchOptions = { tls, proxyUrl: cluster.proxyUrl ?? environmentProxy(server, options) };
+  if (user.exec) {
+    const source = execCredentialSource(
+      user.exec,
+      // PEM, decoded from the kubeconfig's base64 (or read from certificate-authority).
+      { server, certificateAuthorityData: tls.ca, tlsServerName: cluster.tlsServerName, insecureSkipTlsVerify: cluster.insecureSkipTlsVerify, proxyUrl: cluster.proxyUrl },
+      { kubeconfigPath: user.origin, env: options.env },
+    );
+    const transport = execTransport(fetchOptions, source);
+    const token = async (): Promise<string> => (await source.token()) ?? '';
+    return nodeClientConfig({ baseUrl: server, fetch: refreshOnUnauthorized(transport.fetch, source), token }, namespace, transport.close, options);
+  }
+  const transport = nodeFetch(fetchOptions);
+  const token: TokenProvider | undefined = user.tokenFile !== undefined ? fileTokenProvider(user.tokenFile) : user.token;
+  const headers: Record<string, string> = redactable({});
+  if (user.username !== undefined || user.password !== undefined) {
+    headers['authorization'] = `Basic ${Buffer.from(`${user.username ?? ''}:${user.password ?? ''}`).toString('base64')}`;
+  }
+  return nodeClientConfig({ baseUrl: server, fetch: transport.fetch, token, headers }, namespace, transport.close, options);
+}
+
+/** This package's version (the client's: they are generated and released together); undefined when run from templates/. */
+const VERSION: string | undefined = packageVersion();
+
+function packageVersion(): string | undefined {
+  try {
+    return (createRequire(import.meta.url)('../package.json') as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+function nodeClientConfig(parts: ClientOptions, namespace: string, close: () => Promise<void>, options: ApiTransportOptions): NodeClientConfig {
+  // Only what is set, so the redacted view shows no empty members.
+  const clientOptions: ClientOptions = redactable({ baseUrl: parts.baseUrl });
+  if (parts.fetch) {
+    // Outermost retries, so every attempt's warnings are reported and an exec refresh on 401 happens per attempt.
+    const warned = withWarnings(parts.fetch, options.onApiWarning ?? logOncePerText());
+    clientOptions.fetch = options.retries === false ? warned : withRetries(warned, options.retries);
+  }
+  if (parts.token !== undefined) clientOptions.token = parts.token;
+  const headers: Record<string, string> = redactable({ ...parts.headers, 'user-agent': options.userAgent ?? defaultUserAgent({ version: VERSION, release }) });
+  clientOptions.headers = headers;
+  return redactable({ clientOptions, namespace, close });
+}
+
+function checkServer(cluster: KubeconfigCluster, at: string): string {
+  if (cluster.server === undefined) throw new KubeconfigError(`${at}: no server found (key "server")`, cluster.origin);
+  let url: URL;
+  try {
+    url = new URL(cluster.server);
+  } catch {
+    throw new KubeconfigError(`${at}: server ${JSON.stringify(cluster.server)} is not a URL`, cluster.origin);
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new KubeconfigError(`${at}: server must be an http:// or https:// URL`, cluster.origin);
+  if (url.username || url.password) throw new KubeconfigError(`${at}: server must not carry credentials`, cluster.origin);
+  return url.href.replace(/\/+$/, '');
+}
+
+async function clusterTls(cluster: KubeconfigCluster, at: string): Promise<NodeTlsOptions> {
+  const hasCa = cluster.certificateAuthority !== undefined || cluster.certificateAuthorityData !== undefined;
+  if (cluster.certificateAuthority !== undefined && cluster.certificateAuthorityData !== undefined) {
+    throw new KubeconfigError(`${at}: certificate-authority-data and certificate-authority are both specified`, cluster.origin);
+  }
+  // client-go's transport refuses the combination rather than silently ignoring the CA.
+  if (hasCa && cluster.insecureSkipTlsVerify) throw new KubeconfigError(`${at}: specifying a root certificates file with insecure-skip-tls-verify is not allowed`, cluster.origin);
+  const ca = cluster.certificateAuthorityData ?? (cluster.certificateAuthority !== undefined ? await readPem(cluster.certificateAuthority, `${at}: certificate-authority`, cluster.origin) : undefined);
+  return { ca, servername: cluster.tlsServerName, insecureSkipVerify: cluster.insecureSkipTlsVerify };
+}
+
+async function clientCertificate(user: KubeconfigUser, at: string): Promise<NodeTlsOptions> {
+  const certSet = user.clientCertificate !== undefined || user.clientCertificateData !== undefined;
+  const keySet = user.clientKey !== undefined || user.clientKeyData !== undefined;
+  if (!certSet && !keySet) return {};
+  if (user.clientCertificate !== undefined && user.clientCertificateData !== undefined) throw new KubeconfigError(`${at}: client-certificate-data and client-certificate are both specified`, user.origin);
+  if (user.clientKey !== undefined && user.clientKeyData !== undefined) throw new KubeconfigError(`${at}: client-key-data and client-key are both specified`, user.origin);
+  if (!keySet) throw new KubeconfigError(`${at}: client-key-data or client-key must be specified to use the client certificate`, user.origin);
+  if (!certSet) throw new KubeconfigError(`${at}: client-certificate-data or client-certificate must be specified to use the client key`, user.origin);
+  const cert = user.clientCertificateData ?? (await readPem(user.clientCertificate ?? '', `${at}: client-certificate`, user.origin));
+  const key = user.clientKeyData ?? (await readPem(user.clientKey ?? '', `${at}: client-key`, user.origin));
+  return { cert, key };
+}
+
+/** validation.go: token (or tokenFile) and basic auth are exclusive. */
+function checkAuthMethods(user: KubeconfigUser, at: string): void {
+  const methods = [user.token !== undefined || user.tokenFile !== undefined ? 'token' : '', user.username !== undefined || user.password !== undefined ? 'basicAuth' : ''].filter(Boolean);
+  if (methods.length > 1) throw new KubeconfigError(`${at}: more than one authentication method found (${methods.join(', ')}); only one is allowed`, user.origin);
+}
+
+function checkProxy(proxyUrl: string, at: string): void {
+  let url: URL | undefined;
+  try {
+    url = new URL(proxyUrl);
+  } catch {
+    // Reported below.
+  }
+  // client-go also accepts socks5; undici's ProxyAgent speaks HTTP CONNECT only.
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new KubeconfigError(`${at}: proxy-url must be an http:// or https:// URL`);
+}
+
+/** kubectl's proxy when the cluster names none; one undici cannot speak (socks5) is skipped with a warning. */
+function environmentProxy(server: string, options: WarningOptions): string | undefined {
+  const proxy = proxyFromEnvironment(server, options.env ?? process.env);
+  if (proxy === undefined || /^https?:\/\//i.test(proxy)) return proxy;
+  warn(options, `the proxy from HTTPS_PROXY/HTTP_PROXY for ${server} is not an http:// or https:// URL; connecting directly`);
+  return undefined;
+}
+
+async function readPem(path: string, what: string, origin: string | undefined): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (cause) {
+    throw new KubeconfigError(`${what}: cannot read ${path} (${errorCode(cause) ?? 'unknown error'})`, origin, { cause });
+  }
+}
+
+const warned = new Set<string>();
+function warn(options: WarningOptions, message: string): void {
+  if (options.onWarning) return options.onWarning(message);
+  if (warned.has(message)) return;
+  warned.add(message);
+  console.warn(message);
+}
+
+export interface InClusterOptions extends WarningOptions, ApiTransportOptions {
+  /** The service-account mount. Default /var/run/secrets/kubernetes.io/serviceaccount. */
+  root?: string;
+  /** Default process.env (KUBERNETES_SERVICE_HOST, KUBERNETES_SERVICE_PORT, POD_NAMESPACE). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export const SERVICE_ACCOUNT_ROOT = '/var/run/secrets/kubernetes.io/serviceaccount';
+
+/**
+ * client-go's rest.InClusterConfig: https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT, the mounted
+ * CA, and the mounted token re-read as kubelet rotates it. Namespace: POD_NAMESPACE, else the mounted
+ * namespace file, else "default" (clientcmd's inClusterClientConfig.Namespace).
+ */
+export async function inClusterClientOptions(options: InClusterOptions = {}): Promise<NodeClientConfig> {
+  const env = options.env ?? process.env;
+  const root = options.root ?? SERVICE_ACCOUNT_ROOT;
+  const host = env['KUBERNETES_SERVICE_HOST'];
+  const port = env['KUBERNETES_SERVICE_PORT'];
+  if (!host || !port) throw new KubeconfigError('unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined');
+  const tokenPath = join(root, 'token');
+  const token = fileTokenProvider(tokenPath);
+  await token(); // As InClusterConfig: fail now, naming the file, rather than on the first request.
+  // As InClusterConfig: an unreadable ca.crt is reported and the system's roots are used instead.
+  const ca = (await readOptional(join(root, 'ca.crt'))) || undefined;
+  if (ca === undefined) warn(options, `${join(root, 'ca.crt')}: cannot read the in-cluster CA; using the system's trusted roots`);
+  const namespace = env['POD_NAMESPACE'] || (await readOptional(join(root, 'namespace')))?.trim() || 'default';
+  // net.JoinHostPort: an IPv6 address is bracketed.
+  const baseUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const transport = nodeFetch({ tls: { ca }, proxyUrl: environmentProxy(baseUrl, options) });
+  return nodeClientConfig({ baseUrl, fetch: transport.fetch, token }, namespace, transport.close, options);
+}
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * client-go's default loading (DeferredLoadingClientConfig): the kubeconfig, unless none is configured
+ * and the process runs in a Pod (service host set and the token mounted), then in-cluster.
+ */
+export async function loadClientConfig(options: KubeconfigClientOptions & InClusterOptions = {}): Promise<NodeClientConfig> {
+  const config = await loadKubeconfig(options);
+  const env = options.env ?? process.env;
+  const empty = config.currentContext === undefined && config.contexts.size === 0 && config.clusters.size === 0 && config.users.size === 0;
+  if (empty && options.context === undefined && env['KUBERNETES_SERVICE_HOST'] && env['KUBERNETES_SERVICE_PORT'] && (await exists(join(options.root ?? SERVICE_ACCOUNT_ROOT, 'token')))) {
+    return inClusterClientOptions(options);
+  }
+  return clientConfigFromKubeconfig(config, options);
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

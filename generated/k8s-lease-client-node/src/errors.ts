@@ -1,0 +1,32 @@
+// Typed errors of the package. Messages are one line, name the file and the key, and never carry a credential.
+
+/** A kubeconfig (or in-cluster mount) that cannot be used: unreadable, malformed, or missing what is needed. */
+export class KubeconfigError extends Error {
+  override readonly name = 'KubeconfigError';
+  /** The file at fault, when one is. */
+  readonly file: string | undefined;
+  constructor(message: string, file?: string, options?: ErrorOptions) {
+    super(message, options);
+    this.file = file;
+  }
+}
+
+/**
+ * The cluster could not be reached or its certificate not verified. A TypeError as fetch's own network
+ * errors are, so code that retries network failures treats it the same.
+ */
+export class ClusterConnectionError extends TypeError {
+  override readonly name = 'ClusterConnectionError';
+  /** The undici/Node error code, e.g. UNABLE_TO_VERIFY_LEAF_SIGNATURE or ECONNREFUSED. */
+  readonly code: string | undefined;
+  constructor(message: string, code: string | undefined, options?: ErrorOptions) {
+    super(message, options);
+    this.code = code;
+  }
+}
+
+/** Node error codes (`err.code`) without assuming the shape of what was thrown. */
+export function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}

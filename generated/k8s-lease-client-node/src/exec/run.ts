@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { excerpt, failure, type Failure } from './errors.js';
+import { err, ok, type Result } from './result.js';
+
+export interface RunSpec {
+  /** The resolved executable (absolute, or a bare name for the PATH lookup). */
+  file: string;
+  args: readonly string[];
+  env: Record<string, string>;
+  /** Inherit our stdin (interactive plugins) or give none. */
+  stdin: 'inherit' | 'ignore';
+  timeoutMs: number;
+  maxStdoutBytes: number;
+}
+
+export type RunFailure = Failure | { failure: 'not-found' };
+
+// Enough of stderr for a useful excerpt; a chatty plugin cannot grow our memory.
+const STDERR_KEEP = 8 * 1024;
+
+/**
+ * Runs the plugin once and collects stdout, bounded in size and time. Settles exactly once: on close, on a spawn
+ * error, when stdout overflows or the timer fires (then the child is SIGKILLed and its pipes destroyed, so a
+ * grandchild holding them open cannot keep us waiting).
+ */
+export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
+  return new Promise((resolvePromise) => {
+    let child: ChildProcess;
+    try {
+      child = spawn(spec.file, [...spec.args], { env: spec.env, stdio: [spec.stdin, 'pipe', 'pipe'], shell: false, windowsHide: true });
+    } catch (error) {
+      // Synchronous refusals (a NUL byte in an argument or the environment) carry the offending value: not echoed.
+      const code = (error as { code?: unknown }).code;
+      resolvePromise(err(failure('spawn-failed', `cannot start the plugin (${typeof code === 'string' ? code : 'invalid arguments'})`)));
+      return;
+    }
+    const stdout: Buffer[] = [];
+    let stdoutBytes = 0;
+    let stderr = '';
+    let settled = false;
+
+    const finish = (result: Result<string, RunFailure>, kill: boolean): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (kill) {
+        child.kill('SIGKILL');
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+      }
+      stdout.length = 0;
+      resolvePromise(result);
+    };
+
+    const timer = setTimeout(() => {
+      finish(err(failure('timeout', `plugin did not finish within ${spec.timeoutMs} ms and was killed`)), true);
+    }, spec.timeoutMs);
+
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdoutBytes += chunk.length;
+      if (stdoutBytes > spec.maxStdoutBytes) {
+        finish(err(failure('stdout-too-large', `plugin wrote more than ${spec.maxStdoutBytes} bytes to stdout and was killed`)), true);
+        return;
+      }
+      stdout.push(chunk);
+    });
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (chunk: string) => {
+      stderr = (stderr + chunk).slice(-STDERR_KEEP);
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') finish(err({ failure: 'not-found' }), true);
+      else finish(err(failure('spawn-failed', `cannot start the plugin (${error.code ?? 'unknown error'})`)), true);
+    });
+    child.on('close', (code: number | null, signal: NodeJS.Signals | null) => {
+      if (code === 0) {
+        finish(ok(Buffer.concat(stdout).toString('utf8')), false);
+        return;
+      }
+      const how = code === null ? `was terminated by signal ${signal ?? 'unknown'}` : `failed with exit code ${code}`;
+      const said = excerpt(stderr);
+      finish(err(failure('exit-code', `executable ${how}${said ? `; stderr: ${said}` : ''}`)), false);
+    });
+  });
+}

@@ -1,0 +1,55 @@
+/** A kubeconfig `users[].user.exec` stanza (client-go's api.ExecConfig), keys already camel-cased. */
+export interface KubeconfigExec {
+  command: string;
+  args?: string[];
+  env?: Array<{ name: string; value: string }>;
+  apiVersion: string;
+  installHint?: string;
+  interactiveMode?: 'Never' | 'IfAvailable' | 'Always';
+  provideClusterInfo?: boolean;
+}
+
+/**
+ * The kubeconfig cluster the plugin authenticates to. `certificateAuthorityData` is the kubeconfig's
+ * `certificate-authority-data` (base64 of the PEM) or the PEM itself; it is handed to the plugin base64-encoded
+ * either way, as client-go serialises the CA bytes.
+ */
+export interface ExecClusterInfo {
+  server: string;
+  certificateAuthorityData?: string;
+  tlsServerName?: string;
+  insecureSkipTlsVerify?: boolean;
+  proxyUrl?: string;
+}
+
+export interface ExecCredentialSource {
+  /** The plugin's bearer token (undefined when it returned only a client certificate); runs the plugin when none is cached or it expired. */
+  token(): Promise<string | undefined>;
+  /** The plugin's client certificate and key (PEM), when it returned them. */
+  clientCertificate(): Promise<{ cert: string; key: string } | undefined>;
+  /** Forgets the cached credential so that the next call runs the plugin again. */
+  invalidate(): void;
+}
+
+export interface ExecCredentialSourceOptions {
+  /** Relative commands containing a path separator resolve against this file's directory, as client-go does. */
+  kubeconfigPath?: string;
+  /** The environment the plugin inherits (default process.env); the stanza's `env` is added on top. */
+  env?: NodeJS.ProcessEnv;
+  /** The plugin is killed and the call fails after this long (default 30 000 ms). */
+  timeoutMs?: number;
+  /** The plugin is killed and the call fails when stdout grows past this (default 1 MiB). */
+  maxStdoutBytes?: number;
+  /** Clock for expiry decisions (default Date.now). */
+  now?: () => number;
+  /** Whether our stdin is a terminal, for interactiveMode (default process.stdin.isTTY). */
+  isTerminal?: () => boolean;
+}
+
+/** A credential as the plugin returned it; never leaves this module except through the source's accessors. */
+export interface ExecCredential {
+  token: string | undefined;
+  certificate: { cert: string; key: string } | undefined;
+  /** Epoch milliseconds; undefined when the plugin gave no expirationTimestamp (cached until invalidated). */
+  expiresAt: number | undefined;
+}
