@@ -1,8 +1,9 @@
 /**
  * The HTTP transport every generated client calls. Built on the platform
- * `fetch` only, and kept deliberately thin: retries, auth providers, proxies
- * or a Node dispatcher plug in through `fetch`, `token` and `init` rather than
- * through code here.
+ * `fetch` only, and kept deliberately thin: retries, warnings, auth providers,
+ * proxies or TLS plug in through `fetch` and `token` rather than through code
+ * here (the middleware in ./middleware/, and on Node the package
+ * k8s-lease-client-node, which builds all of it from a kubeconfig).
  */
 
 import { errorFromResponse, KubernetesApiError, ResponseDecodeError } from './errors.js';
@@ -21,7 +22,8 @@ export interface ClientOptions {
   /** Sent as `Authorization: Bearer …`. */
   token?: TokenProvider;
   /**
-   * Custom fetch (tests, proxies, undici with a dispatcher, retry wrappers).
+   * Custom fetch (tests, proxies, retry wrappers; on Node, k8s-lease-client-node's
+   * TLS-configured undici fetch).
    * Defaults to `globalThis.fetch`, looked up per call. It receives
    * `init.headers` as a plain object of lower-case names, its own for each
    * request.
@@ -33,7 +35,10 @@ export interface ClientOptions {
    * arrive for `stream()`. It does not bound the token provider.
    */
   timeoutMs?: number;
-  /** Extra RequestInit merged into every request, e.g. `{ dispatcher }` for undici. */
+  /**
+   * Extra standard RequestInit merged into every request, e.g. `{ credentials: 'include' }` in a browser.
+   * For TLS options on Node, use k8s-lease-client-node's `clientOptions` (its `fetch`), not an undici dispatcher here.
+   */
   init?: Omit<RequestInit, 'method' | 'body' | 'headers' | 'signal'>;
 }
 
