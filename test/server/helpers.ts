@@ -1,5 +1,6 @@
 // Shared helpers for the Lease API server tests: OpenAPI fixtures, a small HTTP client and a watch reader.
 import { readFileSync } from 'node:fs';
+import { expect } from 'vitest';
 import { request as httpsRequest } from 'node:https';
 import { fileURLToPath } from 'node:url';
 import type { LeaseApiServer, LeaseApiServerOptions } from '../../templates/server/index.js';
@@ -211,4 +212,25 @@ export function httpsJson(
     req.on('error', reject);
     req.end();
   });
+}
+
+const PROTOTYPE_KEYS = Object.getOwnPropertyNames(Object.prototype).sort();
+let intactSerial = 0;
+
+/**
+ * Everything a later client relies on still holds after an attack: Object.prototype untouched, the sentinel
+ * Lease exactly as it was, and a create and a replace by any client still working.
+ */
+export async function expectServerIntact(server: LeaseApiServer, sentinel: JsonBody): Promise<void> {
+  expect(({} as Record<string, unknown>)['leaseDurationSeconds']).toBeUndefined();
+  expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(PROTOTYPE_KEYS);
+  const live = await api(server, 'GET', `${NS_BASE}/sentinel`);
+  expect(live.status).toBe(200);
+  expect(live.body).toEqual(sentinel);
+  const name = `after-${intactSerial++}`;
+  const created = await api(server, 'POST', NS_BASE, { body: lease(name) });
+  expect(created.status).toBe(201);
+  const replaced = await api(server, 'PUT', `${NS_BASE}/${name}`, { body: { ...created.body, spec: { holderIdentity: 'h2', leaseDurationSeconds: 20 } } });
+  expect(replaced.status).toBe(200);
+  expect(replaced.body.spec).toEqual({ holderIdentity: 'h2', leaseDurationSeconds: 20 });
 }

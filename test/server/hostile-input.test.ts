@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { warningHeaders } from '../../templates/server/http/respond.js';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import type { ApiResponse, JsonBody, RequestOptions } from './helpers.js';
-import { NS_BASE, api, create, lease, start } from './helpers.js';
+import { NS_BASE, api, create, expectServerIntact, lease, start } from './helpers.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE = 'application/merge-patch+json';
@@ -14,8 +14,6 @@ const APPLY = 'application/apply-patch+yaml';
 const YAML = 'application/yaml';
 const PREFIX = 'Lease in version "v1" cannot be handled as a Lease: ';
 const LEASE_HEAD = '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"NAME"}';
-
-const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort();
 
 /** A raw JSON Lease body named `name` with `extra` spliced in at the top level. */
 function rawLease(name: string, extra: string): string {
@@ -34,7 +32,6 @@ function warningText(res: ApiResponse): string {
 describe('hostile bodies and patches', () => {
   let server: LeaseApiServer;
   let sentinel: JsonBody;
-  let serial = 0;
 
   beforeEach(async () => {
     server = await start();
@@ -43,20 +40,7 @@ describe('hostile bodies and patches', () => {
   });
   afterEach(() => server.close());
 
-  /** Everything a later client relies on still holds after an attack. */
-  async function expectIntact(): Promise<void> {
-    expect(({} as Record<string, unknown>)['leaseDurationSeconds']).toBeUndefined();
-    expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeKeys);
-    const live = await api(server, 'GET', `${NS_BASE}/sentinel`);
-    expect(live.status).toBe(200);
-    expect(live.body).toEqual(sentinel);
-    const name = `after-${serial++}`;
-    const created = await api(server, 'POST', NS_BASE, { body: lease(name) });
-    expect(created.status).toBe(201);
-    const replaced = await api(server, 'PUT', `${NS_BASE}/${name}`, { body: { ...created.body, spec: { holderIdentity: 'h2', leaseDurationSeconds: 20 } } });
-    expect(replaced.status).toBe(200);
-    expect(replaced.body.spec).toEqual({ holderIdentity: 'h2', leaseDurationSeconds: 20 });
-  }
+  const expectIntact = (): Promise<void> => expectServerIntact(server, sentinel);
 
   describe('an endless request body', () => {
     it('is answered 413 as soon as it passes 3 MiB, and its connection closed, without buffering the rest', async () => {
