@@ -2,6 +2,7 @@ import { benchBundleSize } from './bundle-size.bench.js';
 import { benchGenerate } from './generate.bench.js';
 import { benchReads } from './reads.bench.js';
 import { benchSlowWatcher } from './slow-watcher.bench.js';
+import { benchTlsReads } from './tls-reads.bench.js';
 import { benchWatch } from './watch.bench.js';
 import { writeResult, type BenchContext, type BenchResult } from './harness.js';
 import { writeSummary } from './summary.js';
@@ -17,6 +18,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   'bundle-size': benchBundleSize,
   watch: benchWatch,
   'slow-watcher': benchSlowWatcher,
+  'tls-reads': benchTlsReads,
 };
 
 const args = process.argv.slice(2);

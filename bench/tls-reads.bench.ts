@@ -1,0 +1,149 @@
+import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
+import { createClient, readNamespacedLease } from 'k8s-lease-client';
+import { kubeconfigClientOptions } from '../templates/node/index.js';
+import { environment, median, round, type BenchContext, type BenchResult } from './harness.js';
+import { LEASE_NAME, LEASE_NAMESPACE } from './lease-server.js';
+import { startTlsLeaseServer, type TlsServerStats } from './tls-reads-server.js';
+
+/** A client as one contender builds it from the kubeconfig: its read and how to release it. */
+interface Session {
+  readonly read: () => Promise<unknown>;
+  readonly close: () => Promise<void>;
+}
+
+interface Contender {
+  readonly key: string;
+  /** Loads the kubeconfig from the file and builds a client, as an application starting up would. */
+  readonly open: (kubeconfig: string) => Promise<Session>;
+}
+
+interface Measured {
+  rps: number[];
+  /** This process's CPU time (user + system) per request: the client's own cost, the server's CPU is in the child. */
+  cpuMicros: number[];
+  tlsHandshakes: number[];
+  tcpConnections: number[];
+  resumedSessions: number[];
+}
+
+function leaseName(body: unknown): unknown {
+  const metadata: unknown = typeof body === 'object' && body !== null ? Reflect.get(body, 'metadata') : undefined;
+  return typeof metadata === 'object' && metadata !== null ? Reflect.get(metadata, 'name') : undefined;
+}
+
+const contenders: readonly Contender[] = [
+  {
+    key: 'ours',
+    // Defaults as a user gets them: retries, API warnings and the User-Agent on, one undici Agent per config.
+    async open(kubeconfig) {
+      const config = await kubeconfigClientOptions({ kubeconfig });
+      const client = createClient(config.clientOptions);
+      return { read: () => readNamespacedLease(client, { namespace: LEASE_NAMESPACE, name: LEASE_NAME }), close: () => config.close() };
+    },
+  },
+  {
+    key: 'client-node',
+    async open(kubeconfig) {
+      const kubeConfig = new KubeConfig();
+      kubeConfig.loadFromFile(kubeconfig);
+      const coordination = kubeConfig.makeApiClient(CoordinationV1Api);
+      return { read: () => coordination.readNamespacedLease({ namespace: LEASE_NAMESPACE, name: LEASE_NAME }), close: async () => {} };
+    },
+  },
+];
+
+/**
+ * Sequential GETs of one ~1 KB Lease over HTTPS from a loopback server in a child process, each
+ * client configured from the same CA-verified kubeconfig (certificate-authority-data and a bearer
+ * token): ours (`kubeconfigClientOptions` + `readNamespacedLease`) against `@kubernetes/client-node`
+ * (`KubeConfig.loadFromFile` + `CoordinationV1Api.readNamespacedLease`). Each round builds a fresh
+ * client from the file, so the handshakes a round counts include the client's first connection.
+ * Goals: ours ≥ 5 × client-node (req/s, median of per-round ratios) and ≤ 2 TLS handshakes per
+ * round (5,000 requests; 500 in quick runs).
+ */
+export async function benchTlsReads(context: BenchContext): Promise<BenchResult> {
+  const requests = context.quick ? 500 : 5000;
+  const rounds = context.quick ? 3 : 5;
+  const warmup = context.quick ? 200 : 1000;
+  const server = await startTlsLeaseServer();
+  try {
+    for (const contender of contenders) {
+      const session = await contender.open(server.kubeconfig);
+      try {
+        const name = leaseName(await session.read());
+        if (name !== LEASE_NAME) throw new Error(`${contender.key}: expected Lease ${LEASE_NAME}, got ${String(name)}`);
+        for (let i = 1; i < warmup; i++) await session.read();
+      } finally {
+        await session.close();
+      }
+    }
+
+    const measured = new Map<string, Measured>(contenders.map((c) => [c.key, { rps: [], cpuMicros: [], tlsHandshakes: [], tcpConnections: [], resumedSessions: [] }]));
+    for (let r = 0; r < rounds; r++) {
+      const order = r % 2 === 0 ? contenders : [...contenders].reverse();
+      for (const contender of order) {
+        const session = await contender.open(server.kubeconfig);
+        await server.reset();
+        const cpuBefore = process.cpuUsage();
+        const started = process.hrtime.bigint();
+        try {
+          for (let i = 0; i < requests; i++) await session.read();
+        } finally {
+          await session.close();
+        }
+        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+        const cpu = process.cpuUsage(cpuBefore);
+        const stats: TlsServerStats = await server.stats();
+        if (stats.requests !== requests) throw new Error(`${contender.key}: server saw ${stats.requests} requests, expected ${requests}`);
+        const m = measured.get(contender.key)!;
+        m.rps.push(requests / seconds);
+        m.cpuMicros.push((cpu.user + cpu.system) / requests);
+        m.tlsHandshakes.push(stats.tlsHandshakes);
+        m.tcpConnections.push(stats.tcpConnections);
+        m.resumedSessions.push(stats.resumedSessions);
+      }
+    }
+
+    const get = (key: string): Measured => measured.get(key)!;
+    /** Median over rounds of ours / client-node within the same round: machine-wide drift mostly cancels. */
+    const pairedRatio = median(get('ours').rps.map((value, i) => value / get('client-node').rps[i]!));
+    const ratioOfMedians = median(get('ours').rps) / median(get('client-node').rps);
+    // Not scaled to 5,000 in quick runs: a kept-alive pool's handshakes are a fixed cost, not one per request.
+    const ourHandshakes = Math.max(...get('ours').tlsHandshakes);
+
+    const figures: Record<string, number | string> = {
+      'requests per round': requests,
+      rounds,
+      'warm-up requests per client': warmup,
+      'Lease response bytes': server.leaseBytes,
+    };
+    for (const contender of contenders) {
+      const m = get(contender.key);
+      figures[`${contender.key}: median req/s`] = round(median(m.rps), 0);
+      figures[`${contender.key}: req/s per round`] = m.rps.map((v) => round(v, 0)).join(', ');
+      figures[`${contender.key}: client CPU µs per request (median)`] = round(median(m.cpuMicros), 0);
+    }
+    figures['ratio ours / client-node (median of per-round ratios)'] = round(pairedRatio, 3);
+    figures['ratio ours / client-node (ratio of medians)'] = round(ratioOfMedians, 3);
+    for (const contender of contenders) {
+      const m = get(contender.key);
+      figures[`${contender.key}: TLS handshakes per round of ${requests} requests (max over rounds)`] = Math.max(...m.tlsHandshakes);
+      figures[`${contender.key}: TLS handshakes per round`] = m.tlsHandshakes.join(', ');
+      figures[`${contender.key}: resumed TLS sessions per round`] = m.resumedSessions.join(', ');
+      figures[`${contender.key}: TCP connections per round`] = m.tcpConnections.join(', ');
+    }
+
+    return {
+      name: 'tls-reads',
+      command: 'npm run bench -- tls-reads',
+      environment: environment(),
+      figures,
+      goals: [
+        { goal: `ours ≥ 5 × @kubernetes/client-node over HTTPS (req/s, median of per-round ratios; got ${round(pairedRatio, 3)}×)`, met: pairedRatio >= 5 },
+        { goal: `ours ≤ 2 TLS handshakes per round of ${requests} requests, the first connection included (got ${ourHandshakes})`, met: ourHandshakes <= 2 },
+      ],
+    };
+  } finally {
+    await server.close();
+  }
+}
