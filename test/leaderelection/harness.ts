@@ -90,6 +90,8 @@ export interface FaultyFetchOptions {
   latencyMs?: () => number;
   /** 'before': the request never reaches the server; 'after': it did, the response is lost. */
   reset?: () => 'before' | 'after' | undefined;
+  /** Every 2xx answer to a write, even when the response is then lost to a reset: what the server committed. */
+  onCommitted?: (body: string) => void;
 }
 
 /** Counts requests in flight across all clients, so the driver can wait for real I/O to settle. */
@@ -114,6 +116,7 @@ export function processClient(baseUrl: string, view: ClockView, faults: FaultyFe
       response = await fetch(input, init);
       // Read here, so that the server's answer is complete before the driver counts the I/O as settled.
       const body = await response.text();
+      if (response.ok && method !== 'GET') faults.onCommitted?.(body);
       response = new Response(body || null, { status: response.status, headers: response.headers });
     } finally {
       inflight.count--;
