@@ -1,5 +1,6 @@
 import { benchBundleSize } from './bundle-size.bench.js';
 import { benchGenerate } from './generate.bench.js';
+import { benchLeaderElection } from './leader-election.bench.js';
 import { benchReads } from './reads.bench.js';
 import { benchSlowWatcher } from './slow-watcher.bench.js';
 import { benchWatch } from './watch.bench.js';
@@ -17,6 +18,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   'bundle-size': benchBundleSize,
   watch: benchWatch,
   'slow-watcher': benchSlowWatcher,
+  'leader-election': benchLeaderElection,
 };
 
 const args = process.argv.slice(2);
