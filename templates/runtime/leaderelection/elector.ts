@@ -7,7 +7,7 @@
  *   the guarded work itself must stop when the signal given to
  *   onStartedLeading aborts.
  * - Expiry is judged by each candidate's own clock (the local time it saw the
- *   record change), never by timestamps another holder wrote: any clock
+ *   record change), never by timestamps another holder wrote. Any clock
  *   offset is tolerated, but the clocks must tick at about the same rate.
  *   leaseDuration / renewDeadline is the tolerated ratio of rates.
  * - A leader whose process is paused for longer than its term notices on
@@ -18,8 +18,8 @@ import { isConflict } from '../errors.js';
 import { microTimeNow } from '../time.js';
 import { bounded } from './bounded.js';
 import { realClock } from './clock.js';
-import type { ElectionLease, ElectionRecord, LeaseLock } from './lease-lock.js';
-import { leaseLock } from './lease-lock.js';
+import type { ElectionLease, ElectionRecord, LeaseLock } from './leaselock.js';
+import { leaseLock } from './leaselock.js';
 import type { AttemptOutcome, ElectorState } from './machine.js';
 import { delayBeforeAttempt, step } from './machine.js';
 import type { Observation } from './observation.js';

@@ -10,8 +10,8 @@ import { microTimeNow } from '../time.js';
 import type { Client } from '../transport.js';
 import type { ElectionClock } from './clock.js';
 import { realClock } from './clock.js';
-import type { LeaseLock } from './lease-lock.js';
-import { leaseLock } from './lease-lock.js';
+import type { LeaseLock } from './leaselock.js';
+import { leaseLock } from './leaselock.js';
 
 export interface HeartbeatOptions {
   client: Client;

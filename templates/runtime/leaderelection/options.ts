@@ -10,7 +10,7 @@ export interface LeaderElectorOptions {
   client: Client;
   namespace: string;
   name: string;
-  /** This candidate's identity, written as holderIdentity; unique per process (e.g. hostname + random suffix). */
+  /** This candidate's identity, written as holderIdentity; unique per running instance (e.g. hostname + random suffix). */
   identity: string;
   /** ms non-leaders wait, from the last change they observed, before taking over. Default 15,000; whole seconds go on the wire. */
   leaseDuration?: number;
