@@ -1,5 +1,6 @@
 import { benchBundleSize } from './bundle-size.bench.js';
 import { benchGenerate } from './generate.bench.js';
+import { benchLeaderElection } from './leader-election.bench.js';
 import { benchReads } from './reads.bench.js';
 import { benchSlowWatcher } from './slow-watcher.bench.js';
 import { benchTlsReads } from './tls-reads.bench.js';
@@ -19,6 +20,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   watch: benchWatch,
   'slow-watcher': benchSlowWatcher,
   'tls-reads': benchTlsReads,
+  'leader-election': benchLeaderElection,
 };
 
 const args = process.argv.slice(2);

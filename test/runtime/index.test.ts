@@ -72,6 +72,12 @@ const VALUE_EXPORTS = [
   'parseWarningHeaders',
   'withRetries',
   'withWarnings',
+  // leader election
+  'createHealthzAdaptor',
+  'createLeaderElector',
+  'realClock',
+  'runHeartbeat',
+  'withLeaseLock',
 ];
 
 /** The type-only exports (interfaces and type aliases). */
@@ -125,6 +131,16 @@ const TYPE_EXPORTS = [
   'WatchOptions',
   'WatchResyncInfo',
   'WatchTarget',
+  // leader election
+  'ElectionClock',
+  'ElectionLease',
+  'ElectionLeaseSpec',
+  'HealthzAdaptor',
+  'HeartbeatOptions',
+  'LeaderElector',
+  'LeaderElectorOptions',
+  'LeaseLockOptions',
+  'ObservedElection',
 ];
 
 const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -43,3 +43,4 @@ export { createClient } from './transport.js';
 export * from './patch.js';
 export * from './watch/index.js';
 export * from './middleware/index.js';
+export * from './leaderelection/index.js';

@@ -1,0 +1,116 @@
+import type { LeaseApiServer } from '../templates/server/index.js';
+import { startLeaseApiServer } from '../templates/server/index.js';
+import type { LeaderElector } from '../templates/runtime/index.js';
+import { createClient, createLeaderElector } from '../templates/runtime/index.js';
+import { environment, median, round, type BenchContext, type BenchResult } from './harness.js';
+
+const LEASE_DURATION = 2_000;
+const RENEW_DEADLINE = 1_500;
+const RETRY_PERIOD = 300;
+const JITTER_FACTOR = 1.2;
+/** client-go's worst case: the last renewal seen up to one jittered retry late, expiry, then one more jittered retry. */
+const FAILOVER_BOUND = LEASE_DURATION + 2 * RETRY_PERIOD * (1 + JITTER_FACTOR);
+
+interface Candidate {
+  identity: string;
+  elector: LeaderElector;
+  stop: AbortController;
+  done: Promise<void>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `leader-election`: real timers against the Lease API server in this process. Three candidates; the
+ * leader stops dead (no release, as a crash), and the time until another one leads is the failover.
+ * Then the leader's requests per renewal in the steady state (goal 1: the fast path updates from its
+ * cached object, no GET).
+ */
+export async function benchLeaderElection(context: BenchContext): Promise<BenchResult> {
+  const failovers = context.quick ? 2 : 6;
+  const steadyMs = context.quick ? 3_000 : 15_000;
+  const server: LeaseApiServer = await startLeaseApiServer({});
+  const started: Array<{ identity: string; at: number }> = [];
+  let serial = 0;
+  const candidates: Candidate[] = [];
+  const launch = (): Candidate => {
+    const identity = `candidate-${++serial}`;
+    const stop = new AbortController();
+    const elector = createLeaderElector({
+      client: createClient({ baseUrl: server.url, headers: { 'user-agent': identity } }),
+      namespace: 'default',
+      name: 'bench',
+      identity,
+      leaseDuration: LEASE_DURATION,
+      renewDeadline: RENEW_DEADLINE,
+      retryPeriod: RETRY_PERIOD,
+      signal: stop.signal,
+      onStartedLeading: () => {
+        started.push({ identity, at: performance.now() });
+      },
+      onStoppedLeading: () => {},
+    });
+    const candidate = { identity, elector, stop, done: elector.run() };
+    candidates.push(candidate);
+    return candidate;
+  };
+  const leader = (): Candidate | undefined => candidates.find((c) => !c.stop.signal.aborted && c.elector.isLeader());
+  const waitForLeader = async (except?: string): Promise<Candidate> => {
+    for (let i = 0; i < 200; i++) {
+      const found = leader();
+      if (found !== undefined && found.identity !== except) return found;
+      await sleep(20);
+    }
+    throw new Error('no leader within 4 s');
+  };
+  try {
+    for (let i = 0; i < 3; i++) launch();
+    const measured: number[] = [];
+    for (let i = 0; i < failovers; i++) {
+      const current = await waitForLeader();
+      // Let everyone observe a few renewals first, as in a running cluster.
+      await sleep(1_000);
+      const before = started.length;
+      const stoppedAt = performance.now();
+      current.stop.abort();
+      await waitForLeader(current.identity);
+      const next = started.slice(before).find((s) => s.identity !== current.identity);
+      if (next === undefined) throw new Error('takeover not recorded');
+      measured.push(next.at - stoppedAt);
+      launch();
+    }
+    const steady = await waitForLeader();
+    await sleep(RETRY_PERIOD);
+    server.clearRequests();
+    await sleep(steadyMs);
+    const mine = server.requests().filter((r) => r.userAgent === steady.identity);
+    const renewals = mine.filter((r) => r.method === 'PUT' && r.status === 200).length;
+    const perRenewal = mine.length / Math.max(1, renewals);
+    const failover = median(measured);
+    return {
+      name: 'leader-election',
+      command: `npm run bench -- leader-election${context.quick ? ' --quick' : ''}`,
+      environment: environment(),
+      figures: {
+        'leaseDuration (ms)': LEASE_DURATION,
+        'retryPeriod (ms)': RETRY_PERIOD,
+        failovers,
+        'failover median (ms)': round(failover, 0),
+        'failover max (ms)': round(Math.max(...measured), 0),
+        'failover median ÷ (leaseDuration + retryPeriod)': round(failover / (LEASE_DURATION + RETRY_PERIOD), 2),
+        'steady-state window (ms)': steadyMs,
+        'leader requests in window': mine.length,
+        renewals,
+        'requests per renewal': round(perRenewal, 2),
+      },
+      goals: [
+        { goal: `every failover ≤ leaseDuration + 2 × retryPeriod × (1 + JitterFactor) = ${FAILOVER_BOUND} ms`, met: measured.every((m) => m <= FAILOVER_BOUND) },
+        { goal: 'requests per renewal in the steady state = 1', met: renewals > 0 && perRenewal === 1 },
+      ],
+    };
+  } finally {
+    for (const c of candidates) c.stop.abort();
+    await Promise.all(candidates.map((c) => c.done));
+    await server.close();
+  }
+}

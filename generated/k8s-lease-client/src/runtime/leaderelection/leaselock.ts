@@ -1,0 +1,91 @@
+/**
+ * The Lease as a lock, as client-go's resourcelock.LeaseLock: it caches the
+ * object of its last read or write so an update carries that resourceVersion
+ * (optimistic concurrency: a 409 means someone else wrote in between).
+ * Results are values; nothing here throws.
+ */
+
+import { isNotFound } from '../errors.js';
+import { nameSegment, namespaceSegment } from '../pathSegments.js';
+import type { MicroTime } from '../time.js';
+import type { Client } from '../transport.js';
+
+/** The LeaseSpec fields elections use; structurally compatible with every release's generated model. */
+export interface ElectionLeaseSpec {
+  holderIdentity?: string;
+  leaseDurationSeconds?: number;
+  acquireTime?: MicroTime;
+  renewTime?: MicroTime;
+  leaseTransitions?: number;
+  /** 1.31+: a better holder the current one should yield to (coordinated leader election). */
+  preferredHolder?: string;
+  /** 1.31+: how coordinated leader election picks the holder, e.g. `OldestEmulationVersion`. */
+  strategy?: string;
+}
+
+export interface ElectionLease {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+  spec?: ElectionLeaseSpec;
+}
+
+/** What an election writes; the rest of the spec (preferredHolder, strategy) is kept as read. */
+export interface ElectionRecord {
+  holderIdentity: string;
+  leaseDurationSeconds: number;
+  acquireTime: MicroTime;
+  renewTime: MicroTime;
+  leaseTransitions: number;
+}
+
+export type LockRead = { kind: 'found'; lease: ElectionLease } | { kind: 'missing' } | { kind: 'error'; error: unknown };
+export type LockWrite = { ok: true; lease: ElectionLease } | { ok: false; error: unknown };
+
+export interface LeaseLock {
+  get(signal?: AbortSignal): Promise<LockRead>;
+  create(spec: ElectionLeaseSpec, signal?: AbortSignal): Promise<LockWrite>;
+  /** Replaces these fields of the cached object's spec; fails without a cached object (call get or create first). */
+  update(fields: ElectionLeaseSpec, signal?: AbortSignal): Promise<LockWrite>;
+  /** The object of the last successful read or write. */
+  cached(): ElectionLease | undefined;
+}
+
+export function leaseLock(client: Client, namespace: string, name: string): LeaseLock {
+  const collection = `/apis/coordination.k8s.io/v1/namespaces/${namespaceSegment(namespace)}/leases`;
+  const item = `${collection}/${nameSegment(name)}`;
+  let cache: ElectionLease | undefined;
+  const keep = (lease: ElectionLease): LockWrite => {
+    cache = lease;
+    return { ok: true, lease };
+  };
+  return {
+    cached: () => cache,
+    async get(signal) {
+      try {
+        const lease = await client.request<ElectionLease>({ method: 'GET', path: item }, { signal });
+        cache = lease;
+        return { kind: 'found', lease };
+      } catch (error) {
+        return isNotFound(error) ? { kind: 'missing' } : { kind: 'error', error };
+      }
+    },
+    async create(spec, signal) {
+      const body: ElectionLease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec };
+      try {
+        return keep(await client.request<ElectionLease>({ method: 'POST', path: collection, body: JSON.stringify(body) }, { signal }));
+      } catch (error) {
+        return { ok: false, error };
+      }
+    },
+    async update(fields, signal) {
+      if (cache === undefined) return { ok: false, error: new Error('lease not initialized, call get or create first') };
+      const body: ElectionLease = { ...cache, spec: { ...cache.spec, ...fields } };
+      try {
+        return keep(await client.request<ElectionLease>({ method: 'PUT', path: item, body: JSON.stringify(body) }, { signal }));
+      } catch (error) {
+        return { ok: false, error };
+      }
+    },
+  };
+}

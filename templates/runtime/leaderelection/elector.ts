@@ -1,0 +1,223 @@
+/**
+ * The leader elector: client-go's tools/leaderelection on a Lease, driven by
+ * the state machine in machine.ts.
+ *
+ * Guarantees and limits (as client-go's package documentation states them):
+ * - No fencing. The API server does not stop a deposed leader's other writes;
+ *   the guarded work itself must stop when the signal given to
+ *   onStartedLeading aborts.
+ * - Expiry is judged by each candidate's own clock (the local time it saw the
+ *   record change), never by timestamps another holder wrote. Any clock
+ *   offset is tolerated, but the clocks must tick at about the same rate.
+ *   leaseDuration / renewDeadline is the tolerated ratio of rates.
+ * - A leader whose process is paused for longer than its term notices on
+ *   waking and steps down before sending anything.
+ */
+
+import { isConflict } from '../errors.js';
+import { microTimeNow } from '../time.js';
+import { bounded } from './bounded.js';
+import { realClock } from './clock.js';
+import type { ElectionLease, ElectionRecord, LeaseLock } from './leaselock.js';
+import { leaseLock } from './leaselock.js';
+import type { AttemptOutcome, ElectorState } from './machine.js';
+import { delayBeforeAttempt, step } from './machine.js';
+import type { Observation } from './observation.js';
+import { endOfTerm, holderOf, isLeaseValid, NOTHING_OBSERVED, observe, wrote } from './observation.js';
+import type { ElectorConfig, LeaderElectorOptions } from './options.js';
+import { validateElectorOptions } from './options.js';
+
+/** The election as this candidate last saw it. preferredHolder and strategy are reported, never written. */
+export interface ObservedElection {
+  holderIdentity: string;
+  leaseTransitions: number | undefined;
+  leaseDurationSeconds: number | undefined;
+  preferredHolder: string | undefined;
+  strategy: string | undefined;
+  /** Local ms when the record last changed; undefined before the first read. */
+  observedAt: number | undefined;
+}
+
+export interface LeaderElector {
+  /** Runs the election until `signal` aborts or leadership is lost; resolves after onStoppedLeading. Call once. */
+  run(): Promise<void>;
+  /** True while leading and within the current term. */
+  isLeader(): boolean;
+  /** The last observed holder ('' when none). */
+  getLeader(): string;
+  observed(): ObservedElection;
+  /**
+   * client-go's Check: an error when this candidate is the observed holder
+   * but has not renewed for leaseDuration + maxTolerableExpiredLease ms (a
+   * stuck loop that should have stepped down).
+   */
+  check(maxTolerableExpiredLease: number): Error | undefined;
+}
+
+/** Throws a RangeError with a one-line message for invalid options (an InvalidPathParameterError for a bad namespace or name). */
+export function createLeaderElector(options: LeaderElectorOptions): LeaderElector {
+  const validated = validateElectorOptions(options, options.clock ?? realClock);
+  if (!validated.ok) throw new RangeError(`invalid leader election options: ${validated.message}`);
+  return elector(validated.config, options, leaseLock(options.client, options.namespace, options.name));
+}
+
+function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: LeaseLock): LeaderElector {
+  const { clock, identity, renewDeadline, retryPeriod } = config;
+  const cancel = options.signal;
+  let observation: Observation = NOTHING_OBSERVED;
+  let state: ElectorState = { kind: 'acquiring' };
+  let reported = '';
+  let running: Promise<void> | undefined;
+
+  const reportTransition = (): void => {
+    const holder = holderOf(observation);
+    // Unlike client-go, an empty holder (released) is not announced as a new leader.
+    if (holder === reported || holder === '') return;
+    reported = holder;
+    options.onNewLeader?.(holder);
+  };
+
+  const freshRecord = (): ElectionRecord => {
+    const now = microTimeNow(() => clock.now());
+    return { holderIdentity: identity, leaseDurationSeconds: Math.floor(config.leaseDuration / 1000), acquireTime: now, renewTime: now, leaseTransitions: 0 };
+  };
+
+  const settle = (lease: ElectionLease): void => {
+    observation = wrote(lease, clock.now());
+  };
+
+  // client-go's tryAcquireOrRenew, fast path included.
+  const attempt = async (signal: AbortSignal): Promise<AttemptOutcome> => {
+    const startedAt = clock.now();
+    const record = freshRecord();
+    // 1. The leader updates from its cached object, assuming nobody else wrote: one request per renewal.
+    if (holderOf(observation) === identity && isLeaseValid(observation, startedAt) && !endOfTerm(observation, identity)) {
+      const spec = observation.spec ?? {};
+      const fast = await lock.update({ ...record, acquireTime: spec.acquireTime ?? record.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }, signal);
+      if (fast.ok) {
+        settle(fast.lease);
+        return 'renewed';
+      }
+      if (signal.aborted) return 'failed';
+    }
+    // 2. Read (only now, after a conflict or when not leading), or create.
+    const read = await lock.get(signal);
+    if (read.kind === 'error') return 'failed';
+    if (read.kind === 'missing') {
+      const created = await lock.create(record, signal);
+      if (!created.ok) return 'failed';
+      settle(created.lease);
+      return 'acquired';
+    }
+    observation = observe(observation, read.lease, clock.now());
+    const holder = holderOf(observation);
+    const leader = holder === identity;
+    // 3. Never overwrite another holder's lease before it expired by our own observation.
+    if (holder !== '' && !leader && isLeaseValid(observation, startedAt)) return 'held';
+    if (leader && endOfTerm(observation, identity)) return 'yield';
+    const spec = observation.spec ?? {};
+    // 4. Keep acquireTime and the count on renewal; a change of holder counts once.
+    const next: ElectionRecord = leader
+      ? { ...record, acquireTime: spec.acquireTime ?? record.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }
+      : { ...record, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 };
+    const written = await lock.update(next, signal);
+    if (!written.ok) return 'failed';
+    settle(written.lease);
+    return leader ? 'renewed' : 'acquired';
+  };
+
+  // client-go's release(): re-read, and only if we still hold it clear the holder; retry on conflict; all within renewDeadline.
+  const release = async (): Promise<void> => {
+    const limit = bounded(clock, undefined, clock.now() + renewDeadline);
+    try {
+      while (!limit.signal.aborted) {
+        const read = await lock.get(limit.signal);
+        if (read.kind !== 'found') return;
+        observation = observe(observation, read.lease, clock.now());
+        if (holderOf(observation) !== identity) return;
+        const now = microTimeNow(() => clock.now());
+        const leaseTransitions = observation.spec?.leaseTransitions ?? 0;
+        const written = await lock.update({ holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions }, limit.signal);
+        if (written.ok) return settle(written.lease);
+        if (!isConflict(written.error)) return;
+      }
+    } finally {
+      limit.dispose();
+    }
+  };
+
+  const transition = (event: Parameters<typeof step>[1]): void => {
+    state = step(state, event, config);
+  };
+
+  const loop = async (): Promise<void> => {
+    let leading: AbortController | undefined;
+    let first = true;
+    try {
+      while (state.kind === 'acquiring' || state.kind === 'leading') {
+        if (!first) {
+          try {
+            await clock.sleep(delayBeforeAttempt(state, clock.now(), retryPeriod, config.random), cancel);
+          } catch {
+            transition({ kind: 'cancelled' });
+            continue;
+          }
+          transition({ kind: 'woke', now: clock.now() });
+          if (state.kind !== 'acquiring' && state.kind !== 'leading') break;
+        }
+        first = false;
+        if (cancel?.aborted) {
+          transition({ kind: 'cancelled' });
+          continue;
+        }
+        const startedAt = clock.now();
+        // Acquisition attempts are bounded too, so a hung request cannot stall the loop.
+        const limit = bounded(clock, cancel, state.kind === 'leading' ? state.until : startedAt + renewDeadline);
+        const wasLeading = state.kind === 'leading';
+        const outcome = await attempt(limit.signal);
+        limit.dispose();
+        transition(cancel?.aborted ? { kind: 'cancelled' } : { kind: 'attempted', outcome, startedAt, now: clock.now() });
+        reportTransition();
+        if (!wasLeading && state.kind === 'leading') {
+          leading = new AbortController();
+          // As client-go's `go OnStartedLeading(ctx)`: the loop does not wait for it.
+          void options.onStartedLeading(leading.signal);
+        }
+      }
+      // Stop the guarded work first, then give the lease up.
+      leading?.abort(new Error(`stopped leading ${config.namespace}/${config.name}`));
+      if (state.kind === 'releasing') {
+        await release();
+        transition({ kind: 'released' });
+        reportTransition();
+      }
+    } finally {
+      leading?.abort(new Error(`stopped leading ${config.namespace}/${config.name}`));
+      options.onStoppedLeading();
+    }
+  };
+
+  return {
+    run: () => (running ??= loop()),
+    isLeader: () => state.kind === 'leading' && clock.now() < state.until,
+    getLeader: () => holderOf(observation),
+    observed: () => {
+      const spec = observation.spec;
+      return {
+        holderIdentity: holderOf(observation),
+        leaseTransitions: spec?.leaseTransitions,
+        leaseDurationSeconds: spec?.leaseDurationSeconds,
+        preferredHolder: spec?.preferredHolder,
+        strategy: spec?.strategy,
+        observedAt: Number.isFinite(observation.time) ? observation.time : undefined,
+      };
+    },
+    check: (maxTolerableExpiredLease) => {
+      if (holderOf(observation) !== identity) return undefined;
+      if (clock.now() - observation.time > config.leaseDuration + maxTolerableExpiredLease) {
+        return new Error(`failed election to renew leadership on lease ${config.namespace}/${config.name}`);
+      }
+      return undefined;
+    },
+  };
+}

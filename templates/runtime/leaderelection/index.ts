@@ -1,0 +1,12 @@
+export type { ElectionClock } from './clock.js';
+export { realClock } from './clock.js';
+export type { LeaderElector, ObservedElection } from './elector.js';
+export { createLeaderElector } from './elector.js';
+export type { HealthzAdaptor } from './healthz.js';
+export { createHealthzAdaptor } from './healthz.js';
+export type { HeartbeatOptions } from './heartbeat.js';
+export { runHeartbeat } from './heartbeat.js';
+export type { ElectionLease, ElectionLeaseSpec } from './leaselock.js';
+export type { LeaseLockOptions } from './lock.js';
+export { withLeaseLock } from './lock.js';
+export type { LeaderElectorOptions } from './options.js';

@@ -1,0 +1,92 @@
+/** The elector's options, their defaults and client-go's validation of them (NewLeaderElector). */
+
+import type { Client } from '../transport.js';
+import type { ElectionClock } from './clock.js';
+
+/** client-go's wait.Jitter factor for the acquire loop: each retry waits retryPeriod × (1 + U[0, 1.2)). */
+export const JITTER_FACTOR = 1.2;
+
+export interface LeaderElectorOptions {
+  client: Client;
+  namespace: string;
+  name: string;
+  /** This candidate's identity, written as holderIdentity; unique per running instance (e.g. hostname + random suffix). */
+  identity: string;
+  /** ms non-leaders wait, from the last change they observed, before taking over. Default 15,000; whole seconds go on the wire. */
+  leaseDuration?: number;
+  /** ms the leader keeps retrying a failed renewal before it steps down. Default 10,000. */
+  renewDeadline?: number;
+  /** ms between attempts. Default 2,000. */
+  retryPeriod?: number;
+  /** Called once leadership is acquired; all guarded work must stop when `signal` aborts. */
+  onStartedLeading(signal: AbortSignal): void | Promise<void>;
+  /** Always called once `run()` ends, whether or not this candidate ever led. */
+  onStoppedLeading(): void;
+  /** Called with each new holder this candidate observes (including itself). */
+  onNewLeader?(identity: string): void;
+  /** On cancel, clear the holder (leaseDurationSeconds 1) so another candidate takes over at once. */
+  releaseOnCancel?: boolean;
+  /** Cancels the election; with releaseOnCancel, the lease is released first. */
+  signal?: AbortSignal;
+  /** Defaults to real time. */
+  clock?: ElectionClock;
+  /** Uniform in [0, 1) for the retry jitter. Default Math.random. */
+  random?: () => number;
+}
+
+export interface ElectorConfig {
+  client: Client;
+  namespace: string;
+  name: string;
+  identity: string;
+  leaseDuration: number;
+  renewDeadline: number;
+  retryPeriod: number;
+  releaseOnCancel: boolean;
+  clock: ElectionClock;
+  random: () => number;
+}
+
+export type Validated = { ok: true; config: ElectorConfig } | { ok: false; message: string };
+
+/**
+ * As client-go's NewLeaderElector: leaseDuration > renewDeadline >
+ * JitterFactor × retryPeriod > 0, callbacks present, a non-empty identity.
+ * Also at least one second of leaseDuration: the Lease holds whole seconds,
+ * and 0 would be refused by the API server on every write.
+ */
+export function validateElectorOptions(options: LeaderElectorOptions, clock: ElectionClock): Validated {
+  const leaseDuration = options.leaseDuration ?? 15_000;
+  const renewDeadline = options.renewDeadline ?? 10_000;
+  const retryPeriod = options.retryPeriod ?? 2_000;
+  const message = firstProblem(options, leaseDuration, renewDeadline, retryPeriod);
+  if (message !== undefined) return { ok: false, message };
+  return {
+    ok: true,
+    config: {
+      client: options.client,
+      namespace: options.namespace,
+      name: options.name,
+      identity: options.identity,
+      leaseDuration,
+      renewDeadline,
+      retryPeriod,
+      releaseOnCancel: options.releaseOnCancel === true,
+      clock,
+      random: options.random ?? Math.random,
+    },
+  };
+}
+
+function firstProblem(options: LeaderElectorOptions, leaseDuration: number, renewDeadline: number, retryPeriod: number): string | undefined {
+  const finite = (n: number): boolean => typeof n === 'number' && Number.isFinite(n);
+  if (!finite(leaseDuration) || !finite(renewDeadline) || !finite(retryPeriod)) return 'leaseDuration, renewDeadline and retryPeriod must be finite numbers of ms';
+  if (leaseDuration <= renewDeadline) return 'leaseDuration must be greater than renewDeadline';
+  if (renewDeadline <= JITTER_FACTOR * retryPeriod) return 'renewDeadline must be greater than retryPeriod*JitterFactor';
+  if (retryPeriod <= 0) return 'retryPeriod must be greater than zero';
+  if (leaseDuration < 1000) return 'leaseDuration must be at least 1000 ms (the Lease holds whole seconds)';
+  if (typeof options.onStartedLeading !== 'function') return 'onStartedLeading callback must be a function';
+  if (typeof options.onStoppedLeading !== 'function') return 'onStoppedLeading callback must be a function';
+  if (typeof options.identity !== 'string' || options.identity === '') return 'identity must be a non-empty string';
+  return undefined;
+}
