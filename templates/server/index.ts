@@ -10,6 +10,7 @@ export type {
   TlsOptions,
 } from './options.js';
 export type {
+  ConnectionResetFault,
   CountedFault,
   FaultMatcher,
   FaultRequest,

@@ -280,3 +280,29 @@ describe('watch fault scripts', () => {
     expect(await rawWatch(server, `${NS_BASE}?watch=true&resourceVersion=${from}&labelSelector=x%3Dy`)).toEqual({ chunks: [], ending: 'end' });
   });
 });
+
+describe('connection resets', () => {
+  let server: LeaseApiServer;
+  beforeEach(async () => {
+    server = await start();
+  });
+  afterEach(() => server.close());
+
+  const post = (name: string): Promise<Response> =>
+    fetch(`${server.url}${NS_BASE}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(lease(name)) });
+
+  it('drops the connection before handling: the client sees a reset and nothing is stored', async () => {
+    server.setFaults({ connectionReset: { count: 1, when: (r) => r.verb === 'create' } });
+    await expect(post('before')).rejects.toThrow(TypeError);
+    expect(server.store.get('default', 'before')).toBeUndefined();
+    expect((await post('before')).status).toBe(201);
+  });
+
+  it('drops it after the write was committed (afterCommit): the client sees a reset, the Lease is stored', async () => {
+    server.setFaults({ connectionReset: { count: 1, afterCommit: true, when: (r) => r.verb === 'create' } });
+    await expect(post('after')).rejects.toThrow(TypeError);
+    expect(server.store.get('default', 'after')?.spec?.holderIdentity).toBe('h1');
+    expect((await post('after')).status).toBe(409);
+    expect((await api(server, 'GET', `${NS_BASE}/after`)).status).toBe(200);
+  });
+});

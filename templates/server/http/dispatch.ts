@@ -142,6 +142,14 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
       req.resume();
       return sendJsonText(res, fault.response.code, fault.response.body, fault.response.headers);
     }
+    if (fault?.kind === 'reset') {
+      if (!fault.afterCommit) return void req.socket.destroy();
+      // Handled as usual, but the answer never leaves: the first write of the response kills the connection.
+      res.writeHead = (): ServerResponse => {
+        req.socket.destroy();
+        return res;
+      };
+    }
     const publicEndpoint = route.kind === 'version' || route.kind === 'health';
     const auth = authenticate(req, state.auth, publicEndpoint);
     if (!auth.ok) {

@@ -31,6 +31,14 @@ export interface CountedFault {
   when?: FaultMatcher;
 }
 
+/**
+ * The connection dies without an answer, as behind a load balancer that drops it: before the request is
+ * handled, or (afterCommit) once it was handled and stored, so the client cannot tell whether a write happened.
+ */
+export interface ConnectionResetFault extends CountedFault {
+  afterCommit?: boolean;
+}
+
 export interface ThrottleFault extends CountedFault {
   retryAfterSeconds?: number;
 }
@@ -94,6 +102,8 @@ export interface LeaseApiFaults {
   serverError?: ServerErrorFault;
   /** Answer any status, e.g. `{ status: 409, when: (r) => r.verb === 'update' }`; several are tried in order. */
   httpError?: HttpErrorFault | HttpErrorFault[];
+  /** Destroy the connection instead of answering (client-side: a reset or a closed socket). Tried after httpError. */
+  connectionReset?: ConnectionResetFault;
   /** Scripts for the next watch connections, in order. */
   watch?: WatchFault[];
   /** Called when a watch fault takes effect (a cut, an end, an ERROR event, an idle or HTTP error answer). */
@@ -121,7 +131,11 @@ export interface StreamFault {
   onEffect: () => void;
 }
 
-export type FaultDecision = { kind: 'respond'; response: FaultResponse } | { kind: 'stream'; fault: StreamFault } | undefined;
+export type FaultDecision =
+  | { kind: 'respond'; response: FaultResponse }
+  | { kind: 'stream'; fault: StreamFault }
+  | { kind: 'reset'; afterCommit: boolean }
+  | undefined;
 
 // The StatusReason for a code as apimachinery's NewGenericServerResponse picks it (409 from a POST is
 // AlreadyExists, other 5xx InternalError, the rest Unknown), except 410 and 503, for which
@@ -240,6 +254,7 @@ export class FaultState {
   private throttle: Counted<ThrottleFault>[] = [];
   private serverErrors: Counted<ServerErrorFault>[] = [];
   private httpErrors: Counted<HttpErrorFault>[] = [];
+  private resets: Counted<ConnectionResetFault>[] = [];
   private watchPlans: Counted<WatchFault>[] = [];
 
   constructor(initial: LeaseApiFaults | undefined) {
@@ -251,6 +266,7 @@ export class FaultState {
     this.throttle = asList(counted(faults?.throttle, Infinity));
     this.serverErrors = asList(counted(faults?.serverError, Infinity));
     this.httpErrors = asList(faults?.httpError).map((f) => ({ fault: f, left: f.count ?? Infinity }));
+    this.resets = asList(counted(faults?.connectionReset, Infinity));
     this.watchPlans = (faults?.watch ?? []).map((f) => ({ fault: f, left: f.count ?? 1 }));
   }
 
@@ -276,6 +292,8 @@ export class FaultState {
     }
     const httpError = claim(this.httpErrors, request);
     if (httpError !== undefined) return { kind: 'respond', response: httpAnswer(httpError, request) };
+    const reset = claim(this.resets, request);
+    if (reset !== undefined) return { kind: 'reset', afterCommit: reset.afterCommit === true && !request.watch };
     if (!request.watch) return undefined;
     return this.takeWatch(request);
   }
