@@ -2,8 +2,10 @@
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KubeconfigError, kubeconfigClientOptions } from '../../templates/node/index.js';
-import { b64, removeTempDirs, tempDir } from './helpers.js';
+import { createClient, readNamespacedLease } from 'k8s-lease-client';
+import type { LeaseApiServer } from '../../templates/server/index.js';
+import { ClusterConnectionError, ExecPluginError, KubeconfigError, kubeconfigClientOptions } from '../../templates/node/index.js';
+import { b64, removeTempDirs, start, tempDir } from './helpers.js';
 
 afterAll(removeTempDirs);
 
@@ -44,6 +46,13 @@ const cases: Case[] = [
   { name: 'unknown user', text: ok(`    token: "${SECRET}"`, server).replace('    user: u\n', '    user: ghost\n'), message: '{file}: context "x": user "ghost" not found in {file}' },
   { name: 'unknown cluster', text: ok(`    token: "${SECRET}"`, server).replace('    cluster: c\n', '    cluster: ghost\n'), message: '{file}: context "x": cluster "ghost" not found in {file}' },
   { name: 'socks proxy', text: ok(`    token: "${SECRET}"`, `${server}\n    proxy-url: socks5://127.0.0.1:1080`), message: '{file}: cluster "c": proxy-url must be an http:// or https:// URL' },
+  { name: 'unreadable tokenFile', text: ok('    tokenFile: missing-token', server), message: '{file}: user "u": tokenFile: {dir}/missing-token: cannot read token file (ENOENT)' },
+  {
+    name: 'empty tokenFile',
+    text: ok('    tokenFile: token', server),
+    message: '{file}: user "u": tokenFile: {dir}/token: token file is empty',
+    setup: async (dir) => writeFile(join(dir, 'token'), '\n'),
+  },
   { name: 'exec without apiVersion', text: ok('    exec: {command: plugin}', server), message: '{file}: users[0].user.exec.apiVersion: must be specified to use an exec plugin' },
   {
     // A directory where the file should be (root ignores file modes, so no chmod 000 here).
@@ -82,5 +91,53 @@ describe('bad kubeconfigs', () => {
     expect(text2).toBe(message.replaceAll('{file}', file).replaceAll('{dir}', dir));
     expect(text2).not.toContain('\n');
     expect(text2).not.toContain(SECRET);
+    expect((error as KubeconfigError).file).toBe(file);
+  });
+});
+
+describe('bad kubeconfigs found on the first request', () => {
+  const servers: LeaseApiServer[] = [];
+  afterAll(async () => {
+    await Promise.all(servers.splice(0).map((s) => s.close()));
+  });
+
+  async function firstRequestError(text: string): Promise<{ file: string; error: unknown }> {
+    const file = join(await tempDir(), 'config');
+    await writeFile(file, text);
+    const config = await kubeconfigClientOptions({ kubeconfig: file, env: {}, retries: false });
+    try {
+      const error = await readNamespacedLease(createClient(config.clientOptions), { namespace: 'default', name: 'a' }).catch((e: unknown) => e);
+      return { file, error };
+    } finally {
+      await config.close();
+    }
+  }
+
+  it('a CA that does not match names the server, the cluster entry and the file', async () => {
+    const s = await start({ tls: true });
+    const other = await start({ tls: true });
+    servers.push(s, other);
+    const { file, error } = await firstRequestError(ok(`    token: "${SECRET}"`, `    server: ${s.url}\n    certificate-authority-data: ${b64(other.tls?.ca ?? '')}`));
+    expect(error).toBeInstanceOf(ClusterConnectionError);
+    const message = (error as ClusterConnectionError).message;
+    expect(message).toMatch(new RegExp(`^cannot verify the certificate of ${s.url.replace(/[.]/g, '\\.')} \\(`));
+    expect(message).toContain(`(cluster "c" in ${file}: check certificate-authority / tls-server-name)`);
+    expect(message).not.toContain('\n');
+    expect(message).not.toContain(SECRET);
+    // The server still serves a client with the right CA.
+    const good = await firstRequestError(ok(`    token: "${SECRET}"`, `    server: ${s.url}\n    certificate-authority-data: ${b64(s.tls?.ca ?? '')}`));
+    expect(good.error).toMatchObject({ status: 404 });
+  });
+
+  it('a missing exec plugin names the file and the user, on one line, keeping ExecPluginError and its failure code', async () => {
+    const exec = `    exec:\n      command: k8s-lease-no-such-plugin\n      apiVersion: client.authentication.k8s.io/v1\n      interactiveMode: Never\n      installHint: "Install it:\\n  brew install it"\n      env: [{name: X, value: "${SECRET}"}]`;
+    const { file, error } = await firstRequestError(ok(exec, server));
+    expect(error).toBeInstanceOf(ExecPluginError);
+    expect((error as ExecPluginError).failure).toBe('not-found');
+    const message = (error as ExecPluginError).message;
+    expect(message).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: user "u": exec: executable k8s-lease-no-such-plugin not found; It looks like you are trying to use a client-go credential plugin that is not installed\\.`));
+    expect(message).toMatch(/; Install it:; brew install it$/);
+    expect(message).not.toContain('\n');
+    expect(message).not.toContain(SECRET);
   });
 });

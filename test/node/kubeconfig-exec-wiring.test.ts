@@ -6,6 +6,8 @@ import { createClient, createNamespacedLease, readNamespacedLease } from 'k8s-le
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import type { ExecClusterInfo, ExecCredentialSource, KubeconfigExec } from '../../templates/node/exec/index.js';
 import { kubeconfigClientOptions } from '../../templates/node/index.js';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { b64, lease, removeTempDirs, start, tempDir, writeKubeconfig } from './helpers.js';
 
 interface Plugin {
@@ -13,15 +15,23 @@ interface Plugin {
   certificate: { cert: string; key: string } | undefined;
   calls: Array<{ exec: KubeconfigExec; cluster: ExecClusterInfo; kubeconfigPath: string | undefined }>;
   invalidations: number;
+  /** token() and clientCertificate() calls: whether the plugin would have run. */
+  asked: number;
 }
-const plugin: Plugin = { token: undefined, certificate: undefined, calls: [], invalidations: 0 };
+const plugin: Plugin = { token: undefined, certificate: undefined, calls: [], invalidations: 0, asked: 0 };
 
 vi.mock('../../templates/node/exec/index.js', () => ({
   execCredentialSource: (exec: KubeconfigExec, cluster: ExecClusterInfo, options?: { kubeconfigPath?: string }): ExecCredentialSource => {
     plugin.calls.push({ exec, cluster, kubeconfigPath: options?.kubeconfigPath });
     return {
-      token: async () => plugin.token,
-      clientCertificate: async () => plugin.certificate,
+      token: async () => {
+        plugin.asked += 1;
+        return plugin.token;
+      },
+      clientCertificate: async () => {
+        plugin.asked += 1;
+        return plugin.certificate;
+      },
       invalidate: () => {
         plugin.invalidations += 1;
       },
@@ -91,6 +101,39 @@ describe('exec users', () => {
       plugin.certificate = { cert: tls.clientCertificate, key: tls.clientKey };
       await createNamespacedLease(client, { namespace: 'default', body: lease('exec-cert') });
       expect(s.store.get('default', 'exec-cert')).toBeDefined();
+    } finally {
+      await config.close();
+    }
+  });
+
+  it.each([
+    { name: 'a token', user: { token: 'static-token' } },
+    { name: 'a tokenFile', user: { tokenFile: 'token' } },
+    { name: 'a username (basic auth)', user: { username: 'admin', password: 'pw' } },
+    { name: 'a client certificate', user: {} },
+  ])('are not run when the user also has $name, as client-go\'s exec.UpdateTransportConfig', async ({ name, user }) => {
+    const certificate = name === 'a client certificate';
+    const s = await start({ tls: certificate ? { clientCertificates: true } : true, token: 'static-token' });
+    servers.push(s);
+    const dir = await tempDir();
+    await writeFile(join(dir, 'token'), 'static-token\n');
+    const credentials = certificate ? { 'client-certificate-data': b64(s.tls?.clientCertificate ?? ''), 'client-key-data': b64(s.tls?.clientKey ?? '') } : user;
+    const path = await writeKubeconfig(dir, 'config', {
+      'current-context': 'x',
+      clusters: [{ name: 'c', cluster: { server: s.url, 'certificate-authority-data': b64(s.tls?.ca ?? '') } }],
+      users: [{ name: 'u', user: { ...credentials, exec: { command: 'bin/plugin', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never' } } }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+    });
+    Object.assign(plugin, { token: 'exec-token', certificate: undefined, calls: [], invalidations: 0, asked: 0 });
+    const config = await kubeconfigClientOptions({ kubeconfig: path, env: {} });
+    try {
+      const client = createClient(config.clientOptions);
+      const outcome = await readNamespacedLease(client, { namespace: 'default', name: 'absent' }).catch((e: unknown) => e);
+      // Basic auth is not one of the test server's authenticators: its 401 still shows the exec token was not sent instead.
+      expect(outcome).toMatchObject({ status: name === 'a username (basic auth)' ? 401 : 404 });
+      expect(plugin.asked).toBe(0);
+      // The stanza is still validated, as client-go's GetAuthenticator does before UpdateTransportConfig.
+      expect(plugin.calls).toHaveLength(1);
     } finally {
       await config.close();
     }

@@ -146,6 +146,45 @@ describe('withRetries: which requests are retried', () => {
     }
   });
 
+  it.each([
+    { name: 'the code on the error itself (a wrapper such as ClusterConnectionError)', error: () => Object.assign(new TypeError('cannot reach'), { code: 'ECONNRESET' }) },
+    { name: 'the code two causes down', error: () => new TypeError('wrapped', { cause: new Error('fetch failed', { cause: Object.assign(new Error('socket'), { code: 'UND_ERR_SOCKET' }) }) }) },
+  ])('finds a reset code on $name, and retries a GET but not a POST', async ({ error }) => {
+    for (const method of ['GET', 'POST'] as const) {
+      let calls = 0;
+      const failing: typeof fetch = async (input, init) => (++calls === 1 ? Promise.reject(error()) : fetch(input, init));
+      server.handler = jsonHandler(200, lease);
+      const events: RetryEvent[] = [];
+      const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(failing, { sleep: fakeSleep().sleep, onRetry: (e) => events.push(e) }) });
+      const outcome = await client.request({ method, path: LEASE_PATH, body: method === 'GET' ? undefined : JSON.stringify(lease) }).then(
+        () => 'ok',
+        (e: unknown) => e,
+      );
+      if (method === 'GET') {
+        expect(outcome).toBe('ok');
+        expect(events).toHaveLength(1);
+        expect(calls).toBe(2);
+      } else {
+        expect(outcome).toBeInstanceOf(TypeError);
+        expect(events).toEqual([]);
+        expect(calls).toBe(1);
+      }
+    }
+  });
+
+  it('walks a cyclic cause chain a bounded number of steps and does not retry when no reset code is on it', async () => {
+    const cyclic = new TypeError('loop');
+    Object.defineProperty(cyclic, 'cause', { value: new Error('inner', { cause: cyclic }) });
+    let calls = 0;
+    const failing: typeof fetch = async () => {
+      calls += 1;
+      throw cyclic;
+    };
+    const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(failing, { sleep: fakeSleep().sleep }) });
+    expect(await rejection(client.request({ method: 'GET', path: LEASE_PATH }))).toBe(cyclic);
+    expect(calls).toBe(1);
+  });
+
   it('retries a GET answered by the real Lease API server with 429 twice and 503 once, and never a create', async () => {
     const api: LeaseApiServer = await start();
     try {
