@@ -33,7 +33,12 @@ export interface WarningOptions {
 
 /** How requests travel once the cluster is known: the client runtime's middleware, on by default here. */
 export interface ApiTransportOptions {
-  /** Retries of idempotent requests on 429, 503, 504 and connection resets (k8s-lease-client's withRetries); false turns them off. */
+  /**
+   * Retries (k8s-lease-client's withRetries; false turns them off): reads on 429, 503, 504 (and any other 5xx carrying
+   * Retry-After) and on connection resets; writes carrying a resourceVersion precondition on 429 and 503 only. A
+   * conditional write is deliberately not retried after a 504 or a reset: it may have been committed, and the retry
+   * would then report a Conflict for a change that was applied. Creates and unconditional writes are never retried.
+   */
   retries?: RetryOptions | false;
   /** Each Warning header the API server sends (e.g. a field it dropped). Default: console.warn once per distinct text. */
   onApiWarning?: (warning: ApiWarning) => void;
@@ -75,27 +80,51 @@ async function build(clusterName: string, cluster: KubeconfigCluster, userName: 
   const server = checkServer(cluster, clusterAt);
   const tls = { ...(await clusterTls(cluster, clusterAt)), ...(await clientCertificate(user, userAt)) };
   checkAuthMethods(user, userAt);
-  if (cluster.proxyUrl !== undefined) checkProxy(cluster.proxyUrl, clusterAt);
+  if (cluster.proxyUrl !== undefined) checkProxy(cluster.proxyUrl, clusterAt, cluster.origin);
   if (cluster.insecureSkipTlsVerify) warn(options, `${clusterAt}: insecure-skip-tls-verify is set; the server's certificate is not verified`);
-  const fetchOptions = { tls, proxyUrl: cluster.proxyUrl ?? environmentProxy(server, options) };
+  const fetchOptions = { tls, proxyUrl: cluster.proxyUrl ?? environmentProxy(server, options), description: `cluster ${JSON.stringify(clusterName)} in ${cluster.origin}` };
   if (user.exec) {
     const source = execCredentialSource(
       user.exec,
       // PEM, decoded from the kubeconfig's base64 (or read from certificate-authority).
       { server, certificateAuthorityData: tls.ca, tlsServerName: cluster.tlsServerName, insecureSkipTlsVerify: cluster.insecureSkipTlsVerify, proxyUrl: cluster.proxyUrl },
-      { kubeconfigPath: user.origin, env: options.env },
+      { kubeconfigPath: user.origin, env: options.env, errorContext: userAt },
     );
-    const transport = execTransport(fetchOptions, source);
-    const token = async (): Promise<string> => (await source.token()) ?? '';
-    return nodeClientConfig({ baseUrl: server, fetch: refreshOnUnauthorized(transport.fetch, source), token }, namespace, transport.close, options);
+    // As client-go's exec.UpdateTransportConfig: a token, basic auth or a client certificate of the same user wins,
+    // and the plugin (validated above, as GetAuthenticator does) never runs.
+    if (!hasOtherAuth(user, tls)) {
+      const transport = execTransport(fetchOptions, source);
+      const token = async (): Promise<string> => (await source.token()) ?? '';
+      return nodeClientConfig({ baseUrl: server, fetch: refreshOnUnauthorized(transport.fetch, source), token }, namespace, transport.close, options);
+    }
   }
+  const token: TokenProvider | undefined = user.tokenFile !== undefined ? await readableTokenFile(user.tokenFile, userAt, user.origin) : user.token;
   const transport = nodeFetch(fetchOptions);
-  const token: TokenProvider | undefined = user.tokenFile !== undefined ? fileTokenProvider(user.tokenFile) : user.token;
   const headers: Record<string, string> = redactable({});
   if (user.username !== undefined || user.password !== undefined) {
     headers['authorization'] = `Basic ${Buffer.from(`${user.username ?? ''}:${user.password ?? ''}`).toString('base64')}`;
   }
   return nodeClientConfig({ baseUrl: server, fetch: transport.fetch, token, headers }, namespace, transport.close, options);
+}
+
+/** client-go's transport.Config HasTokenAuth, HasBasicAuth (a username) and HasCertAuth (certificate and key). */
+function hasOtherAuth(user: KubeconfigUser, tls: NodeTlsOptions): boolean {
+  return user.token !== undefined || user.tokenFile !== undefined || user.username !== undefined || (tls.cert !== undefined && tls.key !== undefined);
+}
+
+/**
+ * The tokenFile's provider, read once now: as client-go's NewBearerAuthWithRefreshRoundTripper (and an unreadable
+ * client-certificate here), a file that cannot be read fails when the config is built, naming the key and the file.
+ */
+async function readableTokenFile(path: string, at: string, origin: string): Promise<TokenProvider> {
+  const provider = fileTokenProvider(path);
+  try {
+    await provider();
+  } catch (cause) {
+    const reason = cause instanceof KubeconfigError ? cause.message : `${path}: cannot read token file`;
+    throw new KubeconfigError(`${at}: tokenFile: ${reason}`, origin, { cause });
+  }
+  return provider;
 }
 
 /** This package's version (the client's: they are generated and released together); undefined when run from templates/. */
@@ -166,7 +195,7 @@ function checkAuthMethods(user: KubeconfigUser, at: string): void {
   if (methods.length > 1) throw new KubeconfigError(`${at}: more than one authentication method found (${methods.join(', ')}); only one is allowed`, user.origin);
 }
 
-function checkProxy(proxyUrl: string, at: string): void {
+function checkProxy(proxyUrl: string, at: string, origin: string): void {
   let url: URL | undefined;
   try {
     url = new URL(proxyUrl);
@@ -174,7 +203,7 @@ function checkProxy(proxyUrl: string, at: string): void {
     // Reported below.
   }
   // client-go also accepts socks5; undici's ProxyAgent speaks HTTP CONNECT only.
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new KubeconfigError(`${at}: proxy-url must be an http:// or https:// URL`);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new KubeconfigError(`${at}: proxy-url must be an http:// or https:// URL`, origin);
 }
 
 /** kubectl's proxy when the cluster names none; one undici cannot speak (socks5) is skipped with a warning. */

@@ -22,6 +22,8 @@ export interface NodeFetchOptions {
   tls?: NodeTlsOptions;
   /** http:// or https:// proxy; requests are tunnelled with CONNECT. */
   proxyUrl?: string;
+  /** Where the settings came from (e.g. `cluster "c" in /home/me/.kube/config`), named in connection errors. */
+  description?: string;
 }
 
 export interface NodeFetch {
@@ -37,19 +39,28 @@ const CERTIFICATE_CODES = /CERT|SIGNATURE|ISSUER|SELF_SIGNED|ERR_TLS/;
 export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   const dispatcher = createDispatcher(options);
   const send: typeof fetch = async (input, init) => {
-    const url = typeof input === 'string' || input instanceof URL ? input : input.url;
+    const request = input instanceof Request ? input : undefined;
+    const url = request ? request.url : input instanceof URL ? input.href : String(input);
+    // As `new Request(input, init)`: init's members win over the Request's; headers are merged, init's overriding.
+    const headers = headerRecord(request?.headers);
+    Object.assign(headers, headerRecord(init?.headers));
+    const given = init?.body !== undefined ? bodyOf(init.body) : request?.body ?? undefined;
+    const body = given instanceof ReadableStream ? chunksOf(given) : given;
     let response: Awaited<ReturnType<typeof undiciFetch>>;
+    const signal = init?.signal ?? request?.signal ?? null;
     try {
       response = await undiciFetch(url, {
-        method: init?.method,
-        headers: headerRecord(init?.headers),
-        body: bodyOf(init?.body),
-        signal: init?.signal ?? null,
-        redirect: init?.redirect,
+        method: init?.method ?? request?.method,
+        headers,
+        body,
+        // A stream is sent as it is read (fetch requires saying so); it cannot be replayed by any retry.
+        ...(given instanceof ReadableStream ? { duplex: 'half' as const } : {}),
+        signal,
+        redirect: init?.redirect ?? request?.redirect,
         dispatcher,
       });
     } catch (error) {
-      throw init?.signal?.aborted ? error : connectionError(url, error);
+      throw signal?.aborted ? error : connectionError(url, error, options.description);
     }
     // The platform Response type createClient expects.
     return new Response(response.body && platformStream(response.body), { status: response.status, statusText: response.statusText, headers: [...response.headers] });
@@ -91,32 +102,50 @@ function platformStream(body: NonNullable<Awaited<ReturnType<typeof undiciFetch>
   );
 }
 
+/** A platform stream as the async iterable undici's fetch accepts (the two packages type their streams apart). */
+async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  try {
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) return;
+      yield chunk.value;
+    }
+  } finally {
+    reader.releaseLock();
+  }
+}
+
 function headerRecord(headers: HeadersInit | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
+  // A null prototype: a header named `__proto__` stays a header.
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   new Headers(headers).forEach((value, name) => {
     out[name] = value;
   });
   return out;
 }
 
-/** The bodies createClient sends (strings), plus bytes; others are refused rather than sent wrong. */
-function bodyOf(body: BodyInit | null | undefined): string | Uint8Array | undefined {
-  if (body === undefined || body === null) return undefined;
-  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+/** The bodies createClient sends (strings), bytes, and streams (sent as read, duplex "half"); others are refused rather than sent wrong. */
+function bodyOf(body: BodyInit | null): string | Uint8Array | ReadableStream<Uint8Array> | undefined {
+  if (body === null) return undefined;
+  if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ReadableStream) return body;
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  if (ArrayBuffer.isView(body)) return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
   if (body instanceof URLSearchParams) return body.toString();
-  throw new TypeError('nodeFetch: only string and byte bodies are supported');
+  throw new TypeError('nodeFetch: only string, byte and ReadableStream bodies are supported');
 }
 
-/** One line naming the server and what failed, instead of fetch's bare "fetch failed". */
-function connectionError(input: string | URL, error: unknown): ClusterConnectionError {
+/** One line naming the server, what failed and where the settings came from, instead of fetch's bare "fetch failed". */
+function connectionError(url: string, error: unknown, description: string | undefined): ClusterConnectionError {
   const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
   const code = errorCode(cause);
-  const origin = new URL(input).origin;
-  const detail = cause instanceof Error ? cause.message : String(cause);
+  const origin = new URL(url).origin;
+  // Node's and OpenSSL's messages are one line, but nothing here relies on it.
+  const detail = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ');
+  const from = description ? `${description}: ` : '';
   const message =
     code !== undefined && CERTIFICATE_CODES.test(code)
-      ? `cannot verify the certificate of ${origin} (${code}): ${detail}; check certificate-authority and tls-server-name`
-      : `cannot reach ${origin}${code ? ` (${code})` : ''}: ${detail}`;
+      ? `cannot verify the certificate of ${origin} (${code}): ${detail} (${from}check certificate-authority / tls-server-name)`
+      : `cannot reach ${origin}${code ? ` (${code})` : ''}: ${detail}${description ? ` (${description})` : ''}`;
   return new ClusterConnectionError(message, code, { cause: error });
 }

@@ -220,7 +220,8 @@ class Reader {
   }
 
   cluster(o: Obj, at: string): KubeconfigCluster {
-    return compact({
+    // Redactable: proxy-url may carry user:password.
+    return redactable(compact({
       server: this.string(o, 'server', at),
       certificateAuthority: this.path(o, 'certificate-authority', at),
       certificateAuthorityData: this.data(o, 'certificate-authority-data', at),
@@ -228,7 +229,7 @@ class Reader {
       tlsServerName: this.string(o, 'tls-server-name', at),
       proxyUrl: this.string(o, 'proxy-url', at),
       origin: this.file,
-    });
+    }));
   }
 
   user(o: Obj, at: string): KubeconfigUser {
@@ -264,7 +265,8 @@ class Reader {
     if (apiVersion === undefined) this.fail(`${at}.apiVersion`, 'must be specified to use an exec plugin');
     const mode = this.string(value, 'interactiveMode', at);
     if (mode !== undefined && !isInteractiveMode(mode)) this.fail(`${at}.interactiveMode`, 'must be Never, IfAvailable or Always');
-    return compact({
+    // Redactable: args and env often carry secrets (client-go's ExecConfig.String redacts both).
+    return redactable(compact({
       // ResolveLocalPaths resolves the command only when it names a path, not a program looked up in PATH.
       command: command.includes(sep) && !isAbsolute(command) ? resolve(this.dir, command) : command,
       args: this.strings(value, 'args', at),
@@ -273,7 +275,7 @@ class Reader {
       installHint: this.string(value, 'installHint', at),
       interactiveMode: mode,
       provideClusterInfo: this.bool(value, 'provideClusterInfo', at),
-    });
+    }));
   }
 
   strings(o: Obj, key: string, at: string): string[] | undefined {

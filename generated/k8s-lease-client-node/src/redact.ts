@@ -3,8 +3,26 @@
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');
 export const REDACTED = '[REDACTED]';
 
-/** Keys whose values are credentials wherever they appear (compared case-insensitively). */
-const SECRET_KEYS: ReadonlySet<string> = new Set(['token', 'password', 'clientkeydata', 'key', 'authorization', 'value']);
+/**
+ * Keys whose values are credentials wherever they appear (compared case-insensitively). An exec stanza's `args` and
+ * `env` are redacted whole, as client-go's ExecConfig.String prints `--- REDACTED ---` for both.
+ */
+const SECRET_KEYS: ReadonlySet<string> = new Set(['token', 'password', 'clientkeydata', 'key', 'authorization', 'value', 'args', 'env']);
+
+/** Keys holding a URL whose user-info (`http://user:pass@proxy`) is a credential. */
+const URL_KEYS: ReadonlySet<string> = new Set(['proxyurl', 'proxy-url']);
+
+/** The URL with its user-info replaced; text that does not parse as a URL is redacted whole. */
+export function redactUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return REDACTED;
+  }
+  if (url.username === '' && url.password === '') return text;
+  return `${url.protocol}//${REDACTED}@${url.host}${url.pathname}${url.search}${url.hash}`;
+}
 
 /** A copy of `value` with credentials replaced; functions (token providers, fetch) become a marker. */
 export function redactedCopy(value: unknown, seen: WeakSet<object> = new WeakSet()): unknown {
@@ -17,7 +35,10 @@ export function redactedCopy(value: unknown, seen: WeakSet<object> = new WeakSet
   // A null prototype, so a `__proto__` name from a kubeconfig stays a plain key.
   const out: Record<string, unknown> = Object.create(null);
   for (const [key, item] of Object.entries(value)) {
-    out[key] = SECRET_KEYS.has(key.toLowerCase()) && item !== undefined && item !== '' ? REDACTED : redactedCopy(item, seen);
+    const name = key.toLowerCase();
+    if (SECRET_KEYS.has(name) && item !== undefined && item !== '') out[key] = REDACTED;
+    else if (URL_KEYS.has(name) && typeof item === 'string') out[key] = redactUrl(item);
+    else out[key] = redactedCopy(item, seen);
   }
   return out;
 }

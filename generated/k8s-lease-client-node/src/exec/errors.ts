@@ -50,25 +50,19 @@ export function escapeControl(text: string): string {
   return text.replace(CONTROL, (c) => (c === '\\' ? '\\\\' : `\\u{${(c.codePointAt(0) ?? 0).toString(16)}}`));
 }
 
-/** The last `max` characters of what a plugin wrote to stderr, trimmed and escaped: the tail usually says why it failed. */
-export function excerpt(text: string, max = 512): string {
-  const trimmed = text.trim();
-  const tail = trimmed.length > max ? `…${trimmed.slice(trimmed.length - max)}` : trimmed;
-  return escapeControl(tail);
-}
-
 export function toError(command: string, f: Failure): ExecPluginError {
   return new ExecPluginError(command, f.failure, `exec plugin ${escapeControl(command)}: ${f.detail}`);
 }
 
-// As client-go's wrapCmdRunErrorLocked prints a missing executable (exec.go, installHintVerboseHelp), installHint last.
-const INSTALL_HINT_HELP =
-  '\n\nIt looks like you are trying to use a client-go credential plugin that is not installed.\n\n' +
-  'To learn more about this feature, consult the documentation available at:\n' +
-  '      https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins';
+// client-go's wrapCmdRunErrorLocked (exec.go, installHintVerboseHelp) prints these paragraphs on separate lines; here
+// they are joined with "; " so the error stays one line, its wording kept and the installHint last.
+const INSTALL_HINT_HELP = [
+  'It looks like you are trying to use a client-go credential plugin that is not installed.',
+  'To learn more about this feature, consult the documentation available at: https://kubernetes.io/docs/reference/access-authn-authz/authentication/#client-go-credential-plugins',
+];
 
 export function notFoundError(command: string, installHint: string | undefined): ExecPluginError {
-  // The hint is the kubeconfig author's multi-line text, kept as kubectl shows it; only control characters are escaped.
-  const hint = installHint ? `\n\n${installHint.split('\n').map(escapeControl).join('\n')}` : '';
-  return new ExecPluginError(command, 'not-found', `exec: executable ${escapeControl(command)} not found${INSTALL_HINT_HELP}${hint}`);
+  // The hint is the kubeconfig author's multi-line text: its non-empty lines joined the same way, control characters escaped.
+  const hint = (installHint ?? '').split('\n').map((line) => line.trim()).filter((line) => line !== '').map(escapeControl);
+  return new ExecPluginError(command, 'not-found', [`exec: executable ${escapeControl(command)} not found`, ...INSTALL_HINT_HELP, ...hint].join('; '));
 }

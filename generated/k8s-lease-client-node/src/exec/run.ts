@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { excerpt, failure, type Failure } from './errors.js';
+import { failure, type Failure } from './errors.js';
 import { err, ok, type Result } from './result.js';
 
 export interface RunSpec {
@@ -15,9 +15,6 @@ export interface RunSpec {
 
 export type RunFailure = Failure | { failure: 'not-found' };
 
-// Enough of stderr for a useful excerpt; a chatty plugin cannot grow our memory.
-const STDERR_KEEP = 8 * 1024;
-
 /**
  * Runs the plugin once and collects stdout, bounded in size and time. Settles exactly once: on close, on a spawn
  * error, when stdout overflows or the timer fires (then the child is SIGKILLed and its pipes destroyed, so a
@@ -27,7 +24,9 @@ export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
   return new Promise((resolvePromise) => {
     let child: ChildProcess;
     try {
-      child = spawn(spec.file, [...spec.args], { env: spec.env, stdio: [spec.stdin, 'pipe', 'pipe'], shell: false, windowsHide: true });
+      // stderr is the user's, as client-go's `cmd.Stderr = os.Stderr`: an interactive plugin's prompts reach the terminal,
+      // and what a plugin prints there (possibly secrets) never lands in an error message.
+      child = spawn(spec.file, [...spec.args], { env: spec.env, stdio: [spec.stdin, 'pipe', 'inherit'], shell: false, windowsHide: true });
     } catch (error) {
       // Synchronous refusals (a NUL byte in an argument or the environment) carry the offending value: not echoed.
       const code = (error as { code?: unknown }).code;
@@ -36,7 +35,6 @@ export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
     }
     const stdout: Buffer[] = [];
     let stdoutBytes = 0;
-    let stderr = '';
     let settled = false;
 
     const finish = (result: Result<string, RunFailure>, kill: boolean): void => {
@@ -46,7 +44,6 @@ export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
       if (kill) {
         child.kill('SIGKILL');
         child.stdout?.destroy();
-        child.stderr?.destroy();
       }
       stdout.length = 0;
       resolvePromise(result);
@@ -64,10 +61,6 @@ export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
       }
       stdout.push(chunk);
     });
-    child.stderr?.setEncoding('utf8');
-    child.stderr?.on('data', (chunk: string) => {
-      stderr = (stderr + chunk).slice(-STDERR_KEEP);
-    });
     child.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOENT') finish(err({ failure: 'not-found' }), true);
       else finish(err(failure('spawn-failed', `cannot start the plugin (${error.code ?? 'unknown error'})`)), true);
@@ -77,9 +70,9 @@ export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
         finish(ok(Buffer.concat(stdout).toString('utf8')), false);
         return;
       }
+      // client-go: "exec: executable X failed with exit code N", nothing of the plugin's output.
       const how = code === null ? `was terminated by signal ${signal ?? 'unknown'}` : `failed with exit code ${code}`;
-      const said = excerpt(stderr);
-      finish(err(failure('exit-code', `executable ${how}${said ? `; stderr: ${said}` : ''}`)), false);
+      finish(err(failure('exit-code', `executable ${how}`)), false);
     });
   });
 }

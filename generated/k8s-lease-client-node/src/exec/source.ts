@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { resolveCommand, validateExecConfig, type ValidExecConfig } from './config.js';
 import { parseExecCredential } from './credential.js';
-import { ExecPluginError, failure, notFoundError, toError } from './errors.js';
+import { escapeControl, ExecPluginError, failure, notFoundError, toError } from './errors.js';
 import { EXEC_INFO_ENV, execInfo } from './execInfo.js';
 import { err, ok, type Result } from './result.js';
 import { runPlugin } from './run.js';
@@ -59,6 +59,11 @@ async function runOnce(config: ValidExecConfig, cluster: ExecClusterInfo, option
   return credential.value;
 }
 
+/** The same failure, its message prefixed with where the stanza is (kept one line: the context is escaped). */
+function withContext(error: ExecPluginError, context: string): ExecPluginError {
+  return new ExecPluginError(error.command, error.failure, `${escapeControl(context)}: ${error.message}`);
+}
+
 /**
  * A credential source backed by an exec plugin, with client-go's Authenticator semantics: one run at a time shared by
  * every caller, the result cached until its expirationTimestamp (or until invalidate()). A failed run is not cached,
@@ -67,8 +72,9 @@ async function runOnce(config: ValidExecConfig, cluster: ExecClusterInfo, option
  * The object shows only the command under util.inspect, String() and JSON.stringify: credentials live in a closure.
  */
 export function execCredentialSource(exec: KubeconfigExec, cluster: ExecClusterInfo, options: ExecCredentialSourceOptions = {}): ExecCredentialSource {
+  const located = (error: unknown): unknown => (options.errorContext !== undefined && error instanceof ExecPluginError ? withContext(error, options.errorContext) : error);
   const valid = validateExecConfig(exec);
-  if (!valid.ok) throw toError(String(exec.command), valid.error);
+  if (!valid.ok) throw located(toError(String(exec.command), valid.error));
   const config = valid.value;
   const now = options.now ?? Date.now;
   let cached: ExecCredential | undefined;
@@ -79,7 +85,9 @@ export function execCredentialSource(exec: KubeconfigExec, cluster: ExecClusterI
     // client-go's credsExpired: a credential without expiry never expires; one with it is stale once now is after it.
     if (cached && (cached.expiresAt === undefined || now() <= cached.expiresAt)) return Promise.resolve(cached);
     if (!inflight) {
-      const run = runOnce(config, cluster, options);
+      const run = runOnce(config, cluster, options).catch((error: unknown) => {
+        throw located(error);
+      });
       inflight = run;
       run.then(
         (fresh) => {

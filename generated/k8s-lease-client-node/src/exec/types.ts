@@ -42,6 +42,8 @@ export interface ExecCredentialSourceOptions {
   maxStdoutBytes?: number;
   /** Clock for expiry decisions (default Date.now). */
   now?: () => number;
+  /** Put before every error message, e.g. `/home/me/.kube/config: user "me"`, so the error names where the stanza is. */
+  errorContext?: string;
   /** Whether our stdin is a terminal, for interactiveMode (default process.stdin.isTTY). */
   isTerminal?: () => boolean;
 }

@@ -200,11 +200,23 @@ function retryableStatus(response: Response, kind: RetryKind): string | undefine
   return undefined;
 }
 
-/** The `cause.code` undici and Node put on a failed fetch's TypeError, when the connection broke (client-go: IsConnectionReset, IsProbableEOF). */
+/** How deep a cause chain is followed: wrappers add a level or two; a cyclic or hostile chain must not loop. */
+const MAX_CAUSE_DEPTH = 8;
+
+/**
+ * The code of a broken connection (client-go: IsConnectionReset, IsProbableEOF), on the error or along its
+ * `cause` chain: undici puts it on fetch's TypeError's cause, wrappers such as the Node package's
+ * ClusterConnectionError put it on the error itself.
+ */
 function connectionErrorCode(error: unknown): string | undefined {
   if (!(error instanceof TypeError)) return undefined;
-  const code = field(error.cause, 'code');
-  return typeof code === 'string' && RETRYABLE_CONNECTION_ERRORS.has(code) ? code : undefined;
+  let current: unknown = error;
+  for (let depth = 0; depth < MAX_CAUSE_DEPTH && typeof current === 'object' && current !== null; depth++) {
+    const code = field(current, 'code');
+    if (typeof code === 'string' && RETRYABLE_CONNECTION_ERRORS.has(code)) return code;
+    current = field(current, 'cause');
+  }
+  return undefined;
 }
 
 /**
