@@ -288,6 +288,56 @@ describe('leader election (client-go semantics)', () => {
     await done;
   });
 
+  describe('callbacks cannot break the election', () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    beforeAll(() => process.on('unhandledRejection', onUnhandled));
+    afterAll(() => process.off('unhandledRejection', onUnhandled));
+
+    const boom = new Error('boom');
+    const failing: Array<[string, Partial<LeaderElectorOptions>, unknown[]]> = [
+      // The README's idiom: the work rejects with the signal's reason once it is told to stop. That is no error.
+      ['an async onStartedLeading that rejects on step-down', { onStartedLeading: (signal) => new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) }, []],
+      ['an async onStartedLeading that rejects while leading', { onStartedLeading: () => Promise.reject(boom) }, [boom]],
+      ['an onStartedLeading that throws', { onStartedLeading: () => { throw boom; } }, [boom]],
+      ['an onNewLeader that throws', { onNewLeader: () => { throw boom; } }, [boom]],
+      ['an onStoppedLeading that throws', { onStoppedLeading: () => { throw boom; } }, [boom]],
+    ];
+    it.each(failing)('%s: reported, the Lease is still renewed and released, run() resolves', async (_title, callbacks, expectedErrors) => {
+      const clock = new VirtualClock();
+      const name = `le-${++seq}`;
+      const errors: unknown[] = [];
+      unhandled.length = 0;
+      const a = candidate(clock, name, 'a', { releaseOnCancel: true, onError: (e) => errors.push(e), ...callbacks });
+      await settle();
+      await run(clock, 6_000, 250);
+      expect(a.elector.isLeader()).toBe(true);
+      expect(spec(name)).toMatchObject({ holderIdentity: 'a' });
+      a.cancel.abort();
+      await settle();
+      await expect(a.done).resolves.toBeUndefined();
+      await settle();
+      expect(spec(name)).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
+      expect(errors).toEqual(expectedErrors);
+      expect(unhandled).toEqual([]);
+    });
+
+    it('onStoppedLeading is called for a candidate that never led', async () => {
+      const clock = new VirtualClock();
+      const name = `le-${++seq}`;
+      seed(name, heldBy('other', FOREIGN_TIME));
+      const b = candidate(clock, name, 'b', { releaseOnCancel: true });
+      await settle();
+      await run(clock, 4_000, 250);
+      b.cancel.abort();
+      await b.done;
+      expect(b.events).toEqual(['leader other', 'stopped']);
+      expect(spec(name)).toMatchObject({ holderIdentity: 'other' });
+    });
+  });
+
   const client = createClient({ baseUrl: 'http://127.0.0.1:1' });
   const base: LeaderElectorOptions = { client, namespace: NS, name: 'x', identity: 'me', onStartedLeading: () => {}, onStoppedLeading: () => {} };
   const invalid: Array<[string, Partial<LeaderElectorOptions>, string]> = [
