@@ -348,6 +348,11 @@ describe('leader election (client-go semantics)', () => {
     ['NaN leaseDuration', { leaseDuration: Number.NaN }, 'leaseDuration, renewDeadline and retryPeriod must be finite numbers of ms'],
     ['leaseDuration below one second', { leaseDuration: 900, renewDeadline: 500, retryPeriod: 100 }, 'leaseDuration must be at least 1000 ms (the Lease holds whole seconds)'],
     ['empty identity', { identity: '' }, 'identity must be a non-empty string'],
+    // 1999 ms goes on the wire as 1 s: the others would take over 1 s after the leader's last renewal while its own term runs 1.9 s.
+    ['renewDeadline not below the whole seconds of leaseDuration', { leaseDuration: 1_999, renewDeadline: 1_900, retryPeriod: 100 }, 'renewDeadline must be less than the whole seconds of leaseDuration written to the Lease (1000 ms), got renewDeadline 1900'],
+    ['renewDeadline equal to the whole seconds of leaseDuration', { leaseDuration: 2_500, renewDeadline: 2_000, retryPeriod: 100 }, 'renewDeadline must be less than the whole seconds of leaseDuration written to the Lease (2000 ms), got renewDeadline 2000'],
+    ['no client', { client: undefined as unknown as LeaderElectorOptions['client'] }, 'client must be a client from createClient'],
+    ['a client without request', { client: { baseUrl: 'x' } as unknown as LeaderElectorOptions['client'] }, 'client must be a client from createClient'],
   ];
   it.each(invalid)('rejects %s with a one-line error', (_title, patch, message) => {
     let error: unknown;
@@ -363,6 +368,7 @@ describe('leader election (client-go semantics)', () => {
 
   it('accepts the defaults (15 s, 10 s, 2 s) and rejects a name that is not DNS-1123', () => {
     expect(() => createLeaderElector(base)).not.toThrow();
+    expect(() => createLeaderElector({ ...base, leaseDuration: 2_999, renewDeadline: 1_900, retryPeriod: 100 })).not.toThrow();
     expect(() => createLeaderElector({ ...base, name: '../x' })).toThrow(/DNS-1123/);
   });
 });
