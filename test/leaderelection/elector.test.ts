@@ -338,6 +338,71 @@ describe('leader election (client-go semantics)', () => {
     });
   });
 
+  describe('request errors are reported, not swallowed', () => {
+    let guarded: LeaseApiServer;
+    beforeAll(async () => {
+      guarded = await start({ token: 'good', forbiddenTokens: ['denied'] });
+    });
+    afterAll(() => guarded.close());
+
+    const electWith = (clientToken: string, onError?: (error: unknown) => void): Candidate => {
+      const clock = new VirtualClock();
+      const view = clock.view();
+      const cancel = new AbortController();
+      const events: string[] = [];
+      const elector = createLeaderElector({
+        client: createClient({ baseUrl: guarded.url, token: clientToken }),
+        namespace: NS,
+        name: `le-${++seq}`,
+        identity: 'a',
+        clock: view,
+        signal: cancel.signal,
+        onStartedLeading: () => void events.push('started'),
+        onStoppedLeading: () => void events.push('stopped'),
+        ...(onError === undefined ? {} : { onError }),
+      });
+      const c: Candidate = { elector, view, log: [], events, leaderSignal: () => undefined, cancel, done: elector.run() };
+      void (async () => {
+        for (let i = 0; i < 5; i++) {
+          await settle();
+          clock.advance(5_000);
+        }
+        await settle();
+        cancel.abort();
+      })();
+      return c;
+    };
+
+    const cases = [
+      { title: 'a 403 (a token that may not touch Leases)', token: 'denied', status: 403, reason: 'Forbidden' },
+      { title: 'a 401 (a wrong token)', token: 'wrong', status: 401, reason: 'Unauthorized' },
+    ];
+    it.each(cases)('$title reaches onError on every attempt, and the elector never leads', async ({ token, status, reason }) => {
+      const errors: unknown[] = [];
+      const c = electWith(token, (e) => errors.push(e));
+      await c.done;
+      expect(c.events).toEqual(['stopped']);
+      expect(errors.length).toBeGreaterThanOrEqual(3);
+      for (const error of errors) expect(error).toMatchObject({ status, reason });
+      // The Lease was never created: the server refused before storing anything.
+      expect(guarded.store.get(NS, `le-${seq}`)).toBeUndefined();
+    });
+
+    it('by default warns once per distinct message', async () => {
+      const warnings: unknown[][] = [];
+      const warn = console.warn;
+      console.warn = (...args: unknown[]) => void warnings.push(args);
+      try {
+        const c = electWith('denied');
+        await c.done;
+      } finally {
+        console.warn = warn;
+      }
+      expect(warnings).toHaveLength(1);
+      expect(String(warnings[0]?.[0])).toMatch(/^leader election default\/le-\d+ \(a\): GET .* 403 Forbidden/);
+    });
+  });
+
   const client = createClient({ baseUrl: 'http://127.0.0.1:1' });
   const base: LeaderElectorOptions = { client, namespace: NS, name: 'x', identity: 'me', onStartedLeading: () => {}, onStoppedLeading: () => {} };
   const invalid: Array<[string, Partial<LeaderElectorOptions>, string]> = [
