@@ -255,6 +255,33 @@ describe('leader election (client-go semantics)', () => {
     await b.done;
   });
 
+  it('coordinated election (1.31+): with five candidates, only the preferredHolder takes the Lease once it expires', async () => {
+    const clock = new VirtualClock();
+    const name = `le-${++seq}`;
+    const a = candidate(clock, name, 'a');
+    await settle();
+    const others = ['c1', 'c2', 'c3', 'b'].map((id) => candidate(clock, name, id));
+    await settle();
+    const lease = server.store.get(NS, name);
+    if (lease === undefined) throw new Error('no lease');
+    server.store.update({ ...lease, spec: { ...lease.spec, preferredHolder: 'b', strategy: 'OldestEmulationVersion' } });
+    const holders: string[] = [];
+    await run(clock, 60_000, 250, () => {
+      const holder = String(spec(name).holderIdentity);
+      if (holders.at(-1) !== holder) holders.push(holder);
+    });
+    // a's term ends, then b leads: no pointless terms of c1, c2 or c3 in between.
+    expect(holders).toEqual(['a', 'b']);
+    expect(spec(name)).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
+    for (const c of others.slice(0, 3)) expect(writes(c.log)).toEqual([]);
+    const b = others[3];
+    expect(b?.elector.isLeader()).toBe(true);
+    expect(b?.events).toContain('started');
+    await a.done;
+    for (const c of others) c.cancel.abort();
+    await Promise.all(others.map((c) => c.done));
+  });
+
   it('a lock for one-off work: acquires, runs, releases', async () => {
     const name = `le-${++seq}`;
     const client = createClient({ baseUrl: server.url });

@@ -150,6 +150,9 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     // 3. Never overwrite another holder's lease before it expired by our own observation.
     if (holder !== '' && !leader && isLeaseValid(observation, startedAt)) return 'held';
     if (leader && endOfTerm(observation, identity)) return 'yield';
+    // Coordinated mode: the Lease names its next holder, so nobody else takes it, expired or not (client-go's
+    // tryCoordinatedRenew never acquires; here the preferred candidate may, once the term has expired).
+    if (!leader && endOfTerm(observation, identity)) return 'held';
     const spec = observation.spec ?? {};
     // 4. Keep acquireTime and the count on renewal; a change of holder counts once.
     const next: ElectionRecord = leader
