@@ -11,7 +11,7 @@ export interface ElectionClock {
 }
 
 /** setTimeout's largest delay; longer ones (or NaN) fire after 1 ms in Node and browsers. */
-export const MAX_TIMER_MS = 2 ** 31 - 1;
+export const MAX_TIMER_MS: number = 2 ** 31 - 1;
 
 const now = (): number => performance.timeOrigin + performance.now();
 
