@@ -293,6 +293,45 @@ describe('leader election (client-go semantics)', () => {
     expect(spec(name)).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
   });
 
+  const lossCases = [
+    {
+      title: 'another client takes the Lease over with a PUT',
+      lose: (name: string) => {
+        const lease = server.store.get(NS, name);
+        if (lease === undefined) throw new Error('no lease');
+        server.store.update({ ...lease, spec: { ...lease.spec, holderIdentity: 'thief' } });
+      },
+      holder: 'thief',
+    },
+    { title: 'the server answers 500 to every update past renewDeadline', lose: () => server.setFaults({ serverError: { status: 500, when: (r) => r.verb === 'update' } }), holder: 'job-1' },
+  ];
+  it.each(lossCases)('a lock for one-off work: when $title, the work\'s signal aborts and the lock rejects', async ({ lose, holder }) => {
+    const clock = new VirtualClock();
+    const view = clock.view();
+    const name = `le-${++seq}`;
+    const errors: unknown[] = [];
+    let started = false;
+    let workSignal: AbortSignal | undefined;
+    const locked = withLeaseLock(
+      { client: processClient(server.url, view), namespace: NS, name, identity: 'job-1', clock: view, random: () => 0, onError: (e) => errors.push(e) },
+      (signal) => {
+        started = true;
+        workSignal = signal;
+        // Work that runs until told to stop, and then (wrongly) resolves anyway: the lock must still refuse the result.
+        return new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('finished after the loss')));
+      },
+    );
+    const outcome = locked.then(() => 'resolved', (error: unknown) => error);
+    await settle();
+    expect(started).toBe(true);
+    lose(name);
+    await run(clock, 11_000, 250);
+    expect(workSignal?.aborted).toBe(true);
+    expect(await outcome).toBeInstanceOf(Error);
+    expect(String(await outcome)).toMatch(/stopped leading default\/le-\d+/);
+    expect(spec(name)).toMatchObject({ holderIdentity: holder });
+  });
+
   it('a heartbeat keeps renewing its own Lease, as kubelet: create, one PUT per interval, re-read after a conflict', async () => {
     const clock = new VirtualClock();
     const view = clock.view();
