@@ -255,6 +255,33 @@ describe('leader election (client-go semantics)', () => {
     await b.done;
   });
 
+  it('coordinated election (1.31+): with five candidates, only the preferredHolder takes the Lease once it expires', async () => {
+    const clock = new VirtualClock();
+    const name = `le-${++seq}`;
+    const a = candidate(clock, name, 'a');
+    await settle();
+    const others = ['c1', 'c2', 'c3', 'b'].map((id) => candidate(clock, name, id));
+    await settle();
+    const lease = server.store.get(NS, name);
+    if (lease === undefined) throw new Error('no lease');
+    server.store.update({ ...lease, spec: { ...lease.spec, preferredHolder: 'b', strategy: 'OldestEmulationVersion' } });
+    const holders: string[] = [];
+    await run(clock, 60_000, 250, () => {
+      const holder = String(spec(name).holderIdentity);
+      if (holders.at(-1) !== holder) holders.push(holder);
+    });
+    // a's term ends, then b leads: no pointless terms of c1, c2 or c3 in between.
+    expect(holders).toEqual(['a', 'b']);
+    expect(spec(name)).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
+    for (const c of others.slice(0, 3)) expect(writes(c.log)).toEqual([]);
+    const b = others[3];
+    expect(b?.elector.isLeader()).toBe(true);
+    expect(b?.events).toContain('started');
+    await a.done;
+    for (const c of others) c.cancel.abort();
+    await Promise.all(others.map((c) => c.done));
+  });
+
   it('a lock for one-off work: acquires, runs, releases', async () => {
     const name = `le-${++seq}`;
     const client = createClient({ baseUrl: server.url });
@@ -264,6 +291,45 @@ describe('leader election (client-go semantics)', () => {
     });
     expect(result).toBe('done');
     expect(spec(name)).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
+  });
+
+  const lossCases = [
+    {
+      title: 'another client takes the Lease over with a PUT',
+      lose: (name: string) => {
+        const lease = server.store.get(NS, name);
+        if (lease === undefined) throw new Error('no lease');
+        server.store.update({ ...lease, spec: { ...lease.spec, holderIdentity: 'thief' } });
+      },
+      holder: 'thief',
+    },
+    { title: 'the server answers 500 to every update past renewDeadline', lose: () => server.setFaults({ serverError: { status: 500, when: (r) => r.verb === 'update' } }), holder: 'job-1' },
+  ];
+  it.each(lossCases)('a lock for one-off work: when $title, the work\'s signal aborts and the lock rejects', async ({ lose, holder }) => {
+    const clock = new VirtualClock();
+    const view = clock.view();
+    const name = `le-${++seq}`;
+    const errors: unknown[] = [];
+    let started = false;
+    let workSignal: AbortSignal | undefined;
+    const locked = withLeaseLock(
+      { client: processClient(server.url, view), namespace: NS, name, identity: 'job-1', clock: view, random: () => 0, onError: (e) => errors.push(e) },
+      (signal) => {
+        started = true;
+        workSignal = signal;
+        // Work that runs until told to stop, and then (wrongly) resolves anyway: the lock must still refuse the result.
+        return new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('finished after the loss')));
+      },
+    );
+    const outcome = locked.then(() => 'resolved', (error: unknown) => error);
+    await settle();
+    expect(started).toBe(true);
+    lose(name);
+    await run(clock, 11_000, 250);
+    expect(workSignal?.aborted).toBe(true);
+    expect(await outcome).toBeInstanceOf(Error);
+    expect(String(await outcome)).toMatch(/stopped leading default\/le-\d+/);
+    expect(spec(name)).toMatchObject({ holderIdentity: holder });
   });
 
   it('a heartbeat keeps renewing its own Lease, as kubelet: create, one PUT per interval, re-read after a conflict', async () => {
@@ -288,6 +354,121 @@ describe('leader election (client-go semantics)', () => {
     await done;
   });
 
+  describe('callbacks cannot break the election', () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => {
+      unhandled.push(reason);
+    };
+    beforeAll(() => process.on('unhandledRejection', onUnhandled));
+    afterAll(() => process.off('unhandledRejection', onUnhandled));
+
+    const boom = new Error('boom');
+    const failing: Array<[string, Partial<LeaderElectorOptions>, unknown[]]> = [
+      // The README's idiom: the work rejects with the signal's reason once it is told to stop. That is no error.
+      ['an async onStartedLeading that rejects on step-down', { onStartedLeading: (signal) => new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) }, []],
+      ['an async onStartedLeading that rejects while leading', { onStartedLeading: () => Promise.reject(boom) }, [boom]],
+      ['an onStartedLeading that throws', { onStartedLeading: () => { throw boom; } }, [boom]],
+      ['an onNewLeader that throws', { onNewLeader: () => { throw boom; } }, [boom]],
+      ['an onStoppedLeading that throws', { onStoppedLeading: () => { throw boom; } }, [boom]],
+    ];
+    it.each(failing)('%s: reported, the Lease is still renewed and released, run() resolves', async (_title, callbacks, expectedErrors) => {
+      const clock = new VirtualClock();
+      const name = `le-${++seq}`;
+      const errors: unknown[] = [];
+      unhandled.length = 0;
+      const a = candidate(clock, name, 'a', { releaseOnCancel: true, onError: (e) => errors.push(e), ...callbacks });
+      await settle();
+      await run(clock, 6_000, 250);
+      expect(a.elector.isLeader()).toBe(true);
+      expect(spec(name)).toMatchObject({ holderIdentity: 'a' });
+      a.cancel.abort();
+      await settle();
+      await expect(a.done).resolves.toBeUndefined();
+      await settle();
+      expect(spec(name)).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
+      expect(errors).toEqual(expectedErrors);
+      expect(unhandled).toEqual([]);
+    });
+
+    it('onStoppedLeading is called for a candidate that never led', async () => {
+      const clock = new VirtualClock();
+      const name = `le-${++seq}`;
+      seed(name, heldBy('other', FOREIGN_TIME));
+      const b = candidate(clock, name, 'b', { releaseOnCancel: true });
+      await settle();
+      await run(clock, 4_000, 250);
+      b.cancel.abort();
+      await b.done;
+      expect(b.events).toEqual(['leader other', 'stopped']);
+      expect(spec(name)).toMatchObject({ holderIdentity: 'other' });
+    });
+  });
+
+  describe('request errors are reported, not swallowed', () => {
+    let guarded: LeaseApiServer;
+    beforeAll(async () => {
+      guarded = await start({ token: 'good', forbiddenTokens: ['denied'] });
+    });
+    afterAll(() => guarded.close());
+
+    const electWith = (clientToken: string, onError?: (error: unknown) => void): Candidate => {
+      const clock = new VirtualClock();
+      const view = clock.view();
+      const cancel = new AbortController();
+      const events: string[] = [];
+      const elector = createLeaderElector({
+        client: createClient({ baseUrl: guarded.url, token: clientToken }),
+        namespace: NS,
+        name: `le-${++seq}`,
+        identity: 'a',
+        clock: view,
+        signal: cancel.signal,
+        onStartedLeading: () => void events.push('started'),
+        onStoppedLeading: () => void events.push('stopped'),
+        ...(onError === undefined ? {} : { onError }),
+      });
+      const c: Candidate = { elector, view, log: [], events, leaderSignal: () => undefined, cancel, done: elector.run() };
+      void (async () => {
+        for (let i = 0; i < 5; i++) {
+          await settle();
+          clock.advance(5_000);
+        }
+        await settle();
+        cancel.abort();
+      })();
+      return c;
+    };
+
+    const cases = [
+      { title: 'a 403 (a token that may not touch Leases)', token: 'denied', status: 403, reason: 'Forbidden' },
+      { title: 'a 401 (a wrong token)', token: 'wrong', status: 401, reason: 'Unauthorized' },
+    ];
+    it.each(cases)('$title reaches onError on every attempt, and the elector never leads', async ({ token, status, reason }) => {
+      const errors: unknown[] = [];
+      const c = electWith(token, (e) => errors.push(e));
+      await c.done;
+      expect(c.events).toEqual(['stopped']);
+      expect(errors.length).toBeGreaterThanOrEqual(3);
+      for (const error of errors) expect(error).toMatchObject({ status, reason });
+      // The Lease was never created: the server refused before storing anything.
+      expect(guarded.store.get(NS, `le-${seq}`)).toBeUndefined();
+    });
+
+    it('by default warns once per distinct message', async () => {
+      const warnings: unknown[][] = [];
+      const warn = console.warn;
+      console.warn = (...args: unknown[]) => void warnings.push(args);
+      try {
+        const c = electWith('denied');
+        await c.done;
+      } finally {
+        console.warn = warn;
+      }
+      expect(warnings).toHaveLength(1);
+      expect(String(warnings[0]?.[0])).toMatch(/^leader election default\/le-\d+ \(a\): GET .* 403 Forbidden/);
+    });
+  });
+
   const client = createClient({ baseUrl: 'http://127.0.0.1:1' });
   const base: LeaderElectorOptions = { client, namespace: NS, name: 'x', identity: 'me', onStartedLeading: () => {}, onStoppedLeading: () => {} };
   const invalid: Array<[string, Partial<LeaderElectorOptions>, string]> = [
@@ -298,6 +479,11 @@ describe('leader election (client-go semantics)', () => {
     ['NaN leaseDuration', { leaseDuration: Number.NaN }, 'leaseDuration, renewDeadline and retryPeriod must be finite numbers of ms'],
     ['leaseDuration below one second', { leaseDuration: 900, renewDeadline: 500, retryPeriod: 100 }, 'leaseDuration must be at least 1000 ms (the Lease holds whole seconds)'],
     ['empty identity', { identity: '' }, 'identity must be a non-empty string'],
+    // 1999 ms goes on the wire as 1 s: the others would take over 1 s after the leader's last renewal while its own term runs 1.9 s.
+    ['renewDeadline not below the whole seconds of leaseDuration', { leaseDuration: 1_999, renewDeadline: 1_900, retryPeriod: 100 }, 'renewDeadline must be less than the whole seconds of leaseDuration written to the Lease (1000 ms), got renewDeadline 1900'],
+    ['renewDeadline equal to the whole seconds of leaseDuration', { leaseDuration: 2_500, renewDeadline: 2_000, retryPeriod: 100 }, 'renewDeadline must be less than the whole seconds of leaseDuration written to the Lease (2000 ms), got renewDeadline 2000'],
+    ['no client', { client: undefined as unknown as LeaderElectorOptions['client'] }, 'client must be a client from createClient'],
+    ['a client without request', { client: { baseUrl: 'x' } as unknown as LeaderElectorOptions['client'] }, 'client must be a client from createClient'],
   ];
   it.each(invalid)('rejects %s with a one-line error', (_title, patch, message) => {
     let error: unknown;
@@ -313,6 +499,7 @@ describe('leader election (client-go semantics)', () => {
 
   it('accepts the defaults (15 s, 10 s, 2 s) and rejects a name that is not DNS-1123', () => {
     expect(() => createLeaderElector(base)).not.toThrow();
+    expect(() => createLeaderElector({ ...base, leaseDuration: 2_999, renewDeadline: 1_900, retryPeriod: 100 })).not.toThrow();
     expect(() => createLeaderElector({ ...base, name: '../x' })).toThrow(/DNS-1123/);
   });
 });

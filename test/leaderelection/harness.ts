@@ -81,7 +81,11 @@ export class ClockView implements ElectionClock {
 
 export interface WireRecord {
   method: string;
-  status: number | 'reset';
+  /** 'aborted': the caller's signal ended it (it may or may not have reached the server). */
+  status: number | 'reset' | 'aborted';
+  /** Virtual time the caller issued the request. */
+  startedAt: number;
+  /** Virtual time it ended. */
   at: number;
 }
 
@@ -100,14 +104,26 @@ export const inflight = { count: 0 };
 /** A client whose fetch runs on `view` (paused processes neither send nor receive) and may inject resets. */
 export function processClient(baseUrl: string, view: ClockView, faults: FaultyFetchOptions = {}, log: WireRecord[] = []): Client {
   const faultyFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const startedAt = view.now();
+    const method = init?.method ?? 'GET';
+    try {
+      return await send(input, init, startedAt);
+    } catch (error) {
+      // Every request the caller issued is logged, so "wrote nothing" also counts writes cut short.
+      if (init?.signal?.aborted) log.push({ method, status: 'aborted', startedAt, at: view.now() });
+      throw error;
+    }
+  };
+  const send = async (input: string | URL | Request, init: RequestInit | undefined, startedAt: number): Promise<Response> => {
     const latency = faults.latencyMs?.() ?? 0;
     if (latency > 0) await view.sleep(latency, init?.signal ?? undefined);
     await view.whenRunning();
+    init?.signal?.throwIfAborted();
     const method = init?.method ?? 'GET';
     const reset = faults.reset?.();
     const resetError = (): TypeError => new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
     if (reset === 'before') {
-      log.push({ method, status: 'reset', at: view.now() });
+      log.push({ method, status: 'reset', startedAt, at: view.now() });
       throw resetError();
     }
     inflight.count++;
@@ -124,10 +140,10 @@ export function processClient(baseUrl: string, view: ClockView, faults: FaultyFe
     await view.whenRunning();
     init?.signal?.throwIfAborted();
     if (reset === 'after') {
-      log.push({ method, status: 'reset', at: view.now() });
+      log.push({ method, status: 'reset', startedAt, at: view.now() });
       throw resetError();
     }
-    log.push({ method, status: response.status, at: view.now() });
+    log.push({ method, status: response.status, startedAt, at: view.now() });
     return response;
   };
   return createClient({ baseUrl, fetch: faultyFetch as typeof fetch });
