@@ -69,12 +69,40 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
   let reported = '';
   let running: Promise<void> | undefined;
 
+  // Nothing a user's callback does may break the loop: the Lease must still be renewed, released and onStoppedLeading called.
+  const report = (error: unknown): void => {
+    try {
+      config.onError(error);
+    } catch {
+      // An onError that throws has nowhere left to report to.
+    }
+  };
+  const failed = (error: unknown): void => {
+    // A 409 is the normal end of a race; a request cut by our own cancel is no failure.
+    if (!isConflict(error) && cancel?.aborted !== true) report(error);
+  };
+  /** Runs a callback; a throw or a rejection is reported, except a rejection with the reason of its own aborted `signal` (work that stopped as asked). */
+  const invoke = (callback: () => void | Promise<void>, signal?: AbortSignal): void => {
+    try {
+      const result = callback();
+      if (result instanceof Promise) {
+        result.catch((error: unknown) => {
+          if (signal?.aborted && (error === signal.reason || (error instanceof Error && error.name === 'AbortError'))) return;
+          report(error);
+        });
+      }
+    } catch (error) {
+      report(error);
+    }
+  };
+
   const reportTransition = (): void => {
     const holder = holderOf(observation);
     // Unlike client-go, an empty holder (released) is not announced as a new leader.
     if (holder === reported || holder === '') return;
     reported = holder;
-    options.onNewLeader?.(holder);
+    const onNewLeader = options.onNewLeader;
+    if (onNewLeader !== undefined) invoke(() => onNewLeader.call(options, holder));
   };
 
   const freshRecord = (): ElectionRecord => {
@@ -98,14 +126,21 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
         settle(fast.lease);
         return 'renewed';
       }
+      failed(fast.error);
       if (signal.aborted) return 'failed';
     }
     // 2. Read (only now, after a conflict or when not leading), or create.
     const read = await lock.get(signal);
-    if (read.kind === 'error') return 'failed';
+    if (read.kind === 'error') {
+      failed(read.error);
+      return 'failed';
+    }
     if (read.kind === 'missing') {
       const created = await lock.create(record, signal);
-      if (!created.ok) return 'failed';
+      if (!created.ok) {
+        failed(created.error);
+        return 'failed';
+      }
       settle(created.lease);
       return 'acquired';
     }
@@ -115,13 +150,19 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     // 3. Never overwrite another holder's lease before it expired by our own observation.
     if (holder !== '' && !leader && isLeaseValid(observation, startedAt)) return 'held';
     if (leader && endOfTerm(observation, identity)) return 'yield';
+    // Coordinated mode: the Lease names its next holder, so nobody else takes it, expired or not (client-go's
+    // tryCoordinatedRenew never acquires; here the preferred candidate may, once the term has expired).
+    if (!leader && endOfTerm(observation, identity)) return 'held';
     const spec = observation.spec ?? {};
     // 4. Keep acquireTime and the count on renewal; a change of holder counts once.
     const next: ElectionRecord = leader
       ? { ...record, acquireTime: spec.acquireTime ?? record.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }
       : { ...record, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 };
     const written = await lock.update(next, signal);
-    if (!written.ok) return 'failed';
+    if (!written.ok) {
+      failed(written.error);
+      return 'failed';
+    }
     settle(written.lease);
     return leader ? 'renewed' : 'acquired';
   };
@@ -132,6 +173,7 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     try {
       while (!limit.signal.aborted) {
         const read = await lock.get(limit.signal);
+        if (read.kind === 'error') report(read.error);
         if (read.kind !== 'found') return;
         observation = observe(observation, read.lease, clock.now());
         if (holderOf(observation) !== identity) return;
@@ -139,7 +181,7 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
         const leaseTransitions = observation.spec?.leaseTransitions ?? 0;
         const written = await lock.update({ holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions }, limit.signal);
         if (written.ok) return settle(written.lease);
-        if (!isConflict(written.error)) return;
+        if (!isConflict(written.error)) return report(written.error);
       }
     } finally {
       limit.dispose();
@@ -179,9 +221,10 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
         transition(cancel?.aborted ? { kind: 'cancelled' } : { kind: 'attempted', outcome, startedAt, now: clock.now() });
         reportTransition();
         if (!wasLeading && state.kind === 'leading') {
-          leading = new AbortController();
-          // As client-go's `go OnStartedLeading(ctx)`: the loop does not wait for it.
-          void options.onStartedLeading(leading.signal);
+          const controller = new AbortController();
+          leading = controller;
+          // As client-go's `go OnStartedLeading(ctx)`: the loop does not wait for it, and its end (or failure) does not end the term.
+          invoke(() => options.onStartedLeading(controller.signal), controller.signal);
         }
       }
       // Stop the guarded work first, then give the lease up.
@@ -193,7 +236,8 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
       }
     } finally {
       leading?.abort(new Error(`stopped leading ${config.namespace}/${config.name}`));
-      options.onStoppedLeading();
+      // As client-go's `defer OnStoppedLeading()`: always, led or not.
+      invoke(() => options.onStoppedLeading());
     }
   };
 

@@ -3,6 +3,9 @@
  * object of its last read or write so an update carries that resourceVersion
  * (optimistic concurrency: a 409 means someone else wrote in between).
  * Results are values; nothing here throws.
+ *
+ * The paths and the structural Lease type are hand-written here because the
+ * runtime is release-independent and cannot import the per-release generated operations.
  */
 
 import { isNotFound } from '../errors.js';

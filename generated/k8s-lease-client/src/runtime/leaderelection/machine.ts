@@ -5,10 +5,12 @@
  * Timing follows client-go's acquire and renew loops, with one tightening:
  * the leader's term ends `renewDeadline` after the start of its last
  * successful renewal (client-go counts from the start of each renewal round).
- * Measured from before the write was sent, it always ends before any other
- * candidate, who waits `leaseDuration` from when it saw that write, may take
- * over; and a leader that was paused (a stalled process, a long GC) notices
- * on waking that its term is over before it sends anything.
+ * Measured from before the write was sent, it ends before any other
+ * candidate, who waits the written leaseDurationSeconds from when it saw that
+ * write, may take over, because validation (options.ts) requires renewDeadline
+ * below those whole seconds (with clocks ticking at about the same rate); and
+ * a leader that was paused (a stalled process, a long GC) notices on waking
+ * that its term is over before it sends anything.
  */
 
 import { JITTER_FACTOR } from './options.js';

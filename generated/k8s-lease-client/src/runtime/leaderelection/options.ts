@@ -24,6 +24,12 @@ export interface LeaderElectorOptions {
   onStoppedLeading(): void;
   /** Called with each new holder this candidate observes (including itself). */
   onNewLeader?(identity: string): void;
+  /**
+   * Told of every failed request (except 409s, the normal outcome of a race)
+   * and every error thrown or rejected by a callback; the election goes on.
+   * Default: console.warn, once per distinct message (client-go logs these).
+   */
+  onError?(error: unknown): void;
   /** On cancel, clear the holder (leaseDurationSeconds 1) so another candidate takes over at once. */
   releaseOnCancel?: boolean;
   /** Cancels the election; with releaseOnCancel, the lease is released first. */
@@ -45,6 +51,7 @@ export interface ElectorConfig {
   releaseOnCancel: boolean;
   clock: ElectionClock;
   random: () => number;
+  onError: (error: unknown) => void;
 }
 
 export type Validated = { ok: true; config: ElectorConfig } | { ok: false; message: string };
@@ -74,6 +81,7 @@ export function validateElectorOptions(options: LeaderElectorOptions, clock: Ele
       releaseOnCancel: options.releaseOnCancel === true,
       clock,
       random: options.random ?? Math.random,
+      onError: options.onError ?? warnOnce(`leader election ${options.namespace}/${options.name} (${options.identity})`),
     },
   };
 }
@@ -85,8 +93,27 @@ function firstProblem(options: LeaderElectorOptions, leaseDuration: number, rene
   if (renewDeadline <= JITTER_FACTOR * retryPeriod) return 'renewDeadline must be greater than retryPeriod*JitterFactor';
   if (retryPeriod <= 0) return 'retryPeriod must be greater than zero';
   if (leaseDuration < 1000) return 'leaseDuration must be at least 1000 ms (the Lease holds whole seconds)';
+  // Not in client-go, whose leaseDuration is whole seconds by type: the other candidates wait the
+  // leaseDurationSeconds written, so the leader's own term (renewDeadline) must end before that.
+  const written = Math.floor(leaseDuration / 1000) * 1000;
+  if (renewDeadline >= written) return `renewDeadline must be less than the whole seconds of leaseDuration written to the Lease (${written} ms), got renewDeadline ${renewDeadline}`;
+  if (typeof options.client !== 'object' || options.client === null || typeof options.client.request !== 'function') return 'client must be a client from createClient';
   if (typeof options.onStartedLeading !== 'function') return 'onStartedLeading callback must be a function';
   if (typeof options.onStoppedLeading !== 'function') return 'onStoppedLeading callback must be a function';
   if (typeof options.identity !== 'string' || options.identity === '') return 'identity must be a non-empty string';
   return undefined;
+}
+
+/** At most this many distinct messages are remembered; past it, one notice and then silence, so memory stays bounded. */
+const MAX_DISTINCT_WARNINGS = 64;
+
+/** The default onError: console.warn once per distinct message. */
+export function warnOnce(context: string): (error: unknown) => void {
+  const seen = new Set<string>();
+  return (error) => {
+    const message = error instanceof Error ? error.message : String(error);
+    if (seen.has(message) || seen.size > MAX_DISTINCT_WARNINGS) return;
+    seen.add(message);
+    console.warn(seen.size > MAX_DISTINCT_WARNINGS ? `${context}: further errors not shown` : `${context}: ${message}`);
+  };
 }
