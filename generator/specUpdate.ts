@@ -6,7 +6,7 @@ import { readUpstreamDocument, type UpstreamDocument } from './load/readDocument
 import { normalizeUpstreamDocument } from './load/normalizeDocument.js';
 import { stableJson } from './load/canonicalJson.js';
 import { download, findInMirror } from './load/locateUpstream.js';
-import { RELEASE_PATTERN } from './ir/releaseNames.js';
+import { checkRelease } from './ir/releaseNames.js';
 import { documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstreamUrls, withRelease } from './spec/manifest.js';
 import { buildPackageFiles, displayPath } from './generate.js';
 import { replaceDirectory, writeFilesAtomically } from './fs/atomicOutput.js';
@@ -38,7 +38,7 @@ export interface SpecUpdateResult {
  * leaves both untouched.
  */
 export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdateResult> {
-  if (!RELEASE_PATTERN.test(options.release)) throw new GeneratorError('usage', `--release must look like 1.35.0, got ${JSON.stringify(options.release)}`);
+  checkRelease(options.release);
   const manifest = await readManifest(options.specDir);
   const known = manifest.releases.find((r) => r.release === options.release);
   const upstream = await locateSource(options, known?.upstream.swagger);

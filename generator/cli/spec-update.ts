@@ -1,12 +1,30 @@
 import { resolve } from 'node:path';
 import { specUpdate } from '../specUpdate.js';
 import { DEFAULT_OUT_DIR, DEFAULT_SPEC_DIR } from '../config.js';
+import { checkRelease } from '../ir/releaseNames.js';
 import { runCli, usageError } from './runCli.js';
-import { parseFlags } from './flags.js';
+import { parseCommandLine, usageText } from './flags.js';
+
+const COMMAND = {
+  name: 'spec:update',
+  synopsis: '--release X.Y.Z [--from DIR | --spec FILE] [--spec-dir DIR] [--out DIR] [--no-generate]',
+  summary: 'Adds or refreshes one Kubernetes release: ingests its upstream document, writes spec/openapi/v<release>.json and the manifest entry, and regenerates the packages.',
+  options: {
+    release: { kind: 'string', value: 'X.Y.Z', help: 'the Kubernetes release, e.g. 1.35.0 (decimal numbers without leading zeros)' },
+    from: { kind: 'string', value: 'DIR', help: 'an offline mirror holding v<release>/swagger.json (also under kubernetes/)' },
+    spec: { kind: 'string', value: 'FILE', help: "the release's swagger.json or per-group OpenAPI v3 document" },
+    'spec-dir': { kind: 'string', value: 'DIR', help: 'the spec directory with releases.json and openapi/ (default: spec/)' },
+    out: { kind: 'string', value: 'DIR', help: 'the output directory, replaced as a whole (default: generated/)' },
+    'no-generate': { kind: 'boolean', help: 'write spec/ only; the packages are still generated in a dry run to check the document' },
+  },
+} as const;
 
 await runCli(async (argv) => {
-  const flags = parseFlags(argv, { release: 'string', from: 'string', spec: 'string', 'spec-dir': 'string', out: 'string', 'no-generate': 'boolean' });
-  if (flags.release === undefined) throw usageError('usage: spec:update --release <x.y.z> [--from DIR | --spec FILE] [--no-generate]');
+  const parsed = parseCommandLine(argv, COMMAND);
+  if (parsed.help) return void process.stdout.write(parsed.usage);
+  const { flags } = parsed;
+  if (flags.release === undefined) throw usageError(usageText(COMMAND).split('\n')[0]!);
+  checkRelease(flags.release);
   if (flags.from !== undefined && flags.spec !== undefined) throw usageError('give either --from DIR or --spec FILE, not both');
   const result = await specUpdate({
     release: flags.release,
