@@ -11,6 +11,10 @@ import { documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstre
 import { buildPackageFiles, displayPath } from './generate.js';
 import { replaceDirectory, writeFilesAtomically } from './fs/atomicOutput.js';
 import { diffSummary } from './diff/renderChangelog.js';
+import { scratchPrefix, sweepLeftovers } from './fs/leftovers.js';
+
+/** The staged copy of spec/ lives in the temporary directory as `lease-spec-staging-<pid>-XXXXXX`. */
+const SPEC_STAGING_PREFIX = 'lease-spec-staging-';
 
 export interface SpecUpdateOptions {
   readonly release: string;
@@ -50,7 +54,8 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
     [MANIFEST_FILE, serializeManifest(withRelease(manifest, entry))],
   ]);
 
-  const staging = await mkdtemp(join(tmpdir(), 'lease-spec-staging-'));
+  await sweepLeftovers(tmpdir(), SPEC_STAGING_PREFIX);
+  const staging = await mkdtemp(join(tmpdir(), scratchPrefix(SPEC_STAGING_PREFIX)));
   try {
     await cp(options.specDir, staging, { recursive: true }).catch((cause: NodeJS.ErrnoException) => {
       if (cause.code !== 'ENOENT') throw cause;
