@@ -59,4 +59,6 @@ export function packageLinks(name: string): { repositoryUrl: string; directory: 
 
 export const DEFAULT_SPEC_DIR = join(PROJECT_ROOT, 'spec');
 export const DEFAULT_OUT_DIR = join(PROJECT_ROOT, 'generated');
+/** The golden tables test/ir/golden-tables.test.ts checks, one pair per release of the project's own spec/. */
+export const DEFAULT_GOLDEN_DIR = join(PROJECT_ROOT, 'test', 'golden');
 export const TEMPLATES_DIR = join(PROJECT_ROOT, 'templates');

@@ -8,7 +8,8 @@ import { stableJson } from './load/canonicalJson.js';
 import { download, findInMirror } from './load/locateUpstream.js';
 import { checkRelease } from './ir/releaseNames.js';
 import { documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstreamUrls, withRelease } from './spec/manifest.js';
-import { buildPackageFiles, displayPath } from './generate.js';
+import { buildPackageFiles, displayPath, type LoadedRelease } from './generate.js';
+import { renderModelTables, renderOperationTables } from './ir/renderTables.js';
 import { replaceDirectory, writeFilesAtomically } from './fs/atomicOutput.js';
 import { diffSummary } from './diff/renderChangelog.js';
 import { scratchPrefix, sweepLeftovers } from './fs/leftovers.js';
@@ -25,6 +26,11 @@ export interface SpecUpdateOptions {
   /** Skip regenerating the package (the spec documents are still checked by a dry generation). */
   readonly generate: boolean;
   readonly templatesDir?: string;
+  /**
+   * Where the golden tables of the release go (`v<release>.operations.md`, `.models.md`, as
+   * test/ir/golden-tables.test.ts renders them); undefined writes none.
+   */
+  readonly goldenDir?: string;
 }
 
 export interface SpecUpdateResult {
@@ -34,12 +40,24 @@ export interface SpecUpdateResult {
   readonly changed: boolean;
   /** The API diff against the previous release, in one line (details in generated/CHANGELOG.md). */
   readonly summary: string;
+  /** The golden tables written, as paths to show. */
+  readonly golden: readonly string[];
+}
+
+/** The release's golden tables, rendered as the golden test renders them, so `npm test` passes right after. */
+function goldenFiles(releases: readonly LoadedRelease[], release: string): Map<string, string> {
+  const loaded = releases.find((r) => r.entry.release === release);
+  if (loaded === undefined) return new Map();
+  return new Map([
+    [`v${release}.operations.md`, renderOperationTables(loaded.ir)],
+    [`v${release}.models.md`, renderModelTables(loaded.ir)],
+  ]);
 }
 
 /**
  * Adds or refreshes one release: ingest → normalise → (dry) generate from a
- * staged copy of spec/ → only then write spec/ and generated/. Any failure
- * leaves both untouched.
+ * staged copy of spec/ → only then write spec/, the release's golden tables
+ * and generated/. Any failure leaves them all untouched.
  */
 export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdateResult> {
   checkRelease(options.release);
@@ -61,17 +79,20 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
       if (cause.code !== 'ENOENT') throw cause;
     });
     await writeFilesAtomically(staging, specFiles);
-    const { files, diffs } = await buildPackageFiles({ specDir: staging, displaySpecDir: options.specDir, outDir: options.outDir, ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}) });
+    const { files, diffs, releases } = await buildPackageFiles({ specDir: staging, displaySpecDir: options.specDir, outDir: options.outDir, ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}) });
+    const golden = goldenFiles(releases, options.release);
+    const goldenDir = options.goldenDir;
     const previous = await currentContents(options.specDir, [...specFiles.keys()]);
+    const previousGolden = goldenDir === undefined ? undefined : await currentContents(goldenDir, [...golden.keys()]);
     await writeFilesAtomically(options.specDir, specFiles);
-    if (options.generate) {
-      try {
-        await replaceDirectory(options.outDir, files);
-      } catch (cause) {
-        // spec/ and generated/ change together or not at all.
-        await restoreContents(options.specDir, previous).catch(() => undefined);
-        throw cause;
-      }
+    try {
+      if (goldenDir !== undefined) await writeFilesAtomically(goldenDir, golden);
+      if (options.generate) await replaceDirectory(options.outDir, files);
+    } catch (cause) {
+      // spec/, the golden tables and generated/ change together or not at all.
+      await restoreContents(options.specDir, previous).catch(() => undefined);
+      if (goldenDir !== undefined && previousGolden !== undefined) await restoreContents(goldenDir, previousGolden).catch(() => undefined);
+      throw cause;
     }
     const diff = diffs.find((d) => d.to === options.release);
     return {
@@ -80,6 +101,7 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
       contentHash: normalized.contentHash,
       changed: known?.contentHash !== normalized.contentHash,
       summary: diff === undefined ? 'oldest release' : diffSummary(diff),
+      golden: goldenDir === undefined ? [] : [...golden.keys()].map((name) => displayPath(join(goldenDir, name))),
     };
   } finally {
     await rm(staging, { recursive: true, force: true });

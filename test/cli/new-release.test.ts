@@ -1,8 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyOfSpecDir, runCommand, tempDir } from '../helpers/cli.js';
-import { upstreamSwagger } from '../helpers/project.js';
+import { copyOfSpecDir, runCommand, tempDir, treeDigest } from '../helpers/cli.js';
+import { PROJECT_ROOT, upstreamSwagger } from '../helpers/project.js';
+import { buildReleaseIr } from '../../generator/ir/buildReleaseIr.js';
+import { renderModelTables, renderOperationTables } from '../../generator/ir/renderTables.js';
 import { typeCheckDirectory } from '../helpers/typeCheck.js';
 
 /**
@@ -66,5 +68,48 @@ describe('a Kubernetes release the generator has never seen', () => {
     expect(readFileSync(join(out, 'k8s-lease-client', 'src', 'index.ts'), 'utf8')).toContain("export * from './v1_36/index.js';");
 
     expect(typeCheckDirectory(join(out, 'k8s-lease-client', 'src'))).toEqual([]);
+  });
+});
+
+describe('adding a release keeps npm test green without test:update-golden', () => {
+  function mirrorWithFuture(): string {
+    const mirror = tempDir('lease-mirror-');
+    mkdirSync(join(mirror, 'v1.36.0'));
+    writeFileSync(join(mirror, 'v1.36.0', 'swagger.json'), JSON.stringify(futureSwagger()));
+    return mirror;
+  }
+
+  it('spec:update --golden-dir writes the new release\'s golden tables, as the golden test renders them', () => {
+    const spec = copyOfSpecDir();
+    const golden = tempDir('lease-golden-');
+    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirrorWithFuture(), '--spec-dir', spec, '--golden-dir', golden, '--no-generate']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/golden tables: .*v1\.36\.0\.operations\.md, .*v1\.36\.0\.models\.md \(review with git diff\)/);
+    // Exactly what test/ir/golden-tables.test.ts compares against, from the spec/ the command wrote.
+    const ir = buildReleaseIr('1.36.0', JSON.parse(readFileSync(join(spec, 'openapi', 'v1.36.0.json'), 'utf8')) as Record<string, unknown>, 'spec/openapi/v1.36.0.json');
+    expect(readFileSync(join(golden, 'v1.36.0.operations.md'), 'utf8')).toBe(renderOperationTables(ir));
+    expect(readFileSync(join(golden, 'v1.36.0.models.md'), 'utf8')).toBe(renderModelTables(ir));
+    expect(readFileSync(join(golden, 'v1.36.0.models.md'), 'utf8')).toContain('renewCount');
+  });
+
+  it('with another --spec-dir and no --golden-dir, test/golden is left alone', () => {
+    const before = treeDigest(join(PROJECT_ROOT, 'test', 'golden'));
+    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirrorWithFuture(), '--spec-dir', copyOfSpecDir(), '--no-generate']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('golden tables');
+    expect(treeDigest(join(PROJECT_ROOT, 'test', 'golden'))).toBe(before);
+  });
+
+  it('when generated/ cannot be written, the golden tables are left as they were too', () => {
+    const spec = copyOfSpecDir();
+    const golden = tempDir('lease-golden-');
+    writeFileSync(join(golden, 'v1.36.0.models.md'), 'previous tables\n');
+    const before = [treeDigest(spec), treeDigest(golden)];
+    const blocker = join(tempDir('lease-blocked-'), 'file');
+    writeFileSync(blocker, 'not a directory');
+    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirrorWithFuture(), '--spec-dir', spec, '--golden-dir', golden, '--out', join(blocker, 'generated')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/cannot write output/);
+    expect([treeDigest(spec), treeDigest(golden)]).toEqual(before);
   });
 });
