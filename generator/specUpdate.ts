@@ -1,13 +1,14 @@
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { GeneratorError } from './errors.js';
 import { readUpstreamDocument, type UpstreamDocument } from './load/readDocument.js';
 import { normalizeUpstreamDocument } from './load/normalizeDocument.js';
 import { stableJson } from './load/canonicalJson.js';
 import { download, findInMirror } from './load/locateUpstream.js';
-import { checkRelease } from './ir/releaseNames.js';
-import { documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstreamUrls, withRelease } from './spec/manifest.js';
+import { checkRelease, releaseSubpath } from './ir/releaseNames.js';
+import { PACKAGE_NAME, PACKAGE_VERSION } from './config.js';
+import { bumpVersion, documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstreamUrls, withRelease } from './spec/manifest.js';
 import { buildPackageFiles, displayPath, type LoadedRelease } from './generate.js';
 import { renderModelTables, renderOperationTables } from './ir/renderTables.js';
 import { replaceDirectory, writeFilesAtomically } from './fs/atomicOutput.js';
@@ -31,6 +32,8 @@ export interface SpecUpdateOptions {
    * test/ir/golden-tables.test.ts renders them); undefined writes none.
    */
   readonly goldenDir?: string;
+  /** The package's own changelog, which gets an entry when the version moves; undefined leaves it alone. */
+  readonly packageChangelog?: string;
 }
 
 export interface SpecUpdateResult {
@@ -42,6 +45,16 @@ export interface SpecUpdateResult {
   readonly summary: string;
   /** The golden tables written, as paths to show. */
   readonly golden: readonly string[];
+  /** The packages' version after the update, and whether it moved. */
+  readonly packageVersion: string;
+  readonly versionBumped: boolean;
+}
+
+/** A new entry at the top of the package's changelog, above the newest one (after the introduction). */
+export function withChangelogEntry(changelog: string, version: string, lines: readonly string[]): string {
+  const entry = `## ${version}\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n`;
+  const first = changelog.search(/^## /m);
+  return first === -1 ? `${changelog.trimEnd()}\n\n${entry}` : changelog.slice(0, first) + entry + changelog.slice(first);
 }
 
 /** The release's golden tables, rendered as the golden test renders them, so `npm test` passes right after. */
@@ -67,10 +80,23 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
   const source = upstream.file;
   const normalized = await normalizeUpstreamDocument(upstream, options.release);
   const entry = { release: options.release, document: documentPathFor(options.release), contentHash: normalized.contentHash, upstream: known?.upstream ?? upstreamUrls(options.release) };
+  // The version moves as the package README promises: a new release is a minor, a changed document a patch.
+  const bump = known === undefined ? 'minor' : known.contentHash !== normalized.contentHash ? 'patch' : undefined;
+  const currentVersion = manifest.packageVersion ?? PACKAGE_VERSION;
+  const packageVersion = bump === undefined ? currentVersion : bumpVersion(currentVersion, bump);
   const specFiles = new Map([
     [entry.document, stableJson(normalized.document)],
-    [MANIFEST_FILE, serializeManifest(withRelease(manifest, entry))],
+    [MANIFEST_FILE, serializeManifest(withRelease(bump === undefined ? manifest : { ...manifest, packageVersion }, entry))],
   ]);
+  const changelogFile = options.packageChangelog;
+  const changelog =
+    changelogFile === undefined || bump === undefined
+      ? undefined
+      : withChangelogEntry(await readChangelog(changelogFile), packageVersion, [
+          bump === 'minor'
+            ? `Kubernetes ${options.release} added: \`${PACKAGE_NAME}/${releaseSubpath(options.release).slice(2)}\`, now also the root export. Its API changes are in CHANGELOG.md.`
+            : `Kubernetes ${options.release}'s document refreshed (${normalized.contentHash}). Its API changes are in CHANGELOG.md.`,
+        ]);
 
   await sweepLeftovers(tmpdir(), SPEC_STAGING_PREFIX);
   const staging = await mkdtemp(join(tmpdir(), scratchPrefix(SPEC_STAGING_PREFIX)));
@@ -79,19 +105,29 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
       if (cause.code !== 'ENOENT') throw cause;
     });
     await writeFilesAtomically(staging, specFiles);
-    const { files, diffs, releases } = await buildPackageFiles({ specDir: staging, displaySpecDir: options.specDir, outDir: options.outDir, ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}) });
+    const { files, diffs, releases } = await buildPackageFiles({
+      specDir: staging,
+      displaySpecDir: options.specDir,
+      outDir: options.outDir,
+      ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}),
+      ...(changelog !== undefined ? { packageChangelog: changelog } : {}),
+    });
     const golden = goldenFiles(releases, options.release);
     const goldenDir = options.goldenDir;
     const previous = await currentContents(options.specDir, [...specFiles.keys()]);
     const previousGolden = goldenDir === undefined ? undefined : await currentContents(goldenDir, [...golden.keys()]);
+    const changelogWrite = changelogFile === undefined || changelog === undefined ? undefined : { dir: dirname(changelogFile), files: new Map([[basename(changelogFile), changelog]]) };
+    const previousChangelog = changelogWrite === undefined ? undefined : await currentContents(changelogWrite.dir, [...changelogWrite.files.keys()]);
     await writeFilesAtomically(options.specDir, specFiles);
     try {
       if (goldenDir !== undefined) await writeFilesAtomically(goldenDir, golden);
+      if (changelogWrite !== undefined) await writeFilesAtomically(changelogWrite.dir, changelogWrite.files);
       if (options.generate) await replaceDirectory(options.outDir, files);
     } catch (cause) {
       // spec/, the golden tables and generated/ change together or not at all.
       await restoreContents(options.specDir, previous).catch(() => undefined);
       if (goldenDir !== undefined && previousGolden !== undefined) await restoreContents(goldenDir, previousGolden).catch(() => undefined);
+      if (changelogWrite !== undefined && previousChangelog !== undefined) await restoreContents(changelogWrite.dir, previousChangelog).catch(() => undefined);
       throw cause;
     }
     const diff = diffs.find((d) => d.to === options.release);
@@ -102,6 +138,8 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
       changed: known?.contentHash !== normalized.contentHash,
       summary: diff === undefined ? 'oldest release' : diffSummary(diff),
       golden: goldenDir === undefined ? [] : [...golden.keys()].map((name) => displayPath(join(goldenDir, name))),
+      packageVersion,
+      versionBumped: bump !== undefined,
     };
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -117,6 +155,14 @@ async function locateSource(options: SpecUpdateOptions, knownUrl: string | undef
     });
   }
   return download(knownUrl);
+}
+
+async function readChangelog(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new GeneratorError('io', `cannot read the package changelog: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { file: displayPath(file) });
+  }
 }
 
 async function currentContents(dir: string, paths: readonly string[]): Promise<Map<string, string | undefined>> {

@@ -113,3 +113,59 @@ describe('adding a release keeps npm test green without test:update-golden', () 
     expect([treeDigest(spec), treeDigest(golden)]).toEqual(before);
   });
 });
+
+describe('the package version moves as the README promises', () => {
+  function versions(out: string): Record<string, unknown> {
+    const read = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(out, name, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const server = read('k8s-lease-api-server');
+    return { client: read('k8s-lease-client')['version'], server: server['version'], node: read('k8s-lease-client-node')['version'], serverDependsOn: (server['dependencies'] as Record<string, string>)['k8s-lease-client'] };
+  }
+  function manifestVersion(spec: string): unknown {
+    return (JSON.parse(readFileSync(join(spec, 'releases.json'), 'utf8')) as Record<string, unknown>)['packageVersion'];
+  }
+  function changelogCopy(): string {
+    const file = join(tempDir('lease-changelog-'), 'PACKAGE_CHANGELOG.md');
+    writeFileSync(file, readFileSync(join(PROJECT_ROOT, 'templates', 'client-package', 'PACKAGE_CHANGELOG.md')));
+    return file;
+  }
+
+  it('a new Kubernetes release is a minor bump, with an entry in the package changelog the package ships', () => {
+    const mirror = tempDir('lease-mirror-');
+    mkdirSync(join(mirror, 'v1.36.0'));
+    writeFileSync(join(mirror, 'v1.36.0', 'swagger.json'), JSON.stringify(futureSwagger()));
+    const spec = copyOfSpecDir();
+    const out = join(tempDir('lease-out-'), 'generated');
+    const changelog = changelogCopy();
+    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirror, '--spec-dir', spec, '--out', out, '--package-changelog', changelog]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('packages: version 0.2.0, entry added to ');
+    expect(manifestVersion(spec)).toBe('0.2.0');
+    expect(versions(out)).toEqual({ client: '0.2.0', server: '0.2.0', node: '0.2.0', serverDependsOn: '0.2.0' });
+    const text = readFileSync(changelog, 'utf8');
+    expect(text.indexOf('## 0.2.0')).toBeLessThan(text.indexOf('## 0.1.0'));
+    expect(text).toContain('- Kubernetes 1.36.0 added: `k8s-lease-client/v1.36`, now also the root export.');
+    expect(readFileSync(join(out, 'k8s-lease-client', 'PACKAGE_CHANGELOG.md'), 'utf8')).toBe(text);
+
+    // Refreshing a release whose document did not change moves nothing.
+    const again = runCommand('spec-update', ['--release', '1.36.0', '--from', mirror, '--spec-dir', spec, '--out', out, '--package-changelog', changelog]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).not.toContain('packages: version');
+    expect(manifestVersion(spec)).toBe('0.2.0');
+    expect(readFileSync(changelog, 'utf8')).toBe(text);
+  });
+
+  it('a refreshed release whose document changed is a patch bump', () => {
+    const doc = JSON.parse(readFileSync(upstreamSwagger('1.35.0'), 'utf8')) as Json;
+    ((doc['definitions'] as Record<string, Json>)['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Record<string, unknown>)['renewCount'] = { type: 'integer', format: 'int32' };
+    const file = join(tempDir('lease-refresh-'), 'swagger.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const spec = copyOfSpecDir();
+    const out = join(tempDir('lease-out-'), 'generated');
+    const changelog = changelogCopy();
+    const result = runCommand('spec-update', ['--release', '1.35.0', '--spec', file, '--spec-dir', spec, '--out', out, '--package-changelog', changelog]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(manifestVersion(spec)).toBe('0.1.1');
+    expect(versions(out)).toEqual({ client: '0.1.1', server: '0.1.1', node: '0.1.1', serverDependsOn: '0.1.1' });
+    expect(readFileSync(changelog, 'utf8')).toMatch(/## 0\.1\.1\n\n- Kubernetes 1\.35\.0's document refreshed \(sha256:[0-9a-f]{64}\)/);
+  });
+});

@@ -7,7 +7,7 @@ import { PROJECT_ROOT } from '../helpers/project.js';
 
 /** What `npm publish` would ship of each generated package: the tarball a user installs. */
 const PACKAGES = [
-  { name: 'k8s-lease-client', extra: ['CHANGELOG.md', 'api-diff.json'] },
+  { name: 'k8s-lease-client', extra: ['CHANGELOG.md', 'PACKAGE_CHANGELOG.md', 'api-diff.json'] },
   { name: 'k8s-lease-api-server', extra: ['openapi/'] },
   { name: 'k8s-lease-client-node', extra: [] },
 ] as const;

@@ -12,7 +12,7 @@ function viaNpmScript(command: 'spec-update' | 'generate' | 'fixtures-update', a
 }
 
 const COMMANDS = [
-  { command: 'spec-update', script: 'spec:update', options: ['--release X.Y.Z', '--from DIR', '--spec FILE', '--spec-dir DIR', '--out DIR', '--golden-dir DIR', '--no-generate', '--help'] },
+  { command: 'spec-update', script: 'spec:update', options: ['--release X.Y.Z', '--from DIR', '--spec FILE', '--spec-dir DIR', '--out DIR', '--golden-dir DIR', '--package-changelog FILE', '--no-generate', '--help'] },
   { command: 'generate', script: 'generate', options: ['--spec-dir DIR', '--out DIR', '--help'] },
   { command: 'fixtures-update', script: 'fixtures:update', options: ['--from DIR', '--spec-dir DIR', '--out DIR', '--help'] },
 ] as const;
