@@ -1,6 +1,7 @@
 import { benchBundleSize } from './bundle-size.bench.js';
 import { benchGenerate } from './generate.bench.js';
 import { benchLeaderElection } from './leader-election.bench.js';
+import { benchPackageSize } from './package-size.bench.js';
 import { benchReads } from './reads.bench.js';
 import { benchSlowWatcher } from './slow-watcher.bench.js';
 import { benchTlsReads } from './tls-reads.bench.js';
@@ -17,6 +18,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   generate: benchGenerate,
   reads: benchReads,
   'bundle-size': benchBundleSize,
+  'package-size': benchPackageSize,
   watch: benchWatch,
   'slow-watcher': benchSlowWatcher,
   'tls-reads': benchTlsReads,

@@ -27,6 +27,8 @@ export interface GenerateOptions {
   readonly displaySpecDir?: string;
   readonly outDir: string;
   readonly templatesDir?: string;
+  /** The client's own changelog, when spec:update has just added an entry it has not written yet (else the template's). */
+  readonly packageChangelog?: string;
   /** Called once per release with what was emitted for it. */
   readonly onRelease?: (progress: { release: string; files: number; milliseconds: number; summary: string }) => void;
 }
@@ -103,7 +105,10 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
   files.set('api-diff.json', JSON.stringify({ releases: annotated.map((ir) => ir.release), diffs }, null, 2) + '\n');
   sources.set('index.ts', emitRootIndex(project, annotated[annotated.length - 1]!));
   for (const [path, text] of copiedTemplateFiles(templatesDir, 'runtime', 'runtime/')) sources.set(path, text);
-  for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version: PACKAGE_VERSION, templatesDir }, annotated, diffs)) files.set(path, text);
+  const version = manifest.packageVersion ?? PACKAGE_VERSION;
+  for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version, templatesDir }, annotated, diffs)) files.set(path, text);
+  // The package's own changes (runtime, packaging), hand-written, beside the generated API diff in CHANGELOG.md.
+  files.set(PACKAGE_CHANGELOG_FILE, options.packageChangelog ?? (await readPackageChangelog(templatesDir)));
 
   const packages: Array<readonly [string, Map<string, string>, Map<string, string>]> = [[PACKAGE_NAME, sources, files]];
   for (const pkg of HAND_WRITTEN_PACKAGES) {
@@ -111,7 +116,7 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
     const packageFiles = new Map<string, string>();
     if (pkg.shipsOpenApi) for (const loaded of releases) packageFiles.set(`openapi/v${loaded.entry.release}.json`, loaded.documentText);
     const dependencies = await dependencyRanges(join(PROJECT_ROOT, 'package.json'), pkg.dependencies);
-    for (const [path, text] of emitHandWrittenPackageSkeleton({ name: pkg.name, version: PACKAGE_VERSION, clientName: PACKAGE_NAME, templatesDir, skeleton: pkg.skeleton, dependencies }, annotated)) packageFiles.set(path, text);
+    for (const [path, text] of emitHandWrittenPackageSkeleton({ name: pkg.name, version, clientName: PACKAGE_NAME, templatesDir, skeleton: pkg.skeleton, dependencies }, annotated)) packageFiles.set(path, text);
     packages.push([pkg.name, copiedTemplateFiles(templatesDir, pkg.source, ''), packageFiles]);
   }
 
@@ -124,6 +129,21 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
   }
   await cache.save().catch(() => undefined);
   return { files: new Map([...all].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), releases, diffs };
+}
+
+export const PACKAGE_CHANGELOG_FILE = 'PACKAGE_CHANGELOG.md';
+
+/** The hand-maintained changelog of the client package itself, in its skeleton folder. */
+export function packageChangelogPath(templatesDir: string): string {
+  return join(templatesDir, 'client-package', PACKAGE_CHANGELOG_FILE);
+}
+
+export async function readPackageChangelog(templatesDir: string): Promise<string> {
+  try {
+    return await readFile(packageChangelogPath(templatesDir), 'utf8');
+  } catch (cause) {
+    throw new GeneratorError('io', `cannot read the package changelog: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { file: displayPath(packageChangelogPath(templatesDir)) });
+  }
 }
 
 export async function generate(options: GenerateOptions): Promise<{ files: number }> {

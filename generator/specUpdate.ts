@@ -1,16 +1,22 @@
 import { cp, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { GeneratorError } from './errors.js';
 import { readUpstreamDocument, type UpstreamDocument } from './load/readDocument.js';
 import { normalizeUpstreamDocument } from './load/normalizeDocument.js';
 import { stableJson } from './load/canonicalJson.js';
 import { download, findInMirror } from './load/locateUpstream.js';
-import { RELEASE_PATTERN } from './ir/releaseNames.js';
-import { documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstreamUrls, withRelease } from './spec/manifest.js';
-import { buildPackageFiles, displayPath } from './generate.js';
+import { checkRelease, releaseSubpath } from './ir/releaseNames.js';
+import { PACKAGE_NAME, PACKAGE_VERSION } from './config.js';
+import { bumpVersion, documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstreamUrls, withRelease } from './spec/manifest.js';
+import { buildPackageFiles, displayPath, type LoadedRelease } from './generate.js';
+import { renderModelTables, renderOperationTables } from './ir/renderTables.js';
 import { replaceDirectory, writeFilesAtomically } from './fs/atomicOutput.js';
 import { diffSummary } from './diff/renderChangelog.js';
+import { scratchPrefix, sweepLeftovers } from './fs/leftovers.js';
+
+/** The staged copy of spec/ lives in the temporary directory as `lease-spec-staging-<pid>-XXXXXX`. */
+const SPEC_STAGING_PREFIX = 'lease-spec-staging-';
 
 export interface SpecUpdateOptions {
   readonly release: string;
@@ -21,6 +27,13 @@ export interface SpecUpdateOptions {
   /** Skip regenerating the package (the spec documents are still checked by a dry generation). */
   readonly generate: boolean;
   readonly templatesDir?: string;
+  /**
+   * Where the golden tables of the release go (`v<release>.operations.md`, `.models.md`, as
+   * test/ir/golden-tables.test.ts renders them); undefined writes none.
+   */
+  readonly goldenDir?: string;
+  /** The package's own changelog, which gets an entry when the version moves; undefined leaves it alone. */
+  readonly packageChangelog?: string;
 }
 
 export interface SpecUpdateResult {
@@ -30,43 +43,92 @@ export interface SpecUpdateResult {
   readonly changed: boolean;
   /** The API diff against the previous release, in one line (details in generated/CHANGELOG.md). */
   readonly summary: string;
+  /** The golden tables written, as paths to show. */
+  readonly golden: readonly string[];
+  /** The packages' version after the update, and whether it moved. */
+  readonly packageVersion: string;
+  readonly versionBumped: boolean;
+}
+
+/** A new entry at the top of the package's changelog, above the newest one (after the introduction). */
+export function withChangelogEntry(changelog: string, version: string, lines: readonly string[]): string {
+  const entry = `## ${version}\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n`;
+  const first = changelog.search(/^## /m);
+  return first === -1 ? `${changelog.trimEnd()}\n\n${entry}` : changelog.slice(0, first) + entry + changelog.slice(first);
+}
+
+/** The release's golden tables, rendered as the golden test renders them, so `npm test` passes right after. */
+function goldenFiles(releases: readonly LoadedRelease[], release: string): Map<string, string> {
+  const loaded = releases.find((r) => r.entry.release === release);
+  if (loaded === undefined) return new Map();
+  return new Map([
+    [`v${release}.operations.md`, renderOperationTables(loaded.ir)],
+    [`v${release}.models.md`, renderModelTables(loaded.ir)],
+  ]);
 }
 
 /**
  * Adds or refreshes one release: ingest → normalise → (dry) generate from a
- * staged copy of spec/ → only then write spec/ and generated/. Any failure
- * leaves both untouched.
+ * staged copy of spec/ → only then write spec/, the release's golden tables
+ * and generated/. Any failure leaves them all untouched.
  */
 export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdateResult> {
-  if (!RELEASE_PATTERN.test(options.release)) throw new GeneratorError('usage', `--release must look like 1.35.0, got ${JSON.stringify(options.release)}`);
+  checkRelease(options.release);
   const manifest = await readManifest(options.specDir);
   const known = manifest.releases.find((r) => r.release === options.release);
   const upstream = await locateSource(options, known?.upstream.swagger);
   const source = upstream.file;
   const normalized = await normalizeUpstreamDocument(upstream, options.release);
   const entry = { release: options.release, document: documentPathFor(options.release), contentHash: normalized.contentHash, upstream: known?.upstream ?? upstreamUrls(options.release) };
+  // The version moves as the package README promises: a new release is a minor, a changed document a patch.
+  const bump = known === undefined ? 'minor' : known.contentHash !== normalized.contentHash ? 'patch' : undefined;
+  const currentVersion = manifest.packageVersion ?? PACKAGE_VERSION;
+  const packageVersion = bump === undefined ? currentVersion : bumpVersion(currentVersion, bump);
   const specFiles = new Map([
     [entry.document, stableJson(normalized.document)],
-    [MANIFEST_FILE, serializeManifest(withRelease(manifest, entry))],
+    [MANIFEST_FILE, serializeManifest(withRelease(bump === undefined ? manifest : { ...manifest, packageVersion }, entry))],
   ]);
+  const changelogFile = options.packageChangelog;
+  const changelog =
+    changelogFile === undefined || bump === undefined
+      ? undefined
+      : withChangelogEntry(await readChangelog(changelogFile), packageVersion, [
+          bump === 'minor'
+            ? `Kubernetes ${options.release} added: \`${PACKAGE_NAME}/${releaseSubpath(options.release).slice(2)}\`, now also the root export. Its API changes are in CHANGELOG.md.`
+            : `Kubernetes ${options.release}'s document refreshed (${normalized.contentHash}). Its API changes are in CHANGELOG.md.`,
+        ]);
 
-  const staging = await mkdtemp(join(tmpdir(), 'lease-spec-staging-'));
+  await sweepLeftovers(tmpdir(), SPEC_STAGING_PREFIX);
+  const staging = await mkdtemp(join(tmpdir(), scratchPrefix(SPEC_STAGING_PREFIX)));
   try {
     await cp(options.specDir, staging, { recursive: true }).catch((cause: NodeJS.ErrnoException) => {
       if (cause.code !== 'ENOENT') throw cause;
     });
     await writeFilesAtomically(staging, specFiles);
-    const { files, diffs } = await buildPackageFiles({ specDir: staging, displaySpecDir: options.specDir, outDir: options.outDir, ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}) });
+    const { files, diffs, releases } = await buildPackageFiles({
+      specDir: staging,
+      displaySpecDir: options.specDir,
+      outDir: options.outDir,
+      ...(options.templatesDir !== undefined ? { templatesDir: options.templatesDir } : {}),
+      ...(changelog !== undefined ? { packageChangelog: changelog } : {}),
+    });
+    const golden = goldenFiles(releases, options.release);
+    const goldenDir = options.goldenDir;
     const previous = await currentContents(options.specDir, [...specFiles.keys()]);
+    const previousGolden = goldenDir === undefined ? undefined : await currentContents(goldenDir, [...golden.keys()]);
+    const changelogWrite = changelogFile === undefined || changelog === undefined ? undefined : { dir: dirname(changelogFile), files: new Map([[basename(changelogFile), changelog]]) };
+    const previousChangelog = changelogWrite === undefined ? undefined : await currentContents(changelogWrite.dir, [...changelogWrite.files.keys()]);
     await writeFilesAtomically(options.specDir, specFiles);
-    if (options.generate) {
-      try {
-        await replaceDirectory(options.outDir, files);
-      } catch (cause) {
-        // spec/ and generated/ change together or not at all.
-        await restoreContents(options.specDir, previous).catch(() => undefined);
-        throw cause;
-      }
+    try {
+      if (goldenDir !== undefined) await writeFilesAtomically(goldenDir, golden);
+      if (changelogWrite !== undefined) await writeFilesAtomically(changelogWrite.dir, changelogWrite.files);
+      if (options.generate) await replaceDirectory(options.outDir, files);
+    } catch (cause) {
+      // spec/, the golden tables and generated/ change together or not at all.
+      await restoreContents(options.specDir, previous).catch(() => undefined);
+      if (goldenDir !== undefined && previousGolden !== undefined) await restoreContents(goldenDir, previousGolden).catch(() => undefined);
+      if (changelogWrite !== undefined && previousChangelog !== undefined) await restoreContents(changelogWrite.dir, previousChangelog).catch(() => undefined);
+      throw cause;
     }
     const diff = diffs.find((d) => d.to === options.release);
     return {
@@ -75,6 +137,9 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
       contentHash: normalized.contentHash,
       changed: known?.contentHash !== normalized.contentHash,
       summary: diff === undefined ? 'oldest release' : diffSummary(diff),
+      golden: goldenDir === undefined ? [] : [...golden.keys()].map((name) => displayPath(join(goldenDir, name))),
+      packageVersion,
+      versionBumped: bump !== undefined,
     };
   } finally {
     await rm(staging, { recursive: true, force: true });
@@ -90,6 +155,14 @@ async function locateSource(options: SpecUpdateOptions, knownUrl: string | undef
     });
   }
   return download(knownUrl);
+}
+
+async function readChangelog(file: string): Promise<string> {
+  try {
+    return await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new GeneratorError('io', `cannot read the package changelog: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { file: displayPath(file) });
+  }
 }
 
 async function currentContents(dir: string, paths: readonly string[]): Promise<Map<string, string | undefined>> {

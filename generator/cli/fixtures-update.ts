@@ -13,15 +13,28 @@ import { normalizeUpstreamDocument } from '../load/normalizeDocument.js';
 import { parseUpstreamDocument, readUpstreamDocument } from '../load/readDocument.js';
 import { upstreamFixture } from '../load/upstreamFixture.js';
 import { readManifest } from '../spec/manifest.js';
-import { parseFlags } from './flags.js';
+import { parseCommandLine, usageText } from './flags.js';
 import { runCli, usageError } from './runCli.js';
 
 const V3_SNAPSHOTS = 'kubernetes-v3-snapshots';
 const V3_FILE = 'apis__coordination.k8s.io__v1_openapi.json';
 
+const COMMAND = {
+  name: 'fixtures:update',
+  synopsis: '--from DIR [--spec-dir DIR] [--out DIR]',
+  summary: "Rebuilds test/fixtures/upstream from an offline mirror: each manifest release's swagger.json cut down to coordination.k8s.io/v1, plus the per-group OpenAPI v3 snapshots.",
+  options: {
+    from: { kind: 'string', value: 'DIR', help: 'the offline mirror, in the layout spec:update --from reads' },
+    'spec-dir': { kind: 'string', value: 'DIR', help: 'the spec directory whose releases.json lists the releases (default: spec/)' },
+    out: { kind: 'string', value: 'DIR', help: 'the fixtures directory, replaced as a whole (default: test/fixtures/upstream)' },
+  },
+} as const;
+
 await runCli(async (argv) => {
-  const flags = parseFlags(argv, { from: 'string', 'spec-dir': 'string', out: 'string' });
-  if (flags.from === undefined) throw usageError('usage: fixtures:update --from DIR [--spec-dir DIR] [--out DIR]');
+  const parsed = parseCommandLine(argv, COMMAND);
+  if (parsed.help) return void process.stdout.write(parsed.usage);
+  const { flags } = parsed;
+  if (flags.from === undefined) throw usageError(usageText(COMMAND).split('\n')[0]!);
   const from = resolve(flags.from);
   const out = resolve(flags.out ?? join(PROJECT_ROOT, 'test', 'fixtures', 'upstream'));
   const manifest = await readManifest(resolve(flags['spec-dir'] ?? DEFAULT_SPEC_DIR));

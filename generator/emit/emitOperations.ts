@@ -4,7 +4,7 @@ import { referencedModels } from '../ir/typeRefs.js';
 import type { WriterFunction } from 'ts-morph';
 import { deprecationNote, jsDocs, sinceTag } from './jsDoc.js';
 import { pathBuilderCall } from './emitPaths.js';
-import { propertyName, typeText } from './typeText.js';
+import { objectLiteralKey, propertyName, typeText } from './typeText.js';
 
 /** Operations served by plain request/response functions; watches stream and get their own functions. */
 const STREAMING_KINDS: ReadonlySet<OperationIr['kind']> = new Set(['watch', 'watchList', 'watchListForAllNamespaces']);
@@ -147,7 +147,7 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
 
   const path = pathBuilderCall(operation);
   const fields: RequestField[] = [`method: '${operation.method}'`, `path: ${path}`];
-  if (query.length > 0) fields.push({ call: 'query: encodeQuery', entries: query.map((p) => `${propertyName(p.name)}: ${accessor(p.name)}`) });
+  if (query.length > 0) fields.push({ call: 'query: encodeQuery', entries: query.map((p) => `${objectLiteralKey(p.name)}: ${accessor(p.name)}`) });
   if (isPatch) fields.push('...patchRequest(params.patch)');
   else if (operation.requestBody !== undefined) {
     // The transport sends a body as application/json unless told otherwise.
@@ -242,7 +242,10 @@ function patchParamsDeclarations(
 type RequestField = string | { readonly call: string; readonly entries: readonly string[] };
 
 function accessor(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? `params.${name}` : `params[${JSON.stringify(name)}]`;
+  const read = /^[A-Za-z_$][\w$]*$/.test(name) ? `params.${name}` : `params[${JSON.stringify(name)}]`;
+  // A parameter named like an Object.prototype member (constructor, toString, __proto__) the caller left out
+  // would read the inherited one and send `constructor=function Object()…`: read own properties only.
+  return name in Object.prototype ? `(Object.prototype.hasOwnProperty.call(params, ${JSON.stringify(name)}) ? ${read} : undefined)` : read;
 }
 
 /** `return client.request({ … }, options);`, one field per line, as a formatter would lay it out. */

@@ -9,6 +9,7 @@ import { clientOperations, queryParameters } from './emitOperations.js';
 import { markdownCell } from '../ir/renderTables.js';
 import { generatedHeader } from './header.js';
 import { printSourceFile } from './tsProject.js';
+import { LICENSE_FILE, packageLinks } from '../config.js';
 
 export interface PackageInfo {
   readonly name: string;
@@ -97,6 +98,7 @@ export function emitPackageSkeleton(info: PackageInfo, releases: readonly Releas
   const data = {
     name: info.name,
     version: info.version,
+    links: packageLinks(info.name),
     releaseRange: `${releases[0]!.release} – ${newest.release}`,
     newest: { release: newest.release },
     releases: releases.map((r) => ({
@@ -136,6 +138,7 @@ export function emitHandWrittenPackageSkeleton(info: HandWrittenPackageInfo, rel
   const data = {
     name: info.name,
     version: info.version,
+    links: packageLinks(info.name),
     clientName: info.clientName,
     releaseRange: `${releases[0]!.release} – ${newest.release}`,
     newest: { release: newest.release },
@@ -152,5 +155,6 @@ function renderSkeleton(templatesDir: string, folder: string, data: object): Map
     ['package.json', JSON.stringify(JSON.parse(render('package.json.hbs')), null, 2) + '\n'],
     ['README.md', render('README.md.hbs')],
     ['tsconfig.json', render('tsconfig.json.hbs')],
+    ['LICENSE', readFileSync(LICENSE_FILE, 'utf8')],
   ]);
 }

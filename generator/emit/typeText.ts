@@ -25,6 +25,14 @@ export function typeText(type: TypeRef): string {
   }
 }
 
+/**
+ * A key of an object literal: `__proto__: v` there would set the prototype instead of a property
+ * (ECMAScript's __proto__ literal rule); only the computed form makes it an own key.
+ */
+export function objectLiteralKey(name: string): string {
+  return name === '__proto__' ? `[${JSON.stringify(name)}]` : propertyName(name);
+}
+
 /** A property name as it must be written: bare when it is an identifier, quoted otherwise. */
 export function propertyName(name: string): string {
   return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) ? name : JSON.stringify(name);

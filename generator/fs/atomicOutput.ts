@@ -1,6 +1,8 @@
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { GeneratorError } from '../errors.js';
+import { scratchPrefix, sweepLeftovers } from './leftovers.js';
 
 /**
  * Replaces a whole directory with new content so that a failure at any
@@ -14,7 +16,9 @@ export async function replaceDirectory(target: string, files: ReadonlyMap<string
 async function swapInDirectory(target: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
   const parent = dirname(target);
   await mkdir(parent, { recursive: true });
-  const staging = await mkdtemp(join(parent, `.${basename(target)}.staging-`));
+  const prefix = `.${basename(target)}.staging-`;
+  await sweepLeftovers(parent, prefix);
+  const staging = await makeStagingDirectory(join(parent, scratchPrefix(prefix)));
   try {
     await writeFiles(staging, files);
     const retired = `${staging}.old`;
@@ -36,6 +40,24 @@ async function swapInDirectory(target: string, files: ReadonlyMap<string, string
   } catch (cause) {
     await rm(staging, { recursive: true, force: true });
     throw cause;
+  }
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/**
+ * mkdtemp's naming, but made by plain mkdir: mkdtemp creates mode 0700, which the rename would carry over to
+ * the target, while mkdir gives the umask's modes, as any directory the user makes.
+ */
+async function makeStagingDirectory(prefix: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const suffix = [...randomBytes(6)].map((byte) => ALPHABET[byte % ALPHABET.length]).join('');
+    try {
+      await mkdir(prefix + suffix);
+      return prefix + suffix;
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 10) throw cause;
+    }
   }
 }
 

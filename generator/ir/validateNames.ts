@@ -4,9 +4,12 @@ import type { ReleaseIr } from './types.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** Words a declaration or parameter may not be named (ECMAScript reserved words and TypeScript's strict-mode ones). */
+/**
+ * Words a declaration or parameter may not be named: ECMAScript reserved words, TypeScript's strict-mode ones,
+ * and `eval`/`arguments`, which strict mode (every ES module) forbids as binding names (ECMA-262 §13.1.1).
+ */
 const RESERVED = new Set(
-  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with as implements interface let package private protected public static yield await'.split(
+  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with as implements interface let package private protected public static yield await eval arguments'.split(
     ' ',
   ),
 );

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setOwn } from './readDocument.js';
 
 /**
  * Canonical JSON (sorted keys, no whitespace). Upstream copies of the same
@@ -30,7 +31,7 @@ export function sortKeysDeep(value: unknown): unknown {
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
     const child = (value as Record<string, unknown>)[key];
-    if (child !== undefined) sorted[key] = sortKeysDeep(child);
+    if (child !== undefined) setOwn(sorted, key, sortKeysDeep(child));
   }
   return sorted;
 }

@@ -1,5 +1,5 @@
 import { GeneratorError } from '../errors.js';
-import { isJsonObject, type JsonObject, type UpstreamDocument } from './readDocument.js';
+import { getOwn, isJsonObject, setOwn, type JsonObject, type UpstreamDocument } from './readDocument.js';
 import { joinPointer, refTokens, resolveLocalRef } from './jsonPointer.js';
 
 export interface GroupVersion {
@@ -48,7 +48,7 @@ export function extractGroupSubset(upstream: UpstreamDocument, gv: GroupVersion)
   const subset: JsonObject = {};
   for (const key of ['swagger', 'openapi', 'info']) if (document[key] !== undefined) subset[key] = document[key];
   const subsetPaths: JsonObject = {};
-  for (const p of groupPaths) subsetPaths[p] = paths[p];
+  for (const p of groupPaths) setOwn(subsetPaths, p, getOwn(paths, p));
   subset['paths'] = subsetPaths;
   for (const ref of [...reached].sort()) setAtPointer(subset, refTokens(ref)!, resolveLocalRef(document, ref));
   return subset;
@@ -100,13 +100,13 @@ function followRefChain(document: JsonObject, ref: string, at: string, file: str
 function setAtPointer(root: JsonObject, tokens: string[], value: unknown): void {
   let node = root;
   for (const token of tokens.slice(0, -1)) {
-    const next = node[token];
+    const next = getOwn(node, token);
     if (isJsonObject(next)) node = next;
     else {
       const created: JsonObject = {};
-      node[token] = created;
+      setOwn(node, token, created);
       node = created;
     }
   }
-  node[tokens[tokens.length - 1]!] = value;
+  setOwn(node, tokens[tokens.length - 1]!, value);
 }

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject, type UpstreamDocument } from './readDocument.js';
+import { isJsonObject, setOwn, type JsonObject, type UpstreamDocument } from './readDocument.js';
 import { resolveLocalRef } from './jsonPointer.js';
 import { COORDINATION_V1, extractGroupSubset, type GroupVersion } from './extractGroupSubset.js';
 import { swagger2ToOpenApi3 } from './swagger2ToOpenApi3.js';
@@ -45,7 +45,7 @@ function inlineComponentIndirections(subset: JsonObject): JsonObject {
     const ref = node['$ref'];
     if (typeof ref === 'string' && /^#\/components\/(parameters|responses|requestBodies)\//.test(ref)) return inline(resolveLocalRef(subset, ref));
     const out: JsonObject = {};
-    for (const [key, child] of Object.entries(node)) out[key] = inline(child);
+    for (const [key, child] of Object.entries(node)) setOwn(out, key, inline(child));
     return out;
   };
   return { ...subset, paths: inline(subset['paths']) };
@@ -63,11 +63,11 @@ function sortParameters(paths: unknown): unknown {
     if (!isJsonObject(item)) continue;
     const sortedItem: JsonObject = {};
     for (const [key, value] of Object.entries(item)) {
-      if (key === 'parameters' && Array.isArray(value)) sortedItem[key] = [...value].sort(byName);
-      else if (isJsonObject(value) && Array.isArray(value['parameters'])) sortedItem[key] = { ...value, parameters: [...value['parameters']].sort(byName) };
-      else sortedItem[key] = value;
+      if (key === 'parameters' && Array.isArray(value)) setOwn(sortedItem, key, [...value].sort(byName));
+      else if (isJsonObject(value) && Array.isArray(value['parameters'])) setOwn(sortedItem, key, { ...value, parameters: [...value['parameters']].sort(byName) });
+      else setOwn(sortedItem, key, value);
     }
-    out[path] = sortedItem;
+    setOwn(out, path, sortedItem);
   }
   return out;
 }

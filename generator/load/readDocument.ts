@@ -44,6 +44,19 @@ export function parseUpstreamDocument(file: string, text: string): UpstreamDocum
   throw new GeneratorError('not-openapi', detail, { file, pointer: parsed['openapi'] !== undefined ? '/openapi' : parsed['swagger'] !== undefined ? '/swagger' : undefined });
 }
 
+/**
+ * Sets a key taken from spec text as an own property. Assignment would not do: `object['__proto__'] = v`
+ * replaces the prototype instead (JSON.parse, by contrast, keeps `"__proto__"` as an own key, and so must we).
+ */
+export function setOwn(object: JsonObject, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/** Reads a key taken from spec text, never from Object.prototype (`constructor`, `toString`, `__proto__`). */
+export function getOwn(object: JsonObject, key: string): unknown {
+  return Object.hasOwn(object, key) ? object[key] : undefined;
+}
+
 export function isJsonObject(value: unknown): value is JsonObject {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

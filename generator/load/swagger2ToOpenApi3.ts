@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from './readDocument.js';
+import { isJsonObject, setOwn, type JsonObject } from './readDocument.js';
 import { resolveLocalRef } from './jsonPointer.js';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
@@ -24,11 +24,11 @@ export function swagger2ToOpenApi3(subset: JsonObject): JsonObject {
       const operation = item[method];
       if (isJsonObject(operation)) converted[method] = convertOperation(subset, operation);
     }
-    paths[path] = converted;
+    setOwn(paths, path, converted);
   }
   const definitions = isJsonObject(subset['definitions']) ? subset['definitions'] : {};
   const schemas: JsonObject = {};
-  for (const [name, schema] of Object.entries(definitions)) schemas[name] = convertSchema(schema);
+  for (const [name, schema] of Object.entries(definitions)) setOwn(schemas, name, convertSchema(schema));
   return { openapi: '3.0.0', info: subset['info'] ?? {}, paths, components: { schemas } };
 }
 
@@ -47,8 +47,8 @@ function convertParameter(parameter: JsonObject): JsonObject {
   if (required !== undefined) converted['required'] = required;
   const schema: JsonObject = {};
   for (const [key, value] of Object.entries(schemaFields)) {
-    if (key.startsWith('x-')) converted[key] = value;
-    else if (key !== 'collectionFormat' && key !== 'allowEmptyValue') schema[key] = value;
+    if (key.startsWith('x-')) setOwn(converted, key, value);
+    else if (key !== 'collectionFormat' && key !== 'allowEmptyValue') setOwn(schema, key, value);
   }
   converted['schema'] = convertSchema(schema);
   return converted;
@@ -67,7 +67,7 @@ function convertOperation(subset: JsonObject, operation: JsonObject): JsonObject
       if (others.length > 0) converted['parameters'] = others;
       if (body !== undefined) {
         const content: JsonObject = {};
-        for (const mediaType of consumes) content[mediaType] = { schema: convertSchema(body['schema']) };
+        for (const mediaType of consumes) setOwn(content, mediaType, { schema: convertSchema(body['schema']) });
         converted['requestBody'] = body['required'] === true ? { content, required: true } : { content };
       }
       continue;
@@ -79,15 +79,15 @@ function convertOperation(subset: JsonObject, operation: JsonObject): JsonObject
         const out: JsonObject = { description: response['description'] ?? '' };
         if (response['schema'] !== undefined) {
           const content: JsonObject = {};
-          for (const mediaType of produces) content[mediaType] = { schema: convertSchema(response['schema']) };
+          for (const mediaType of produces) setOwn(content, mediaType, { schema: convertSchema(response['schema']) });
           out['content'] = content;
         }
-        responses[code] = out;
+        setOwn(responses, code, out);
       }
       converted['responses'] = responses;
       continue;
     }
-    converted[key] = value;
+    setOwn(converted, key, value);
   }
   return converted;
 }
@@ -99,12 +99,12 @@ export function convertSchema(schema: unknown): unknown {
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
     if (key === '$ref' && typeof value === 'string') out[key] = value.replace(/^#\/definitions\//, '#/components/schemas/');
-    else if (key.startsWith('x-') || key === 'example' || key === 'enum' || key === 'default') out[key] = value;
+    else if (key.startsWith('x-') || key === 'example' || key === 'enum' || key === 'default') setOwn(out, key, value);
     else if (key === 'properties' && isJsonObject(value)) {
       const props: JsonObject = {};
-      for (const [name, prop] of Object.entries(value)) props[name] = convertSchema(prop);
+      for (const [name, prop] of Object.entries(value)) setOwn(props, name, convertSchema(prop));
       out[key] = props;
-    } else out[key] = convertSchema(value);
+    } else setOwn(out, key, convertSchema(value));
   }
   if (typeof out['$ref'] === 'string' && Object.keys(out).length > 1) {
     const { $ref, ...siblings } = out;

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from './readDocument.js';
+import { isJsonObject, setOwn, type JsonObject } from './readDocument.js';
 import type { GroupVersion } from './extractGroupSubset.js';
 
 /*
@@ -71,16 +71,16 @@ export function restrictGroupVersionKinds(node: unknown, gv: GroupVersion): unkn
  * Several query parameters are closed sets of values that upstream spells out
  * only in prose ("Valid values are: - All"), typing them as free strings.
  */
-const PROSE_ENUMS: Readonly<Record<string, readonly string[]>> = {
-  dryRun: ['All'],
-  fieldValidation: ['Ignore', 'Strict', 'Warn'],
-  propagationPolicy: ['Background', 'Foreground', 'Orphan'],
-  resourceVersionMatch: ['Exact', 'NotOlderThan'],
-};
+const PROSE_ENUMS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['dryRun', ['All']],
+  ['fieldValidation', ['Ignore', 'Strict', 'Warn']],
+  ['propagationPolicy', ['Background', 'Foreground', 'Orphan']],
+  ['resourceVersionMatch', ['Exact', 'NotOlderThan']],
+]);
 
 export function declareProseEnums(node: unknown): unknown {
   return mapDeep(node, (object) => {
-    const values = typeof object['name'] === 'string' && object['in'] === 'query' ? PROSE_ENUMS[object['name']] : undefined;
+    const values = typeof object['name'] === 'string' && object['in'] === 'query' ? PROSE_ENUMS.get(object['name']) : undefined;
     if (values === undefined || !isJsonObject(object['schema']) || object['schema']['type'] !== 'string') return object;
     return { ...object, schema: { ...object['schema'], enum: [...values] } };
   });
@@ -122,7 +122,7 @@ export function deleteCollectionReturnsList(paths: unknown): unknown {
   if (!isJsonObject(paths)) return paths;
   const fixed: JsonObject = {};
   for (const [path, item] of Object.entries(paths)) {
-    fixed[path] = item;
+    setOwn(fixed, path, item);
     if (!isJsonObject(item) || !isJsonObject(item['get']) || !isJsonObject(item['delete'])) continue;
     if (item['get']['x-kubernetes-action'] !== 'list' || item['delete']['x-kubernetes-action'] !== 'deletecollection') continue;
     const listed = okResponse(item['get']);
@@ -131,9 +131,9 @@ export function deleteCollectionReturnsList(paths: unknown): unknown {
     const listSchema = Object.values(listed['content']).find(isJsonObject)?.['schema'];
     if (listSchema === undefined) continue;
     const content: JsonObject = {};
-    for (const mediaType of Object.keys(deleted['content'])) content[mediaType] = { schema: listSchema };
+    for (const mediaType of Object.keys(deleted['content'])) setOwn(content, mediaType, { schema: listSchema });
     const responses = { ...(item['delete']['responses'] as JsonObject), '200': { ...deleted, content } };
-    fixed[path] = { ...item, delete: { ...item['delete'], responses } };
+    setOwn(fixed, path, { ...item, delete: { ...item['delete'], responses } });
   }
   return fixed;
 }
@@ -149,7 +149,7 @@ function mapDeep(node: unknown, visit: (object: JsonObject) => JsonObject, isNam
   if (!isJsonObject(node)) return node;
   const mapped: JsonObject = {};
   for (const [key, child] of Object.entries(node)) {
-    mapped[key] = !isNameMap && (key === 'description' || key === 'example') ? child : mapDeep(child, visit, !isNameMap && NAME_MAPS.has(key) && !Array.isArray(child));
+    setOwn(mapped, key, !isNameMap && (key === 'description' || key === 'example') ? child : mapDeep(child, visit, !isNameMap && NAME_MAPS.has(key) && !Array.isArray(child)));
   }
   return isNameMap ? mapped : visit(mapped);
 }

@@ -16,6 +16,11 @@ export interface ReleaseEntry {
 export interface ReleaseManifest {
   readonly group: string;
   readonly version: string;
+  /**
+   * The generated packages' semver version (the three move in lockstep). spec:update bumps it: a minor for
+   * a new release, a patch for a refreshed one whose content changed. Absent: PACKAGE_VERSION.
+   */
+  readonly packageVersion?: string;
   readonly releases: readonly ReleaseEntry[];
 }
 
@@ -61,12 +66,27 @@ export async function readManifest(specDir: string): Promise<ReleaseManifest> {
       },
     };
   });
-  return { group: String(parsed['group'] ?? 'coordination.k8s.io'), version: String(parsed['version'] ?? 'v1'), releases: [...releases].sort((a, b) => compareReleases(a.release, b.release)) };
+  const packageVersion = parsed['packageVersion'];
+  if (packageVersion !== undefined && (typeof packageVersion !== 'string' || !RELEASE_PATTERN.test(packageVersion))) {
+    throw new GeneratorError('usage', '"packageVersion" must be a version like "0.2.0"', { file, pointer: '/packageVersion' });
+  }
+  return {
+    group: String(parsed['group'] ?? 'coordination.k8s.io'),
+    version: String(parsed['version'] ?? 'v1'),
+    ...(packageVersion !== undefined ? { packageVersion } : {}),
+    releases: [...releases].sort((a, b) => compareReleases(a.release, b.release)),
+  };
 }
 
 export function withRelease(manifest: ReleaseManifest, entry: ReleaseEntry): ReleaseManifest {
   const releases = manifest.releases.filter((r) => r.release !== entry.release);
   return { ...manifest, releases: [...releases, entry].sort((a, b) => compareReleases(a.release, b.release)) };
+}
+
+/** The semver bump the README promises: a new Kubernetes release is a minor, a refreshed one a patch. */
+export function bumpVersion(version: string, bump: 'minor' | 'patch'): string {
+  const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
+  return bump === 'minor' ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
 }
 
 export function serializeManifest(manifest: ReleaseManifest): string {

@@ -36,6 +36,6 @@ describe('npm run fixtures:update', () => {
   it('needs --from', () => {
     const result = runCommand('fixtures-update', []);
     expect(result.status).toBe(2);
-    expect(result.stderr.trim()).toBe('error: usage: fixtures:update --from DIR [--spec-dir DIR] [--out DIR]');
+    expect(result.stderr.trim()).toBe('error: usage: npm run fixtures:update -- --from DIR [--spec-dir DIR] [--out DIR]');
   });
 });

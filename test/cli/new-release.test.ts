@@ -1,8 +1,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { copyOfSpecDir, runCommand, tempDir } from '../helpers/cli.js';
-import { upstreamSwagger } from '../helpers/project.js';
+import { copyOfSpecDir, runCommand, tempDir, treeDigest } from '../helpers/cli.js';
+import { PROJECT_ROOT, upstreamSwagger } from '../helpers/project.js';
+import { buildReleaseIr } from '../../generator/ir/buildReleaseIr.js';
+import { renderModelTables, renderOperationTables } from '../../generator/ir/renderTables.js';
 import { typeCheckDirectory } from '../helpers/typeCheck.js';
 
 /**
@@ -66,5 +68,104 @@ describe('a Kubernetes release the generator has never seen', () => {
     expect(readFileSync(join(out, 'k8s-lease-client', 'src', 'index.ts'), 'utf8')).toContain("export * from './v1_36/index.js';");
 
     expect(typeCheckDirectory(join(out, 'k8s-lease-client', 'src'))).toEqual([]);
+  });
+});
+
+describe('adding a release keeps npm test green without test:update-golden', () => {
+  function mirrorWithFuture(): string {
+    const mirror = tempDir('lease-mirror-');
+    mkdirSync(join(mirror, 'v1.36.0'));
+    writeFileSync(join(mirror, 'v1.36.0', 'swagger.json'), JSON.stringify(futureSwagger()));
+    return mirror;
+  }
+
+  it('spec:update --golden-dir writes the new release\'s golden tables, as the golden test renders them', () => {
+    const spec = copyOfSpecDir();
+    const golden = tempDir('lease-golden-');
+    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirrorWithFuture(), '--spec-dir', spec, '--golden-dir', golden, '--no-generate']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/golden tables: .*v1\.36\.0\.operations\.md, .*v1\.36\.0\.models\.md \(review with git diff\)/);
+    // Exactly what test/ir/golden-tables.test.ts compares against, from the spec/ the command wrote.
+    const ir = buildReleaseIr('1.36.0', JSON.parse(readFileSync(join(spec, 'openapi', 'v1.36.0.json'), 'utf8')) as Record<string, unknown>, 'spec/openapi/v1.36.0.json');
+    expect(readFileSync(join(golden, 'v1.36.0.operations.md'), 'utf8')).toBe(renderOperationTables(ir));
+    expect(readFileSync(join(golden, 'v1.36.0.models.md'), 'utf8')).toBe(renderModelTables(ir));
+    expect(readFileSync(join(golden, 'v1.36.0.models.md'), 'utf8')).toContain('renewCount');
+  });
+
+  it('with another --spec-dir and no --golden-dir, test/golden is left alone', () => {
+    const before = treeDigest(join(PROJECT_ROOT, 'test', 'golden'));
+    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirrorWithFuture(), '--spec-dir', copyOfSpecDir(), '--no-generate']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).not.toContain('golden tables');
+    expect(treeDigest(join(PROJECT_ROOT, 'test', 'golden'))).toBe(before);
+  });
+
+  it('when generated/ cannot be written, the golden tables are left as they were too', () => {
+    const spec = copyOfSpecDir();
+    const golden = tempDir('lease-golden-');
+    writeFileSync(join(golden, 'v1.36.0.models.md'), 'previous tables\n');
+    const before = [treeDigest(spec), treeDigest(golden)];
+    const blocker = join(tempDir('lease-blocked-'), 'file');
+    writeFileSync(blocker, 'not a directory');
+    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirrorWithFuture(), '--spec-dir', spec, '--golden-dir', golden, '--out', join(blocker, 'generated')]);
+    expect(result.status).toBe(2);
+    expect(result.stderr).toMatch(/cannot write output/);
+    expect([treeDigest(spec), treeDigest(golden)]).toEqual(before);
+  });
+});
+
+describe('the package version moves as the README promises', () => {
+  function versions(out: string): Record<string, unknown> {
+    const read = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(out, name, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const server = read('k8s-lease-api-server');
+    return { client: read('k8s-lease-client')['version'], server: server['version'], node: read('k8s-lease-client-node')['version'], serverDependsOn: (server['dependencies'] as Record<string, string>)['k8s-lease-client'] };
+  }
+  function manifestVersion(spec: string): unknown {
+    return (JSON.parse(readFileSync(join(spec, 'releases.json'), 'utf8')) as Record<string, unknown>)['packageVersion'];
+  }
+  function changelogCopy(): string {
+    const file = join(tempDir('lease-changelog-'), 'PACKAGE_CHANGELOG.md');
+    writeFileSync(file, readFileSync(join(PROJECT_ROOT, 'templates', 'client-package', 'PACKAGE_CHANGELOG.md')));
+    return file;
+  }
+
+  it('a new Kubernetes release is a minor bump, with an entry in the package changelog the package ships', () => {
+    const mirror = tempDir('lease-mirror-');
+    mkdirSync(join(mirror, 'v1.36.0'));
+    writeFileSync(join(mirror, 'v1.36.0', 'swagger.json'), JSON.stringify(futureSwagger()));
+    const spec = copyOfSpecDir();
+    const out = join(tempDir('lease-out-'), 'generated');
+    const changelog = changelogCopy();
+    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirror, '--spec-dir', spec, '--out', out, '--package-changelog', changelog]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain('packages: version 0.2.0, entry added to ');
+    expect(manifestVersion(spec)).toBe('0.2.0');
+    expect(versions(out)).toEqual({ client: '0.2.0', server: '0.2.0', node: '0.2.0', serverDependsOn: '0.2.0' });
+    const text = readFileSync(changelog, 'utf8');
+    expect(text.indexOf('## 0.2.0')).toBeLessThan(text.indexOf('## 0.1.0'));
+    expect(text).toContain('- Kubernetes 1.36.0 added: `k8s-lease-client/v1.36`, now also the root export.');
+    expect(readFileSync(join(out, 'k8s-lease-client', 'PACKAGE_CHANGELOG.md'), 'utf8')).toBe(text);
+
+    // Refreshing a release whose document did not change moves nothing.
+    const again = runCommand('spec-update', ['--release', '1.36.0', '--from', mirror, '--spec-dir', spec, '--out', out, '--package-changelog', changelog]);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).not.toContain('packages: version');
+    expect(manifestVersion(spec)).toBe('0.2.0');
+    expect(readFileSync(changelog, 'utf8')).toBe(text);
+  });
+
+  it('a refreshed release whose document changed is a patch bump', () => {
+    const doc = JSON.parse(readFileSync(upstreamSwagger('1.35.0'), 'utf8')) as Json;
+    ((doc['definitions'] as Record<string, Json>)['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Record<string, unknown>)['renewCount'] = { type: 'integer', format: 'int32' };
+    const file = join(tempDir('lease-refresh-'), 'swagger.json');
+    writeFileSync(file, JSON.stringify(doc));
+    const spec = copyOfSpecDir();
+    const out = join(tempDir('lease-out-'), 'generated');
+    const changelog = changelogCopy();
+    const result = runCommand('spec-update', ['--release', '1.35.0', '--spec', file, '--spec-dir', spec, '--out', out, '--package-changelog', changelog]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(manifestVersion(spec)).toBe('0.1.1');
+    expect(versions(out)).toEqual({ client: '0.1.1', server: '0.1.1', node: '0.1.1', serverDependsOn: '0.1.1' });
+    expect(readFileSync(changelog, 'utf8')).toMatch(/## 0\.1\.1\n\n- Kubernetes 1\.35\.0's document refreshed \(sha256:[0-9a-f]{64}\)/);
   });
 });
