@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KubernetesApiError } from '../../templates/runtime/errors.js';
+import { KubernetesApiError, ResponseTooLargeError } from '../../templates/runtime/errors.js';
 import { createClient } from '../../templates/runtime/transport.js';
 import type { Client } from '../../templates/runtime/transport.js';
 import { WatchDecodeError } from '../../templates/runtime/watch/ndjson.js';
 import { isNewerResourceVersion, objectKey } from '../../templates/runtime/watch/resourceVersion.js';
 import { watch, WatchError, WatchIdleTimeoutError } from '../../templates/runtime/watch/watch.js';
 import type { WatchDisconnectInfo, WatchOptions } from '../../templates/runtime/watch/watch.js';
+import { startLoopback } from '../runtime/loopback.js';
 import { consume, recordingSleep, rejectionOf } from './helpers/collect.js';
 import { bookmarkObject, leaseOf, startScriptedFront } from './helpers/faultServer.js';
 import type { ScriptedFront } from './helpers/faultServer.js';
@@ -586,5 +587,41 @@ describe('resourceVersion ordering', () => {
   it('keys objects as namespace/name', () => {
     expect(objectKey('ns', 'n')).toBe('ns/n');
     expect(objectKey(undefined, 'n')).toBe('n');
+  });
+});
+
+describe('watch: bounded lines', () => {
+  it('a watch line longer than maxLineBytes (a line that never ends) ends the iteration with ResponseTooLargeError, not a reconnect loop', async () => {
+    const loopback = await startLoopback();
+    let closed = false;
+    loopback.handler = (_request, res) => {
+      res.on('close', () => {
+        closed = true;
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`${JSON.stringify({ type: 'ADDED', object: leaseOf('a', '104') })}\n{"type":"ADDED","object":{"pad":"`);
+      const pump = (): void => {
+        while (!closed && res.write('p'.repeat(4096)));
+        if (!closed) res.once('drain', pump);
+      };
+      pump();
+    };
+    try {
+      const seen: string[] = [];
+      const error = await rejectionOf(
+        consume(watch<Lease>(createClient({ baseUrl: loopback.baseUrl }), target, { resourceVersion: '103', maxLineBytes: 64 * 1024 }), (s) => (seen.splice(0, seen.length, ...s), false)),
+      );
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      expect(error).toMatchObject({ limit: 'maxLineBytes', maxBytes: 64 * 1024 });
+      expect(seen).toEqual(['ADDED a@104']);
+      expect(loopback.requests).toHaveLength(1);
+      await eventually(() => closed, 5_000, 'the connection closed');
+    } finally {
+      await loopback.close();
+    }
+  });
+
+  it('an unusable maxLineBytes is refused at once', () => {
+    expect(() => watch<Lease>(client, target, { maxLineBytes: 0 })).toThrow(RangeError);
   });
 });

@@ -100,9 +100,17 @@ export class NdjsonDecoder {
       else this.lines++;
       start = firstNewline + 1;
     }
-    // Only a chunk whose complete lines together exceed the limit can hold a line that does: the common case scans nothing more.
-    if (lastNewline + 1 - start > this.maxLineBytes) this.checkLines(chunk, start, lastNewline);
-    if (start <= lastNewline) {
+    if (lastNewline + 1 - start > this.maxLineBytes) {
+      // Only a chunk whose complete lines together exceed the limit can hold a line that does; such a chunk is
+      // taken line by line, so the lines before a long one still come out first. The common case does not get here.
+      for (let from = start; from <= lastNewline; ) {
+        const newline = chunk.indexOf(LF, from);
+        if (newline - from > this.maxLineBytes) this.tooLong();
+        if (newline !== from) this.parse(this.decode(chunk.subarray(from, newline)), out);
+        else this.lines++;
+        from = newline + 1;
+      }
+    } else if (start <= lastNewline) {
       // Up to a newline there is no partial character: 0x0A never occurs inside a UTF-8 sequence.
       const text = this.decode(chunk.subarray(start, lastNewline + 1));
       let from = 0;
@@ -123,15 +131,6 @@ export class NdjsonDecoder {
     this.pendingBytes += bytes.length;
     if (this.pendingBytes > this.maxLineBytes) this.tooLong();
     this.pending.push(bytes);
-  }
-
-  /** The complete lines in `chunk[start..lastNewline]` (each ends with a newline) against the limit. */
-  private checkLines(chunk: Uint8Array, start: number, lastNewline: number): void {
-    for (let from = start; from <= lastNewline; ) {
-      const newline = chunk.indexOf(LF, from);
-      if (newline - from > this.maxLineBytes) this.tooLong();
-      from = newline + 1;
-    }
   }
 
   private tooLong(): never {
