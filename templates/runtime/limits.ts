@@ -8,7 +8,7 @@
 
 import { ResponseTooLargeError } from './errors.js';
 
-/** Default of `limitResponseBytes`: far above any Lease LIST page (500 Leases ≈ 250 KB), far below what hurts a process. */
+/** Default of `limitResponseBytes`: far above any Lease LIST page (500 Leases ≈ 250 KB), far below what endangers the client's memory. */
 export const DEFAULT_MAX_RESPONSE_BYTES: number = 64 * 1024 * 1024;
 
 /**

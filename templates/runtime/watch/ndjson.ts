@@ -17,7 +17,7 @@ const LF = 0x0a;
  * Default of `maxLineBytes`: one watch event is one object, and etcd refuses
  * objects over 1.5 MiB (kube-apiserver request bodies over 3 MiB), so 16 MiB
  * leaves room for any real event while a line that never ends cannot take
- * the process's memory.
+ * the client's memory.
  */
 export const DEFAULT_MAX_LINE_BYTES: number = 16 * 1024 * 1024;
 
