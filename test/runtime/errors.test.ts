@@ -104,20 +104,20 @@ describe('errorFromResponse', () => {
     expect(error.statusObject?.message).toBe('gone away');
   });
 
-  it('includes an excerpt of an HTML body, whitespace collapsed', async () => {
+  it('includes an excerpt of an HTML body, spaces collapsed and line breaks escaped', async () => {
     const html = '<html>\n  <head><title>502 Bad Gateway</title></head>\n  <body>nginx</body>\n</html>';
     const error = await errorFromResponse('GET', URL_, new Response(html, { status: 502, statusText: 'Bad Gateway' }));
     expect(error.reason).toBe('Unknown');
     expect(error.body).toBe(html);
     expect(error.message).toBe(
-      'GET /apis/coordination.k8s.io/v1/namespaces/default/leases/x: 502 Unknown: <html> <head><title>502 Bad Gateway</title></head> <body>nginx</body> </html>',
+      'GET /apis/coordination.k8s.io/v1/namespaces/default/leases/x: 502 Unknown: <html>%0A <head><title>502 Bad Gateway</title></head>%0A <body>nginx</body>%0A</html>',
     );
   });
 
-  it('limits the excerpt in the message to 200 characters', async () => {
+  it('limits the excerpt in the message (reason included) to 200 characters', async () => {
     const text = 'x'.repeat(1000);
     const error = await errorFromResponse('GET', URL_, new Response(text, { status: 500 }));
-    expect(error.message).toBe(`GET /apis/coordination.k8s.io/v1/namespaces/default/leases/x: 500 InternalError: ${'x'.repeat(200)}…`);
+    expect(error.message).toBe(`GET /apis/coordination.k8s.io/v1/namespaces/default/leases/x: 500 InternalError: ${'x'.repeat(200 - 'InternalError: '.length)}…`);
   });
 
   it('treats JSON that is not a Status as an opaque body', async () => {

@@ -42,6 +42,10 @@ const VALUE_EXPORTS = [
   'KubernetesApiError',
   'RequestTimeoutError',
   'ResponseDecodeError',
+  'ResponseTooLargeError',
+  // response limits
+  'DEFAULT_MAX_RESPONSE_BYTES',
+  'limitResponseBytes',
   // time
   'asMicroTime',
   'asTime',
@@ -55,6 +59,7 @@ const VALUE_EXPORTS = [
   'timeNow',
   // watch
   'createInformer',
+  'DEFAULT_MAX_LINE_BYTES',
   'INITIAL_EVENTS_END_ANNOTATION',
   'isNewerResourceVersion',
   'listAll',

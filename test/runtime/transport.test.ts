@@ -57,12 +57,8 @@ describe('createClient', () => {
   it('rejects an unusable baseUrl', () => {
     const rule = 'must be an absolute URL without credentials, query or fragment';
     expect(() => createClient({ baseUrl: 'not a url' })).toThrow(TypeError);
-    expect(() => createClient({ baseUrl: 'not a url' })).toThrow(`Invalid baseUrl "not a url": ${rule}`);
-    expect(() => createClient({ baseUrl: '/apis' })).toThrow(`Invalid baseUrl "/apis": ${rule}`);
-    expect(() => createClient({ baseUrl: 'http://h/?x=1' })).toThrow(`Invalid baseUrl "http://h/?x=1": ${rule}`);
-    expect(() => createClient({ baseUrl: 'http://h/#top' })).toThrow(`Invalid baseUrl "http://h/#top": ${rule}`);
-    // The message never echoes a secret.
-    for (const baseUrl of ['http://admin:secret@h/', 'http://admin@h/', 'http://:secret@h/?x=1']) {
+    // The message never echoes the value: its credentials, a `?token=`, or a secret pasted into the wrong field.
+    for (const baseUrl of ['not a url', '/apis', 'http://h/?x=1', 'http://h/#top', 'http://admin:secret@h/', 'http://admin@h/', 'http://:secret@h/?x=1', 'https://h/?token=SUPER-SECRET', 'SUPER-SECRET']) {
       let message = '';
       try {
         createClient({ baseUrl });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { NdjsonDecoder, readNdjson, WatchDecodeError } from '../../templates/runtime/watch/ndjson.js';
+import { ResponseTooLargeError } from '../../templates/runtime/errors.js';
+import { DEFAULT_MAX_LINE_BYTES, NdjsonDecoder, readNdjson, WatchDecodeError } from '../../templates/runtime/watch/ndjson.js';
 
 const encoder = new TextEncoder();
 
@@ -184,5 +185,63 @@ describe('readNdjson', () => {
     expect(decoder.write(encoder.encode('{"a":1}\n{"a"'))).toEqual([{ a: 1 }]);
     expect(decoder.write(encoder.encode(':2}\n\n'))).toEqual([{ a: 2 }]);
     expect(() => decoder.write(encoder.encode('bad\n'))).toThrow(/line 4/);
+  });
+});
+
+describe('maxLineBytes', () => {
+  const LIMIT = 1024;
+  const line = (bytes: number): string => JSON.stringify({ pad: 'p'.repeat(bytes - 10) });
+
+  it('a line that never ends fails once it passes the limit, before it is held whole, and the body is cancelled', async () => {
+    let pulled = 0;
+    let cancelled = false;
+    // An endless line: without a limit this reads forever and buffers all of it.
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(encoder.encode(pulled === 1 ? `${line(20)}\n{"pad":"` : 'p'.repeat(256)));
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const values: unknown[] = [];
+    let error: unknown;
+    try {
+      for await (const value of readNdjson(endless, { maxLineBytes: LIMIT })) values.push(value);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect(error).toMatchObject({ limit: 'maxLineBytes', maxBytes: LIMIT, message: `response exceeds maxLineBytes (${LIMIT} bytes)` });
+    // The line before it still came out; reading stopped one chunk past the limit (plus the stream's one-chunk read-ahead).
+    expect(values).toEqual([JSON.parse(line(20))]);
+    expect(pulled).toBeLessThanOrEqual(Math.ceil(LIMIT / 256) + 2);
+    expect(cancelled).toBe(true);
+  });
+
+  it.each([
+    ['inside one chunk', (bytes: Uint8Array) => [bytes]],
+    ['split across chunks', (bytes: Uint8Array) => split(bytes, [7, 300, 900])],
+    ['one byte at a time', (bytes: Uint8Array) => split(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1))],
+  ])('a line of limit+1 bytes %s fails; one of exactly the limit passes', async (_name, chunking) => {
+    const atLimit = line(LIMIT);
+    const over = line(LIMIT + 1);
+    expect(encoder.encode(atLimit).length).toBe(LIMIT);
+    const values: unknown[] = [];
+    let error: unknown;
+    try {
+      for await (const value of readNdjson(streamOf(chunking(encoder.encode(`${atLimit}\n${over}\n{"after":1}\n`))), { maxLineBytes: LIMIT })) values.push(value);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(values).toEqual([JSON.parse(atLimit)]);
+    expect(error).toMatchObject({ name: 'ResponseTooLargeError', limit: 'maxLineBytes', maxBytes: LIMIT });
+  });
+
+  it('the default is 16 MiB, and an unusable limit is refused', () => {
+    expect(DEFAULT_MAX_LINE_BYTES).toBe(16 * 1024 * 1024);
+    expect(() => new NdjsonDecoder(0)).toThrow(RangeError);
+    expect(() => readNdjson(streamOf([]), { maxLineBytes: Number.NaN })).toThrow(RangeError);
   });
 });

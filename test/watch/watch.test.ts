@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { KubernetesApiError } from '../../templates/runtime/errors.js';
+import { KubernetesApiError, ResponseTooLargeError } from '../../templates/runtime/errors.js';
 import { createClient } from '../../templates/runtime/transport.js';
 import type { Client } from '../../templates/runtime/transport.js';
 import { WatchDecodeError } from '../../templates/runtime/watch/ndjson.js';
 import { isNewerResourceVersion, objectKey } from '../../templates/runtime/watch/resourceVersion.js';
 import { watch, WatchError, WatchIdleTimeoutError } from '../../templates/runtime/watch/watch.js';
 import type { WatchDisconnectInfo, WatchOptions } from '../../templates/runtime/watch/watch.js';
+import { startLoopback } from '../runtime/loopback.js';
 import { consume, recordingSleep, rejectionOf } from './helpers/collect.js';
 import { bookmarkObject, leaseOf, startScriptedFront } from './helpers/faultServer.js';
 import type { ScriptedFront } from './helpers/faultServer.js';
@@ -99,11 +100,9 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
     );
     expect(seen).toEqual([...expected, 'MODIFIED b@116']);
     expect(connects).toEqual(['103', '107', '110']);
-    expect(disconnects).toHaveLength(2);
-    for (const info of disconnects) {
-      expect(info.error).toBeInstanceOf(Error);
-      expect(info.attempt).toBe(1);
-    }
+    // A cut is a failure, events delivered or not: the backoff grows until a connection proves itself.
+    expect(disconnects.map((info) => info.attempt)).toEqual([1, 2]);
+    for (const info of disconnects) expect(info.error).toBeInstanceOf(Error);
   });
 
   it('a replay of the event at the resume point (which kube-apiserver never sends) is dropped', async () => {
@@ -349,14 +348,15 @@ describe('watch: errors', () => {
     expect(delays).toEqual([50, 100, 200]);
   });
 
-  it('the failure count (and so the backoff) resets after a connection that delivered events', async () => {
-    server.scriptWatches({ kind: 'http', status: 503, count: 2 }, { kind: 'cut', afterEvents: 1, midLine: false }, { kind: 'http', status: 503 });
+  it('the failure count (and so the backoff) resets after a connection that delivered events and ended cleanly', async () => {
+    server.scriptWatches({ kind: 'http', status: 503, count: 2 }, { kind: 'end', afterEvents: 1 }, { kind: 'http', status: 503 });
     const { sleep, delays } = recordingSleep();
     const attempts: number[] = [];
     churn(2);
     await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, onConnect: (i) => attempts.push(i.attempt) }), (s) => s.length === 2);
-    expect(delays).toEqual([200, 400, 200, 400]);
-    expect(attempts).toEqual([2, 2]);
+    // 503, 503, then a connection that delivers and ends cleanly (reconnected at once, no delay), then a 503 that starts over.
+    expect(delays).toEqual([200, 400, 200]);
+    expect(attempts).toEqual([2, 1]);
   });
 
   it('a connection cut straight after its 200 does not reset the backoff, and maxRetries ends it', async () => {
@@ -384,6 +384,39 @@ describe('watch: errors', () => {
     const error = await rejectionOf(consume(watch<Lease>(dead, target, { resourceVersion: '1', sleep, reconnect: { maxRetries: 2 } }), () => false));
     expect(error).toBeInstanceOf(TypeError);
     expect(delays).toHaveLength(2);
+  });
+
+  it('every connection delivering an event and then an in-stream ERROR 500 backs off: delays double and attempt counts up', async () => {
+    const expected = churn(5);
+    server.scriptWatches({ kind: 'error', afterEvents: 1, status: { code: 500, reason: 'InternalError', message: 'etcd hiccup' }, count: 5 });
+    const { sleep, delays } = recordingSleep();
+    const connects: number[] = [];
+    const disconnects: number[] = [];
+    const seen = await consume(
+      watch<Lease>(client, target, {
+        resourceVersion: '103',
+        sleep,
+        random: () => 0,
+        reconnect: { initialDelayMs: 100, maxDelayMs: 1000 },
+        onConnect: (info) => connects.push(info.attempt),
+        onDisconnect: (info) => disconnects.push(info.attempt),
+      }),
+      (s) => s.length === 5,
+    );
+    // Nothing lost or duplicated meanwhile.
+    expect(seen).toEqual(expected);
+    expect(delays).toEqual([100, 200, 400, 800]);
+    expect(connects).toEqual([0, 1, 2, 3, 4]);
+    expect(disconnects).toEqual([1, 2, 3, 4]);
+  });
+
+  it('a WatchError message is a bounded excerpt with control characters escaped; the Status stays whole', async () => {
+    const message = `\u001b[2J\r\nforged ${'m'.repeat(5000)}`;
+    server.scriptWatches({ kind: 'error', afterEvents: 0, status: { code: 400, reason: 'BadRequest', message } });
+    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), () => false));
+    expect(error).toBeInstanceOf(WatchError);
+    expect((error as WatchError).message).toBe(`watch error 400 ${`BadRequest: %1B[2J%0D%0Aforged ${'m'.repeat(200)}`.slice(0, 200)}…`);
+    expect((error as WatchError).status.message).toBe(message);
   });
 
   it('an in-stream ERROR 500 reconnects; any other in-stream ERROR is thrown as WatchError', async () => {
@@ -554,5 +587,41 @@ describe('resourceVersion ordering', () => {
   it('keys objects as namespace/name', () => {
     expect(objectKey('ns', 'n')).toBe('ns/n');
     expect(objectKey(undefined, 'n')).toBe('n');
+  });
+});
+
+describe('watch: bounded lines', () => {
+  it('a watch line longer than maxLineBytes (a line that never ends) ends the iteration with ResponseTooLargeError, not a reconnect loop', async () => {
+    const loopback = await startLoopback();
+    let closed = false;
+    loopback.handler = (_request, res) => {
+      res.on('close', () => {
+        closed = true;
+      });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(`${JSON.stringify({ type: 'ADDED', object: leaseOf('a', '104') })}\n{"type":"ADDED","object":{"pad":"`);
+      const pump = (): void => {
+        while (!closed && res.write('p'.repeat(4096)));
+        if (!closed) res.once('drain', pump);
+      };
+      pump();
+    };
+    try {
+      const seen: string[] = [];
+      const error = await rejectionOf(
+        consume(watch<Lease>(createClient({ baseUrl: loopback.baseUrl }), target, { resourceVersion: '103', maxLineBytes: 64 * 1024 }), (s) => (seen.splice(0, seen.length, ...s), false)),
+      );
+      expect(error).toBeInstanceOf(ResponseTooLargeError);
+      expect(error).toMatchObject({ limit: 'maxLineBytes', maxBytes: 64 * 1024 });
+      expect(seen).toEqual(['ADDED a@104']);
+      expect(loopback.requests).toHaveLength(1);
+      await eventually(() => closed, 5_000, 'the connection closed');
+    } finally {
+      await loopback.close();
+    }
+  });
+
+  it('an unusable maxLineBytes is refused at once', () => {
+    expect(() => watch<Lease>(client, target, { maxLineBytes: 0 })).toThrow(RangeError);
   });
 });
