@@ -58,6 +58,12 @@ describe('a client configured from a kubeconfig', () => {
     expect(warnings.map((w) => [w.code, w.text])).toEqual([[299, 'unknown field "spec.bogus"']]);
   });
 
+  it('refuses a response larger than maxResponseBytes with a typed error naming the limit', async () => {
+    const { server, client } = await setup({ maxResponseBytes: 10_000 });
+    server.store.create({ metadata: { name: 'big', namespace: 'default', annotations: { note: 'x'.repeat(50_000) } }, spec: {} });
+    await expect(readNamespacedLease(client, { namespace: 'default', name: 'big' })).rejects.toMatchObject({ name: 'ResponseTooLargeError', limit: 'maxResponseBytes', maxBytes: 10_000 });
+  });
+
   it("sends a User-Agent in client-go's shape, which the server takes as the field manager", async () => {
     const { server, client } = await setup();
     const created = await createNamespacedLease(client, { namespace: 'default', body: lease('d') });

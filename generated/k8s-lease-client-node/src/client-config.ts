@@ -3,7 +3,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { ApiWarning, ClientOptions, RetryOptions, TokenProvider } from 'k8s-lease-client';
-import { defaultUserAgent, logOncePerText, release, withRetries, withWarnings } from 'k8s-lease-client';
+import { defaultUserAgent, limitResponseBytes, logOncePerText, release, withRetries, withWarnings } from 'k8s-lease-client';
 import { errorCode, KubeconfigError } from './errors.js';
 import { execCredentialSource, refreshOnUnauthorized } from './exec/index.js';
 import { execTransport } from './exec-transport.js';
@@ -44,6 +44,8 @@ export interface ApiTransportOptions {
   onApiWarning?: (warning: ApiWarning) => void;
   /** Default in client-go's shape: `k8s-lease-client/<version> (<os>/<arch>) kubernetes/<release>`; also the default field manager. */
   userAgent?: string;
+  /** Largest response body read into memory (watches are bounded per line instead). Default 64 MiB. */
+  maxResponseBytes?: number;
 }
 
 export interface KubeconfigClientOptions extends LoadKubeconfigOptions, WarningOptions, ApiTransportOptions {
@@ -143,7 +145,8 @@ function nodeClientConfig(parts: ClientOptions, namespace: string, close: () => 
   const clientOptions: ClientOptions = redactable({ baseUrl: parts.baseUrl });
   if (parts.fetch) {
     // Outermost retries, so every attempt's warnings are reported and an exec refresh on 401 happens per attempt.
-    const warned = withWarnings(parts.fetch, options.onApiWarning ?? logOncePerText());
+    const bounded = limitResponseBytes(options.maxResponseBytes, parts.fetch);
+    const warned = withWarnings(bounded, options.onApiWarning ?? logOncePerText());
     clientOptions.fetch = options.retries === false ? warned : withRetries(warned, options.retries);
   }
   if (parts.token !== undefined) clientOptions.token = parts.token;

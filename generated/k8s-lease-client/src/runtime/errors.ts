@@ -119,9 +119,12 @@ export class KubernetesApiError extends Error {
 
   constructor(init: KubernetesApiErrorInit) {
     const { status, statusObject, body = '' } = init;
-    const reason = nonEmptyString(statusObject?.reason) ?? REASON_BY_HTTP_STATUS[status] ?? 'Unknown';
-    const detail = statusObject ? nonEmptyString(statusObject.message) : excerpt(body) || init.statusText;
-    super(`${where(init)}${status} ${reason}${detail ? `: ${detail}` : ''}`);
+    // A template string: a hostile server's non-string reason must not become error.reason as is.
+    const reason = `${statusObject?.reason || REASON_BY_HTTP_STATUS[status] || 'Unknown'}`;
+    const detail = statusObject ? statusObject.message : body || init.statusText;
+    // The Status stays whole on `statusObject`; the message gets a bounded excerpt with control characters escaped, reason
+    // included: what a server sends must neither flood nor forge log lines.
+    super(`${where(init)}${status} ${excerpt(`${reason}${detail ? `: ${detail}` : ''}`)}`);
     Object.assign(this, init, { reason, body: truncate(body) });
   }
 }
@@ -189,12 +192,27 @@ export class ResponseDecodeError extends Error {
   }
 }
 
+/** A response body (limitResponseBytes) or a watch line (maxLineBytes) larger than its limit; the body was cancelled. */
+export class ResponseTooLargeError extends Error {
+  override readonly name = 'ResponseTooLargeError';
+  /** The limit to raise: `maxResponseBytes` (limitResponseBytes) or `maxLineBytes` (watch, readNdjson). */
+  declare readonly limit: string;
+  declare readonly maxBytes: number;
+  declare readonly method: string | undefined;
+  declare readonly url: string | undefined;
+
+  constructor(limit: string, maxBytes: number, context?: RequestContext) {
+    super(`${context ? where(context) : ''}response exceeds ${limit} (${maxBytes} bytes)`);
+    Object.assign(this, { limit, maxBytes }, context);
+  }
+}
+
 /**
  * Builds the error for a non-2xx response. Always consumes the body, which is
  * what lets the connection go back to the keep-alive pool.
  */
 export async function errorFromResponse(method: string, url: string, response: Response): Promise<KubernetesApiError> {
-  // An aborted or already-consumed body leaves '': the status line alone still makes a useful error.
+  // An aborted, already-consumed or too large (limitResponseBytes) body leaves '': the status line alone still makes a useful error.
   const body = await response.text().catch(() => '');
   let parsed: KubernetesStatus | undefined;
   try {
@@ -286,10 +304,6 @@ function matches(error: unknown, httpStatus: number, reason: string): boolean {
   return error.reason === reason || !KNOWN_REASONS.has(error.reason);
 }
 
-function nonEmptyString(value: unknown): string | undefined {
-  return (typeof value === 'string' && value) || undefined;
-}
-
 /** `GET /path?query: `, the start of every request error's message: the origin is the same for every call and only makes messages longer. */
 function where({ method, url }: RequestContext): string {
   return `${method} ${url.replace(/^[^/]*:\/\/[^/]*/, '') || '/'}: `;
@@ -298,8 +312,16 @@ function where({ method, url }: RequestContext): string {
 /** Enough of a non-Status body (or a bad watch line) to recognise it — an HTML title, a proxy message — without flooding a log line. */
 export function excerpt(body: string): string {
   // Bounded slice first so a multi-megabyte error page costs no more than a short one.
-  const collapsed = body.slice(0, 800).replace(/\s+/g, ' ').trim();
-  return collapsed.length > 200 || body.length > 800 ? `${truncate(collapsed, 200)}…` : collapsed;
+  // Runs of spaces and tabs fold into one space; line breaks, other control characters (ANSI escapes) and format
+  // characters (bidi overrides) are percent-escaped: a server's text can neither forge a log line nor restyle or
+  // reorder a terminal.
+  const collapsed = body
+    .slice(0, 800)
+    .replace(/[^\S\r\n]+/g, ' ')
+    .trim()
+    .replace(/[\p{Cc}\p{Cf}]/gu, encodeURI);
+  // Judged by the source's length: escaping lengthens a short text at most twelvefold, and a cut text always says so.
+  return body.length > 200 ? `${truncate(collapsed, 200)}…` : collapsed;
 }
 
 /** Error bodies can be whole HTML pages from proxies; keeping all of it in memory (and logs) helps nobody. */

@@ -18,7 +18,9 @@ export {
   KubernetesApiError,
   RequestTimeoutError,
   ResponseDecodeError,
+  ResponseTooLargeError,
 } from './errors.js';
+export { DEFAULT_MAX_RESPONSE_BYTES, limitResponseBytes } from './limits.js';
 export { nameSegment, namespaceSegment } from './pathSegments.js';
 export type { QueryValue } from './query.js';
 export { encodeQuery } from './query.js';

@@ -37,6 +37,8 @@ export interface ClientOptions {
   timeoutMs?: number;
   /**
    * Extra standard RequestInit merged into every request, e.g. `{ credentials: 'include' }` in a browser.
+   * `redirect` defaults to `'manual'`: a redirect is not followed but rejected as a KubernetesApiError with
+   * the 3xx status (0 in browsers); `'follow'` would re-send the request, body included, wherever it points.
    * For TLS options on Node, use k8s-lease-client-node's `clientOptions` (its `fetch`), not an undici dispatcher here.
    */
   init?: Omit<RequestInit, 'method' | 'body' | 'headers' | 'signal'>;
@@ -119,7 +121,10 @@ export function createClient(options: ClientOptions): Client {
     let text = '';
     try {
       // Called as a plain function: browsers throw "Illegal invocation" when fetch's `this` is some other object.
-      response = await (customFetch ?? fetch)(url, { ...extraInit, method, headers, body, signal });
+      // Redirects are not followed (unless `init.redirect` says so): a 3xx to another origin would get the request body
+      // re-sent there and its answer taken for the API server's. kube-apiserver does not redirect API calls, so a 3xx is a
+      // KubernetesApiError (status 0 in browsers, where the redirect response is opaque).
+      response = await (customFetch ?? fetch)(url, { redirect: 'manual', ...extraInit, method, headers, body, signal });
       if (!response.ok) throw await errorFromResponse(method, url, response);
       if (stream) return [response, linked];
       // text() + JSON.parse rather than json(): an empty 2xx body (e.g. some DELETEs) must be undefined, not a SyntaxError.
@@ -155,10 +160,10 @@ function normaliseBaseUrl(baseUrl: string): string {
   } catch {
     // Reported below, with the value.
   }
-  // fetch refuses URLs with credentials on every request; say so once, without echoing the secret.
-  const credentials = url?.username || url?.password;
-  if (!url || credentials || url.search || url.hash) {
-    throw new TypeError(`Invalid baseUrl${credentials ? '' : ` ${JSON.stringify(baseUrl)}`}: must be an absolute URL without credentials, query or fragment`);
+  // fetch refuses URLs with credentials on every request; say so once. The value is never echoed: its credentials, a
+  // `?token=` or whatever secret was pasted in the wrong place would end up in a log line.
+  if (!url || url.username || url.password || url.search || url.hash) {
+    throw new TypeError('Invalid baseUrl: must be an absolute URL without credentials, query or fragment');
   }
   // Paths are appended verbatim, so `https://host/` + `/apis/...` would produce `//apis`. A path prefix (behind a proxy) is kept.
   return url.href.replace(/\/+$/, '');

@@ -3,7 +3,7 @@ export { createInformer } from './informer.js';
 export type { ListAllOptions, ListResponse, WatchTarget } from './listAll.js';
 export { listAll } from './listAll.js';
 export type { WatchDecodeErrorInit } from './ndjson.js';
-export { NdjsonDecoder, readNdjson, WatchDecodeError } from './ndjson.js';
+export { DEFAULT_MAX_LINE_BYTES, NdjsonDecoder, readNdjson, WatchDecodeError } from './ndjson.js';
 export type { KubeObjectLike } from './resourceVersion.js';
 export { isNewerResourceVersion, objectKey } from './resourceVersion.js';
 export type {

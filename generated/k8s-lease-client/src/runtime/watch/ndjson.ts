@@ -9,9 +9,23 @@
  * that spans chunks is assembled, from its bytes.
  */
 
-import { excerpt as textExcerpt } from '../errors.js';
+import { ResponseTooLargeError, excerpt as textExcerpt } from '../errors.js';
 
 const LF = 0x0a;
+
+/**
+ * Default of `maxLineBytes`: one watch event is one object, and etcd refuses
+ * objects over 1.5 MiB (kube-apiserver request bodies over 3 MiB), so 16 MiB
+ * leaves room for any real event while a line that never ends cannot take
+ * the client's memory.
+ */
+export const DEFAULT_MAX_LINE_BYTES: number = 16 * 1024 * 1024;
+
+/** Throws a RangeError unless `maxLineBytes` is a usable limit. */
+export function checkMaxLineBytes(maxLineBytes: number): number {
+  if (!(maxLineBytes >= 1 && maxLineBytes <= Number.MAX_SAFE_INTEGER)) throw new RangeError(`maxLineBytes must be a number in 1..2^53-1, got ${maxLineBytes}`);
+  return maxLineBytes;
+}
 
 export interface WatchDecodeErrorInit {
   /** The text that failed (the whole line, or what the stream ended with). */
@@ -49,34 +63,54 @@ export class WatchDecodeError extends Error {
  * Synchronous core: feed chunks with `write`, then call `end` once. Both
  * append decoded values to `out` (and return it). When a line fails, the
  * values decoded before it are already in `out` and the method throws a
- * WatchDecodeError; the decoder must not be used afterwards.
+ * WatchDecodeError, or a ResponseTooLargeError (`limit: 'maxLineBytes'`) for
+ * a line longer than `maxLineBytes` (newline excluded), which is never held
+ * whole; the decoder must not be used afterwards.
  */
 export class NdjsonDecoder {
   private readonly decoder = new TextDecoder('utf-8', { fatal: true });
   /** Bytes of the current, still incomplete line (kept as bytes so a character split across chunks decodes whole). */
   private pending: Uint8Array[] = [];
+  /** Total length of `pending`. */
+  private pendingBytes = 0;
   /** Lines completed so far (for error positions). */
   private lines = 0;
+  private readonly maxLineBytes: number;
+
+  constructor(maxLineBytes: number = DEFAULT_MAX_LINE_BYTES) {
+    this.maxLineBytes = checkMaxLineBytes(maxLineBytes);
+  }
 
   write(chunk: Uint8Array, out: unknown[] = []): unknown[] {
     const length = chunk.length;
     if (length === 0) return out;
     const lastNewline = chunk.lastIndexOf(LF);
     if (lastNewline === -1) {
-      this.pending.push(chunk);
+      this.hold(chunk);
       return out;
     }
     let start = 0;
     if (this.pending.length > 0) {
       const firstNewline = chunk.indexOf(LF);
-      this.pending.push(chunk.subarray(0, firstNewline));
+      this.hold(chunk.subarray(0, firstNewline));
       const line = this.decode(concat(this.pending));
       this.pending = [];
+      this.pendingBytes = 0;
       if (line !== '') this.parse(line, out);
       else this.lines++;
       start = firstNewline + 1;
     }
-    if (start <= lastNewline) {
+    if (lastNewline + 1 - start > this.maxLineBytes) {
+      // Only a chunk whose complete lines together exceed the limit can hold a line that does; such a chunk is
+      // taken line by line, so the lines before a long one still come out first. The common case does not get here.
+      for (let from = start; from <= lastNewline; ) {
+        const newline = chunk.indexOf(LF, from);
+        if (newline - from > this.maxLineBytes) this.tooLong();
+        if (newline !== from) this.parse(this.decode(chunk.subarray(from, newline)), out);
+        else this.lines++;
+        from = newline + 1;
+      }
+    } else if (start <= lastNewline) {
       // Up to a newline there is no partial character: 0x0A never occurs inside a UTF-8 sequence.
       const text = this.decode(chunk.subarray(start, lastNewline + 1));
       let from = 0;
@@ -88,14 +122,28 @@ export class NdjsonDecoder {
         newline = text.indexOf('\n', from);
       }
     }
-    if (lastNewline !== length - 1) this.pending.push(chunk.subarray(lastNewline + 1));
+    if (lastNewline !== length - 1) this.hold(chunk.subarray(lastNewline + 1));
     return out;
+  }
+
+  /** Appends to the incomplete line, failing as soon as it is longer than the limit (so it is never held whole). */
+  private hold(bytes: Uint8Array): void {
+    this.pendingBytes += bytes.length;
+    if (this.pendingBytes > this.maxLineBytes) this.tooLong();
+    this.pending.push(bytes);
+  }
+
+  private tooLong(): never {
+    this.pending = [];
+    this.pendingBytes = 0;
+    throw new ResponseTooLargeError('maxLineBytes', this.maxLineBytes);
   }
 
   /** Flushes the last line: a final line without a newline is accepted if it parses, else it is a truncation error. */
   end(out: unknown[] = []): unknown[] {
     const bytes = concat(this.pending);
     this.pending = [];
+    this.pendingBytes = 0;
     if (bytes.length === 0) return out;
     let rest: string;
     try {
@@ -175,10 +223,12 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
  * The values of a newline-delimited JSON body, one by one. Ending the
  * iteration early (`break`, `return`, a thrown error) cancels the body. A
  * malformed line or a truncated last line rejects with a WatchDecodeError
- * after every value before it has been yielded.
+ * after every value before it has been yielded; a line longer than
+ * `maxLineBytes` (default 16 MiB) with a ResponseTooLargeError, the body
+ * cancelled.
  */
-export function readNdjson<T = unknown>(body: ReadableStream<Uint8Array>): AsyncIterableIterator<T> {
-  return new NdjsonIterator<T>(body.getReader());
+export function readNdjson<T = unknown>(body: ReadableStream<Uint8Array>, options: { maxLineBytes?: number | undefined } = {}): AsyncIterableIterator<T> {
+  return new NdjsonIterator<T>(body.getReader(), new NdjsonDecoder(options.maxLineBytes));
 }
 
 const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value: undefined });
@@ -189,14 +239,16 @@ const DONE: IteratorReturnResult<undefined> = Object.freeze({ done: true, value:
  * a for-await over it as fast as a plain loop over JSON.parse.
  */
 class NdjsonIterator<T> implements AsyncIterableIterator<T> {
-  private readonly decoder = new NdjsonDecoder();
   private batch: unknown[] = [];
   private index = 0;
   private failure: unknown = undefined;
   private failed = false;
   private finished = false;
 
-  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
+  constructor(
+    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
+    private readonly decoder: NdjsonDecoder,
+  ) {}
 
   [Symbol.asyncIterator](): AsyncIterableIterator<T> {
     return this;

@@ -7,14 +7,14 @@
  */
 
 import type { KubernetesStatus } from '../errors.js';
-import { isKubernetesApiError, RequestTimeoutError } from '../errors.js';
+import { excerpt, isKubernetesApiError, RequestTimeoutError, ResponseTooLargeError } from '../errors.js';
 import type { QueryValue } from '../query.js';
 import { encodeQuery } from '../query.js';
 import { sendOf, stream } from '../stream.js';
 import type { Client } from '../transport.js';
 import { copyQuery, listConsistent, pageLimit } from './listAll.js';
 import type { WatchTarget } from './listAll.js';
-import { NdjsonDecoder, WatchDecodeError } from './ndjson.js';
+import { checkMaxLineBytes, DEFAULT_MAX_LINE_BYTES, NdjsonDecoder, WatchDecodeError } from './ndjson.js';
 import { isDecimal, isNewerDecimal, isNewerResourceVersion, keyOf, nonEmpty } from './resourceVersion.js';
 import type { KubeObjectLike } from './resourceVersion.js';
 
@@ -82,6 +82,11 @@ export interface WatchOptions {
   /** Reconnect after this long without a byte from the server (bookmarks count); default 300,000 ms. */
   idleTimeoutMs?: number;
   /**
+   * Longest watch event line read, in bytes; default 16 MiB. A longer one ends the iteration with a
+   * ResponseTooLargeError (`limit: 'maxLineBytes'`), the connection closed: a resume would replay it.
+   */
+  maxLineBytes?: number;
+  /**
    * Get the initial state from the watch itself (`sendInitialEvents=true&resourceVersionMatch=NotOlderThan`,
    * Kubernetes ≥ 1.27 with WatchList) instead of a LIST. The initial events are collected until the
    * `k8s.io/initial-events-end` bookmark, then yielded as ADDED. Falls back to a LIST when the server
@@ -119,7 +124,8 @@ export class WatchError extends Error {
     const code = typeof status.code === 'number' ? status.code : 0;
     const reason = typeof status.reason === 'string' ? status.reason : '';
     const message = typeof status.message === 'string' && status.message !== '' ? `: ${status.message}` : '';
-    super(`watch error ${code} ${reason || 'Unknown'}${message}`);
+    // The whole Status stays on `status`; the message gets a bounded excerpt with control characters escaped.
+    super(`watch error ${code} ${excerpt(`${reason || 'Unknown'}${message}`)}`);
     this.status = status;
     this.code = code;
     this.reason = reason;
@@ -151,6 +157,12 @@ const DEFAULT_MAX_DELAY_MS = 30_000;
 const DEFAULT_JITTER = 0.2;
 /** A connection that ends cleanly sooner than this without delivering anything counts as a failure (no tight reconnect loop). */
 const MIN_HEALTHY_CONNECTION_MS = 1_000;
+/**
+ * A connection that ends in an error resets the backoff only if it lasted this long: client-go's reflector
+ * backoff manager (wait.NewExponentialBackoffManager(800ms, 30s, 2min, 2.0, 1.0)) forgets past failures only
+ * after 2 minutes without one, however many events were delivered in between.
+ */
+const BACKOFF_RESET_MS = 120_000;
 const WATCH_KEYS: ReadonlySet<string> = new Set([
   'watch',
   'allowWatchBookmarks',
@@ -253,6 +265,7 @@ interface Policy {
 interface Config {
   policy: Policy | undefined;
   idleTimeoutMs: number;
+  maxLineBytes: number;
   bookmarks: boolean;
   listLimit: number;
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -283,6 +296,7 @@ function resolveConfig(options: WatchOptions): Config {
   return {
     policy,
     idleTimeoutMs,
+    maxLineBytes: checkMaxLineBytes(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES),
     bookmarks: options.allowWatchBookmarks ?? true,
     listLimit: pageLimit(options.listLimit),
     sleep: options.sleep ?? defaultSleep,
@@ -428,7 +442,7 @@ async function* runWatch<T extends KubeObjectLike>(
     const body = response.body;
     if (body !== null) {
       const reader = body.getReader();
-      const decoder = new NdjsonDecoder();
+      const decoder = new NdjsonDecoder(config.maxLineBytes);
       let idleFired = false;
       const watchdog = new IdleWatchdog(config.idleTimeoutMs, () => {
         idleFired = true;
@@ -552,10 +566,13 @@ async function* runWatch<T extends KubeObjectLike>(
       }
     }
 
-    // 4. Decide what comes next. Only a connection that proved itself (it delivered events, or lasted) resets
-    // the backoff: one that fails straight after its 200 must not retry at full speed forever.
+    // 4. Decide what comes next. Only a connection that proved itself resets the backoff: one that fails straight
+    // after its 200 must not retry at full speed forever, nor one that delivers an event and then an in-stream ERROR
+    // (or is cut) every time. A clean end proves a connection that delivered events or lasted; an error ends it as a
+    // failure unless it lasted as long as client-go's backoff reset.
     if (isAborted(signal)) return;
-    const healthy = delivered > 0 || Date.now() - connectedAt >= MIN_HEALTHY_CONNECTION_MS;
+    const lasted = Date.now() - connectedAt;
+    const healthy = outcome.kind === 'error' ? lasted >= BACKOFF_RESET_MS : delivered > 0 || lasted >= MIN_HEALTHY_CONNECTION_MS;
     const relistedJustBefore = listedJustBefore;
     if (healthy) {
       failures = 0;
@@ -656,7 +673,8 @@ const RETRIABLE_REASONS: ReadonlySet<string> = new Set(['TooManyRequests', 'Serv
  * decode errors and unknown in-stream errors are not.
  */
 function isRetriable(error: unknown): boolean {
-  if (error instanceof WatchDecodeError) return false;
+  // A resume would replay the same line.
+  if (error instanceof WatchDecodeError || error instanceof ResponseTooLargeError) return false;
   // A 410 is answered by a re-list, which is a retry of its own.
   if (goneReason(error) !== undefined) return true;
   if (error instanceof WatchError) return RETRIABLE_STATUS.has(error.code) || RETRIABLE_REASONS.has(error.reason);
