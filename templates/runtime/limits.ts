@@ -7,6 +7,7 @@
  */
 
 import { ResponseTooLargeError } from './errors.js';
+import { requestUrl, watchRequested } from './middleware/request.js';
 
 /** Default of `limitResponseBytes`: far above any Lease LIST page (500 Leases ≈ 250 KB), far below what endangers the client's memory. */
 export const DEFAULT_MAX_RESPONSE_BYTES: number = 64 * 1024 * 1024;
@@ -26,7 +27,7 @@ export function limitResponseBytes(maxBytes: number = DEFAULT_MAX_RESPONSE_BYTES
   return async (input, init) => {
     // Called as a plain function: browsers throw "Illegal invocation" when fetch's `this` is some other object.
     const response = await (inner ?? fetch)(input, init);
-    const url = input instanceof Request ? input.url : String(input);
+    const url = requestUrl(input);
     const body = response.body;
     if (body === null || isWatch(url)) return response;
     const context = { method: init?.method ?? (input instanceof Request ? input.method : 'GET'), url };
@@ -59,19 +60,14 @@ export function limitResponseBytes(maxBytes: number = DEFAULT_MAX_RESPONSE_BYTES
   };
 }
 
-/**
- * A watch request, whose body is a stream without end: `watch` present and
- * not "0" or "false" (any case), as apimachinery's Convert_Slice_string_To_bool
- * decides for kube-apiserver.
- */
+/** A watch request, whose body is a stream without end. */
 function isWatch(url: string): boolean {
-  let value: string | null = null;
   try {
-    value = new URL(url).searchParams.get('watch');
+    return watchRequested(new URL(url).searchParams);
   } catch {
     // Not an absolute URL: not one of the transport's requests.
+    return false;
   }
-  return value !== null && value !== '0' && value.toLowerCase() !== 'false';
 }
 
 function ignore(): void {}

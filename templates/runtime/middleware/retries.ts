@@ -5,7 +5,7 @@
  * pay nothing for it.
  */
 
-import { requestMethod, requestSignal, requestUrl, safeUrl } from './request.js';
+import { requestMethod, requestSignal, requestUrl, safeUrl, watchRequested } from './request.js';
 
 export interface RetryEvent {
   /** 1 for the first retry. */
@@ -150,9 +150,7 @@ export function isWatch(url: string): boolean {
   } catch {
     return false;
   }
-  const value = parsed.searchParams.get('watch');
-  if (value !== null && value !== '0' && value.toLowerCase() !== 'false') return true;
-  return /\/(?:api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch(?:\/|$)/.test(parsed.pathname);
+  return watchRequested(parsed.searchParams) || /\/(?:api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch(?:\/|$)/.test(parsed.pathname);
 }
 
 function hasResourceVersionPrecondition(method: string, body: unknown): boolean {

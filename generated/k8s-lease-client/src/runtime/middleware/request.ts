@@ -28,3 +28,12 @@ export function safeUrl(url: string): string {
     return url.replace(/[?#].*/s, '').replace(/\/\/[^/@]*@/, '//');
   }
 }
+
+/**
+ * `?watch=` as apimachinery's Convert_Slice_string_To_bool reads it for kube-apiserver: present and
+ * neither "0" nor "false" (any case).
+ */
+export function watchRequested(query: URLSearchParams): boolean {
+  const value = query.get('watch');
+  return value !== null && value !== '0' && value.toLowerCase() !== 'false';
+}
