@@ -12,12 +12,12 @@ const TOO_LARGE: StatusError = { code: 413, reason: 'RequestEntityTooLarge', mes
 const DISCARD_MS = 500;
 
 /**
- * Reads the body, answering 413 as soon as it passes the limit rather than at its end, so an endless body
- * neither holds memory nor keeps the request waiting. Like Go's http.MaxBytesReader under kube-apiserver,
+ * Reads the body's bytes, answering 413 as soon as it passes the limit rather than at its end, so an endless
+ * body neither holds memory nor keeps the request waiting. Like Go's http.MaxBytesReader under kube-apiserver,
  * the connection is then closed after the reply: half-closed once the reply is flushed, what the client
  * still sends discarded for a moment (so it can read the 413 instead of a reset), then destroyed.
  */
-export function readBody(req: IncomingMessage, res: ServerResponse): Promise<Result<string, StatusError>> {
+export function readBodyBytes(req: IncomingMessage, res: ServerResponse): Promise<Result<Buffer, StatusError>> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -33,9 +33,15 @@ export function readBody(req: IncomingMessage, res: ServerResponse): Promise<Res
       resolve(err(TOO_LARGE));
     };
     req.on('data', onData);
-    req.on('end', () => resolve(ok(Buffer.concat(chunks).toString('utf8'))));
+    req.on('end', () => resolve(ok(Buffer.concat(chunks))));
     req.on('error', () => resolve(err({ code: 400, reason: 'BadRequest', message: 'error reading request body' })));
   });
+}
+
+/** The body as UTF-8 text (JSON and YAML), with readBodyBytes' limit. */
+export async function readBody(req: IncomingMessage, res: ServerResponse): Promise<Result<string, StatusError>> {
+  const bytes = await readBodyBytes(req, res);
+  return bytes.ok ? ok(bytes.value.toString('utf8')) : bytes;
 }
 
 function closeAfterReply(req: IncomingMessage, res: ServerResponse): void {

@@ -9,8 +9,7 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
 import { badRequest, methodNotAllowed, unsupportedMediaType } from '../status.js';
-import type { IncomingMessage } from 'node:http';
-import { MAX_BODY_BYTES } from '../http/body.js';
+import { readBodyBytes } from '../http/body.js';
 import { contentType } from '../http/negotiation.js';
 import type { RequestContext } from '../http/request-context.js';
 import { parseListRequest, parseWriteOptions } from '../http/request-options.js';
@@ -19,25 +18,6 @@ import { matchesLabels } from '../selectors/label-selector.js';
 import { sendJsonText, sendStatus } from '../http/respond.js';
 import { PROTOBUF_CONTENT_TYPE, decodeNamespaceProtobuf } from './namespace-protobuf.js';
 import { NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
-
-/**
- * The raw body, capped like http/body.ts's readBody (which decodes to text and so would corrupt
- * protobuf): past the limit the rest is drained and dropped, as kube-apiserver answers 413.
- */
-function readBytes(req: IncomingMessage): Promise<Result<Buffer, StatusError>> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-    });
-    req.on('end', () =>
-      resolve(size > MAX_BODY_BYTES ? err({ code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: limit is ${MAX_BODY_BYTES}` }) : ok(Buffer.concat(chunks))),
-    );
-    req.on('error', () => resolve(err(badRequest('error reading request body'))));
-  });
-}
 
 function parseNamespaceBody(text: string, type: string): Result<JsonValue, StatusError> {
   if (type === 'application/yaml') {
@@ -75,7 +55,8 @@ function decodeNamespaceBody(bytes: Buffer, type: string): Result<JsonValue, Sta
 
 async function createNamespace(ctx: RequestContext): Promise<void> {
   const options = parseWriteOptions(ctx.url.searchParams, ctx.req.headers['user-agent'], 'Create', false);
-  const body = await readBytes(ctx.req);
+  // Bytes, not text: a protobuf body would not survive a UTF-8 decode.
+  const body = await readBodyBytes(ctx.req, ctx.res);
   if (!options.ok) return sendStatus(ctx.res, options.error);
   if (!body.ok) return sendStatus(ctx.res, body.error);
   const typed = decodeNamespaceBody(body.value, contentType(ctx.req.headers['content-type']));
