@@ -109,11 +109,12 @@ function redactedWhenPrinted(material: TlsMaterial): TlsMaterial {
 
 export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): Promise<LeaseApiServer> {
   const host = options.host ?? '127.0.0.1';
-  const requested = options.release === undefined ? undefined : resolveRelease(options.release, packagedReleases(), options.openapi !== undefined);
+  const releases = packagedReleases();
+  const requested = options.release === undefined ? undefined : resolveRelease(options.release, releases, options.openapi !== undefined);
   if (requested !== undefined && !requested.ok) throw new Error(requested.error);
   const badNamespace = (options.namespaces ?? []).find((name) => !isDnsLabel(name));
   if (badNamespace !== undefined) throw new Error(`namespaces: ${JSON.stringify(badNamespace)} is not a valid namespace name (a lowercase RFC 1123 label)`);
-  const packaged = options.openapi === undefined ? packagedDocument(requested?.value) : undefined;
+  const packaged = options.openapi === undefined ? packagedDocument(requested?.value, releases) : undefined;
   const release = packaged?.release ?? requested?.value ?? DEFAULT_RELEASE;
   const clock = new ServerClock(options.clock);
   const doc = packaged?.document ?? openApiDocument(options.openapi);

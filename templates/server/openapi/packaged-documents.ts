@@ -31,15 +31,12 @@ export function packagedReleases(dir: URL = PACKAGED_DIR): string[] {
 }
 
 /**
- * The packaged document for a release: an exact match, else the same minor
- * version (`1.31` or `1.31.4` find `1.31.1`); with no release, the newest.
- * Undefined when the package ships none (e.g. running from templates/).
+ * The packaged document of `release`, one of `releases` (release.ts's resolveRelease maps a requested
+ * release onto a packaged one); with no release, the newest. Undefined when the package ships none
+ * (e.g. running from templates/).
  */
-export function packagedDocument(release: string | undefined, dir: URL = PACKAGED_DIR): { release: string; document: JsonObject } | undefined {
-  const releases = packagedReleases(dir);
-  const wanted = release?.replace(/^v/, '');
-  const minor = (r: string): string => r.split('.').slice(0, 2).join('.');
-  const match = wanted === undefined ? releases.at(-1) : (releases.find((r) => r === wanted) ?? releases.find((r) => minor(r) === minor(wanted)));
+export function packagedDocument(release: string | undefined, releases: readonly string[], dir: URL = PACKAGED_DIR): { release: string; document: JsonObject } | undefined {
+  const match = release === undefined ? releases.at(-1) : releases.find((r) => r === release);
   if (match === undefined) return undefined;
   const parsed = parseJson(readFileSync(new URL(`v${match}.json`, dir), 'utf8'));
   return isJsonObject(parsed) ? { release: match, document: parsed } : undefined;
