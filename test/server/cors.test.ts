@@ -1,0 +1,92 @@
+// CORS for browser clients, as kube-apiserver's --cors-allowed-origins (k8s.io/apiserver filters/cors.go):
+// allowed Origins get the Access-Control-* headers and a 204 preflight; others get no CORS header at all.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseCommand } from '../../templates/server/cli-args.js';
+import type { LeaseApiServer } from '../../templates/server/index.js';
+import { api, NS_BASE, start } from './helpers.js';
+
+const DASHBOARD = 'http://dashboard.test:3000';
+const CORS_HEADERS = ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers', 'access-control-allow-credentials'];
+
+function corsHeadersOf(headers: Headers): Record<string, string> {
+  return Object.fromEntries(CORS_HEADERS.flatMap((name) => (headers.get(name) === null ? [] : [[name, headers.get(name) ?? '']])));
+}
+
+describe('CORS (--cors-allowed-origins)', () => {
+  let server: LeaseApiServer;
+  beforeAll(async () => {
+    server = await start({ corsAllowedOrigins: ['^http://dashboard\\.test(:[0-9]+)?$', '//localhost(:|$)'], token: 'secret' });
+    const created = server.store.create({ metadata: { name: 'cors-lease', namespace: 'default' }, spec: {} });
+    if (!created.ok) throw new Error(created.error.message);
+  });
+  afterAll(() => server.close());
+
+  const preflights: Array<{ method: string; contentType: string }> = [
+    { method: 'PATCH', contentType: 'application/apply-patch+yaml' },
+    { method: 'PATCH', contentType: 'application/merge-patch+json' },
+    { method: 'PATCH', contentType: 'application/json-patch+json' },
+    { method: 'PUT', contentType: 'application/json' },
+  ];
+  it.each(preflights)('answers a preflight for $method with $contentType with 204 and the allowed methods and headers, without a token', async ({ method }) => {
+    const res = await api(server, 'OPTIONS', `${NS_BASE}/cors-lease`, {
+      headers: { Origin: DASHBOARD, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type,authorization' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    expect(corsHeadersOf(res.headers)).toEqual({
+      'access-control-allow-origin': DASHBOARD,
+      'access-control-allow-methods': 'POST, GET, OPTIONS, PUT, DELETE, PATCH',
+      'access-control-allow-headers': 'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since',
+      'access-control-expose-headers': 'Date, Warning, Retry-After',
+      'access-control-allow-credentials': 'true',
+    });
+  });
+
+  it('puts the CORS headers on actual answers too, errors included, so the page can read Warning and Retry-After', async () => {
+    const ok = await api(server, 'GET', NS_BASE, { headers: { Origin: 'http://localhost:5173', Authorization: 'Bearer secret' } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    const unauthorized = await api(server, 'GET', NS_BASE, { headers: { Origin: DASHBOARD } });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('access-control-expose-headers')).toBe('Date, Warning, Retry-After');
+  });
+
+  it.each([
+    ['another host', 'http://evil.test'],
+    ['a suffix attack on the allowed host', 'http://dashboard.test.evil.net'],
+    ['a prefix attack on the allowed host', 'http://evildashboard.test'],
+    ['another scheme', 'https://dashboard.test'],
+  ])('gives %s no CORS headers, and its OPTIONS goes on to the API (405), as kube-apiserver', async (_what, origin) => {
+    const res = await api(server, 'OPTIONS', `${NS_BASE}/cors-lease`, { headers: { Origin: origin, 'Access-Control-Request-Method': 'PATCH', Authorization: 'Bearer secret' } });
+    expect(corsHeadersOf(res.headers)).toEqual({});
+    expect(res.status).toBe(405);
+  });
+
+  it('without the option, sends no CORS headers for any origin', async () => {
+    const plain = await start();
+    try {
+      const res = await api(plain, 'GET', NS_BASE, { headers: { Origin: DASHBOARD } });
+      expect(res.status).toBe(200);
+      expect(corsHeadersOf(res.headers)).toEqual({});
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it.each([
+    ['', 'empty value'],
+    ['dashboard.test', 'does not pin to start/end of host'],
+    ['dashboard\\.test$', 'does not pin to start/end of host'],
+    ['//dashboard\\.test', 'does not pin to start/end of host'],
+    ['^http://(dashboard$', 'is not a valid regular expression'],
+  ])('refuses the pattern %j at start-up with one line naming it (%s)', async (pattern, message) => {
+    await expect(start({ corsAllowedOrigins: [pattern] })).rejects.toThrow(message);
+    const parsed = parseCommand(['serve', `--cors-allowed-origins=${pattern}`]);
+    expect(parsed.ok ? 'parsed' : parsed.error).toContain(pattern === '' ? '--cors-allowed-origins needs a non-empty value' : `--cors-allowed-origins: ${JSON.stringify(pattern)}`);
+  });
+
+  it('reads --cors-allowed-origins as kube-apiserver does: comma-separated and repeatable', () => {
+    const parsed = parseCommand(['serve', '--cors-allowed-origins', '^http://a$,//b(:|$)', '--cors-allowed-origins=^http://c$']);
+    expect(parsed.ok && parsed.value.kind === 'serve' && parsed.value.args.corsAllowedOrigins).toEqual(['^http://a$', '//b(:|$)', '^http://c$']);
+  });
+});
