@@ -1,0 +1,154 @@
+// The runtime matrix: the same scenario (scenario.ts) against one Lease API server from Node 20, 22 and 24,
+// Deno, Bun and headless Chromium (cross-origin, through the server's CORS), one test per runtime. After a
+// full run it records results/matrix.json, the README's compatibility table and the browser's screenshot.
+import { readFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startLeaseApiServer } from '../../templates/server/index.js';
+import type { InjectedWatchFault, LeaseApiServer } from '../../templates/server/index.js';
+import type { LeaseScenarioGlobal } from './browser.js';
+import { buildScenario } from './build.js';
+import type { ScenarioBuild } from './build.js';
+import type { Matrix, MatrixRow } from './matrix.js';
+import { matrixRow, writeMatrix } from './matrix.js';
+import { PROCESS_RUNTIMES, run, stepsOf, versionOf } from './runtimes.js';
+import { STEP_NAMES, WATCH_SELECTOR } from './scenario.js';
+import type { StepResult } from './scenario.js';
+
+const path = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
+const RESULTS = path('./results/');
+const README = path('../../README.md');
+const CHROMIUM = '/usr/bin/chromium';
+const BROWSER_ID = 'chromium';
+const RUNTIME_IDS = [...PROCESS_RUNTIMES.map((r) => r.id), BROWSER_ID];
+const LEASES = '/apis/coordination.k8s.io/v1';
+
+let server: LeaseApiServer;
+let pages: Server;
+let pageOrigin: string;
+let built: ScenarioBuild;
+const injected: InjectedWatchFault[] = [];
+const rows = new Map<string, MatrixRow>();
+
+const namespaceOf = (id: string): string => `rt-${id}`;
+
+/** The scenario's first watch connection in `namespace` is cut inside its second event's line. */
+function cutFirstWatch(namespace: string): void {
+  server.setFaults({
+    watch: [{ kind: 'cut', afterEvents: 1, midLine: true, when: (r) => r.path === `${LEASES}/namespaces/${namespace}/leases` && r.query.get('labelSelector') === WATCH_SELECTOR }],
+    onWatchFault: (fault) => injected.push(fault),
+  });
+}
+
+function cutsIn(namespace: string): number {
+  return injected.filter((f) => f.kind === 'cut' && f.request.path.includes(`/namespaces/${namespace}/`)).length;
+}
+
+/** One line per step, so a failure says which step and why. */
+function report(steps: readonly StepResult[]): string {
+  return STEP_NAMES.map((name) => {
+    const step = steps.find((s) => s.name === name);
+    return `${name}: ${step === undefined ? 'never reported' : `${step.passed ? 'ok' : 'FAILED'} (${step.detail})`}`;
+  }).join('\n');
+}
+
+function expectAllPassed(label: string, steps: readonly StepResult[], extra = ''): void {
+  const failed = STEP_NAMES.filter((name) => steps.find((s) => s.name === name)?.passed !== true);
+  expect(failed, `${label}\n${report(steps)}${extra}`).toEqual([]);
+}
+
+async function startPageServer(browserScript: string): Promise<Server> {
+  const script = await readFile(browserScript);
+  const html = await readFile(path('./page.html'));
+  const s = createServer((req, res) => {
+    const body = req.url === '/scenario.js' ? script : req.url === '/' ? html : undefined;
+    if (body === undefined) return void res.writeHead(404).end();
+    res.writeHead(200, { 'Content-Type': req.url === '/' ? 'text/html; charset=utf-8' : 'text/javascript; charset=utf-8' }).end(body);
+  });
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+  return s;
+}
+
+beforeAll(async () => {
+  built = await buildScenario(join(path('../../.tmp/runtimes/'), String(process.pid)));
+  pages = await startPageServer(built.browser);
+  pageOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+  // The page is another origin (another port): the browser preflights every write and reads only exposed headers.
+  server = await startLeaseApiServer({ namespaces: RUNTIME_IDS.map(namespaceOf), corsAllowedOrigins: [`^${pageOrigin.replace(/\./g, '\\.')}$`] });
+});
+
+afterAll(async () => {
+  await server?.close();
+  await new Promise((resolve) => pages?.close(resolve));
+  // Recorded only from a complete run: a filtered run must not shrink the README's table.
+  if (rows.size === RUNTIME_IDS.length) {
+    const matrix: Matrix = { steps: STEP_NAMES, runtimes: RUNTIME_IDS.flatMap((id) => rows.get(id) ?? []) };
+    await writeMatrix(matrix, join(RESULTS, 'matrix.json'), README);
+  }
+});
+
+describe('the client runs the same scenario in every runtime', () => {
+  for (const runtime of PROCESS_RUNTIMES) {
+    it(`${runtime.label}: create, read, stale-replace conflict, apply, paged list, watch across a cut, informer, abort, timeout`, async () => {
+      const version = await versionOf(runtime);
+      expect(version, `${runtime.binary} is not ${runtime.label}`).toMatch(runtime.expectVersion);
+      const namespace = namespaceOf(runtime.id);
+      cutFirstWatch(namespace);
+      const out = await run(runtime.binary, [...runtime.args, built.entry, server.url, namespace], { DENO_DIR: path(`../../.tmp/runtimes/deno-${process.pid}`) });
+      const steps = stepsOf(out.stdout);
+      rows.set(runtime.id, matrixRow(runtime.label, version, steps));
+      expectAllPassed(`${runtime.label} ${version}`, steps, out.stderr === '' ? '' : `\nstderr: ${out.stderr.slice(0, 2000)}`);
+      expect(cutsIn(namespace), 'the server cut the watch connection').toBe(1);
+      expect(out.code).toBe(0);
+    });
+  }
+
+  describe('Chromium (headless), cross-origin', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    });
+    afterAll(async () => {
+      await browser?.close();
+    });
+
+    it('Chromium: the same scenario from a page on another origin, then a live Lease list from a watch (screenshot)', async () => {
+      const namespace = namespaceOf(BROWSER_ID);
+      cutFirstWatch(namespace);
+      const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
+      const errors: string[] = [];
+      page.on('pageerror', (e) => errors.push(e.message));
+      await page.goto(`${pageOrigin}/`);
+      const steps = await page.evaluate(
+        ({ baseUrl, ns }) => (globalThis as unknown as { leaseScenario: LeaseScenarioGlobal }).leaseScenario.runScenario({ baseUrl, namespace: ns }),
+        { baseUrl: server.url, ns: namespace },
+      );
+      rows.set(BROWSER_ID, matrixRow('Chromium (headless)', browser.version(), steps));
+      expectAllPassed(`Chromium ${browser.version()}`, steps, errors.length === 0 ? '' : `\npage errors: ${errors.join('; ')}`);
+      expect(cutsIn(namespace), 'the server cut the watch connection').toBe(1);
+
+      // The dashboard: Leases labelled dashboard=live in any namespace, listed and then kept current by the watch.
+      const write = (result: { ok: boolean; error?: { message: string } }): void => {
+        if (!result.ok) throw new Error(result.error?.message);
+      };
+      write(server.store.create({ metadata: { name: 'kube-scheduler', namespace, labels: { dashboard: 'live' } }, spec: { holderIdentity: 'node-a_1f2e' } }));
+      await page.evaluate((baseUrl) => (globalThis as unknown as { startDashboard(url: string): Promise<void> }).startDashboard(baseUrl), server.url);
+      await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'synced');
+      write(server.store.create({ metadata: { name: 'kube-controller-manager', namespace, labels: { dashboard: 'live' } }, spec: { holderIdentity: 'node-b_9c3d' } }));
+      const scheduler = server.store.get(namespace, 'kube-scheduler');
+      if (scheduler === undefined) throw new Error('kube-scheduler vanished');
+      write(server.store.update({ ...scheduler, spec: { ...scheduler.spec, holderIdentity: 'node-c_4b7a' } }));
+      await page.waitForFunction(() => document.querySelectorAll('#leases li').length === 2 && document.querySelector('#leases')?.textContent?.includes('node-c_4b7a') === true);
+      const items = await page.locator('#leases li').allTextContents();
+      expect(items).toEqual([`${namespace}/kube-controller-manager held by node-b_9c3d`, `${namespace}/kube-scheduler held by node-c_4b7a`]);
+      await page.screenshot({ path: join(RESULTS, 'browser.png') });
+      expect(errors).toEqual([]);
+    });
+  });
+});
