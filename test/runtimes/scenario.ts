@@ -129,13 +129,15 @@ async function watchStep(client: Client, ns: string): Promise<string> {
     }
   })();
   await until(() => connects > 0 && holders.length > 0, 'the initial ADDED');
-  for (const holder of ['w1', 'w2']) {
+  // Non-ASCII holders: their UTF-8 bytes may split across chunks (and the cut lands inside w2's line), which
+  // each runtime's streaming decoder must join back.
+  for (const holder of ['w1-Grüße-✓', 'w2-日本語-🚀']) {
     await patchNamespacedLease(client, { namespace: ns, name: 'watched', patch: { type: 'merge', body: { spec: { holderIdentity: holder } } } });
   }
   await until(() => holders.length >= 3, 'both changes');
   controller.abort();
   await consumed;
-  expectThat(holders.join() === 'ADDED:w0,MODIFIED:w1,MODIFIED:w2', `events ${holders.join()}`);
+  expectThat(holders.join() === 'ADDED:w0,MODIFIED:w1-Grüße-✓,MODIFIED:w2-日本語-🚀', `events ${holders.join()}`);
   expectThat(disconnects.length >= 1 && connects >= 2, `${connects} connections, disconnects ${disconnects.join()}: the cut was not survived`);
   return `ADDED, MODIFIED, MODIFIED across ${connects} connections (dropped: ${disconnects.join()}); abort ended it cleanly`;
 }
