@@ -1,7 +1,7 @@
 // The runtime matrix: the same scenario (scenario.ts) against one Lease API server from Node 20, 22 and 24,
 // Deno, Bun and headless Chromium (cross-origin, through the server's CORS), one test per runtime. After a
 // full run it records results/matrix.json, the README's compatibility table and the browser's screenshot.
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +18,7 @@ import type { ScenarioBuild } from './build.js';
 import type { Matrix, MatrixRow } from './matrix.js';
 import { matrixRow, writeMatrix } from './matrix.js';
 import { PROCESS_RUNTIMES, run, stepsOf, versionOf } from './runtimes.js';
-import { STEP_NAMES, WATCH_SELECTOR } from './scenario.js';
+import { REDIRECTED_LEASE, STEP_NAMES, WATCH_SELECTOR } from './scenario.js';
 import type { StepResult } from './scenario.js';
 
 const path = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
@@ -36,11 +36,15 @@ let built: ScenarioBuild;
 const injected: InjectedWatchFault[] = [];
 const rows = new Map<string, MatrixRow>();
 
+/** Per run (the pid): builds and Deno's cache, removed afterwards. */
+const scratch = join(path('../../.tmp/runtimes/'), String(process.pid));
 const namespaceOf = (id: string): string => `rt-${id}`;
 
-/** The scenario's first watch connection in `namespace` is cut inside its second event's line. */
-function cutFirstWatch(namespace: string): void {
+/** The scenario's first watch connection in `namespace` is cut inside its second event's line; its redirected read gets a 307. */
+function arrangeFaults(namespace: string): void {
+  const nsPath = `${LEASES}/namespaces/${namespace}/leases`;
   server.setFaults({
+    httpError: { status: 307, reason: 'TemporaryRedirect', headers: { Location: `${server.url}${nsPath}/alpha` }, when: (r) => r.path === `${nsPath}/${REDIRECTED_LEASE}` },
     watch: [{ kind: 'cut', afterEvents: 1, midLine: true, when: (r) => r.path === `${LEASES}/namespaces/${namespace}/leases` && r.query.get('labelSelector') === WATCH_SELECTOR }],
     onWatchFault: (fault) => injected.push(fault),
   });
@@ -76,7 +80,7 @@ async function startPageServer(browserScript: string): Promise<Server> {
 }
 
 beforeAll(async () => {
-  built = await buildScenario(join(path('../../.tmp/runtimes/'), String(process.pid)));
+  built = await buildScenario(scratch);
   pages = await startPageServer(built.browser);
   pageOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
   // The page is another origin (another port): the browser preflights every write and reads only exposed headers.
@@ -86,6 +90,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.close();
   await new Promise((resolve) => pages?.close(resolve));
+  await rm(scratch, { recursive: true, force: true });
   // Recorded only from a complete run: a filtered run must not shrink the README's table.
   if (rows.size === RUNTIME_IDS.length) {
     const matrix: Matrix = { steps: STEP_NAMES, runtimes: RUNTIME_IDS.flatMap((id) => rows.get(id) ?? []) };
@@ -95,12 +100,12 @@ afterAll(async () => {
 
 describe('the client runs the same scenario in every runtime', () => {
   for (const runtime of PROCESS_RUNTIMES) {
-    it(`${runtime.label}: create, read, stale-replace conflict, apply, paged list, watch across a cut, informer, abort, timeout`, async () => {
+    it(`${runtime.label}: create, read, stale-replace conflict, apply, paged list, watch across a cut, informer, abort, timeout, no redirect`, async () => {
       const version = await versionOf(runtime);
       expect(version, `${runtime.binary} is not ${runtime.label}`).toMatch(runtime.expectVersion);
       const namespace = namespaceOf(runtime.id);
-      cutFirstWatch(namespace);
-      const out = await run(runtime.binary, [...runtime.args, built.entry, server.url, namespace], { DENO_DIR: path(`../../.tmp/runtimes/deno-${process.pid}`) });
+      arrangeFaults(namespace);
+      const out = await run(runtime.binary, [...runtime.args, built.entry, server.url, namespace], { DENO_DIR: join(scratch, 'deno') });
       const steps = stepsOf(out.stdout);
       rows.set(runtime.id, matrixRow(runtime.label, version, steps));
       expectAllPassed(`${runtime.label} ${version}`, steps, out.stderr === '' ? '' : `\nstderr: ${out.stderr.slice(0, 2000)}`);
@@ -120,7 +125,7 @@ describe('the client runs the same scenario in every runtime', () => {
 
     it('Chromium: the same scenario from a page on another origin, then a live Lease list from a watch (screenshot)', async () => {
       const namespace = namespaceOf(BROWSER_ID);
-      cutFirstWatch(namespace);
+      arrangeFaults(namespace);
       const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));

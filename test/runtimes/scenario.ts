@@ -30,9 +30,11 @@ export interface StepResult {
   detail: string;
 }
 
-export const STEP_NAMES = ['create', 'read', 'conflict', 'apply', 'pagedList', 'watch', 'informer', 'abort', 'timeout'] as const;
+export const STEP_NAMES = ['create', 'read', 'conflict', 'apply', 'pagedList', 'watch', 'informer', 'abort', 'timeout', 'redirect'] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 
+/** The test answers a read of this Lease with a 307 to the Lease `alpha`: following it would quietly read another object. */
+export const REDIRECTED_LEASE = 'redirected';
 /** Label of the Leases the watch step watches; the test cuts the first watch connection with this selector. */
 export const WATCH_SELECTOR = 'scenario=watch';
 /** A step that takes longer than this has hung; it fails rather than blocking the whole runtime. */
@@ -182,6 +184,18 @@ async function timeoutStep(client: Client, ns: string): Promise<string> {
   throw new StepFailure('a request that never ends resolved despite timeoutMs');
 }
 
+/** Redirects are not followed (kube-apiserver never redirects API calls): Node, Deno and Bun see the 307, browsers an opaque 0. */
+async function redirectStep(client: Client, ns: string): Promise<string> {
+  try {
+    const read = await readNamespacedLease(client, { namespace: ns, name: REDIRECTED_LEASE });
+    throw new StepFailure(`the redirect was followed, to ${read.metadata?.name}`);
+  } catch (error) {
+    if (error instanceof StepFailure) throw error;
+    expectThat(error instanceof KubernetesApiError && (error.status === 307 || error.status === 0), `expected a KubernetesApiError with status 307 (0 in browsers), got ${String(error)}`);
+    return `rejected, not followed: status ${error instanceof KubernetesApiError ? error.status : ''}`;
+  }
+}
+
 const STEPS: Record<StepName, (client: Client, namespace: string) => Promise<string>> = {
   create: createStep,
   read: readStep,
@@ -192,6 +206,7 @@ const STEPS: Record<StepName, (client: Client, namespace: string) => Promise<str
   informer: informerStep,
   abort: abortStep,
   timeout: timeoutStep,
+  redirect: redirectStep,
 };
 
 function guarded<T>(work: Promise<T>): Promise<T> {
