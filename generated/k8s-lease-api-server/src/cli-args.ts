@@ -1,6 +1,7 @@
 // Command-line parsing for `serve`, kept apart from process handling so it is testable on its own.
 // Hostile or confused command lines end in one-line errors (exit 2) rather than a server that
 // quietly does something else than asked.
+import { compileCorsOrigins } from './http/cors.js';
 import { isDnsLabel } from './namespaces/namespace-names.js';
 import type { Result } from './result.js';
 import { err, ok } from './result.js';
@@ -18,6 +19,7 @@ export interface ServeArgs {
   historyWindow: number | undefined;
   bookmarkIntervalMs: number | undefined;
   namespaces: string[];
+  corsAllowedOrigins: string[];
 }
 
 export type Command = { kind: 'help' } | { kind: 'serve'; args: ServeArgs };
@@ -41,19 +43,23 @@ Options:
   --namespaces A,B         namespaces that exist from the start besides default, kube-system,
                            kube-public and kube-node-lease (repeatable); others can be created
                            with \`kubectl create namespace\`
+  --cors-allowed-origins R,S
+                           regular expressions of the Origins browsers may call from, as
+                           kube-apiserver's flag (repeatable); each must pin the host's start
+                           ('^' or '//') and end ('$' or ':'), e.g. '^http://localhost(:[0-9]+)?$'
   --kubeconfig FILE        write a kubeconfig for kubectl to FILE
   --history N              events of history kept for watch resume, at least 1 (default 10000)
   --bookmark-interval MS   interval of watch BOOKMARK events, at least 1 (default 60000)
   -h, --help               show this help
 
-Each option but --forbidden-token and --namespaces may be given once. Values may follow as the next
+Each option but --forbidden-token, --namespaces and --cors-allowed-origins may be given once. Values may follow as the next
 argument or after '='; a value that starts with '--' must use the '=' form.
 Exit codes: 0 after a clean stop, 1 when the server cannot start, 2 for a bad command line.
 `;
 
 const BOOLEAN_FLAGS = new Set(['--tls', '--client-certs']);
-const VALUE_FLAGS = new Set(['--port', '--host', '--release', '--openapi', '--token', '--forbidden-token', '--kubeconfig', '--history', '--bookmark-interval', '--namespaces']);
-const REPEATABLE = new Set(['--forbidden-token', '--namespaces']);
+const VALUE_FLAGS = new Set(['--port', '--host', '--release', '--openapi', '--token', '--forbidden-token', '--kubeconfig', '--history', '--bookmark-interval', '--namespaces', '--cors-allowed-origins']);
+const REPEATABLE = new Set(['--forbidden-token', '--namespaces', '--cors-allowed-origins']);
 const MAX_PORT = 65535;
 
 function integer(flag: string, value: string, min: number, max: number): Result<number, string> {
@@ -81,6 +87,7 @@ function defaults(): ServeArgs {
     historyWindow: undefined,
     bookmarkIntervalMs: undefined,
     namespaces: [],
+    corsAllowedOrigins: [],
   };
 }
 
@@ -108,6 +115,14 @@ function applyValue(args: ServeArgs, flag: string, value: string): Result<void, 
       const names = namespaceList(value);
       if (!names.ok) return names;
       args.namespaces.push(...names.value);
+      return ok(undefined);
+    }
+    case '--cors-allowed-origins': {
+      // pflag's StringSlice, as kube-apiserver reads the flag: comma-separated, repeatable.
+      const patterns = value.split(',');
+      const compiled = compileCorsOrigins(patterns);
+      if (!compiled.ok) return err(compiled.error.replace(/^corsAllowedOrigins/, flag));
+      args.corsAllowedOrigins.push(...patterns);
       return ok(undefined);
     }
     case '--host':

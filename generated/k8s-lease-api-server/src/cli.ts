@@ -37,6 +37,7 @@ async function serverOptions(args: ServeArgs): Promise<LeaseApiServerOptions> {
   if (args.tls) options.tls = { clientCertificates: args.clientCertificates };
   if (args.historyWindow !== undefined) options.historyWindow = args.historyWindow;
   if (args.namespaces.length > 0) options.namespaces = args.namespaces;
+  if (args.corsAllowedOrigins.length > 0) options.corsAllowedOrigins = args.corsAllowedOrigins;
   if (args.bookmarkIntervalMs !== undefined) options.bookmarkIntervalMs = args.bookmarkIntervalMs;
   return options;
 }

@@ -63,6 +63,12 @@ export interface LeaseApiServerOptions {
    * others can be created through core/v1 (`kubectl create namespace x`).
    */
   namespaces?: string[];
+  /**
+   * kube-apiserver's --cors-allowed-origins: regular expressions matched against a request's Origin; one
+   * that matches gets CORS headers (Warning and Retry-After exposed) and its preflights a 204. Each must
+   * pin the host's start ('^' or '//') and end ('$' or ':'), as kube-apiserver requires. Default: no CORS.
+   */
+  corsAllowedOrigins?: string[];
 }
 
 export interface KubeconfigOptions {

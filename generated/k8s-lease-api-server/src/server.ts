@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { InspectOptions } from 'node:util';
 import { inspect } from 'node:util';
 import { ServerClock } from './clock.js';
+import { compileCorsOrigins } from './http/cors.js';
 import { handleRequest } from './http/dispatch.js';
 import { buildDiscoveryDocuments } from './http/discovery-documents.js';
 import { FaultState } from './http/faults.js';
@@ -114,6 +115,8 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   if (requested !== undefined && !requested.ok) throw new Error(requested.error);
   const badNamespace = (options.namespaces ?? []).find((name) => !isDnsLabel(name));
   if (badNamespace !== undefined) throw new Error(`namespaces: ${JSON.stringify(badNamespace)} is not a valid namespace name (a lowercase RFC 1123 label)`);
+  const cors = options.corsAllowedOrigins === undefined || options.corsAllowedOrigins.length === 0 ? undefined : compileCorsOrigins(options.corsAllowedOrigins);
+  if (cors !== undefined && !cors.ok) throw new Error(cors.error);
   const packaged = options.openapi === undefined ? packagedDocument(requested?.value, releases) : undefined;
   const release = packaged?.release ?? requested?.value ?? DEFAULT_RELEASE;
   const clock = new ServerClock(options.clock);
@@ -139,6 +142,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     watchBlockedTimeoutMs: options.watchBlockedTimeoutMs ?? DEFAULT_WATCH_BLOCKED_MS,
     aggregatedDiscovery: options.aggregatedDiscovery ?? true,
     requestLog: [],
+    cors: cors?.value,
   };
   const server = buildHttpServer(pki, tls.clientCertificates, (req, res) => void handleRequest(state, req, res));
   const address = await listen(server, options.port ?? 0, host);

@@ -6,6 +6,7 @@ import { parseResourceVersion } from '../operations/list.js';
 import { internalError, methodNotAllowed, notAcceptable, pathNotFound } from '../status.js';
 import { authenticate } from './auth.js';
 import { authorizationFailure } from './authorization.js';
+import { applyCors } from './cors.js';
 import type { StreamFault } from './faults.js';
 import { requestVerb } from './faults.js';
 import { serveDelete, serveDeleteCollection } from './handlers/delete.js';
@@ -132,6 +133,7 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
   const url = new URL(req.url ?? '/', 'http://localhost');
   const entry = record(state, req, res, url);
   try {
+    if (applyCors(state.cors, req, res)) return;
     const route = routeFor(url.pathname);
     const latency = state.faults.latencyMs;
     if (latency > 0) await sleep(latency);

@@ -1,6 +1,7 @@
 // Everything request handlers share, assembled once when the server starts.
 import type { OperationContext } from '../operations/context.js';
 import type { AuthConfig } from './auth.js';
+import type { CorsPolicy } from './cors.js';
 import type { DiscoveryDocuments } from './discovery-documents.js';
 import type { FaultState } from './faults.js';
 import type { WatchStream } from './watch-stream.js';
@@ -37,6 +38,8 @@ export interface ServerState {
   watchBlockedTimeoutMs: number;
   aggregatedDiscovery: boolean;
   requestLog: RequestRecord[];
+  /** Undefined: no CORS headers for anyone (kube-apiserver without --cors-allowed-origins). */
+  cors: CorsPolicy | undefined;
 }
 
 export const REQUEST_LOG_LIMIT = 2000;
