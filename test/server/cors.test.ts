@@ -2,6 +2,7 @@
 // allowed Origins get the Access-Control-* headers and a 204 preflight; others get no CORS header at all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand } from '../../templates/server/cli-args.js';
+import { main } from '../../templates/server/cli.js';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import { api, NS_BASE, start } from './helpers.js';
 
@@ -88,5 +89,21 @@ describe('CORS (--cors-allowed-origins)', () => {
   it('reads --cors-allowed-origins as kube-apiserver does: comma-separated and repeatable', () => {
     const parsed = parseCommand(['serve', '--cors-allowed-origins', '^http://a$,//b(:|$)', '--cors-allowed-origins=^http://c$']);
     expect(parsed.ok && parsed.value.kind === 'serve' && parsed.value.args.corsAllowedOrigins).toEqual(['^http://a$', '//b(:|$)', '^http://c$']);
+  });
+
+  it('lease-api-server serve --cors-allowed-origins answers an allowed preflight with 204', async () => {
+    const controller = new AbortController();
+    const out: string[] = [];
+    const exit = main(['serve', '--port', '0', '--cors-allowed-origins', '^http://dashboard\\.test(:[0-9]+)?$'], { stdout: (t) => out.push(t), stderr: (t) => out.push(t), signal: controller.signal });
+    try {
+      for (let i = 0; i < 200 && !out.join('').includes('listening on'); i++) await new Promise((r) => setTimeout(r, 10));
+      const url = /listening on (\S+)/.exec(out.join(''))?.[1] ?? '';
+      const res = await fetch(`${url}${NS_BASE}/x`, { method: 'OPTIONS', headers: { Origin: DASHBOARD, 'Access-Control-Request-Method': 'PATCH' } });
+      expect(res.status).toBe(204);
+      expect(res.headers.get('access-control-allow-origin')).toBe(DASHBOARD);
+    } finally {
+      controller.abort();
+    }
+    expect(await exit).toBe(0);
   });
 });
