@@ -1,6 +1,6 @@
 import { GeneratorError } from '../errors.js';
-import { isJsonObject } from '../load/readDocument.js';
-import { refTokens } from '../load/jsonPointer.js';
+import { isJsonObject } from '../shared/json.js';
+import { refTokens } from '../shared/jsonPointer.js';
 import type { TypeRef } from './types.js';
 
 const SCHEMA_REF_PREFIX = '#/components/schemas/';

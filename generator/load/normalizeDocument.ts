@@ -1,6 +1,8 @@
-import { isJsonObject, setOwn, type JsonObject, type UpstreamDocument } from './readDocument.js';
-import { resolveLocalRef } from './jsonPointer.js';
-import { COORDINATION_V1, extractGroupSubset, type GroupVersion } from './extractGroupSubset.js';
+import type { UpstreamDocument } from './readDocument.js';
+import { isJsonObject, setOwn, type JsonObject } from '../shared/json.js';
+import { resolveLocalRef } from '../shared/jsonPointer.js';
+import { extractGroupSubset } from './extractGroupSubset.js';
+import { COORDINATION_V1, type GroupVersion } from '../shared/groupVersion.js';
 import { swagger2ToOpenApi3 } from './swagger2ToOpenApi3.js';
 import { applyUpstreamQuirkFixes } from './upstreamQuirks.js';
 import { validateWithSwaggerParser } from './validateWithSwaggerParser.js';

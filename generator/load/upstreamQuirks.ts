@@ -1,5 +1,5 @@
-import { isJsonObject, setOwn, type JsonObject } from './readDocument.js';
-import type { GroupVersion } from './extractGroupSubset.js';
+import { isJsonObject, setOwn, type JsonObject } from '../shared/json.js';
+import type { GroupVersion } from '../shared/groupVersion.js';
 
 /*
  * Every known defect or inconsistency of the upstream Kubernetes documents is

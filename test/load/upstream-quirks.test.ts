@@ -8,7 +8,7 @@ import {
   typePrettyAsBoolean,
   unwrapBareAllOfRefs,
 } from '../../generator/load/upstreamQuirks.js';
-import { COORDINATION_V1 } from '../../generator/load/extractGroupSubset.js';
+import { COORDINATION_V1 } from '../../generator/shared/groupVersion.js';
 import { convertSchema } from '../../generator/load/swagger2ToOpenApi3.js';
 
 const REF = { $ref: '#/components/schemas/X' };
