@@ -1,11 +1,9 @@
-import { typeText } from '../emit/typeText.js';
+import { describeType } from './typeDescription.js';
 import type { ReleaseIr, TypeRef } from './types.js';
 import { markdownCell } from '../shared/markdown.js';
 
 function typeName(type: TypeRef | undefined): string {
-  if (type === undefined) return '-';
-  if (type.kind === 'integer' || type.kind === 'number') return type.format ?? type.kind;
-  return typeText(type);
+  return type === undefined ? '-' : describeType(type);
 }
 
 /**
