@@ -53,7 +53,7 @@ function buildOperation(path: string, method: HttpMethod, operation: JsonObject,
     path,
     pathBuilder: pathBuilderName(path, context.gv),
     description,
-    // Upstream's prose deprecations are turned into the flag by markProseDeprecations (load/upstreamQuirks.ts).
+    // Upstream's prose deprecations are turned into the flag by markProseDeprecations (load/fixups/upstreamBugs.ts).
     deprecated: operation['deprecated'] === true,
     pathParameters: orderPathParameters(path, merged.filter((p) => p.in === 'path')),
     queryParameters: merged.filter((p) => p.in === 'query'),
