@@ -1,12 +1,12 @@
 import type { TypeRef } from '../ir/types.js';
+import { orNull } from '../ir/typeDescription.js';
 
 /**
  * TypeScript type text for an IR type description. Formats have no TypeScript form (int32 and int64 are
  * both `number`), which is why the golden tables and the API diff print the IR's description instead.
  */
 export function typeText(type: TypeRef): string {
-  const text = shapeText(type);
-  return type.nullable === true ? `${text} | null` : text;
+  return orNull(type, shapeText(type));
 }
 
 function shapeText(type: TypeRef): string {

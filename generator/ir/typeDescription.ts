@@ -7,7 +7,11 @@ import type { TypeRef } from './types.js';
  * and ` | null` when nullable.
  */
 export function describeType(type: TypeRef): string {
-  const text = describeShape(type);
+  return orNull(type, describeShape(type));
+}
+
+/** The text of a type, with ` | null` when it is nullable: the same in the description and in TypeScript. */
+export function orNull(type: TypeRef, text: string): string {
   return type.nullable === true ? `${text} | null` : text;
 }
 
