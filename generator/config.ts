@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 
 /** The project root: generator/ sits directly below it. */
 export const PROJECT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -62,3 +62,9 @@ export const DEFAULT_OUT_DIR = join(PROJECT_ROOT, 'generated');
 /** The golden tables test/ir/golden-tables.test.ts checks, one pair per release of the project's own spec/. */
 export const DEFAULT_GOLDEN_DIR = join(PROJECT_ROOT, 'test', 'golden');
 export const TEMPLATES_DIR = join(PROJECT_ROOT, 'templates');
+
+/** A path as errors and headers show it: relative to the project when inside it. */
+export function displayPath(file: string): string {
+  const rel = relative(PROJECT_ROOT, file);
+  return rel.startsWith('..') ? file : rel;
+}

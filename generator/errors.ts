@@ -15,6 +15,7 @@ export type GeneratorErrorCode =
   | 'missing-source'
   | 'incomplete-models'
   | 'unsupported-schema'
+  | 'obsolete-fixup'
   | 'usage'
   | 'io';
 

@@ -1,25 +1,27 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GeneratorError } from './errors.js';
-import { contentHash } from './load/canonicalJson.js';
-import { isJsonObject, parseJsonFile } from './load/readDocument.js';
+import { loadReleaseDocument, type LoadedDocument } from './load/loadRelease.js';
 import { buildReleaseIr } from './ir/buildReleaseIr.js';
 import type { ReleaseIr } from './ir/types.js';
-import { releaseModuleName } from './ir/releaseNames.js';
-import { readManifest, type ReleaseEntry } from './spec/manifest.js';
+import { releaseModuleName } from './shared/releaseNames.js';
+import { readManifest } from './manifest/manifest.js';
 import { createEmitProject } from './emit/tsProject.js';
 import { emitRelease } from './emit/emitRelease.js';
 import { copiedTemplateFiles, emitHandWrittenPackageSkeleton, emitPackageSkeleton, emitRootIndex } from './emit/emitPackage.js';
 import { compileDist } from './emit/compileDist.js';
 import { openCompileCache } from './fs/compileCacheFile.js';
 import { replaceDirectory } from './fs/atomicOutput.js';
-import { HAND_WRITTEN_PACKAGES, PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, TEMPLATES_DIR } from './config.js';
+import { displayPath, HAND_WRITTEN_PACKAGES, PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, TEMPLATES_DIR } from './config.js';
 import { dependencyRanges } from './fs/projectDependencies.js';
-import { relative } from 'node:path';
 import { annotateSince } from './ir/annotateSince.js';
 import { diffReleases } from './diff/diffReleases.js';
 import { diffSummary, renderChangelog } from './diff/renderChangelog.js';
 import type { ReleaseDiff } from './diff/types.js';
+
+export interface LoadedRelease extends LoadedDocument {
+  readonly ir: ReleaseIr;
+}
 
 export interface GenerateOptions {
   readonly specDir: string;
@@ -31,37 +33,6 @@ export interface GenerateOptions {
   readonly packageChangelog?: string;
   /** Called once per release with what was emitted for it. */
   readonly onRelease?: (progress: { release: string; files: number; milliseconds: number; summary: string }) => void;
-}
-
-export interface LoadedRelease {
-  readonly entry: ReleaseEntry;
-  readonly ir: ReleaseIr;
-  readonly documentText: string;
-  readonly documentPath: string;
-}
-
-/** Reads a committed normalised document and checks it against the manifest's content hash. */
-export async function loadRelease(specDir: string, entry: ReleaseEntry, displaySpecDir: string = specDir): Promise<LoadedRelease> {
-  const file = join(specDir, entry.document);
-  const shown = displayPath(join(displaySpecDir, entry.document));
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (cause) {
-    throw new GeneratorError('io', `cannot read normalised document for ${entry.release}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { file: shown });
-  }
-  const document = parseJsonFile(shown, text);
-  if (!isJsonObject(document)) throw new GeneratorError('not-openapi', 'not an OpenAPI document', { file: shown });
-  const actual = contentHash(document);
-  if (actual !== entry.contentHash) {
-    throw new GeneratorError('hash-mismatch', `content hash ${actual} does not match ${entry.contentHash} recorded for ${entry.release} in releases.json (edited by hand? rerun spec:update)`, { file: shown });
-  }
-  return { entry, ir: buildReleaseIr(entry.release, document, shown), documentText: text, documentPath: shown };
-}
-
-export function displayPath(file: string): string {
-  const rel = relative(PROJECT_ROOT, file);
-  return rel.startsWith('..') ? file : rel;
 }
 
 /** Everything `generated/` holds, as a map from relative path to content. Pure apart from reading inputs. */
@@ -81,7 +52,8 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
     const clash = seenModules.get(moduleName);
     if (clash !== undefined) throw new GeneratorError('usage', `releases ${clash} and ${entry.release} share the minor version; keep one per minor`, { file: displayPath(join(options.displaySpecDir ?? options.specDir, 'releases.json')) });
     seenModules.set(moduleName, entry.release);
-    releases.push(await loadRelease(options.specDir, entry, options.displaySpecDir));
+    const loaded = await loadReleaseDocument(options.specDir, entry, options.displaySpecDir);
+    releases.push({ ...loaded, ir: buildReleaseIr(entry.release, loaded.document, loaded.documentPath) });
     loadMs.set(entry.release, performance.now() - started);
   }
   const annotated = annotateSince(releases.map((r) => r.ir));

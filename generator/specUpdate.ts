@@ -6,10 +6,10 @@ import { readUpstreamDocument, type UpstreamDocument } from './load/readDocument
 import { normalizeUpstreamDocument } from './load/normalizeDocument.js';
 import { stableJson } from './load/canonicalJson.js';
 import { download, findInMirror } from './load/locateUpstream.js';
-import { checkRelease, releaseSubpath } from './ir/releaseNames.js';
-import { PACKAGE_NAME, PACKAGE_VERSION } from './config.js';
-import { bumpVersion, documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstreamUrls, withRelease } from './spec/manifest.js';
-import { buildPackageFiles, displayPath, type LoadedRelease } from './generate.js';
+import { checkRelease, releaseSubpath } from './shared/releaseNames.js';
+import { displayPath, PACKAGE_NAME, PACKAGE_VERSION } from './config.js';
+import { bumpVersion, documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstreamUrls, withRelease } from './manifest/manifest.js';
+import { buildPackageFiles, type LoadedRelease } from './generate.js';
 import { renderModelTables, renderOperationTables } from './ir/renderTables.js';
 import { replaceDirectory, writeFilesAtomically } from './fs/atomicOutput.js';
 import { diffSummary } from './diff/renderChangelog.js';

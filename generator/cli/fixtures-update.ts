@@ -12,7 +12,7 @@ import { findInMirror } from '../load/locateUpstream.js';
 import { normalizeUpstreamDocument } from '../load/normalizeDocument.js';
 import { parseUpstreamDocument, readUpstreamDocument } from '../load/readDocument.js';
 import { upstreamFixture } from '../load/upstreamFixture.js';
-import { readManifest } from '../spec/manifest.js';
+import { readManifest } from '../manifest/manifest.js';
 import { parseCommandLine, usageText } from './flags.js';
 import { runCli, usageError } from './runCli.js';
 

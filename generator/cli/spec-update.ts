@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { specUpdate } from '../specUpdate.js';
 import { DEFAULT_GOLDEN_DIR, DEFAULT_OUT_DIR, DEFAULT_SPEC_DIR, TEMPLATES_DIR } from '../config.js';
-import { displayPath, packageChangelogPath } from '../generate.js';
-import { checkRelease } from '../ir/releaseNames.js';
+import { packageChangelogPath } from '../generate.js';
+import { displayPath } from '../config.js';
+import { checkRelease } from '../shared/releaseNames.js';
 import { runCli, usageError } from './runCli.js';
 import { parseCommandLine, usageText } from './flags.js';
 

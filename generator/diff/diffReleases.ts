@@ -1,5 +1,5 @@
-import { typeText } from '../emit/typeText.js';
-import type { ModelIr, OperationIr, ParameterIr, PropertyIr, ReleaseIr, ResponseIr } from '../ir/types.js';
+import { describeType } from '../ir/typeDescription.js';
+import type { ModelIr, OperationIr, ParameterIr, PropertyIr, ReleaseIr, ResponseIr, TypeRef } from '../ir/types.js';
 import type { ApiChange, ChangeClass, ChangeKind, ReleaseDiff } from './types.js';
 
 /**
@@ -23,8 +23,14 @@ function byKey<T>(items: readonly T[], key: (item: T) => string): Map<string, T>
   return new Map(items.map((item) => [key(item), item]));
 }
 
-function typeName(type: Parameters<typeof typeText>[0] | undefined): string {
-  return type === undefined ? 'no body' : typeText(type);
+/**
+ * Types compare by the IR's description, not their TypeScript text: a format change (int32 → int64) keeps
+ * the TypeScript type but changes what travels on the wire, so it is a retyping like any other — and
+ * breaking, in either direction: a wider format brings values the old range excluded (an int64 past 2^53
+ * loses precision in a JavaScript number), a narrower one rejects values writers sent before.
+ */
+function typeName(type: TypeRef | undefined): string {
+  return type === undefined ? 'no body' : describeType(type);
 }
 
 function diffOperations(from: ReleaseIr, to: ReleaseIr): ApiChange[] {
@@ -123,7 +129,7 @@ function shapeName(model: ModelIr): string {
     case 'timestamp':
       return `timestamp (${model.shape.precision})`;
     case 'alias':
-      return typeText(model.shape.type);
+      return describeType(model.shape.type);
   }
 }
 

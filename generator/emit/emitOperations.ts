@@ -1,8 +1,9 @@
 import { StructureKind, type InterfaceDeclarationStructure, type OptionalKind, type PropertySignatureStructure, type StatementStructures } from 'ts-morph';
-import type { OperationIr, ParameterIr, ReleaseIr } from '../ir/types.js';
+import type { OperationIr, ParameterIr, ReleaseIr, TypeRef } from '../ir/types.js';
 import { referencedModels } from '../ir/typeRefs.js';
 import type { WriterFunction } from 'ts-morph';
 import { deprecationNote, jsDocs, sinceTag } from './jsDoc.js';
+import { createImportTracker, type ImportTracker } from './importTracker.js';
 import { pathBuilderCall } from './emitPaths.js';
 import { objectLiteralKey, propertyName, typeText } from './typeText.js';
 
@@ -39,12 +40,24 @@ export function queryParameters(operation: OperationIr): ParameterIr[] {
   return operation.queryParameters.filter((p) => !isWatchOnlyParameter(operation, p));
 }
 
-function successTypes(operation: OperationIr): Array<{ code: string; type: string }> {
-  return operation.responses.filter((r) => /^2\d\d$/.test(r.code) && r.type !== undefined).map((r) => ({ code: r.code, type: typeText(r.type!) }));
+const TRANSPORT = '../runtime/transport.js';
+const QUERY = '../runtime/query.js';
+const PATCH = '../runtime/patch.js';
+const MODELS = './models.js';
+const PATHS = './paths.js';
+
+/** The TypeScript text of a type, importing the models it names. */
+function usedType(imports: ImportTracker, type: TypeRef): string {
+  for (const model of referencedModels(type)) imports.type(MODELS, model);
+  return typeText(type);
 }
 
-function returnType(operation: OperationIr): string {
-  const types = [...new Set(successTypes(operation).map((s) => s.type))];
+function successTypes(operation: OperationIr, imports: ImportTracker): Array<{ code: string; type: string }> {
+  return operation.responses.filter((r) => /^2\d\d$/.test(r.code) && r.type !== undefined).map((r) => ({ code: r.code, type: usedType(imports, r.type!) }));
+}
+
+function returnType(operation: OperationIr, imports: ImportTracker): string {
+  const types = [...new Set(successTypes(operation, imports).map((s) => s.type))];
   return types.length === 0 ? 'void' : types.join(' | ');
 }
 
@@ -54,45 +67,26 @@ function patchVariants(operation: OperationIr): typeof PATCH_VARIANTS {
 }
 
 /** The model a patch applies to: the body of the patch's 200 response. */
-function patchedModel(operation: OperationIr): string {
-  return successTypes(operation)[0]?.type ?? 'unknown';
+function patchedModel(operation: OperationIr, imports: ImportTracker): string {
+  return successTypes(operation, imports)[0]?.type ?? 'unknown';
 }
 
-function parameterProperty(parameter: ParameterIr, options: { optional?: boolean } = {}): OptionalKind<PropertySignatureStructure> {
+function parameterProperty(imports: ImportTracker, parameter: ParameterIr, options: { optional?: boolean } = {}): OptionalKind<PropertySignatureStructure> {
   return {
     name: propertyName(parameter.name),
-    type: typeText(parameter.type),
+    type: usedType(imports, parameter.type),
     hasQuestionToken: options.optional ?? !parameter.required,
     docs: jsDocs(parameter.description, sinceTag(parameter)),
   };
 }
 
 export function operationStatements(ir: ReleaseIr): Array<string | StatementStructures> {
-  const operations = clientOperations(ir);
-  const models = new Set<string>();
-  for (const operation of operations) {
-    for (const r of operation.responses) if (r.type !== undefined) referencedModels(r.type).forEach((m) => models.add(m));
-    if (operation.requestBody !== undefined && operation.kind !== 'patch') referencedModels(operation.requestBody.type).forEach((m) => models.add(m));
-  }
-  const patchTypes = [...new Set(operations.flatMap((o) => (o.kind === 'patch' ? patchVariants(o).map((v) => v.typeName) : [])))].sort();
-  const builders = [...new Set(operations.map((o) => o.pathBuilder))].sort();
-  const usesQuery = operations.some((o) => queryParameters(o).length > 0);
-
-  const statements: Array<string | StatementStructures> = [
-    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../runtime/transport.js', namedImports: ['CallOptions', 'Client'] },
-  ];
-  if (usesQuery) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: '../runtime/query.js', namedImports: ['encodeQuery'] });
-  if (patchTypes.length > 0) {
-    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../runtime/patch.js', namedImports: patchTypes });
-    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: '../runtime/patch.js', namedImports: ['patchRequest'] });
-  }
-  statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedImports: [...models].sort() });
-  statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: './paths.js', namedImports: builders });
-  for (const operation of operations) statements.push(...operationDeclarations(operation));
-  return statements;
+  const imports = createImportTracker();
+  const declarations = clientOperations(ir).flatMap((operation) => operationDeclarations(operation, imports));
+  return [...imports.declarations(), ...declarations];
 }
 
-function operationDeclarations(operation: OperationIr): StatementStructures[] {
+function operationDeclarations(operation: OperationIr, imports: ImportTracker): StatementStructures[] {
   const name = operation.name;
   const typeBase = pascal(name);
   const query = queryParameters(operation);
@@ -106,7 +100,7 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
     name: `${typeBase}Query`,
     isExported: true,
     docs: jsDocs(`Query parameters of \`${name}\` (\`${operation.method} ${operation.path}\`).`),
-    properties: query.filter((p) => !applyOnly.has(p.name)).map((p) => parameterProperty(p)),
+    properties: query.filter((p) => !applyOnly.has(p.name)).map((p) => parameterProperty(imports, p)),
   };
   if (hasInputs) declarations.push(queryInterface);
 
@@ -115,17 +109,17 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
     name: `${typeBase}Responses`,
     isExported: true,
     docs: jsDocs(`Response bodies of \`${name}\` by HTTP status code. Any other status is thrown as a KubernetesApiError.`),
-    properties: successTypes(operation).map((s) => ({ name: s.code, type: s.type })),
+    properties: successTypes(operation, imports).map((s) => ({ name: s.code, type: s.type })),
   };
   declarations.push(responses);
 
-  const pathProperties = operation.pathParameters.map((p) => parameterProperty(p, { optional: false }));
+  const pathProperties = operation.pathParameters.map((p) => parameterProperty(imports, p, { optional: false }));
   const bodyProperty: OptionalKind<PropertySignatureStructure>[] =
     operation.requestBody !== undefined && !isPatch
       ? [
           {
             name: 'body',
-            type: typeText(operation.requestBody.type),
+            type: usedType(imports, operation.requestBody.type),
             hasQuestionToken: !operation.requestBody.required,
             docs: jsDocs(operation.kind === 'delete' || operation.kind === 'deleteCollection' ? 'DeleteOptions sent as the request body, e.g. preconditions on uid or resourceVersion.' : 'The object sent as the request body.'),
           },
@@ -133,7 +127,7 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
       : [];
 
   if (isPatch) {
-    declarations.push(...patchParamsDeclarations(operation, typeBase, pathProperties, query));
+    declarations.push(...patchParamsDeclarations(operation, imports, typeBase, pathProperties, query));
   } else if (hasInputs) {
     declarations.push({
       kind: StructureKind.Interface,
@@ -145,10 +139,11 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
     });
   }
 
+  imports.value(PATHS, operation.pathBuilder);
   const path = pathBuilderCall(operation);
   const fields: RequestField[] = [`method: '${operation.method}'`, `path: ${path}`];
-  if (query.length > 0) fields.push({ call: 'query: encodeQuery', entries: query.map((p) => `${objectLiteralKey(p.name)}: ${accessor(p.name)}`) });
-  if (isPatch) fields.push('...patchRequest(params.patch)');
+  if (query.length > 0) fields.push({ call: `query: ${imports.value(QUERY, 'encodeQuery')}`, entries: query.map((p) => `${objectLiteralKey(p.name)}: ${accessor(p.name)}`) });
+  if (isPatch) fields.push(`...${imports.value(PATCH, 'patchRequest')}(params.patch)`);
   else if (operation.requestBody !== undefined) {
     // The transport sends a body as application/json unless told otherwise.
     fields.push(operation.requestBody.required ? 'body: JSON.stringify(params.body)' : 'body: params.body === undefined ? undefined : JSON.stringify(params.body)');
@@ -168,11 +163,11 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
       ...(operation.deprecated ? [{ tagName: 'deprecated', text: deprecationNote(operation.description) }] : []),
     ]),
     parameters: [
-      { name: 'client', type: 'Client' },
+      { name: 'client', type: imports.type(TRANSPORT, 'Client') },
       ...(hasInputs ? [{ name: 'params', type: `${typeBase}Params` }] : []),
-      { name: 'options', type: 'CallOptions', hasQuestionToken: true },
+      { name: 'options', type: imports.type(TRANSPORT, 'CallOptions'), hasQuestionToken: true },
     ],
-    returnType: `Promise<${returnType(operation)}>`,
+    returnType: `Promise<${returnType(operation, imports)}>`,
     statements,
   });
   return declarations;
@@ -180,18 +175,19 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
 
 function patchParamsDeclarations(
   operation: OperationIr,
+  imports: ImportTracker,
   typeBase: string,
   pathProperties: OptionalKind<PropertySignatureStructure>[],
   query: ParameterIr[],
 ): StatementStructures[] {
-  const model = patchedModel(operation);
+  const model = patchedModel(operation, imports);
   const fieldManager = query.find((p) => p.name === 'fieldManager');
   const force = query.find((p) => p.name === 'force');
   const variants = patchVariants(operation);
-  const nonApply = variants.filter((v) => !v.apply).map((v) => (v.typeName === 'JsonPatch' ? 'JsonPatch' : `${v.typeName}<${model}>`));
+  const nonApply = variants.filter((v) => !v.apply).map((v) => (v.typeName === 'JsonPatch' ? imports.type(PATCH, v.typeName) : `${imports.type(PATCH, v.typeName)}<${model}>`));
   const apply = variants.find((v) => v.apply);
   const members: string[] = [];
-  const fieldManagerDoc = fieldManager === undefined ? [] : [parameterProperty(fieldManager, { optional: true })];
+  const fieldManagerDoc = fieldManager === undefined ? [] : [parameterProperty(imports, fieldManager, { optional: true })];
   const declarations: StatementStructures[] = [
     {
       kind: StructureKind.Interface,
@@ -221,9 +217,9 @@ function patchParamsDeclarations(
       extends: [`${typeBase}Target`],
       docs: jsDocs('A server-side apply patch: `fieldManager` is required, `force` re-acquires fields owned by other managers.'),
       properties: [
-        { name: 'patch', type: `ApplyPatch<${model}>` },
-        ...(fieldManager !== undefined ? [parameterProperty(fieldManager, { optional: false })] : []),
-        ...(force !== undefined ? [parameterProperty(force, { optional: true })] : []),
+        { name: 'patch', type: `${imports.type(PATCH, 'ApplyPatch')}<${model}>` },
+        ...(fieldManager !== undefined ? [parameterProperty(imports, fieldManager, { optional: false })] : []),
+        ...(force !== undefined ? [parameterProperty(imports, force, { optional: true })] : []),
       ],
     });
     members.push(`${typeBase}ApplyPatch`);

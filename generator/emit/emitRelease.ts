@@ -1,6 +1,6 @@
 import { StructureKind, VariableDeclarationKind, type Project } from 'ts-morph';
 import type { ReleaseIr } from '../ir/types.js';
-import { releaseModuleName } from '../ir/releaseNames.js';
+import { releaseModuleName } from '../shared/releaseNames.js';
 import { checkModelCompleteness } from './checkCompleteness.js';
 import { generatedHeader } from './header.js';
 import { modelStatements } from './emitModels.js';

@@ -1,7 +1,15 @@
 import type { TypeRef } from '../ir/types.js';
+import { orNull } from '../ir/typeDescription.js';
 
-/** TypeScript type text for an IR type reference. */
+/**
+ * TypeScript type text for an IR type description. Formats have no TypeScript form (int32 and int64 are
+ * both `number`), which is why the golden tables and the API diff print the IR's description instead.
+ */
 export function typeText(type: TypeRef): string {
+  return orNull(type, shapeText(type));
+}
+
+function shapeText(type: TypeRef): string {
   switch (type.kind) {
     case 'model':
       return type.name;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { GeneratorError } from '../errors.js';
-import { isJsonObject, parseJsonFile } from '../load/readDocument.js';
+import { isJsonObject, parseJsonFile } from '../shared/json.js';
 
 /**
  * Caret ranges for `names`, from the exact versions this project's own package.json pins: the server

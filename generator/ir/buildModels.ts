@@ -1,6 +1,6 @@
 import { GeneratorError } from '../errors.js';
-import { isJsonObject, type JsonObject } from '../load/readDocument.js';
-import { joinPointer } from '../load/jsonPointer.js';
+import { isJsonObject, type JsonObject } from '../shared/json.js';
+import { joinPointer } from '../shared/jsonPointer.js';
 import { modelNameOf, typeRefOf } from './typeRefs.js';
 import type { ModelIr, ModelShape, PropertyIr } from './types.js';
 

@@ -1,7 +1,7 @@
 import { GeneratorError } from '../errors.js';
-import { isJsonObject, type JsonObject } from '../load/readDocument.js';
-import { joinPointer } from '../load/jsonPointer.js';
-import type { GroupVersion } from '../load/extractGroupSubset.js';
+import { isJsonObject, type JsonObject } from '../shared/json.js';
+import { joinPointer } from '../shared/jsonPointer.js';
+import type { GroupVersion } from '../shared/groupVersion.js';
 import { typeRefOf } from './typeRefs.js';
 import { pathBuilderName } from './buildPathTemplates.js';
 import type { HttpMethod, OperationIr, OperationKind, ParameterIr, RequestBodyIr, ResponseIr } from './types.js';
@@ -53,7 +53,7 @@ function buildOperation(path: string, method: HttpMethod, operation: JsonObject,
     path,
     pathBuilder: pathBuilderName(path, context.gv),
     description,
-    // Upstream's prose deprecations are turned into the flag by markProseDeprecations (load/upstreamQuirks.ts).
+    // Upstream's prose deprecations are turned into the flag by markProseDeprecations (load/fixups/upstreamBugs.ts).
     deprecated: operation['deprecated'] === true,
     pathParameters: orderPathParameters(path, merged.filter((p) => p.in === 'path')),
     queryParameters: merged.filter((p) => p.in === 'query'),

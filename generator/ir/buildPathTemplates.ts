@@ -1,5 +1,5 @@
-import type { GroupVersion } from '../load/extractGroupSubset.js';
-import { groupPathPrefix } from '../load/extractGroupSubset.js';
+import type { GroupVersion } from '../shared/groupVersion.js';
+import { groupPathPrefix } from '../shared/groupVersion.js';
 import type { PathTemplateIr } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { JsonObject } from '../load/readDocument.js';
-import { COORDINATION_V1, type GroupVersion } from '../load/extractGroupSubset.js';
+import type { JsonObject } from '../shared/json.js';
+import { COORDINATION_V1, type GroupVersion } from '../shared/groupVersion.js';
 import { buildModels } from './buildModels.js';
 import { buildOperations } from './buildOperations.js';
 import { buildPathTemplates } from './buildPathTemplates.js';

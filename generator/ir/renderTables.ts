@@ -1,15 +1,9 @@
-import { typeText } from '../emit/typeText.js';
+import { describeType } from './typeDescription.js';
 import type { ReleaseIr, TypeRef } from './types.js';
+import { markdownCell } from '../shared/markdown.js';
 
 function typeName(type: TypeRef | undefined): string {
-  if (type === undefined) return '-';
-  if (type.kind === 'integer' || type.kind === 'number') return type.format ?? type.kind;
-  return typeText(type);
-}
-
-/** Spec text made safe for one Markdown table cell: one line, `|` escaped. */
-export function markdownCell(text: string): string {
-  return text.replace(/\s+/g, ' ').replace(/\|/g, '\\|').trim();
+  return type === undefined ? '-' : describeType(type);
 }
 
 /**

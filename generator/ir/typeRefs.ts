@@ -1,7 +1,7 @@
 import { GeneratorError } from '../errors.js';
-import { isJsonObject } from '../load/readDocument.js';
-import { refTokens } from '../load/jsonPointer.js';
-import type { TypeRef } from './types.js';
+import { isJsonObject, type JsonObject } from '../shared/json.js';
+import { refTokens } from '../shared/jsonPointer.js';
+import type { TypeRef, TypeShape } from './types.js';
 
 const SCHEMA_REF_PREFIX = '#/components/schemas/';
 
@@ -26,6 +26,11 @@ export function refOf(schema: Record<string, unknown>): string | undefined {
 
 export function typeRefOf(schema: unknown, context: { file: string; pointer: string }): TypeRef {
   if (!isJsonObject(schema)) return { kind: 'unknown' };
+  const shape = typeShapeOf(schema, context);
+  return schema['nullable'] === true ? { ...shape, nullable: true } : shape;
+}
+
+function typeShapeOf(schema: JsonObject, context: { file: string; pointer: string }): TypeShape {
   const ref = refOf(schema);
   if (ref !== undefined) {
     const schemaName = schemaNameOfRef(ref);

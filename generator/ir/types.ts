@@ -20,7 +20,18 @@ export type OperationKind =
   | 'watchList'
   | 'watchListForAllNamespaces';
 
-export type TypeRef =
+/**
+ * The one description of a type: kind, `format`, `enum` and nullability as the spec gives them. The
+ * golden tables and the API diff print it with describeType (ir/typeDescription.ts); the emitters map it
+ * to TypeScript (emit/typeText.ts), which forgets what TypeScript cannot say (an int32 and an int64 are
+ * both `number`) — so nothing but the emitters may compare types by their TypeScript text.
+ */
+export type TypeRef = TypeShape & {
+  /** OpenAPI 3.0 `nullable: true`: the value may be JSON `null`. */
+  readonly nullable?: boolean;
+};
+
+export type TypeShape =
   | { readonly kind: 'model'; readonly name: string }
   | { readonly kind: 'string'; readonly format?: string; readonly enum?: readonly string[] }
   | { readonly kind: 'integer'; readonly format?: string }

@@ -1,5 +1,5 @@
 import { GeneratorError } from '../errors.js';
-import { joinPointer } from '../load/jsonPointer.js';
+import { joinPointer } from '../shared/jsonPointer.js';
 import type { ReleaseIr } from './types.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

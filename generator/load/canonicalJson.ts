@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { setOwn } from './readDocument.js';
+import { setOwn } from '../shared/json.js';
 
 /**
  * Canonical JSON (sorted keys, no whitespace). Upstream copies of the same

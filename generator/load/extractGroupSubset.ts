@@ -1,17 +1,8 @@
 import { GeneratorError } from '../errors.js';
-import { getOwn, isJsonObject, setOwn, type JsonObject, type UpstreamDocument } from './readDocument.js';
-import { joinPointer, refTokens, resolveLocalRef } from './jsonPointer.js';
-
-export interface GroupVersion {
-  readonly group: string;
-  readonly version: string;
-}
-
-export const COORDINATION_V1: GroupVersion = { group: 'coordination.k8s.io', version: 'v1' };
-
-export function groupPathPrefix(gv: GroupVersion): string {
-  return `/apis/${gv.group}/${gv.version}/`;
-}
+import { groupPathPrefix, type GroupVersion } from '../shared/groupVersion.js';
+import type { UpstreamDocument } from './readDocument.js';
+import { getOwn, isJsonObject, setOwn, type JsonObject } from '../shared/json.js';
+import { joinPointer, refTokens, resolveLocalRef } from '../shared/jsonPointer.js';
 
 /**
  * Copies out of an upstream document the paths of one group/version and every

@@ -1,8 +1,11 @@
-import { isJsonObject, setOwn, type JsonObject, type UpstreamDocument } from './readDocument.js';
-import { resolveLocalRef } from './jsonPointer.js';
-import { COORDINATION_V1, extractGroupSubset, type GroupVersion } from './extractGroupSubset.js';
+import type { UpstreamDocument } from './readDocument.js';
+import { isJsonObject, setOwn, type JsonObject } from '../shared/json.js';
+import { resolveLocalRef } from '../shared/jsonPointer.js';
+import { extractGroupSubset } from './extractGroupSubset.js';
+import { COORDINATION_V1, type GroupVersion } from '../shared/groupVersion.js';
 import { swagger2ToOpenApi3 } from './swagger2ToOpenApi3.js';
-import { applyUpstreamQuirkFixes } from './upstreamQuirks.js';
+import { applyFixups } from './fixups/applyFixups.js';
+import { GeneratorError } from '../errors.js';
 import { validateWithSwaggerParser } from './validateWithSwaggerParser.js';
 import { contentHash, sortKeysDeep } from './canonicalJson.js';
 
@@ -16,13 +19,17 @@ export interface NormalizedSpec {
 /**
  * Upstream document (either form) → the project's normal form: one
  * self-contained OpenAPI 3.0 document holding only the group's paths and what
- * they reach, with upstream quirks fixed and parameters sorted by name.
+ * they reach, with the release's fixups applied (load/fixups/) and parameters sorted by name.
  */
 export async function normalizeUpstreamDocument(upstream: UpstreamDocument, release: string, gv: GroupVersion = COORDINATION_V1): Promise<NormalizedSpec> {
   const subset = extractGroupSubset(upstream, gv);
   await validateWithSwaggerParser(subset, upstream.file);
   const openapi3 = upstream.format === 'swagger2' ? swagger2ToOpenApi3(subset) : inlineComponentIndirections(subset);
-  const fixed = applyUpstreamQuirkFixes(openapi3, gv);
+  const fixups = applyFixups(openapi3, { release, format: upstream.format, gv });
+  if (!fixups.ok) {
+    throw new GeneratorError('obsolete-fixup', `fixup ${fixups.obsolete} found nothing to fix in ${release} (${upstream.format}): upstream may have repaired it; narrow its releases in generator/load/fixups/`, { file: upstream.file });
+  }
+  const fixed = fixups.document;
   const document = sortKeysDeep({
     openapi: '3.0.0',
     info: {

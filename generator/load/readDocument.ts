@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { GeneratorError } from '../errors.js';
-
-export type JsonObject = { [key: string]: unknown };
+import { isJsonObject, parseJsonFile, type JsonObject } from '../shared/json.js';
 
 /** The two forms Kubernetes publishes: the whole-API Swagger 2.0 document and per-group OpenAPI 3 documents. */
 export type UpstreamDocument =
@@ -16,15 +15,6 @@ export async function readUpstreamDocument(file: string): Promise<UpstreamDocume
     throw new GeneratorError('io', `cannot read: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { file });
   }
   return parseUpstreamDocument(file, text);
-}
-
-/** JSON text of an input file; a syntax error is a one-line `not-json` error naming the file. */
-export function parseJsonFile(file: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (cause) {
-    throw new GeneratorError('not-json', `not JSON: ${(cause as Error).message}`, { file });
-  }
 }
 
 export function parseUpstreamDocument(file: string, text: string): UpstreamDocument {
@@ -42,21 +32,4 @@ export function parseUpstreamDocument(file: string, text: string): UpstreamDocum
       ? 'not a Swagger 2.0 or OpenAPI 3.x document: neither a "swagger" nor an "openapi" field'
       : `not a Swagger 2.0 or OpenAPI 3.x document: unsupported version ${JSON.stringify(version)}`;
   throw new GeneratorError('not-openapi', detail, { file, pointer: parsed['openapi'] !== undefined ? '/openapi' : parsed['swagger'] !== undefined ? '/swagger' : undefined });
-}
-
-/**
- * Sets a key taken from spec text as an own property. Assignment would not do: `object['__proto__'] = v`
- * replaces the prototype instead (JSON.parse, by contrast, keeps `"__proto__"` as an own key, and so must we).
- */
-export function setOwn(object: JsonObject, key: string, value: unknown): void {
-  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
-}
-
-/** Reads a key taken from spec text, never from Object.prototype (`constructor`, `toString`, `__proto__`). */
-export function getOwn(object: JsonObject, key: string): unknown {
-  return Object.hasOwn(object, key) ? object[key] : undefined;
-}
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return value !== null && typeof value === 'object' && !Array.isArray(value);
 }

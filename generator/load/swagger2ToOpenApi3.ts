@@ -1,5 +1,5 @@
-import { isJsonObject, setOwn, type JsonObject } from './readDocument.js';
-import { resolveLocalRef } from './jsonPointer.js';
+import { isJsonObject, setOwn, type JsonObject } from '../shared/json.js';
+import { resolveLocalRef } from '../shared/jsonPointer.js';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
 

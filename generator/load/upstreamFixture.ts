@@ -1,5 +1,7 @@
-import { COORDINATION_V1, extractGroupSubset, type GroupVersion } from './extractGroupSubset.js';
-import { isJsonObject, type JsonObject, type UpstreamDocument } from './readDocument.js';
+import { extractGroupSubset } from './extractGroupSubset.js';
+import { COORDINATION_V1, type GroupVersion } from '../shared/groupVersion.js';
+import type { UpstreamDocument } from './readDocument.js';
+import { isJsonObject, type JsonObject } from '../shared/json.js';
 
 /** Top-level members that hold API content; only what the group reaches is kept from them. */
 const API_CONTAINERS = new Set(['paths', 'definitions', 'parameters', 'responses', 'components']);

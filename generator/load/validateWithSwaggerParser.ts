@@ -1,6 +1,6 @@
 import SwaggerParser from '@apidevtools/swagger-parser';
 import { GeneratorError } from '../errors.js';
-import type { JsonObject } from './readDocument.js';
+import type { JsonObject } from '../shared/json.js';
 
 /**
  * Schema-validates a document with swagger-parser. It works on a deep copy

@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { extractGroupSubset, COORDINATION_V1 } from '../../generator/load/extractGroupSubset.js';
+import { extractGroupSubset } from '../../generator/load/extractGroupSubset.js';
+import { COORDINATION_V1 } from '../../generator/shared/groupVersion.js';
 import { readUpstreamDocument } from '../../generator/load/readDocument.js';
 import { copyOfSpecDir, runCommand, tempDir, treeDigest } from '../helpers/cli.js';
 import { upstreamSwagger } from '../helpers/project.js';

@@ -55,7 +55,7 @@ describe('a Kubernetes release the generator has never seen', () => {
     expect(section).toContain('0 breaking, 4 additive');
     expect(section).toContain('`listNamespacedLease ?shardSelector` — query parameter added: string');
     expect(section).toContain('`LeaseSpec.fencing` — field added: LeaseFencing');
-    expect(section).toContain('`LeaseSpec.renewCount` — field added: number');
+    expect(section).toContain('`LeaseSpec.renewCount` — field added: integer(int32)');
     expect(section).toContain('`LeaseFencing` — model added');
     const apiDiff = JSON.parse(readFileSync(join(out, 'k8s-lease-client', 'api-diff.json'), 'utf8')) as { diffs: Array<{ to: string; counts: { breaking: number } }> };
     expect(apiDiff.diffs.at(-1)).toMatchObject({ to: '1.36.0', counts: { breaking: 0 } });

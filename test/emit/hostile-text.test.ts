@@ -11,12 +11,12 @@ import { Project, type JSDocableNode } from 'ts-morph';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReleaseIr } from '../../generator/ir/buildReleaseIr.js';
-import { releaseModuleName } from '../../generator/ir/releaseNames.js';
+import { releaseModuleName } from '../../generator/shared/releaseNames.js';
 import type { ReleaseIr } from '../../generator/ir/types.js';
 import { emitRelease } from '../../generator/emit/emitRelease.js';
 import { createEmitProject } from '../../generator/emit/tsProject.js';
 import { buildPackageFiles } from '../../generator/generate.js';
-import { isJsonObject, type JsonObject } from '../../generator/load/readDocument.js';
+import { isJsonObject, type JsonObject } from '../../generator/shared/json.js';
 import { diagnosticPath, makeTempDir, removeTempDir, REPO_ROOT, runtimeSources, typeCheck, writeTree, type CheckResult } from './typeCheck.js';
 
 const SPEC_DIR = join(REPO_ROOT, 'spec');

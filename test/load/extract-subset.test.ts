@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { COORDINATION_V1, extractGroupSubset } from '../../generator/load/extractGroupSubset.js';
+import { extractGroupSubset } from '../../generator/load/extractGroupSubset.js';
+import { COORDINATION_V1 } from '../../generator/shared/groupVersion.js';
 import { GeneratorError } from '../../generator/errors.js';
 import type { UpstreamDocument } from '../../generator/load/readDocument.js';
 

@@ -16,11 +16,11 @@ import openapiTS, { astToString } from 'openapi-typescript';
 import { Project, SyntaxKind } from 'ts-morph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildReleaseIr } from '../../generator/ir/buildReleaseIr.js';
-import { compareReleases, releaseModuleName } from '../../generator/ir/releaseNames.js';
+import { compareReleases, releaseModuleName } from '../../generator/shared/releaseNames.js';
 import type { ModelIr, ReleaseIr } from '../../generator/ir/types.js';
 import { emitRelease } from '../../generator/emit/emitRelease.js';
 import { createEmitProject } from '../../generator/emit/tsProject.js';
-import type { JsonObject } from '../../generator/load/readDocument.js';
+import type { JsonObject } from '../../generator/shared/json.js';
 import { diagnosticPath, makeTempDir, removeTempDir, REPO_ROOT, runtimeSources, typeCheck, writeTree, type CheckResult } from '../emit/typeCheck.js';
 
 const SPEC_DIR = join(REPO_ROOT, 'spec');

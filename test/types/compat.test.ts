@@ -6,7 +6,7 @@ import { diffReleases } from '../../generator/diff/diffReleases.js';
 import { clientOperations } from '../../generator/emit/emitOperations.js';
 import { createEmitProject } from '../../generator/emit/tsProject.js';
 import { emitRelease } from '../../generator/emit/emitRelease.js';
-import { releaseModuleName } from '../../generator/ir/releaseNames.js';
+import { releaseModuleName } from '../../generator/shared/releaseNames.js';
 import type { ModelIr, ReleaseIr } from '../../generator/ir/types.js';
 import { tempDir } from '../helpers/cli.js';
 import { manifestReleases, releaseIr } from '../helpers/project.js';

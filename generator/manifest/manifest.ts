@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GeneratorError } from '../errors.js';
-import { isJsonObject, parseJsonFile } from '../load/readDocument.js';
-import { compareReleases, RELEASE_PATTERN } from '../ir/releaseNames.js';
+import { isJsonObject, parseJsonFile } from '../shared/json.js';
+import { compareReleases, RELEASE_PATTERN } from '../shared/releaseNames.js';
 
 export interface ReleaseEntry {
   readonly release: string;
@@ -10,12 +10,12 @@ export interface ReleaseEntry {
   readonly document: string;
   /** sha256 of the canonical JSON of the normalised document. */
   readonly contentHash: string;
-  readonly upstream: { readonly swagger: string; readonly openapiV3: string };
+  /** Where spec:update downloads the release's document when given neither --from nor --spec. */
+  readonly upstream: { readonly swagger: string };
 }
 
+/** The group and version are not recorded: the generator covers coordination.k8s.io/v1 only (shared/groupVersion.ts). */
 export interface ReleaseManifest {
-  readonly group: string;
-  readonly version: string;
   /**
    * The generated packages' semver version (the three move in lockstep). spec:update bumps it: a minor for
    * a new release, a patch for a refreshed one whose content changed. Absent: PACKAGE_VERSION.
@@ -28,7 +28,7 @@ export const MANIFEST_FILE = 'releases.json';
 
 export function upstreamUrls(release: string): ReleaseEntry['upstream'] {
   const base = `https://raw.githubusercontent.com/kubernetes/kubernetes/v${release}/api/openapi-spec`;
-  return { swagger: `${base}/swagger.json`, openapiV3: `${base}/v3/apis__coordination.k8s.io__v1_openapi.json` };
+  return { swagger: `${base}/swagger.json` };
 }
 
 export function documentPathFor(release: string): string {
@@ -41,7 +41,7 @@ export async function readManifest(specDir: string): Promise<ReleaseManifest> {
   try {
     text = await readFile(file, 'utf8');
   } catch (cause) {
-    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return { group: 'coordination.k8s.io', version: 'v1', releases: [] };
+    if ((cause as NodeJS.ErrnoException).code === 'ENOENT') return { releases: [] };
     throw new GeneratorError('io', `cannot read: ${String(cause)}`, { file });
   }
   const parsed = parseJsonFile(file, text);
@@ -60,10 +60,7 @@ export async function readManifest(specDir: string): Promise<ReleaseManifest> {
       release: entry['release'],
       document: entry['document'],
       contentHash: entry['contentHash'],
-      upstream: {
-        swagger: typeof upstream['swagger'] === 'string' ? upstream['swagger'] : defaults.swagger,
-        openapiV3: typeof upstream['openapiV3'] === 'string' ? upstream['openapiV3'] : defaults.openapiV3,
-      },
+      upstream: { swagger: typeof upstream['swagger'] === 'string' ? upstream['swagger'] : defaults.swagger },
     };
   });
   const packageVersion = parsed['packageVersion'];
@@ -71,8 +68,6 @@ export async function readManifest(specDir: string): Promise<ReleaseManifest> {
     throw new GeneratorError('usage', '"packageVersion" must be a version like "0.2.0"', { file, pointer: '/packageVersion' });
   }
   return {
-    group: String(parsed['group'] ?? 'coordination.k8s.io'),
-    version: String(parsed['version'] ?? 'v1'),
     ...(packageVersion !== undefined ? { packageVersion } : {}),
     releases: [...releases].sort((a, b) => compareReleases(a.release, b.release)),
   };
