@@ -1,6 +1,12 @@
 /**
  * Errors raised by the runtime, and predicates that classify Kubernetes API
  * failures the same way client-go's `k8s.io/apimachinery/pkg/api/errors` does.
+ *
+ * `status` means one thing on every error class that has it (KubernetesApiError,
+ * ResponseDecodeError, the watch's WatchError): the HTTP status code, a number.
+ * A Status object, where there is one, is `statusObject`. Errors that are not
+ * about an HTTP status (timeouts, size limits, bad input, unexpected bodies)
+ * have no `status`, so `error.status` reads `undefined` on them.
  */
 
 /**
@@ -103,7 +109,7 @@ export interface KubernetesApiErrorInit {
 /** A non-2xx response from the API server. */
 export class KubernetesApiError extends Error {
   override readonly name = 'KubernetesApiError';
-  /** HTTP status code. */
+  /** HTTP status code (0 for a browser's opaque redirect). The parsed Status is `statusObject`. */
   declare readonly status: number;
   /** `Status.reason`, or a reason synthesised from the HTTP status when the body is not a Status. */
   declare readonly reason: string;
@@ -180,6 +186,7 @@ export interface ResponseDecodeErrorInit {
 /** A 2xx response whose body is not JSON, typically a misconfigured proxy or baseUrl. */
 export class ResponseDecodeError extends Error {
   override readonly name = 'ResponseDecodeError';
+  /** HTTP status code of the (2xx) response. */
   declare readonly status: number;
   declare readonly method: string;
   declare readonly url: string;
@@ -189,6 +196,32 @@ export class ResponseDecodeError extends Error {
   constructor(init: ResponseDecodeErrorInit) {
     super(`${where(init)}${init.status} response is not valid JSON: ${excerpt(init.body) || '(empty)'}`, { cause: init.cause });
     Object.assign(this, init, { body: truncate(init.body) });
+  }
+}
+
+export interface UnexpectedResponseErrorInit {
+  method: string;
+  url: string;
+  /** What was wrong: `notAList`, a LIST answered with JSON that is not a `*List` (an object whose `items` is an array or absent). */
+  kind: 'notAList';
+  /** What came instead, by JSON type (`string`, `array`, `null`, `object with non-array items`, …); never the body's text. */
+  received: string;
+}
+
+/**
+ * A 2xx response whose JSON is not the shape the call needs, typically a proxy or a wrong baseUrl answering
+ * with something else. Not retried by watches: the same request would get the same answer. No `status`.
+ */
+export class UnexpectedResponseError extends Error {
+  override readonly name = 'UnexpectedResponseError';
+  declare readonly kind: 'notAList';
+  declare readonly received: string;
+  declare readonly method: string;
+  declare readonly url: string;
+
+  constructor(init: UnexpectedResponseErrorInit) {
+    super(`${where(init)}LIST response is not a list object: got ${init.received}`);
+    Object.assign(this, init);
   }
 }
 

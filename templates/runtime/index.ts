@@ -1,4 +1,4 @@
-export type { KubernetesApiErrorInit, KubernetesStatus, RequestContext, ResponseDecodeErrorInit } from './errors.js';
+export type { KubernetesApiErrorInit, KubernetesStatus, RequestContext, ResponseDecodeErrorInit, UnexpectedResponseErrorInit } from './errors.js';
 export {
   errorFromResponse,
   InvalidPathParameterError,
@@ -19,6 +19,7 @@ export {
   RequestTimeoutError,
   ResponseDecodeError,
   ResponseTooLargeError,
+  UnexpectedResponseError,
 } from './errors.js';
 export { DEFAULT_MAX_RESPONSE_BYTES, limitResponseBytes } from './limits.js';
 export { nameSegment, namespaceSegment } from './pathSegments.js';

@@ -43,6 +43,7 @@ const VALUE_EXPORTS = [
   'RequestTimeoutError',
   'ResponseDecodeError',
   'ResponseTooLargeError',
+  'UnexpectedResponseError',
   // response limits
   'DEFAULT_MAX_RESPONSE_BYTES',
   'limitResponseBytes',
@@ -108,6 +109,7 @@ const TYPE_EXPORTS = [
   'RequestContext',
   'RequestSpec',
   'ResponseDecodeErrorInit',
+  'UnexpectedResponseErrorInit',
   'Time',
   'TokenProvider',
   // patch

@@ -13,7 +13,7 @@ const sources = readdirSync(dir)
 
 describe('templates/runtime/watch stays portable', () => {
   it('has the expected files', () => {
-    expect(sources.map((s) => s.file).sort()).toEqual(['index.ts', 'informer.ts', 'listAll.ts', 'ndjson.ts', 'resourceVersion.ts', 'watch.ts']);
+    expect(sources.map((s) => s.file).sort()).toEqual(['backoff.ts', 'errors.ts', 'index.ts', 'informer.ts', 'listAll.ts', 'ndjson.ts', 'resourceVersion.ts', 'state.ts', 'watch.ts']);
   });
 
   it.each(sources)('$file imports only runtime files, with .js extensions', ({ text }) => {

@@ -285,7 +285,7 @@ describe('watch: 410 leads to a RESYNC, never to an event', () => {
     server.compact();
     const error = await rejectionOf(consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false));
     expect(error).toBeInstanceOf(WatchError);
-    expect(error).toMatchObject({ code: 410, reason: 'Expired', status: { kind: 'Status', code: 410 } });
+    expect(error).toMatchObject({ code: 410, reason: 'Expired', status: 410, statusObject: { kind: 'Status', code: 410 } });
   });
 });
 
@@ -416,7 +416,7 @@ describe('watch: errors', () => {
     const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), () => false));
     expect(error).toBeInstanceOf(WatchError);
     expect((error as WatchError).message).toBe(`watch error 400 ${`BadRequest: %1B[2J%0D%0Aforged ${'m'.repeat(200)}`.slice(0, 200)}…`);
-    expect((error as WatchError).status.message).toBe(message);
+    expect((error as WatchError).statusObject.message).toBe(message);
   });
 
   it('an in-stream ERROR 500 reconnects; any other in-stream ERROR is thrown as WatchError', async () => {

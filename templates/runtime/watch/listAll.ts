@@ -3,7 +3,7 @@
  * choice of what happens when a continue token expires mid-way.
  */
 
-import { isGone, isKubernetesApiError } from '../errors.js';
+import { isGone, isKubernetesApiError, UnexpectedResponseError } from '../errors.js';
 import { nonEmpty } from './resourceVersion.js';
 import type { QueryValue } from '../query.js';
 import { encodeQuery } from '../query.js';
@@ -106,7 +106,8 @@ export function fetchListPage<T>(
   }
   if (limit > 0) params['limit'] = limit;
   if (token !== undefined) params['continue'] = token;
-  return client.request<ListResponse<T>>({ method: 'GET', path: target.path, query: encodeQuery(params) }, { signal }).then(checkList<T>);
+  const query = encodeQuery(params);
+  return client.request<unknown>({ method: 'GET', path: target.path, query }, { signal }).then((page) => checkList<T>(page, client.baseUrl + target.path + query));
 }
 
 /**
@@ -158,11 +159,14 @@ export function pageLimit(limit: number | undefined): number {
   return limit;
 }
 
-function checkList<T>(page: ListResponse<T>): ListResponse<T> {
-  if (typeof page !== 'object' || page === null || (page.items != null && !Array.isArray(page.items))) {
-    throw new TypeError('LIST response is not a list object');
+/** The page, or an UnexpectedResponseError naming what came instead of a list. */
+function checkList<T>(page: unknown, url: string): ListResponse<T> {
+  const received = page === null ? 'null' : Array.isArray(page) ? 'array' : typeof page;
+  if (received === 'object') {
+    const items: unknown = (page as { items?: unknown }).items;
+    if (items == null || Array.isArray(items)) return page as ListResponse<T>;
   }
-  return page;
+  throw new UnexpectedResponseError({ method: 'GET', url, kind: 'notAList', received: received === 'object' ? 'object with non-array items' : received });
 }
 
 function continueTokenOf(error: unknown): string | undefined {

@@ -7,16 +7,20 @@
  */
 
 import type { KubernetesStatus } from '../errors.js';
-import { excerpt, isKubernetesApiError, RequestTimeoutError, ResponseTooLargeError } from '../errors.js';
 import type { QueryValue } from '../query.js';
 import { encodeQuery } from '../query.js';
 import { sendOf, stream } from '../stream.js';
 import type { Client } from '../transport.js';
 import { copyQuery, listConsistent, pageLimit } from './listAll.js';
 import type { WatchTarget } from './listAll.js';
+import { BackoffPolicy, backoffSettings } from './backoff.js';
+import type { BackoffSettings } from './backoff.js';
+import { WatchError, WatchIdleTimeoutError } from './errors.js';
 import { checkMaxLineBytes, DEFAULT_MAX_LINE_BYTES, NdjsonDecoder, WatchDecodeError } from './ndjson.js';
 import { isDecimal, isNewerDecimal, isNewerResourceVersion, keyOf, nonEmpty } from './resourceVersion.js';
 import type { KubeObjectLike } from './resourceVersion.js';
+import { initialState, step } from './state.js';
+import type { WatchEffect, WatchInput, WatchState } from './state.js';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
@@ -111,58 +115,14 @@ export interface WatchOptions {
   random?: () => number;
 }
 
-/** An in-stream `{"type":"ERROR"}` event. Never yielded: a 410 leads to a RESYNC, retriable codes to a reconnect, the rest is thrown. */
-export class WatchError extends Error {
-  override readonly name = 'WatchError';
-  readonly status: KubernetesStatus;
-  /** `Status.code` (0 when absent). */
-  readonly code: number;
-  /** `Status.reason` ('' when absent). */
-  readonly reason: string;
-
-  constructor(status: KubernetesStatus) {
-    const code = typeof status.code === 'number' ? status.code : 0;
-    const reason = typeof status.reason === 'string' ? status.reason : '';
-    const message = typeof status.message === 'string' && status.message !== '' ? `: ${status.message}` : '';
-    // The whole Status stays on `status`; the message gets a bounded excerpt with control characters escaped.
-    super(`watch error ${code} ${excerpt(`${reason || 'Unknown'}${message}`)}`);
-    this.status = status;
-    this.code = code;
-    this.reason = reason;
-  }
-}
-
-/** No byte arrived for `idleTimeoutMs`: the connection is considered dead and is replaced. */
-export class WatchIdleTimeoutError extends Error {
-  override readonly name = 'WatchIdleTimeoutError';
-  readonly idleTimeoutMs: number;
-
-  constructor(idleTimeoutMs: number) {
-    super(`watch stream idle for ${idleTimeoutMs} ms`);
-    this.idleTimeoutMs = idleTimeoutMs;
-  }
-}
-
-/** The server ended a watch cleanly where that is not expected; only thrown when no retry is left. */
-export class WatchClosedError extends Error {
-  override readonly name = 'WatchClosedError';
-}
+export { WatchClosedError, WatchError, WatchIdleTimeoutError } from './errors.js';
 
 /** Annotation of the bookmark that ends the initial events of a `sendInitialEvents` watch. */
 export const INITIAL_EVENTS_END_ANNOTATION: string = 'k8s.io/initial-events-end';
 
 const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
-const DEFAULT_INITIAL_DELAY_MS = 200;
-const DEFAULT_MAX_DELAY_MS = 30_000;
-const DEFAULT_JITTER = 0.2;
-/** A connection that ends cleanly sooner than this without delivering anything counts as a failure (no tight reconnect loop). */
-const MIN_HEALTHY_CONNECTION_MS = 1_000;
-/**
- * A connection that ends in an error resets the backoff only if it lasted this long: client-go's reflector
- * backoff manager (wait.NewExponentialBackoffManager(800ms, 30s, 2min, 2.0, 1.0)) forgets past failures only
- * after 2 minutes without one, however many events were delivered in between.
- */
-const BACKOFF_RESET_MS = 120_000;
+/** The watch's stopped, aborted end. */
+const FINISH: WatchEffect<never> = { kind: 'finish' };
 const WATCH_KEYS: ReadonlySet<string> = new Set([
   'watch',
   'allowWatchBookmarks',
@@ -186,7 +146,7 @@ const WATCH_KEYS: ReadonlySet<string> = new Set([
  * - Reconnects (from the last resourceVersion seen, bookmarks included) after
  *   a lost connection, a clean server-side end, an idle stream, a 429
  *   (honouring Retry-After) or a 5xx, with capped exponential backoff and
- *   jitter; the failure count resets on every successful connection.
+ *   jitter; the failure count resets once a connection proves itself (./backoff.ts).
  * - Within one iteration, an event whose object resourceVersion is not newer
  *   than the last one yielded for that object (`namespace/name`) is dropped:
  *   resumes may replay the boundary event.
@@ -255,15 +215,9 @@ function flattenBatches<T>(inner: AsyncGenerator<WatchNotification<T> | Batch<T>
   };
 }
 
-interface Policy {
-  maxRetries: number;
-  initialDelayMs: number;
-  maxDelayMs: number;
-  jitter: number;
-}
-
 interface Config {
-  policy: Policy | undefined;
+  /** undefined: `reconnect: false`, a single connection. */
+  backoff: BackoffSettings | undefined;
   idleTimeoutMs: number;
   maxLineBytes: number;
   bookmarks: boolean;
@@ -274,19 +228,7 @@ interface Config {
 
 function resolveConfig(options: WatchOptions): Config {
   const reconnect = options.reconnect;
-  let policy: Policy | undefined;
-  if (reconnect !== false) {
-    policy = {
-      maxRetries: reconnect?.maxRetries ?? Number.POSITIVE_INFINITY,
-      initialDelayMs: reconnect?.initialDelayMs ?? DEFAULT_INITIAL_DELAY_MS,
-      maxDelayMs: reconnect?.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
-      jitter: reconnect?.jitter ?? DEFAULT_JITTER,
-    };
-    if (!(policy.maxRetries >= 0)) throw new RangeError(`reconnect.maxRetries must be >= 0, got ${policy.maxRetries}`);
-    if (!(policy.initialDelayMs >= 0) || !Number.isFinite(policy.initialDelayMs)) throw new RangeError(`reconnect.initialDelayMs must be a finite number >= 0, got ${policy.initialDelayMs}`);
-    if (!(policy.maxDelayMs >= policy.initialDelayMs) || !Number.isFinite(policy.maxDelayMs)) throw new RangeError(`reconnect.maxDelayMs must be finite and >= initialDelayMs, got ${policy.maxDelayMs}`);
-    if (!(policy.jitter >= 0 && policy.jitter <= 1)) throw new RangeError(`reconnect.jitter must be within 0..1, got ${policy.jitter}`);
-  }
+  const backoff = reconnect === false ? undefined : backoffSettings(reconnect);
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   if (!(idleTimeoutMs > 0) || !Number.isFinite(idleTimeoutMs)) throw new RangeError(`idleTimeoutMs must be a finite number > 0, got ${idleTimeoutMs}`);
   const timeoutSeconds = options.timeoutSeconds;
@@ -294,7 +236,7 @@ function resolveConfig(options: WatchOptions): Config {
     throw new RangeError(`timeoutSeconds must be an integer >= 0, got ${timeoutSeconds}`);
   }
   return {
-    policy,
+    backoff,
     idleTimeoutMs,
     maxLineBytes: checkMaxLineBytes(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES),
     bookmarks: options.allowWatchBookmarks ?? true,
@@ -304,90 +246,115 @@ function resolveConfig(options: WatchOptions): Config {
   };
 }
 
-type Outcome =
-  | { kind: 'end' }
-  | { kind: 'error'; error: unknown }
-  | { kind: 'gone'; error: unknown; reason: 'Expired' | 'Gone' };
+/** The state machine of one iteration: its state, its backoff, and the one way to move it (./state.ts's `step`). */
+class Machine<T> {
+  constructor(
+    public state: WatchState,
+    readonly backoff: BackoffPolicy | undefined,
+  ) {}
 
+  feed(input: WatchInput<T>): WatchEffect<T> | undefined {
+    const { state, effect } = step(this.state, input, this.backoff);
+    this.state = state;
+    return effect;
+  }
+}
+
+/**
+ * The driver: does what the state asks (LIST, or connect and read a watch), feeds the outcome to the
+ * machine and carries out the effect it answers with. Everything that decides lives in ./state.ts.
+ */
 async function* runWatch<T extends KubeObjectLike>(
   client: Client,
   target: WatchTarget,
   options: WatchOptions,
   config: Config,
 ): AsyncGenerator<WatchNotification<T> | Batch<T>, void, undefined> {
-  const { policy, sleep } = config;
   const signal = options.signal;
   const seen = new Deduplicator();
-  let rv = nonEmpty(options.resourceVersion);
-  /** How the initial state (and the state after a 410) is obtained: LIST, or a sendInitialEvents watch. */
-  let stateMode: 'list' | 'stream' = options.sendInitialEvents === true ? 'stream' : 'list';
-  let needState = rv === undefined;
-  let resyncReason: 'Expired' | 'Gone' | undefined;
-  let synced = false;
-  let failures = 0;
-  let listedJustBefore = false;
+  const machine = new Machine<T>(
+    initialState(nonEmpty(options.resourceVersion), options.sendInitialEvents === true),
+    config.backoff === undefined ? undefined : new BackoffPolicy(config.backoff, config.random),
+  );
 
-  /** Delay before retrying after `error`, or throws it when it is not retriable or retries are exhausted. */
-  const retryDelay = (error: unknown): number => {
-    if (policy === undefined || !isRetriable(error)) throw error;
-    return backoff(error);
-  };
-  /** The next capped exponential delay (with jitter, at least Retry-After); throws `error` once retries are exhausted. */
-  const backoff = (error: unknown): number => {
-    if (policy === undefined) throw error;
-    failures++;
-    if (failures > policy.maxRetries) throw error;
-    const exponential = Math.min(policy.maxDelayMs, policy.initialDelayMs * 2 ** Math.min(failures - 1, 52));
-    const delay = Math.round(exponential * (1 - policy.jitter * config.random()));
-    const retryAfter = retryAfterMs(error);
-    return retryAfter === undefined ? delay : Math.max(delay, retryAfter);
-  };
-  /** Waits `delayMs` after reporting; false when aborted meanwhile. */
-  const pause = async (error: unknown, delayMs: number): Promise<boolean> => {
-    options.onDisconnect?.({ error, attempt: failures, delayMs });
+  for (;;) {
+    if (isAborted(signal)) return;
+    const state = machine.state;
+    let effect: WatchEffect<T> | undefined;
+    if (state.kind === 'sync' && state.via === 'list') {
+      try {
+        const listed = await listConsistent<T>(client, target, config.listLimit, signal);
+        effect = machine.feed({ kind: 'listed', objects: listed.items, resourceVersion: listed.resourceVersion });
+      } catch (error) {
+        if (isAborted(signal)) return;
+        effect = machine.feed({ kind: 'failed', error });
+      }
+    } else {
+      effect = yield* readWatch();
+    }
+    if (effect === undefined) continue;
+    switch (effect.kind) {
+      case 'deliver':
+        if (!(yield* deliver(effect))) return;
+        break;
+      case 'wait':
+        if (!(await pause(effect))) return;
+        break;
+      case 'fail':
+        throw effect.error;
+      case 'finish':
+        return;
+      case 'synced':
+        options.onSynced?.({ resourceVersion: effect.resourceVersion, objects: 0 });
+        break;
+    }
+  }
+
+  /** Waits after reporting the disconnect; false when aborted meanwhile. */
+  async function pause({ error, attempt, delayMs }: { error: unknown; attempt: number; delayMs: number }): Promise<boolean> {
+    options.onDisconnect?.({ error, attempt, delayMs });
     if (delayMs <= 0) return !isAborted(signal);
     try {
-      await sleep(delayMs, signal);
+      await config.sleep(delayMs, signal);
     } catch (sleepError) {
       if (isAborted(signal)) return false;
       throw sleepError;
     }
     return !isAborted(signal);
-  };
+  }
 
-  for (;;) {
-    if (isAborted(signal)) return;
-
-    // 1. The complete state by LIST, when needed.
-    if (needState && stateMode === 'list') {
-      let listed: { items: T[]; resourceVersion: string };
-      try {
-        listed = await listConsistent<T>(client, target, config.listLimit, signal);
-      } catch (error) {
-        if (isAborted(signal)) return;
-        if (!(await pause(error, retryDelay(error)))) return;
-        continue;
-      }
-      rv = nonEmpty(listed.resourceVersion);
-      needState = false;
-      listedJustBefore = true;
-      if (resyncReason !== undefined) {
-        yield* resync(listed.items, listed.resourceVersion, resyncReason);
-        resyncReason = undefined;
-      } else {
-        seen.reset();
-        for (const object of listed.items) {
-          seen.accept(object);
-          yield { type: 'ADDED', object };
-          if (isAborted(signal)) return;
-        }
-        synced = true;
-        options.onSynced?.({ resourceVersion: listed.resourceVersion, objects: listed.items.length });
-      }
+  /**
+   * Hands out a complete state, the one path for every sync (LIST or initial events, at the start or after a
+   * 410): the deduplication state is replaced, then ADDED per object and onSynced, or onResync and the RESYNC.
+   * False when aborted meanwhile.
+   */
+  async function* deliver({ objects, resourceVersion, reason }: Extract<WatchEffect<T>, { kind: 'deliver' }>): AsyncGenerator<WatchNotification<T>, boolean, undefined> {
+    seen.reset();
+    if (reason !== undefined) {
+      for (const object of objects) seen.accept(object);
+      options.onResync?.({ reason, resourceVersion, objects: objects.length });
+      yield { type: 'RESYNC', objects, resourceVersion, reason };
+      return true;
     }
+    for (const object of objects) {
+      seen.accept(object);
+      yield { type: 'ADDED', object };
+      if (isAborted(signal)) return false;
+    }
+    options.onSynced?.({ resourceVersion, objects: objects.length });
+    return true;
+  }
 
-    // 2. Connect.
-    const streaming = needState && stateMode === 'stream';
+  /**
+   * One watch connection, from the request to the end of its stream: yields its events and returns the effect
+   * the machine answers its end with (`finish` when aborted). A sendInitialEvents connection collects the
+   * initial events until the initial-events-end bookmark, has the machine deliver them, and reads on as an
+   * ordinary watch.
+   */
+  async function* readWatch(): AsyncGenerator<WatchNotification<T> | Batch<T>, WatchEffect<T> | undefined, undefined> {
+    const state = machine.state;
+    const streaming = state.kind === 'sync';
+    let rv = state.rv;
     const params: Record<string, QueryValue> = { watch: true };
     if (config.bookmarks || streaming) params['allowWatchBookmarks'] = true;
     if (streaming) {
@@ -405,40 +372,20 @@ async function* runWatch<T extends KubeObjectLike>(
     try {
       response = await stream(client, { method: 'GET', path: target.path, query: encodeQuery(params) }, { signal });
     } catch (error) {
-      if (isAborted(signal)) return;
-      const gone = goneReason(error);
-      if (gone !== undefined && policy !== undefined) {
-        // Relist at once, unless the resourceVersion just came from a LIST: then back off like any failure.
-        const delay = listedJustBefore ? retryDelay(error) : 0;
-        listedJustBefore = false;
-        needState = true;
-        resyncReason = gone;
-        if (!(await pause(error, delay))) return;
-        continue;
-      }
-      if (streaming && isKubernetesApiError(error) && (error.status === 400 || error.status === 422)) {
-        // No WatchList on this server: get the state by LIST instead.
-        stateMode = 'list';
-        continue;
-      }
-      listedJustBefore = false;
-      if (!(await pause(error, retryDelay(error)))) return;
-      continue;
+      if (isAborted(signal)) return FINISH;
+      return machine.feed({ kind: 'failed', error });
     }
-    const attempt = failures;
-    options.onConnect?.({ resourceVersion: streaming ? undefined : rv, attempt });
-    if (!synced && !needState) {
-      synced = true;
-      options.onSynced?.({ resourceVersion: rv ?? '', objects: 0 });
-    }
+    options.onConnect?.({ resourceVersion: streaming ? undefined : rv, attempt: machine.backoff?.failures ?? 0 });
+    const syncedEffect = machine.feed({ kind: 'connected' });
+    if (syncedEffect?.kind === 'synced') options.onSynced?.({ resourceVersion: syncedEffect.resourceVersion, objects: 0 });
 
-    // 3. Read until the stream ends, fails or asks for a re-list.
     // Starting at resourceVersion "0" (or none) the server first sends synthetic ADDED events in no particular order: only a
     // stream that starts at a concrete resourceVersion is ordered, and only there does the watermark decide.
     const ordered = !streaming && rv !== undefined && rv !== '' && rv !== '0';
     const connectedAt = Date.now();
     let delivered = 0;
-    let outcome: Outcome = { kind: 'end' };
+    let failed = false;
+    let failure: unknown;
     const body = response.body;
     if (body !== null) {
       const reader = body.getReader();
@@ -449,7 +396,7 @@ async function* runWatch<T extends KubeObjectLike>(
         reader.cancel(new WatchIdleTimeoutError(config.idleTimeoutMs)).catch(ignore);
       });
       /** Initial events of a streaming (sendInitialEvents) connection, held until the initial-events-end bookmark. */
-      const initial = streaming ? new Map<string, T>() : undefined;
+      let initial = streaming ? new Map<string, T>() : undefined;
       const unkeyed: T[] = [];
       try {
         reading: for (;;) {
@@ -458,8 +405,9 @@ async function* runWatch<T extends KubeObjectLike>(
           try {
             chunk = await reader.read();
           } catch (error) {
-            if (isAborted(signal)) return;
-            outcome = { kind: 'error', error };
+            if (isAborted(signal)) return FINISH;
+            failed = true;
+            failure = error;
             break;
           } finally {
             watchdog.disarm();
@@ -469,7 +417,8 @@ async function* runWatch<T extends KubeObjectLike>(
           try {
             if (chunk.done) {
               if (idleFired) {
-                outcome = { kind: 'error', error: new WatchIdleTimeoutError(config.idleTimeoutMs) };
+                failed = true;
+                failure = new WatchIdleTimeoutError(config.idleTimeoutMs);
                 break;
               }
               decoder.end(values);
@@ -492,38 +441,25 @@ async function* runWatch<T extends KubeObjectLike>(
             const type = event.type;
             if (type === 'ERROR') {
               if (batch.length > 0) yield new Batch(batch);
-              const error = new WatchError(event.object as KubernetesStatus);
-              const gone = goneReason(error);
-              outcome = gone === undefined ? { kind: 'error', error } : { kind: 'gone', error, reason: gone };
+              failed = true;
+              failure = new WatchError(event.object as KubernetesStatus);
               break reading;
             }
             delivered++;
             const object = event.object as T;
             const objectRv = object.metadata?.resourceVersion;
-            if (initial !== undefined && needState) {
+            if (initial !== undefined) {
               if (type === 'BOOKMARK') {
                 if (!isInitialEventsEnd(object)) continue;
                 // The initial state is complete: hand it out, then go on as an ordinary watch from the bookmark.
-                rv = nonEmpty(objectRv) ?? rv;
-                needState = false;
                 const objects = [...unkeyed, ...initial.values()];
-                initial.clear();
+                initial = undefined;
                 unkeyed.length = 0;
-                if (resyncReason !== undefined) {
-                  yield* resync(objects, rv ?? '', resyncReason);
-                  resyncReason = undefined;
-                } else {
-                  seen.reset();
-                  for (const added of objects) {
-                    seen.accept(added);
-                    yield { type: 'ADDED', object: added };
-                    if (isAborted(signal)) return;
-                  }
-                  synced = true;
-                  options.onSynced?.({ resourceVersion: rv ?? '', objects: objects.length });
-                }
+                const effect = machine.feed({ kind: 'initialEventsEnd', objects, resourceVersion: objectRv });
+                rv = machine.state.rv;
+                if (effect?.kind === 'deliver' && !(yield* deliver(effect))) return FINISH;
                 yield { type, object };
-                if (isAborted(signal)) return;
+                if (isAborted(signal)) return FINISH;
                 continue;
               }
               const key = keyOf(object);
@@ -555,7 +491,7 @@ async function* runWatch<T extends KubeObjectLike>(
           }
           if (batch.length > 0) {
             yield new Batch(batch);
-            if (isAborted(signal)) return;
+            if (isAborted(signal)) return FINISH;
           }
           if (decodeError !== undefined) throw decodeError;
           if (chunk.done) break;
@@ -565,48 +501,9 @@ async function* runWatch<T extends KubeObjectLike>(
         await reader.cancel().catch(ignore);
       }
     }
-
-    // 4. Decide what comes next. Only a connection that proved itself resets the backoff: one that fails straight
-    // after its 200 must not retry at full speed forever, nor one that delivers an event and then an in-stream ERROR
-    // (or is cut) every time. A clean end proves a connection that delivered events or lasted; an error ends it as a
-    // failure unless it lasted as long as client-go's backoff reset.
-    if (isAborted(signal)) return;
-    const lasted = Date.now() - connectedAt;
-    const healthy = outcome.kind === 'error' ? lasted >= BACKOFF_RESET_MS : delivered > 0 || lasted >= MIN_HEALTHY_CONNECTION_MS;
-    const relistedJustBefore = listedJustBefore;
-    if (healthy) {
-      failures = 0;
-      listedJustBefore = false;
-    }
-    if (outcome.kind === 'gone') {
-      if (policy === undefined) throw outcome.error;
-      needState = true;
-      resyncReason = outcome.reason;
-      if (stateMode === 'stream') rv = undefined;
-      // Re-list at once after a healthy watch; a 410 straight after a fresh LIST backs off like any failure.
-      if (!(await pause(outcome.error, healthy && !relistedJustBefore ? 0 : backoff(outcome.error)))) return;
-      continue;
-    }
-    listedJustBefore = false;
-    if (outcome.kind === 'end') {
-      // A streaming connection that ends before the initial-events-end bookmark is simply started over (nothing was yielded).
-      if (policy === undefined) {
-        if (needState) throw new WatchClosedError('the watch ended before the initial state was complete');
-        return;
-      }
-      const delay = healthy ? 0 : retryDelay(new WatchClosedError('the server ended the watch at once, without sending anything'));
-      if (!(await pause(undefined, delay))) return;
-      continue;
-    }
-    if (!(await pause(outcome.error, retryDelay(outcome.error)))) return;
-  }
-
-  /** Replaces the deduplication state and yields the RESYNC. */
-  async function* resync(objects: T[], resourceVersion: string, reason: 'Expired' | 'Gone'): AsyncGenerator<WatchNotification<T>, void, undefined> {
-    seen.reset();
-    for (const object of objects) seen.accept(object);
-    options.onResync?.({ reason, resourceVersion, objects: objects.length });
-    yield { type: 'RESYNC', objects, resourceVersion, reason };
+    if (isAborted(signal)) return FINISH;
+    const connection = { failed, lastedMs: Date.now() - connectedAt, delivered };
+    return machine.feed({ kind: 'closed', connection, error: failure, resourceVersion: rv });
   }
 }
 
@@ -646,53 +543,6 @@ function isInitialEventsEnd(object: unknown): boolean {
   if (typeof annotations !== 'object' || annotations === null) return false;
   return (annotations as Record<string, unknown>)[INITIAL_EVENTS_END_ANNOTATION] === 'true';
 }
-
-/** 'Expired'/'Gone' for a 410 (HTTP or in-stream), else undefined. */
-function goneReason(error: unknown): 'Expired' | 'Gone' | undefined {
-  let code: number;
-  let reason: string;
-  if (error instanceof WatchError) {
-    code = error.code;
-    reason = error.reason;
-  } else if (isKubernetesApiError(error)) {
-    code = error.status;
-    reason = error.reason;
-  } else {
-    return undefined;
-  }
-  if (code !== 410 && reason !== 'Expired' && reason !== 'Gone') return undefined;
-  return reason === 'Gone' ? 'Gone' : 'Expired';
-}
-
-const RETRIABLE_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
-const RETRIABLE_REASONS: ReadonlySet<string> = new Set(['TooManyRequests', 'ServerTimeout', 'Timeout', 'InternalError', 'ServiceUnavailable']);
-
-/**
- * 410 (by re-listing), 429 and 5xx answers, dropped/idle/cut connections, client-side timeouts and
- * network failures are retried; other API errors (401, 403, 404, 400, 422, …),
- * decode errors and unknown in-stream errors are not.
- */
-function isRetriable(error: unknown): boolean {
-  // A resume would replay the same line.
-  if (error instanceof WatchDecodeError || error instanceof ResponseTooLargeError) return false;
-  // A 410 is answered by a re-list, which is a retry of its own.
-  if (goneReason(error) !== undefined) return true;
-  if (error instanceof WatchError) return RETRIABLE_STATUS.has(error.code) || RETRIABLE_REASONS.has(error.reason);
-  if (isKubernetesApiError(error)) return RETRIABLE_STATUS.has(error.status);
-  if (error instanceof WatchIdleTimeoutError || error instanceof WatchClosedError || error instanceof RequestTimeoutError) return true;
-  // A body that is not a list (proxy error page) is not going to fix itself.
-  if (error instanceof TypeError && error.message === 'LIST response is not a list object') return false;
-  // fetch and body-read failures: connection refused/reset, socket closed mid-stream ("terminated"), DNS, TLS.
-  return true;
-}
-
-function retryAfterMs(error: unknown): number | undefined {
-  let seconds: number | undefined;
-  if (isKubernetesApiError(error)) seconds = error.retryAfterSeconds;
-  else if (error instanceof WatchError) seconds = error.status.details?.retryAfterSeconds;
-  return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
-}
-
 
 function ignore(): void {}
 
