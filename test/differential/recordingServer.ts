@@ -1,20 +1,13 @@
 /**
- * A loopback `node:http` API-server stand-in for the differential test: it
+ * An API-server stand-in (the loopback server of test/helpers/loopback.ts) for the differential test: it
  * records every request verbatim and answers each with a plausible 200 JSON
  * body of the kind the operation returns (APIResourceList, LeaseList, Lease
  * or Status), so that both clients under comparison complete successfully.
  */
-import { createServer } from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startLoopback } from '../helpers/loopback.js';
+import type { RecordedRequest } from '../helpers/loopback.js';
 
-export interface RecordedRequest {
-  method: string;
-  /** The request target exactly as sent: raw path plus raw query. */
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+export type { RecordedRequest };
 
 export interface RecordingServer {
   readonly baseUrl: string;
@@ -92,43 +85,20 @@ export function plausibleResponse(method: string, path: string): unknown {
 }
 
 export async function startRecordingServer(): Promise<RecordingServer> {
-  const server = createServer();
-  let recorded: RecordedRequest[] = [];
-  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const request: RecordedRequest = {
-        method: req.method ?? '',
-        url: req.url ?? '',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      recorded.push(request);
-      const path = request.url.split('?')[0] ?? '';
-      const body = plausibleResponse(request.method, path);
-      if (body === undefined) {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ apiVersion: 'v1', kind: 'Status', status: 'Failure', reason: 'NotFound', code: 404 }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const loopback = await startLoopback();
+  loopback.handler = (request, res) => {
+    const body = plausibleResponse(request.method, request.url.split('?')[0] ?? '');
+    if (body === undefined) {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ apiVersion: 'v1', kind: 'Status', status: 'Failure', reason: 'NotFound', code: 404 }));
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    take() {
-      const taken = recorded;
-      recorded = [];
-      return taken;
-    },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error === undefined ? resolve() : reject(error)));
-      }),
+    baseUrl: loopback.baseUrl,
+    take: () => loopback.requests.splice(0),
+    close: () => loopback.close(),
   };
 }

@@ -6,6 +6,7 @@ import * as v130 from '../../generated/k8s-lease-client/src/v1_30/index.js';
 import { startLeaseApiServer } from '../../templates/server/index.js';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 /**
  * The generated clients against the Lease API server over real HTTP: every
@@ -18,15 +19,6 @@ let client: k8s.Client;
 
 function lease(name: string, labels: Record<string, string> = {}): k8s.Lease {
   return { metadata: { name, labels }, spec: { holderIdentity: 'holder-a', leaseDurationSeconds: 15, renewTime: k8s.asMicroTime('2024-05-01T12:00:00.123456Z') } };
-}
-
-async function caught(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 beforeAll(async () => {
@@ -72,7 +64,7 @@ describe('generated operations against the Lease API server', () => {
     const byName = await k8s.listNamespacedLease(client, { namespace: NS, fieldSelector: 'metadata.name=other' });
     expect(byName.items).toHaveLength(1);
 
-    const stale = await caught(k8s.deleteNamespacedLease(client, { namespace: NS, name: 'crud', body: { preconditions: { resourceVersion: read.metadata?.resourceVersion } } }));
+    const stale = await rejectionOf(k8s.deleteNamespacedLease(client, { namespace: NS, name: 'crud', body: { preconditions: { resourceVersion: read.metadata?.resourceVersion } } }));
     expect(k8s.isConflict(stale)).toBe(true);
     const status = await k8s.deleteNamespacedLease(client, { namespace: NS, name: 'crud', body: { preconditions: { uid: created.metadata?.uid } } });
     expect(status).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'crud' } });
@@ -86,7 +78,7 @@ describe('generated operations against the Lease API server', () => {
   it('dryRun=All changes nothing', async () => {
     const dry = await k8s.createNamespacedLease(client, { namespace: NS, body: lease('dry'), dryRun: 'All' });
     expect(dry.metadata?.name).toBe('dry');
-    expect(k8s.isNotFound(await caught(k8s.readNamespacedLease(client, { namespace: NS, name: 'dry' })))).toBe(true);
+    expect(k8s.isNotFound(await rejectionOf(k8s.readNamespacedLease(client, { namespace: NS, name: 'dry' })))).toBe(true);
   });
 
   it('pages with limit and continue', async () => {
@@ -105,21 +97,21 @@ describe('generated operations against the Lease API server', () => {
 describe('the error model', () => {
   it('AlreadyExists, NotFound, Invalid with causes, BadRequest for a MicroTime without six digits', async () => {
     await k8s.createNamespacedLease(client, { namespace: NS, body: lease('dup') });
-    const exists = await caught(k8s.createNamespacedLease(client, { namespace: NS, body: lease('dup') }));
+    const exists = await rejectionOf(k8s.createNamespacedLease(client, { namespace: NS, body: lease('dup') }));
     expect(k8s.isAlreadyExists(exists)).toBe(true);
     expect(exists).toMatchObject({ status: 409, reason: 'AlreadyExists' });
 
-    const missing = await caught(k8s.readNamespacedLease(client, { namespace: NS, name: 'missing' }));
+    const missing = await rejectionOf(k8s.readNamespacedLease(client, { namespace: NS, name: 'missing' }));
     expect(k8s.isNotFound(missing)).toBe(true);
     expect((missing as k8s.KubernetesApiError).statusObject?.message).toBe('leases.coordination.k8s.io "missing" not found');
 
-    const invalid = await caught(k8s.createNamespacedLease(client, { namespace: NS, body: { metadata: { name: 'bad' }, spec: { leaseDurationSeconds: 0 } } }));
+    const invalid = await rejectionOf(k8s.createNamespacedLease(client, { namespace: NS, body: { metadata: { name: 'bad' }, spec: { leaseDurationSeconds: 0 } } }));
     expect(k8s.isInvalid(invalid)).toBe(true);
     expect((invalid as k8s.KubernetesApiError).statusObject?.details?.causes?.[0]).toMatchObject({ field: 'spec.leaseDurationSeconds' });
 
     // What a client that formats milliseconds would send; the types refuse it, so it is forced here.
     const millis = { metadata: { name: 'ms' }, spec: { renewTime: '2024-05-01T12:00:00.123Z' as unknown as k8s.MicroTime } };
-    const badRequest = await caught(k8s.createNamespacedLease(client, { namespace: NS, body: millis }));
+    const badRequest = await rejectionOf(k8s.createNamespacedLease(client, { namespace: NS, body: millis }));
     expect(k8s.isBadRequest(badRequest)).toBe(true);
     expect((badRequest as Error).message).toContain('2006-01-02T15:04:05.000000Z07:00');
   });
@@ -127,18 +119,18 @@ describe('the error model', () => {
   it('Conflict on a stale resourceVersion', async () => {
     const current = await k8s.createNamespacedLease(client, { namespace: NS, body: lease('stale') });
     await k8s.replaceNamespacedLease(client, { namespace: NS, name: 'stale', body: { ...current, spec: { ...current.spec, holderIdentity: 'x' } } });
-    const conflict = await caught(k8s.replaceNamespacedLease(client, { namespace: NS, name: 'stale', body: current }));
+    const conflict = await rejectionOf(k8s.replaceNamespacedLease(client, { namespace: NS, name: 'stale', body: current }));
     expect(k8s.isConflict(conflict)).toBe(true);
   });
 
   it('TooManyRequests carries Retry-After; a body that is not a Status still explains itself', async () => {
     server.setFaults({ throttle: { count: 1, retryAfterSeconds: 7 } });
-    const throttled = await caught(k8s.readNamespacedLease(client, { namespace: NS, name: 'dup' }));
+    const throttled = await rejectionOf(k8s.readNamespacedLease(client, { namespace: NS, name: 'dup' }));
     server.setFaults({});
     expect(k8s.isTooManyRequests(throttled)).toBe(true);
     expect((throttled as k8s.KubernetesApiError).retryAfterSeconds).toBe(7);
     const html = k8s.createClient({ baseUrl: server.url, fetch: async () => new Response('<html>bad gateway</html>', { status: 502 }) });
-    const gateway = await caught(k8s.readNamespacedLease(html, { namespace: NS, name: 'dup' }));
+    const gateway = await rejectionOf(k8s.readNamespacedLease(html, { namespace: NS, name: 'dup' }));
     expect(gateway).toMatchObject({ status: 502 });
     expect((gateway as Error).message).toContain('bad gateway');
   });
@@ -147,9 +139,9 @@ describe('the error model', () => {
     const secured = await startLeaseApiServer({ port: 0, token: 'good', forbiddenTokens: ['weak'] });
     try {
       const none = k8s.createClient({ baseUrl: secured.url });
-      expect(k8s.isUnauthorized(await caught(k8s.listNamespacedLease(none, { namespace: NS })))).toBe(true);
+      expect(k8s.isUnauthorized(await rejectionOf(k8s.listNamespacedLease(none, { namespace: NS })))).toBe(true);
       const weak = k8s.createClient({ baseUrl: secured.url, token: 'weak' });
-      expect(k8s.isForbidden(await caught(k8s.listNamespacedLease(weak, { namespace: NS })))).toBe(true);
+      expect(k8s.isForbidden(await rejectionOf(k8s.listNamespacedLease(weak, { namespace: NS })))).toBe(true);
       let asked = 0;
       const rotating = k8s.createClient({ baseUrl: secured.url, token: () => (asked++, 'good') });
       await k8s.listNamespacedLease(rotating, { namespace: NS });
@@ -192,7 +184,7 @@ describe('release-specific clients', () => {
       const created = await v130.createNamespacedLease(c, { namespace: NS, body: { metadata: { name: 'old' }, spec: { holderIdentity: 'a' } }, fieldValidation: 'Strict' });
       expect(created.spec?.holderIdentity).toBe('a');
       const withNewField = { metadata: { name: 'new' }, spec: { preferredHolder: 'b', strategy: 'OldestEmulationVersion' } } as unknown as v130.Lease;
-      const rejected = await caught(v130.createNamespacedLease(c, { namespace: NS, body: withNewField, fieldValidation: 'Strict' }));
+      const rejected = await rejectionOf(v130.createNamespacedLease(c, { namespace: NS, body: withNewField, fieldValidation: 'Strict' }));
       expect(v130.isBadRequest(rejected)).toBe(true);
       expect((rejected as Error).message).toContain('unknown field "spec.preferredHolder"');
     } finally {

@@ -3,8 +3,9 @@ import { isKubernetesApiError, KubernetesApiError, ResponseTooLargeError } from 
 import { limitResponseBytes } from '../../templates/runtime/limits.js';
 import { stream } from '../../templates/runtime/stream.js';
 import { createClient } from '../../templates/runtime/transport.js';
-import { jsonHandler, startLoopback } from './loopback.js';
-import type { Loopback } from './loopback.js';
+import { jsonHandler, startLoopback } from '../helpers/loopback.js';
+import type { Loopback } from '../helpers/loopback.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 // Regression tests for what a hostile or misconfigured server (or proxy) could do to a client: flood its memory,
 // forge its log lines, follow it elsewhere, or read a secret out of an error message.
@@ -23,15 +24,6 @@ afterEach(async () => {
   await other?.close();
   other = undefined;
 });
-
-async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
 
 function status(code: number, reason: unknown, message: unknown): Record<string, unknown> {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code };

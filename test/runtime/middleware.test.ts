@@ -7,23 +7,15 @@ import { createClient } from '../../templates/runtime/transport.js';
 import type { HttpMethod, RequestSpec } from '../../templates/runtime/transport.js';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import { NS_BASE, start } from '../server/helpers.js';
-import { jsonHandler, startLoopback } from './loopback.js';
-import type { Handler, Loopback } from './loopback.js';
+import { jsonHandler, startLoopback } from '../helpers/loopback.js';
+import type { Handler, Loopback } from '../helpers/loopback.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/default/leases/my-lease';
 const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'my-lease', namespace: 'default', resourceVersion: '42' }, spec: {} };
 
 function status(code: number, reason: string, extra: object = {}): object {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `injected ${reason}`, reason, code, ...extra };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
 }
 
 /** Answers `failures` with `failure`, then with `success`. */
@@ -181,7 +173,7 @@ describe('withRetries: which requests are retried', () => {
       throw cyclic;
     };
     const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(failing, { sleep: fakeSleep().sleep }) });
-    expect(await rejection(client.request({ method: 'GET', path: LEASE_PATH }))).toBe(cyclic);
+    expect(await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }))).toBe(cyclic);
     expect(calls).toBe(1);
   });
 
@@ -205,11 +197,11 @@ describe('withRetries: which requests are retried', () => {
 
       // A throttled create comes back as the 429, and nothing was created.
       api.setFaults({ throttle: { count: 1, retryAfterSeconds: 1 } });
-      const error = await rejection(client.request({ method: 'POST', path: NS_BASE, body: JSON.stringify({ metadata: { name: 'other' } }) }));
+      const error = await rejectionOf(client.request({ method: 'POST', path: NS_BASE, body: JSON.stringify({ metadata: { name: 'other' } }) }));
       expect(isTooManyRequests(error)).toBe(true);
       expect((error as KubernetesApiError).retryAfterSeconds).toBe(1);
       expect(events).toHaveLength(3);
-      expect(await rejection(plain.request({ method: 'GET', path: `${NS_BASE}/other` }))).toMatchObject({ status: 404 });
+      expect(await rejectionOf(plain.request({ method: 'GET', path: `${NS_BASE}/other` }))).toMatchObject({ status: 404 });
 
       // A throttled conditional replace is applied exactly once.
       api.setFaults({ throttle: { count: 1, retryAfterSeconds: 1 } });
@@ -252,7 +244,7 @@ describe('withRetries: delays, budget, abort', () => {
       baseUrl: server.baseUrl,
       fetch: withRetries(fetch, { sleep, random: () => 0.5, baseDelayMs: 100, maxDelayMs: 1000, maxRetries: 6, budget: false }),
     });
-    const error = await rejection(client.request({ method: 'GET', path: LEASE_PATH }));
+    const error = await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }));
     // The caller gets the last answer, as a KubernetesApiError.
     expect(isServiceUnavailable(error)).toBe(true);
     expect(server.requests).toHaveLength(7);
@@ -276,7 +268,7 @@ describe('withRetries: delays, budget, abort', () => {
     server.handler = jsonHandler(429, status(429, 'TooManyRequests', { details: { retryAfterSeconds: 120 } }), { 'retry-after': '120' });
     const { sleep, waits } = fakeSleep();
     const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(fetch, { sleep, maxDelayMs: 30_000 }) });
-    const error = await rejection(client.request({ method: 'GET', path: LEASE_PATH }));
+    const error = await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }));
     expect(error).toMatchObject({ status: 429, reason: 'TooManyRequests', retryAfterSeconds: 120, message: 'GET /apis/coordination.k8s.io/v1/namespaces/default/leases/my-lease: 429 TooManyRequests: injected TooManyRequests' });
     expect(waits).toEqual([]);
     expect(server.requests).toHaveLength(1);
@@ -288,9 +280,9 @@ describe('withRetries: delays, budget, abort', () => {
     const retrying = withRetries(fetch, { sleep, budget: { maxTokens: 4, tokenRatio: 1 } });
     const client = createClient({ baseUrl: server.baseUrl, fetch: retrying });
     // 4 tokens, retries only while more than 2 are left: one retry, then none.
-    expect(await rejection(client.request({ method: 'GET', path: LEASE_PATH }))).toMatchObject({ status: 503 });
+    expect(await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }))).toMatchObject({ status: 503 });
     expect(server.requests).toHaveLength(2);
-    expect(await rejection(client.request({ method: 'GET', path: LEASE_PATH }))).toMatchObject({ status: 503 });
+    expect(await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }))).toMatchObject({ status: 503 });
     expect(server.requests).toHaveLength(3);
     // Successes refill the bucket (one token each here), and retries resume.
     server.handler = jsonHandler(200, lease);
@@ -307,7 +299,7 @@ describe('withRetries: delays, budget, abort', () => {
     const reason = new Error('caller gave up');
     // The real sleep (20 s); the abort comes as soon as the wait starts.
     const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(fetch, { onRetry: () => queueMicrotask(() => controller.abort(reason)) }) });
-    expect(await rejection(client.request({ method: 'GET', path: LEASE_PATH }, { signal: controller.signal }))).toBe(reason);
+    expect(await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }, { signal: controller.signal }))).toBe(reason);
     expect(server.requests).toHaveLength(1);
   });
 
@@ -316,7 +308,7 @@ describe('withRetries: delays, budget, abort', () => {
     server.handler = () => controller.abort(new Error('stop'));
     const events: RetryEvent[] = [];
     const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(fetch, { onRetry: (e) => events.push(e) }) });
-    expect(await rejection(client.request({ method: 'GET', path: LEASE_PATH }, { signal: controller.signal }))).toMatchObject({ message: 'stop' });
+    expect(await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }, { signal: controller.signal }))).toMatchObject({ message: 'stop' });
     expect(events).toEqual([]);
     expect(server.requests).toHaveLength(1);
   });
@@ -453,7 +445,7 @@ describe('secrets never leak', () => {
   it.each(cases)('$name: no token in the error, nor in the client', async ({ handler, token = TOKEN, baseUrl, timeoutMs, spec }) => {
     if (handler) server.handler = handler;
     const client = createClient({ baseUrl: baseUrl ?? server.baseUrl, token, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
-    const error = await rejection(client.request({ method: 'GET', path: LEASE_PATH, ...spec }));
+    const error = await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH, ...spec }));
     expect(error).toBeInstanceOf(Error);
     for (const text of [everything(error), everything(client), inspect(createClient({ baseUrl: server.baseUrl, token: () => token }), { showHidden: true })]) {
       expect(text).not.toContain(TOKEN);
@@ -463,7 +455,7 @@ describe('secrets never leak', () => {
 
   it('a token with a line break is refused before anything is sent', async () => {
     const client = createClient({ baseUrl: server.baseUrl, token: `a\n${TOKEN}` });
-    expect(await rejection(client.request({ method: 'GET', path: LEASE_PATH }))).toEqual(new TypeError('Invalid header authorization'));
+    expect(await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }))).toEqual(new TypeError('Invalid header authorization'));
     expect(server.requests).toHaveLength(0);
   });
 
@@ -473,7 +465,7 @@ describe('secrets never leak', () => {
     const warnings: ApiWarning[] = [];
     const wrapped = withWarnings(withRetries(fetch, { sleep: fakeSleep().sleep, maxRetries: 2, onRetry: (e) => events.push(e) }), (w) => warnings.push(w));
     const client = createClient({ baseUrl: server.baseUrl, token: TOKEN, fetch: wrapped });
-    const error = await rejection(client.request({ method: 'GET', path: LEASE_PATH }));
+    const error = await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }));
     expect(error).toBeInstanceOf(KubernetesApiError);
     expect(events).toHaveLength(2);
     expect(everything(error) + everything(events) + everything(wrapped)).not.toContain(TOKEN);

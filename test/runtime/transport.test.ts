@@ -10,8 +10,9 @@ import {
 import { stream } from '../../templates/runtime/stream.js';
 import { createClient } from '../../templates/runtime/transport.js';
 import type { Client, RequestSpec } from '../../templates/runtime/transport.js';
-import { jsonHandler, startLoopback } from './loopback.js';
-import type { Loopback } from './loopback.js';
+import { jsonHandler, startLoopback } from '../helpers/loopback.js';
+import type { Loopback } from '../helpers/loopback.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/default/leases/my-lease';
 const GET: RequestSpec = { method: 'GET', path: LEASE_PATH };
@@ -21,15 +22,6 @@ const lease = {
   metadata: { name: 'my-lease', namespace: 'default', resourceVersion: '42' },
   spec: { holderIdentity: 'a', leaseDurationSeconds: 15, renewTime: '2024-05-01T12:00:00.123456Z' },
 };
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected the promise to reject');
-}
 
 function activeTimeouts(): number {
   return process.getActiveResourcesInfo().filter((name) => name === 'Timeout').length;
@@ -247,7 +239,7 @@ describe('errors from a loopback server', () => {
       code: 409,
     });
     const client = createClient({ baseUrl: server.baseUrl });
-    const error = await rejection(client.request({ method: 'PUT', path: LEASE_PATH, body: '{}' }));
+    const error = await rejectionOf(client.request({ method: 'PUT', path: LEASE_PATH, body: '{}' }));
     expect(error).toBeInstanceOf(KubernetesApiError);
     expect(isConflict(error)).toBe(true);
     const apiError = error as KubernetesApiError;
@@ -261,7 +253,7 @@ describe('errors from a loopback server', () => {
 
   it('throws a useful KubernetesApiError for a non-Status body', async () => {
     server.handler = (_r, res) => res.writeHead(502, { 'content-type': 'text/html', 'retry-after': '5' }).end('<h1>Bad Gateway</h1>');
-    const error = await rejection(createClient({ baseUrl: server.baseUrl }).request(GET));
+    const error = await rejectionOf(createClient({ baseUrl: server.baseUrl }).request(GET));
     expect(isKubernetesApiError(error)).toBe(true);
     expect(error).toMatchObject({
       status: 502,
@@ -275,7 +267,7 @@ describe('errors from a loopback server', () => {
 
   it('throws ResponseDecodeError for a 2xx body that is not JSON', async () => {
     server.handler = (_r, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<html>login page</html>');
-    const error = await rejection(createClient({ baseUrl: server.baseUrl }).request(GET));
+    const error = await rejectionOf(createClient({ baseUrl: server.baseUrl }).request(GET));
     expect(error).toBeInstanceOf(ResponseDecodeError);
     expect(error).toMatchObject({ status: 200, body: '<html>login page</html>', method: 'GET' });
     expect((error as Error).message).toBe(`GET ${LEASE_PATH}: 200 response is not valid JSON: <html>login page</html>`);
@@ -286,7 +278,7 @@ describe('errors from a loopback server', () => {
     const closed = await startLoopback();
     const baseUrl = closed.baseUrl;
     await closed.close();
-    const error = await rejection(createClient({ baseUrl }).request(GET));
+    const error = await rejectionOf(createClient({ baseUrl }).request(GET));
     expect(error).toBeInstanceOf(TypeError);
   });
 });
@@ -298,7 +290,7 @@ describe('timeouts and aborts', () => {
     };
     const client = createClient({ baseUrl: server.baseUrl, timeoutMs: 50 });
     const started = Date.now();
-    const error = await rejection(client.request(GET));
+    const error = await rejectionOf(client.request(GET));
     expect(Date.now() - started).toBeLessThan(900);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error).toMatchObject({ timeoutMs: 50, method: 'GET', url: `${server.baseUrl}${LEASE_PATH}` });
@@ -311,7 +303,7 @@ describe('timeouts and aborts', () => {
       res.write('{"kind":');
       setTimeout(() => res.end('"Lease"}'), 1000).unref();
     };
-    const error = await rejection(createClient({ baseUrl: server.baseUrl }).request(GET, { timeoutMs: 100 }));
+    const error = await rejectionOf(createClient({ baseUrl: server.baseUrl }).request(GET, { timeoutMs: 100 }));
     expect(error).toBeInstanceOf(RequestTimeoutError);
   });
 
@@ -343,7 +335,7 @@ describe('timeouts and aborts', () => {
     const client = createClient({ baseUrl: server.baseUrl });
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
-    const error = await rejection(client.request(GET, { signal: controller.signal }));
+    const error = await rejectionOf(client.request(GET, { signal: controller.signal }));
     expect(error).toBe(controller.signal.reason);
     expect((error as DOMException).name).toBe('AbortError');
   });
@@ -363,7 +355,7 @@ describe('timeouts and aborts', () => {
     const before = activeTimeouts();
     for (let i = 0; i < 200; i++) await client.request(GET, i % 2 === 0 ? { signal: controller.signal } : undefined);
     server.handler = jsonHandler(404, { kind: 'Status', reason: 'NotFound', code: 404 });
-    for (let i = 0; i < 50; i++) await rejection(client.request(GET));
+    for (let i = 0; i < 50; i++) await rejectionOf(client.request(GET));
     expect(activeTimeouts() - before).toBeLessThanOrEqual(2);
   });
 
@@ -512,7 +504,7 @@ describe('stream', () => {
 
   it('throws KubernetesApiError for a non-2xx', async () => {
     server.handler = jsonHandler(410, { kind: 'Status', reason: 'Expired', code: 410, message: 'too old resource version: 1 (5)' });
-    const error = await rejection(stream(createClient({ baseUrl: server.baseUrl }), GET));
+    const error = await rejectionOf(stream(createClient({ baseUrl: server.baseUrl }), GET));
     expect(error).toBeInstanceOf(KubernetesApiError);
     expect((error as Error).message).toBe(`GET ${LEASE_PATH}: 410 Expired: too old resource version: 1 (5)`);
   });
@@ -521,7 +513,7 @@ describe('stream', () => {
     server.handler = (_r, res) => {
       setTimeout(() => res.writeHead(200).end(''), 1000).unref();
     };
-    const error = await rejection(stream(createClient({ baseUrl: server.baseUrl }), GET, { timeoutMs: 50 }));
+    const error = await rejectionOf(stream(createClient({ baseUrl: server.baseUrl }), GET, { timeoutMs: 50 }));
     expect(error).toBeInstanceOf(RequestTimeoutError);
   });
 
@@ -578,7 +570,7 @@ describe('stream', () => {
 
   it('rejects with a TypeError for a client not made by createClient, without sending', async () => {
     const fake: Client = { baseUrl: server.baseUrl, request: () => Promise.reject(new Error('not used')) };
-    const error = await rejection(stream(fake, GET));
+    const error = await rejectionOf(stream(fake, GET));
     expect(error).toBeInstanceOf(TypeError);
     expect((error as Error).message).toBe('streaming needs a client made by createClient');
     expect(server.requests).toHaveLength(0);

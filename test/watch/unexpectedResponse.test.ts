@@ -6,8 +6,8 @@ import { createClient } from '../../templates/runtime/transport.js';
 import { listAll } from '../../templates/runtime/watch/listAll.js';
 import { watch } from '../../templates/runtime/watch/watch.js';
 import type { WatchDisconnectInfo } from '../../templates/runtime/watch/watch.js';
-import { jsonHandler, startLoopback } from '../runtime/loopback.js';
-import type { Loopback } from '../runtime/loopback.js';
+import { jsonHandler, startLoopback } from '../helpers/loopback.js';
+import type { Loopback } from '../helpers/loopback.js';
 import { consume, rejectionOf } from './helpers/collect.js';
 import type { Lease } from './helpers/leaseServer.js';
 

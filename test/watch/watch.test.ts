@@ -6,7 +6,7 @@ import { WatchDecodeError } from '../../templates/runtime/watch/ndjson.js';
 import { isNewerResourceVersion, objectKey } from '../../templates/runtime/watch/resourceVersion.js';
 import { watch, WatchError, WatchIdleTimeoutError } from '../../templates/runtime/watch/watch.js';
 import type { WatchDisconnectInfo, WatchOptions } from '../../templates/runtime/watch/watch.js';
-import { startLoopback } from '../runtime/loopback.js';
+import { startLoopback } from '../helpers/loopback.js';
 import { consume, recordingSleep, rejectionOf } from './helpers/collect.js';
 import { bookmarkObject, leaseOf, startScriptedFront } from './helpers/faultServer.js';
 import type { ScriptedFront } from './helpers/faultServer.js';
