@@ -24,7 +24,7 @@ export interface PackageInfo {
  */
 export function copiedTemplateFiles(templatesDir: string, folder: string, prefix: string): Map<string, string> {
   const files = new Map<string, string>();
-  const walk = (dir: string, prefix: string): void => {
+  const walk = (dir: string, prefix: string, relative = ''): void => {
     let entries: Dirent[];
     try {
       entries = readdirSync(dir, { withFileTypes: true });
@@ -32,12 +32,25 @@ export function copiedTemplateFiles(templatesDir: string, folder: string, prefix
       return;
     }
     for (const entry of [...entries].sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}${entry.name}/`);
-      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) files.set(`${prefix}${entry.name}`, readFileSync(join(dir, entry.name), 'utf8'));
+      if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}${entry.name}/`, `${relative}${entry.name}/`);
+      else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
+        files.set(`${prefix}${entry.name}`, withCopyHeader(readFileSync(join(dir, entry.name), 'utf8'), `templates/${folder}/${relative}${entry.name}`));
+      }
     }
   };
   walk(join(templatesDir, folder), prefix);
   return files;
+}
+
+/**
+ * The one deliberate copy in the repository: hand-written templates are copied verbatim into the packages, so
+ * each copy says where its source is (after a shebang, which must stay the first line).
+ */
+function withCopyHeader(text: string, source: string): string {
+  const header = `// Copied by lease-api-generator from ${source}. DO NOT EDIT: edit that file and run \`npm run generate\`.\n`;
+  if (!text.startsWith('#!')) return header + text;
+  const lineEnd = text.indexOf('\n') + 1;
+  return text.slice(0, lineEnd) + header + text.slice(lineEnd);
 }
 
 /** Root entry point: the newest release. */

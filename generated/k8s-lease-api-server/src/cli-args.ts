@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/cli-args.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Command-line parsing for `serve`, kept apart from process handling so it is testable on its own.
 // Hostile or confused command lines end in one-line errors (exit 2) rather than a server that
 // quietly does something else than asked.

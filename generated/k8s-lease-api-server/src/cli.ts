@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/cli.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // `lease-api-server serve …`: runs the test server until interrupted (SIGINT/SIGTERM or an abort signal).
 import { readFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';

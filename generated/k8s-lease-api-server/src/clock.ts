@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/clock.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // The server's notion of "now": a caller-supplied clock plus an offset tests can advance.
 export class ServerClock {
   private offsetMs = 0;

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/index.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Public entry of the k8s-lease-api-server package: a Lease API server with Kubernetes semantics for tests.
 export { startLeaseApiServer } from './server.js';
 export type {

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/json.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // JSON value types and the few structural helpers every module needs.
 export type JsonPrimitive = string | number | boolean | null;
 export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/kubeconfig.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // A kubeconfig for kubectl and client libraries (clientcmd's v1 Config), written by the yaml library.
 import { stringify } from 'yaml';
 

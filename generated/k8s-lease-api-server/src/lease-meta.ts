@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/lease-meta.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Identity of the one resource this server serves, spelled the way the real API server spells it.
 export const GROUP = 'coordination.k8s.io';
 export const VERSION = 'v1';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/lease-shape.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // The stored shape of a Lease: Go's field order and omitempty rules, so output looks like the real server's.
 import type { JsonObject, JsonValue } from './json.js';
 import { isJsonObject, objectAt } from './json.js';

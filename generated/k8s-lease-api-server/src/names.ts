@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/names.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Name and label syntax rules from k8s.io/apimachinery/pkg/util/validation, with their exact messages.
 import { randomInt } from 'node:crypto';
 

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/options.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Public options and handle of the Lease API test server.
 import type { LeaseApiFaults } from './http/faults.js';
 import type { RequestRecord } from './http/server-state.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/release.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Which Kubernetes release the server behaves as: one whose OpenAPI document the package ships
 // (a release of a packaged minor maps to the packaged one), or any well-formed release when the caller
 // brings its own document (or, running from source, when nothing is packaged).

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/result.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Errors travel as values so every failure path is visible in signatures.
 export type Result<T, E> = { ok: true; value: T } | { ok: false; error: E };
 

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/serialize.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Stored objects are immutable, so each is serialised at most once however many GETs and watchers read it.
 import type { JsonObject } from './json.js';
 import { withTypeMeta } from './lease-meta.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/server.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // startLeaseApiServer: wires storage, schema, discovery, auth, TLS and faults into an HTTP(S) server.
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';

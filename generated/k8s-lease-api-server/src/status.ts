@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/status.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Failures as typed values, rendered as meta/v1 Status objects exactly where Kubernetes would.
 import type { JsonObject, JsonValue } from './json.js';
 import { GROUP, QUALIFIED_KIND, QUALIFIED_RESOURCE, RESOURCE } from './lease-meta.js';

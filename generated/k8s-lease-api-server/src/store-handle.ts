@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/store-handle.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // The programmatic store API offered to tests and benchmarks: same validation, ownership and
 // events as HTTP writes, without the HTTP round trip.
 import type { JsonObject } from './json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/time.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Kubernetes timestamps: Time is RFC 3339 at second precision, MicroTime has exactly six fractional digits.
 //
 // Hand-written on purpose: this encodes Go's time.Parse/Format as metav1.Time and metav1.MicroTime use them

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/types.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // One Lease type for client and server: the server stores and returns the client package's models of the
 // newest release (a superset of every older release's fields). `metadata` is always present on what the
 // server stores, so StoredLease says so instead of every reader checking.

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/client-config.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Client options for k8s-lease-client from a kubeconfig (kubectl's rules) or from inside a Pod (client-go's InClusterConfig).
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/errors.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Typed errors of the package. Messages are one line, name the file and the key, and never carry a credential.
 
 /** A kubeconfig (or in-cluster mount) that cannot be used: unreadable, malformed, or missing what is needed. */

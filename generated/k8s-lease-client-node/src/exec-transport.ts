@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/exec-transport.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // The connection pool of a user with an exec plugin: the plugin may return a client certificate (and rotate it).
 import type { ExecCredentialSource } from './exec/index.js';
 import { nodeFetch } from './fetch.js';

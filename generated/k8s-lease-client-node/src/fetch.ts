@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/fetch.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // A fetch for createClient that speaks TLS (CA, client certificate, SNI) and proxies through an undici dispatcher.
 // undici's own fetch is used with undici's Agent: Node's built-in fetch bundles another undici whose
 // dispatcher interface may differ from the installed one's.

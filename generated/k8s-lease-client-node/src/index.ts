@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/index.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Public entry of the k8s-lease-client-node package: Node-only cluster access for k8s-lease-client.
 export { clientConfigFromKubeconfig, inClusterClientOptions, kubeconfigClientOptions, loadClientConfig, SERVICE_ACCOUNT_ROOT } from './client-config.js';
 export type { ApiTransportOptions, InClusterOptions, KubeconfigClientOptions, NodeClientConfig, WarningOptions } from './client-config.js';

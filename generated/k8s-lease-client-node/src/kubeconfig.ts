@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/kubeconfig.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Kubeconfig loading with kubectl's semantics (k8s.io/client-go/tools/clientcmd loader.go and validation.go).
 // Hand-written where it encodes clientcmd's rules (precedence, merge, path resolution); YAML parsing is the yaml library's.
 import { readFile, stat } from 'node:fs/promises';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/proxy-env.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // HTTPS_PROXY / HTTP_PROXY / NO_PROXY as kubectl honours them when a cluster has no proxy-url: client-go's
 // default transport uses Go's http.ProxyFromEnvironment (golang.org/x/net/http/httpproxy) with
 // k8s.io/apimachinery's NewProxierWithNoProxyCIDR, which adds CIDR entries to NO_PROXY. Hand-written

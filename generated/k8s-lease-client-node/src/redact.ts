@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/redact.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Keeps secrets out of everything that turns a config into text: util.inspect, JSON.stringify, String().
 
 const INSPECT = Symbol.for('nodejs.util.inspect.custom');

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/token-file.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Bearer tokens read from a file that is rotated under us (kubelet's projected service-account token, tokenFile).
 import { readFile, stat } from 'node:fs/promises';
 import { errorCode, KubeconfigError } from './errors.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/decode/decode-lease.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Schema-driven decoding of a Lease body: drops (and reports) unknown fields, rejects wrong types and
 // malformed timestamps the way the Go decoder would, and normalises timestamps to the stored form.
 import type { JsonObject, JsonValue } from '../json.js';

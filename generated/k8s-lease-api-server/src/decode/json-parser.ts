@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/decode/json-parser.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // A JSON parser that, unlike JSON.parse, reports duplicate keys (strict field validation needs them),
 // keeps the text of numbers Go would not accept as integers, and words syntax errors like Go's
 // encoding/json, since those messages reach clients verbatim. Hand-written because those three are

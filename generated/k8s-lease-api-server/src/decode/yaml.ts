@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/decode/yaml.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // YAML bodies (application/yaml creates and updates, apply configurations) through the `yaml` package.
 // kube-apiserver reads YAML with sigs.k8s.io/yaml, i.e. go-yaml v2 then a JSON conversion; what is
 // hand-written here is only that conversion's Kubernetes behaviour: string keys, duplicate keys

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/auth.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Bearer-token and client-certificate authentication, plus the "authenticated but forbidden" tokens
 // tests use to exercise 403 handling. Discovery stays readable to any authenticated user, as with RBAC.
 //

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/authorization.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Resource-level authorization for the current caller (discovery needs none).
 import type { StatusError } from '../status.js';
 import { authorize } from './auth.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/body.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Request bodies are small JSON/YAML documents; the real server caps them at 3 MiB.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Result } from '../result.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/cors.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // CORS as kube-apiserver does it (k8s.io/apiserver pkg/server/filters/cors.go, WithCORS, installed by
 // DefaultBuildHandlerChain outside authentication): an Origin matching one of the --cors-allowed-origins
 // regexps gets the Access-Control-* headers on every answer, and an OPTIONS request with such an Origin is

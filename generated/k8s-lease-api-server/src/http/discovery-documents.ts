@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/discovery-documents.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Discovery documents, rendered once at start: the legacy per-path documents and the aggregated
 // (apidiscovery.k8s.io v2 / v2beta1) lists that kubectl ≥ 1.27 asks for first.
 import type { JsonObject } from '../json.js';

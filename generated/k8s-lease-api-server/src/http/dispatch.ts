@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/dispatch.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // The request pipeline: record, inject faults, authenticate, route, and turn any thrown bug into a 500 Status.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/faults.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Fault injection for client tests: latency, throttling (429 + Retry-After), HTTP errors (by verb or
 // any predicate) and scripted watch connections (cut mid-line, idle, in-stream ERROR, slow, HTTP
 // error). Each fault is optional; they are checked in the order the fields are declared below.

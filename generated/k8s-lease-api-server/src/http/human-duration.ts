@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/human-duration.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // k8s.io/apimachinery/pkg/util/duration.HumanDuration: the AGE column's wording.
 export function humanDuration(ms: number): string {
   const seconds = Math.trunc(ms / 1000);

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/negotiation.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Content negotiation: plain JSON, meta.k8s.io Tables (kubectl get), aggregated discovery
 // (apidiscovery.k8s.io), and the media types the server cannot produce (406).
 export interface MediaRange {

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/request-context.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Per-request values handed to every handler.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MediaRange } from './negotiation.js';

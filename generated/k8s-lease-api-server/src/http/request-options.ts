@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/request-options.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Query-parameter (and DeleteOptions body) parsing and validation, with ListOptions/CreateOptions/…
 // failures reported as the Invalid statuses the real server returns.
 import type { JsonObject, JsonValue } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/respond.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Writing responses: JSON text with the headers the real API server sends.
 import type { ServerResponse } from 'node:http';
 import type { StatusError } from '../status.js';

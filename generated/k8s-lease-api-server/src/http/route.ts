@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/route.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Maps a request path to what it addresses; everything unknown is a 404 like the real server's mux.
 import { API_PREFIX, GROUP, RESOURCE } from '../lease-meta.js';
 

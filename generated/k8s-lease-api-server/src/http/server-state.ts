@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/server-state.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Everything request handlers share, assembled once when the server starts.
 import type { OperationContext } from '../operations/context.js';
 import type { AuthConfig } from './auth.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/table.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // meta.k8s.io Table rendering of Leases, with the columns the real server's printer defines.
 import type { JsonObject } from '../json.js';
 import { objectAt, stringAt } from '../json.js';

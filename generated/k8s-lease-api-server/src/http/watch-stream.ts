@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/watch-stream.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // One open watch response: newline-delimited JSON events, batched per tick for throughput, with
 // back-pressure, a bounded buffer (blocked watchers are terminated), bookmarks, a timeout, and
 // injected faults (cut, clean end, in-stream ERROR, per-event delay).

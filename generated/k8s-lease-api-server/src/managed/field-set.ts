@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/managed/field-set.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Field sets in structured-merge-diff's model for a Lease: which paths an object (or an applied
 // configuration) sets, and their FieldsV1 encoding. Paths are FieldsV1 keys joined by newlines.
 import type { JsonObject, JsonValue } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/managed/ownership.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Field ownership per manager (metadata.managedFields), updated the way the API server's field manager
 // does: Update operations take what they change, Apply operations claim what they send and conflict
 // with other owners whose values they would change.

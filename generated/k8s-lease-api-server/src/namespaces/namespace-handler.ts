@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/namespaces/namespace-handler.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // core/v1 namespaces over HTTP: list, get and create (what `kubectl create namespace x` sends).
 // Namespaces are cluster-scoped and carry no Lease semantics, so the forbidden tokens (which only
 // lose access to Leases) may use them; watch, update, patch and delete answer 405 (see the registry).

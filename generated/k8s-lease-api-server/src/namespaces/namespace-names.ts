@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/namespaces/namespace-names.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Namespace names: RFC 1123 labels, as apimachinery's ValidateNamespaceName (IsDNS1123Label).
 import { dns1123LabelErrors } from '../names.js';
 

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/namespaces/namespace-protobuf.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // kubectl ≥ 1.33 sends built-in types such as Namespace as Kubernetes protobuf
 // (application/vnd.kubernetes.protobuf): the "k8s\0" magic, then a runtime.Unknown envelope
 // {typeMeta{apiVersion, kind}, raw, contentEncoding, contentType} whose raw bytes are the object.

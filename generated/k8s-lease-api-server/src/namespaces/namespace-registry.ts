@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/namespaces/namespace-registry.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // The core/v1 Namespaces this server knows: enough of them for NamespaceLifecycle admission (a Lease
 // can only be created in an existing namespace) and for `kubectl create namespace`.
 //

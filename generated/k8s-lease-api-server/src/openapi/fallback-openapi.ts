@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/openapi/fallback-openapi.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // A compact OpenAPI 3 document for coordination.k8s.io/v1, served when the caller passes none.
 // It carries what clients read from it: Lease schemas for `kubectl explain` and strict decoding, and the
 // PATCH operation's `fieldValidation` parameter that kubectl checks before trusting server-side validation.

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/openapi/openapi-v2.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // /openapi/v2 for clients that still read it: kubectl ≤ 1.27 downloads it (as gnostic protobuf) before
 // every validated write and checks that Lease PATCH accepts `fieldValidation`. Only that much is served.
 import type { JsonObject } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/openapi/packaged-documents.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // The generated package ships every release's normalised document in openapi/v<release>.json;
 // a server started with just `{ release }` serves that release's API, as a cluster of that version would.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/openapi/protobuf.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Encoding a gnostic OpenAPI v2 document: the field numbers and nesting are gnostic's (openapi_v2.proto);
 // the wire format is protobufjs's Writer.
 import { Writer } from 'protobufjs/minimal.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/operations/apply-body.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // An apply body is YAML by media type; kubectl and most clients send JSON, which is tried first.
 import type { JsonValue } from '../json.js';
 import { parseJsonStrict } from '../decode/json-parser.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/operations/apply.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Server-side apply: merge the applied configuration into the live object (or create it), tracking
 // which manager owns which field and refusing to silently take fields other managers own.
 import type { JsonObject } from '../json.js';

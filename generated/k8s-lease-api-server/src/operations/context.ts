@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/operations/context.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // What every Lease operation needs: the store, the release's schema, the (controllable) clock and the
 // namespaces that exist (creates are admitted only into those).
 import type { NamespaceRegistry } from '../namespaces/namespace-registry.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/operations/create.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // POST: a new Lease gets its server-owned metadata here (uid, creationTimestamp, managedFields).
 // No generation: the Lease strategy (pkg/registry/coordination/lease/strategy.go) never sets one and
 // rest.BeforeCreate leaves metadata.generation as sent.

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/operations/decode-body.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Turns request bytes into a decoded Lease plus field-validation warnings, or the 400 Kubernetes returns.
 import type { JsonValue } from '../json.js';
 import { CANNOT_HANDLE_PREFIX, decodeLease } from '../decode/decode-lease.js';

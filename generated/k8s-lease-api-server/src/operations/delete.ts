@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/operations/delete.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // DELETE of one Lease or a collection. Leases with finalizers are only marked for deletion.
 import type { JsonObject } from '../json.js';
 import { stringAt } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/operations/identity.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Checks that tie a request body to the URL it was sent to, and the preconditions it carries.
 import type { JsonObject } from '../json.js';
 import { objectAt, stringAt } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/operations/list.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // LIST with selectors, resourceVersion semantics and limit/continue pagination over a consistent snapshot.
 import type { JsonObject } from '../json.js';
 import { stringMapAt } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/operations/patch.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // PATCH with JSON patch, merge patch or strategic merge patch: patch the live object's JSON, then
 // decode and store the result exactly like an update.
 import type { JsonValue } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/operations/persist.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // The common tail of every write: carry server-owned metadata over, enforce finalizer rules,
 // validate, and commit unless nothing changed or it is a dry run.
 import type { JsonObject, JsonValue } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/operations/update.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // PUT, and the shared tail of non-apply patches: replace an existing Lease's user-owned fields.
 import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject } from '../json.js';

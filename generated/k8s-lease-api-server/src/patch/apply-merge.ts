@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/patch/apply-merge.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Merging a server-side-apply configuration into the live object, and releasing fields an applier
 // stopped sending. Lists follow the Lease schema: ownerReferences by uid (atomic items), finalizers as a set.
 import type { JsonObject, JsonValue } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/patch/json-patch.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // RFC 6902 JSON Patch on the fast-json-patch library, wrapped in what kube-apiserver adds around
 // evanphx/json-patch (v4): the operation cap, the accumulated copy size cap, negative array indices,
 // Go's map semantics (a key is present only as own data, so "__proto__" and "constructor" are just

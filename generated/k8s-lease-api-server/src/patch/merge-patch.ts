@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/patch/merge-patch.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // RFC 7386 JSON Merge Patch. Keys are read and written as own data only (Go maps have no prototype),
 // so "__proto__" or "constructor" in a patch are ordinary (unknown) fields. Recursion follows the
 // patch's nesting, which the body parser bounds (MAX_NESTING_DEPTH).

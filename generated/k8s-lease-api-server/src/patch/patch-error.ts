@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/patch/patch-error.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Patch failures carry the HTTP code Kubernetes uses for them: 400 for an undecodable patch,
 // 413 for a JSON patch with too many operations, 422 for a well-formed patch that cannot be applied.
 export interface PatchError {

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/patch/strategic-merge-patch.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Strategic merge patch for Lease: a merge patch where metadata.ownerReferences merge by uid and
 // metadata.finalizers merge as a set, honouring the $patch, $retainKeys and $deleteFromPrimitiveList directives.
 import type { JsonObject, JsonValue } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/schema/field-schema.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Which Lease fields exist, and their types, as declared by the release's OpenAPI document.
 // Built once at start so that writes can decode strictly without walking the document per request.
 import type { JsonObject, JsonValue } from '../json.js';

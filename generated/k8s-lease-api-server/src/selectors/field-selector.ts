@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/selectors/field-selector.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Field selectors in two steps, as kube-apiserver takes them: fields.ParseSelector's syntax while the
 // query is decoded (k8s.io/apimachinery/pkg/fields/selector.go), then, after ListOptions validation, the
 // Lease's field-label conversion. Lease registers no conversion of its own, so the scheme's default

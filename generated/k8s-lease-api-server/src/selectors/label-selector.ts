@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/selectors/label-selector.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Label selectors as k8s.io/apimachinery/pkg/labels/selector.go parses them: its lexer, its recursive
 // descent parser, NewRequirement's validation and its error wording (part of what clients see in a 400).
 import { labelValueErrors, qualifiedNameErrors } from '../names.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/selectors/strconv.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Go's strconv as kube-apiserver's messages expose it: ParseInt(s, 10, 64) and Quote (what %q prints).
 // Hand-written because the wording and the edge cases (sign, overflow before a bad digit) are the contract.
 import type { Result } from '../result.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/store/continue-token.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Continue tokens in the real server's format: base64 JSON {v, rv, start}, where start is the next key.
 import type { JsonValue } from '../json.js';
 import { isJsonObject, parseJson } from '../json.js';

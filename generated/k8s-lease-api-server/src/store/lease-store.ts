@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/store/lease-store.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // In-memory Lease storage with a cluster-wide resourceVersion, a bounded event history (for watch resume
 // and consistent paginated lists) and synchronous change listeners (for live watches).
 import type { JsonObject } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/tls/pki.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // A throwaway PKI per server: a CA, a serving certificate for 127.0.0.1/localhost/::1 (and the bound
 // host) and, when asked, a client certificate the kubeconfig presents. Certificates are built by
 // @peculiar/x509 on WebCrypto; only the choice of names and extensions here encodes Kubernetes' needs.

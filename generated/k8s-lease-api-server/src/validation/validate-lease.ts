@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/validation/validate-lease.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Semantic validation of a decoded Lease (pkg/apis/coordination/validation plus ObjectMeta rules).
 import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject, numberAt, objectAt, stringAt } from '../json.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/exec/credential.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 import { X509Certificate, createPrivateKey } from 'node:crypto';
 import { failure, type Failure } from './errors.js';
 import { err, ok, type Result } from './result.js';

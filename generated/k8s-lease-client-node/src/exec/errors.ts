@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/exec/errors.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /** Why an exec plugin failed; stable for programs, while `message` is for people. */
 export type ExecPluginFailure =
   | 'invalid-config'

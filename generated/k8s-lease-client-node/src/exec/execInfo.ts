@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/exec/execInfo.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 import type { ExecApiVersion } from './config.js';
 import type { ExecClusterInfo } from './types.js';
 

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/exec/refresh.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 import { credentialGeneration } from './source.js';
 import type { ExecCredentialSource } from './types.js';
 

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/exec/result.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Errors travel as values inside the module; only the public promise API turns them into rejections.
 export type Result<T, E> = { ok: true; value: T } | { ok: false; error: E };
 

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/exec/run.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { failure, type Failure } from './errors.js';
 import { err, ok, type Result } from './result.js';

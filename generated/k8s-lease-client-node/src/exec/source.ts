@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/exec/source.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 import { inspect } from 'node:util';
 import { resolveCommand, validateExecConfig, type ValidExecConfig } from './config.js';
 import { parseExecCredential } from './credential.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/node/exec/types.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /** A kubeconfig `users[].user.exec` stanza (client-go's api.ExecConfig), keys already camel-cased. */
 export interface KubeconfigExec {
   command: string;

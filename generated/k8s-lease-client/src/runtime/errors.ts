@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/errors.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * Errors raised by the runtime, and predicates that classify Kubernetes API
  * failures the same way client-go's `k8s.io/apimachinery/pkg/api/errors` does.

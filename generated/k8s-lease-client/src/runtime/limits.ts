@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/limits.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * A bound on response bodies, as a `fetch` wrapper: `createClient({ fetch:
  * limitResponseBytes() })`. A wrapper rather than built into the transport

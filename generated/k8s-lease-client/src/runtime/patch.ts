@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/patch.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * Patch arguments, discriminated by patch type, so that each is sent with its
  * own Content-Type and none is ever sent under another's: Kubernetes reads

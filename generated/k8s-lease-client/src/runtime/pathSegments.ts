@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/pathSegments.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * Validation of caller-supplied namespace and name before they are placed in
  * a URL path. Kubernetes would reject invalid values anyway, but only after

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/query.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /** Query-string encoding for the hot path of every generated call. */
 
 export type QueryValue = string | number | boolean | undefined | null;

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/signals.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /** Combining a caller's AbortSignal with a per-call timeout. */
 
 import { RequestTimeoutError } from './errors.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/stream.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * Streaming responses (watches). A function rather than a `Client` method so
  * that bundles which never stream do not carry it.

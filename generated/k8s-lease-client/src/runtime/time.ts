@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/time.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * Kubernetes timestamps kept as their exact wire strings. A `Date` only holds
  * milliseconds, while Lease `acquireTime`/`renewTime` are `MicroTime`s; going

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/transport.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * The HTTP transport every generated client calls. Built on the platform
  * `fetch` only, and kept deliberately thin: retries, warnings, auth providers,

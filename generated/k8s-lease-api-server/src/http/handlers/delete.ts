@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/handlers/delete.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // DELETE of one Lease and DELETE of a collection (the deleted LeaseList).
 // Lease storage does not set ReturnDeletedObject, so an immediate delete answers
 // with a Success Status; an object kept by finalizers is returned as it now is.

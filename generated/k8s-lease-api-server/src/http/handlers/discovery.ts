@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/handlers/discovery.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // /version, health probes, discovery documents and the OpenAPI v3 index/document.
 import { OPENAPI_V2_PROTOBUF_ACCEPT, OPENAPI_V2_PROTOBUF_CONTENT_TYPE } from '../../openapi/openapi-v2.js';
 import type { DiscoveryDocument } from '../route.js';

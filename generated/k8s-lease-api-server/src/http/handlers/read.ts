@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/handlers/read.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // GET of one Lease and LIST of a collection, as JSON or as a meta.k8s.io Table.
 import type { JsonObject } from '../../json.js';
 import { LIST_KIND, GROUP_VERSION } from '../../lease-meta.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/handlers/watch.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // WATCH: replay (synthetic state or history after a resourceVersion), then live events, filtered by
 // namespace and selectors — objects entering or leaving the selection appear as ADDED or DELETED.
 import type { ServerResponse } from 'node:http';

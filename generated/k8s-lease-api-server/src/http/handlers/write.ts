@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/http/handlers/write.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // POST (create), PUT (replace) and PATCH (json, merge, strategic, apply) of Leases.
 import type { JsonValue } from '../../json.js';
 import { parseYaml } from '../../decode/yaml.js';

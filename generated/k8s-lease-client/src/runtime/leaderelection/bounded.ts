@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/bounded.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /** A signal for one step of the election: follows the caller's cancel signal and aborts at a deadline on the election's clock. */
 
 import type { ElectionClock } from './clock.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/clock.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * The elector's notion of time, injectable so tests can drive elections
  * deterministically (as client-go's LeaderElector takes a clock.Clock).

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/elector.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * The leader elector: client-go's tools/leaderelection on a Lease, driven by
  * the state machine in machine.ts.

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/healthz.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /** client-go's HealthzAdaptor: a health check that fails when the leader has stopped renewing. */
 
 import type { LeaderElector } from './elector.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/heartbeat.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * A heartbeat: a holder that keeps renewing its own Lease, as kubelet's node
  * lease controller (pkg/kubelet/nodelease → component-helpers' lease

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/index.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 export type { ElectionClock } from './clock.js';
 export { realClock } from './clock.js';
 export type { LeaderElector, ObservedElection } from './elector.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/leaselock.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * The Lease as a lock, as client-go's resourcelock.LeaseLock: it caches the
  * object of its last read or write so an update carries that resourceVersion

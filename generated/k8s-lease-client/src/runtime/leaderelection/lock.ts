@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/lock.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /** A Lease as a lock for one-off work: acquire, run, release (built on the elector, releaseOnCancel). */
 
 import { createLeaderElector } from './elector.js';

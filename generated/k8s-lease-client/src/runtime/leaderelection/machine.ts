@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/machine.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * The elector's state machine: one state type and one pure step function.
  * The driver (elector.ts) performs the effects each state asks for.

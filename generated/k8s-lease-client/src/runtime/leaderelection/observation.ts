@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/observation.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * What a candidate knows of the election: the record it last saw and the
  * local time it first saw it. As client-go, expiry is judged only by that

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/options.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /** The elector's options, their defaults and client-go's validation of them (NewLeaderElector). */
 
 import type { Client } from '../transport.js';

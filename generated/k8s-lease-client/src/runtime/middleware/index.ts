@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/middleware/index.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 export type { RetryBudget, RetryEvent, RetryOptions } from './retries.js';
 export { withRetries } from './retries.js';
 export type { UserAgentInfo } from './userAgent.js';

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/middleware/request.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * What the fetch wrappers need to know of a request, whether it comes as the
  * transport sends it (a URL string and a RequestInit) or as a `Request`.

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/middleware/retries.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * `withRetries`: a fetch wrapper that retries idempotent requests the API
  * server could not serve (throttled, unavailable, timed out, connection

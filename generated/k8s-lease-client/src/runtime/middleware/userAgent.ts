@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/middleware/userAgent.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * A User-Agent in client-go's shape, so the API server's audit log and the
  * field manager it derives from the User-Agent's product token name this

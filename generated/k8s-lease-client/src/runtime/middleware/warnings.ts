@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/middleware/warnings.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * `withWarnings`: surfaces the API server's `Warning` response headers
  * (deprecated APIs, ignored fields…), as client-go's warning handlers do.

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/watch/backoff.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * The watch's retry delays, apart from the watch itself, as kube-rs keeps its
  * `ResetTimerBackoff` in a module of its own and client-go's reflector holds a

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/watch/errors.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * The errors a watch raises of its own (besides KubernetesApiError,
  * WatchDecodeError and ResponseTooLargeError), and how the state machine

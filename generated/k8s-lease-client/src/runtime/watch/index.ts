@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/watch/index.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 export type { Informer, InformerHandlers } from './informer.js';
 export { createInformer } from './informer.js';
 export type { ListAllOptions, ListResponse, WatchTarget } from './listAll.js';

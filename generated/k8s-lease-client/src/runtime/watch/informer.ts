@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/watch/informer.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * An informer: a local cache of the objects of one LIST path, kept current by
  * `watch()` (list, then watch; reconnect; re-list after 410), with add /

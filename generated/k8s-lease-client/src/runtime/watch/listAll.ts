@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/watch/listAll.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * Paginated LIST (limit/continue) as one async iterable, with an explicit
  * choice of what happens when a continue token expires mid-way.

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/watch/ndjson.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * Incremental decoder for newline-delimited JSON (the wire format of
  * Kubernetes watches), correct across arbitrary chunk boundaries and strict:

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/watch/resourceVersion.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /** Ordering of Kubernetes resourceVersions, and the object key watches and informers use. */
 
 /** The subset of an object's shape that watches, lists and informers rely on. */

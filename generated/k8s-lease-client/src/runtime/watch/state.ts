@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/watch/state.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * The watch as an explicit state machine: a state type and one step function,
  * as kube-rs's `watcher` (a `State` enum stepped by `step_trampolined`) and

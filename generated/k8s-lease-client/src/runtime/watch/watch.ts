@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/watch/watch.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * A watch that loses nothing: list (or stream the initial state), then watch
  * from the resourceVersion reached, resuming after every disconnect from the
