@@ -59,12 +59,21 @@ function patchedModel(operation: OperationIr): string {
 }
 
 function parameterProperty(parameter: ParameterIr, options: { optional?: boolean } = {}): OptionalKind<PropertySignatureStructure> {
+  const optional = options.optional ?? !parameter.required;
   return {
     name: propertyName(parameter.name),
-    type: typeText(parameter.type),
-    hasQuestionToken: options.optional ?? !parameter.required,
+    type: inputType(typeText(parameter.type), optional),
+    hasQuestionToken: optional,
     docs: jsDocs(parameter.description, sinceTag(parameter)),
   };
+}
+
+/**
+ * An optional input also takes `undefined`: under exactOptionalPropertyTypes (which `tsc --init` turns on) callers
+ * pass `x: maybe` from optional chains, and `x?: T` alone would refuse that.
+ */
+export function inputType(type: string, optional: boolean): string {
+  return optional ? `${type} | undefined` : type;
 }
 
 export function operationStatements(ir: ReleaseIr): Array<string | StatementStructures> {
@@ -80,6 +89,8 @@ export function operationStatements(ir: ReleaseIr): Array<string | StatementStru
 
   const statements: Array<string | StatementStructures> = [
     { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../runtime/transport.js', namedImports: ['CallOptions', 'Client'] },
+    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../runtime/response.js', namedImports: ['ResponseOf'] },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: '../runtime/response.js', namedImports: ['requestWithResponse'] },
   ];
   if (usesQuery) statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: '../runtime/query.js', namedImports: ['encodeQuery'] });
   if (patchTypes.length > 0) {
@@ -100,6 +111,8 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
   const applyOnly = new Set(isPatch ? ['fieldManager', 'force'] : []);
   const declarations: StatementStructures[] = [];
   const hasInputs = operation.pathParameters.length > 0 || query.length > 0 || operation.requestBody !== undefined;
+  // `listLeaseForAllNamespaces(client)`: an argument with nothing required in it may be left out.
+  const inputsRequired = operation.pathParameters.length > 0 || query.some((p) => p.required) || operation.requestBody?.required === true || isPatch;
 
   const queryInterface: InterfaceDeclarationStructure = {
     kind: StructureKind.Interface,
@@ -114,7 +127,7 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
     kind: StructureKind.Interface,
     name: `${typeBase}Responses`,
     isExported: true,
-    docs: jsDocs(`Response bodies of \`${name}\` by HTTP status code. Any other status is thrown as a KubernetesApiError.`),
+    docs: jsDocs(`Response bodies of \`${name}\` by HTTP status code, as \`${name}WithResponse\` returns them. Any other status is thrown as a KubernetesApiError.`),
     properties: successTypes(operation).map((s) => ({ name: s.code, type: s.type })),
   };
   declarations.push(responses);
@@ -125,7 +138,7 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
       ? [
           {
             name: 'body',
-            type: typeText(operation.requestBody.type),
+            type: inputType(typeText(operation.requestBody.type), !operation.requestBody.required),
             hasQuestionToken: !operation.requestBody.required,
             docs: jsDocs(operation.kind === 'delete' || operation.kind === 'deleteCollection' ? 'DeleteOptions sent as the request body, e.g. preconditions on uid or resourceVersion.' : 'The object sent as the request body.'),
           },
@@ -153,9 +166,14 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
     // The transport sends a body as application/json unless told otherwise.
     fields.push(operation.requestBody.required ? 'body: JSON.stringify(params.body)' : 'body: params.body === undefined ? undefined : JSON.stringify(params.body)');
   }
-  const statements = [requestStatement(fields)];
-
   const description = [operation.description, '', `\`${operation.method} ${operation.path}\``].join('\n');
+  const since = sinceTag(operation);
+  const deprecated = operation.deprecated ? [{ tagName: 'deprecated', text: deprecationNote(operation.description) }] : [];
+  const parameters = [
+    { name: 'client', type: 'Client' },
+    ...(hasInputs ? [{ name: 'params', type: `${typeBase}Params`, ...(inputsRequired ? {} : { initializer: '{}' }) }] : []),
+    { name: 'options', type: 'CallOptions', hasQuestionToken: true },
+  ];
   declarations.push({
     kind: StructureKind.Function,
     isExported: true,
@@ -164,16 +182,28 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
     name,
     docs: jsDocs(description, [
       { tagName: 'throws', text: 'KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)' },
-      ...sinceTag(operation),
-      ...(operation.deprecated ? [{ tagName: 'deprecated', text: deprecationNote(operation.description) }] : []),
+      ...since,
+      ...deprecated,
     ]),
-    parameters: [
-      { name: 'client', type: 'Client' },
-      ...(hasInputs ? [{ name: 'params', type: `${typeBase}Params` }] : []),
-      { name: 'options', type: 'CallOptions', hasQuestionToken: true },
-    ],
+    parameters,
     returnType: `Promise<${returnType(operation)}>`,
-    statements,
+    statements: [requestStatement('client.request', fields)],
+  });
+  // A separate function rather than an option, so that bundles which only want bodies never carry requestWithResponse.
+  declarations.push({
+    kind: StructureKind.Function,
+    isExported: true,
+    isAsync: true,
+    name: `${name}WithResponse`,
+    docs: jsDocs(
+      `As \`${name}\`, resolving to \`{ status, headers, body }\` with the body typed by the status code (\`${typeBase}Responses\`), ` +
+        'for callers who must tell e.g. 200 from 201 or 202, or read response headers.\n\n' +
+        `\`${operation.method} ${operation.path}\``,
+      [{ tagName: 'throws', text: 'KubernetesApiError for any non-2xx response' }, ...since, ...deprecated],
+    ),
+    parameters,
+    returnType: `Promise<ResponseOf<${typeBase}Responses>>`,
+    statements: [requestStatement(`requestWithResponse<${typeBase}Responses>`, fields, 'client')],
   });
   return declarations;
 }
@@ -209,7 +239,7 @@ function patchParamsDeclarations(
       isExported: true,
       extends: [`${typeBase}Target`],
       docs: jsDocs('A JSON, merge or strategic merge patch. `force` is only for server-side apply, so it cannot be set here.'),
-      properties: [{ name: 'patch', type: nonApply.join(' | ') }, ...fieldManagerDoc, ...(force !== undefined ? [{ name: 'force', type: 'never', hasQuestionToken: true }] : [])],
+      properties: [{ name: 'patch', type: nonApply.join(' | ') }, ...fieldManagerDoc, ...(force !== undefined ? [{ name: 'force', type: 'undefined', hasQuestionToken: true }] : [])],
     });
     members.push(`${typeBase}UpdatePatch`);
   }
@@ -248,10 +278,11 @@ function accessor(name: string): string {
   return name in Object.prototype ? `(Object.prototype.hasOwnProperty.call(params, ${JSON.stringify(name)}) ? ${read} : undefined)` : read;
 }
 
-/** `return client.request({ … }, options);`, one field per line, as a formatter would lay it out. */
-function requestStatement(fields: readonly RequestField[]): WriterFunction {
+/** `return client.request({ … }, options);` (or another callee with leading arguments), one field per line, as a formatter would lay it out. */
+function requestStatement(callee: string, fields: readonly RequestField[], client?: string): WriterFunction {
   return (writer) => {
-    writer.writeLine('return client.request(');
+    writer.writeLine(`return ${callee}(`);
+    if (client !== undefined) writer.indent(() => writer.writeLine(`${client},`));
     writer.indent(() => {
       writer.writeLine('{');
       writer.indent(() => {

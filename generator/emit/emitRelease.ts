@@ -4,7 +4,8 @@ import { releaseModuleName } from '../ir/releaseNames.js';
 import { checkModelCompleteness } from './checkCompleteness.js';
 import { generatedHeader } from './header.js';
 import { modelStatements } from './emitModels.js';
-import { operationStatements } from './emitOperations.js';
+import { clientOperations, operationStatements } from './emitOperations.js';
+import { reachableModels } from '../ir/reachableModels.js';
 import { watchStatements } from './emitWatches.js';
 import { pathStatements, singleQuoted } from './emitPaths.js';
 import { printSourceFile } from './tsProject.js';
@@ -29,12 +30,15 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
   files.set(`${dir}/paths.ts`, printSourceFile(project, `/src/${dir}/paths.ts`, header, pathStatements(ir)).text);
   files.set(`${dir}/operations.ts`, printSourceFile(project, `/src/${dir}/operations.ts`, header, operationStatements(ir)).text);
   files.set(`${dir}/watches.ts`, printSourceFile(project, `/src/${dir}/watches.ts`, header, watchStatements(ir)).text);
-  const modelNames = ir.models.map((m) => m.name).sort();
+  // Only the models the exported functions use: the spec's WatchEvent (reached only from the deprecated watch
+  // operations) would shadow the runtime's WatchEvent<T>, which is what watches actually yield.
+  const exported = reachableModels({ ...ir, operations: clientOperations(ir) });
+  const modelNames = ir.models.map((m) => m.name).filter((name) => exported.has(name)).sort();
   files.set(
     `${dir}/index.ts`,
     printSourceFile(project, `/src/${dir}/index.ts`, header, [
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: '../runtime/index.js' },
-      // Named, not `export *`: a model (e.g. WatchEvent, MicroTime) wins over a runtime export of the same name.
+      // Named, not `export *`: a model (e.g. MicroTime) wins over a runtime export of the same name.
       { kind: StructureKind.ExportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedExports: modelNames },
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: './paths.js' },
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: './operations.js' },
