@@ -17,6 +17,7 @@ const VALUE_EXPORTS = [
   // transport, streaming, signals
   'createClient',
   'stream',
+  'requestWithResponse',
   'combineSignals',
   // called by generated code
   'encodeQuery',
@@ -94,7 +95,8 @@ const TYPE_EXPORTS = [
   'RetryOptions',
   'UserAgentInfo',
   'WarningHeader',
-  // transport, signals, query, errors, time
+  // transport, signals, query, errors, time, responses
+  'ApiResponse',
   'CallOptions',
   'Client',
   'ClientOptions',
@@ -108,6 +110,7 @@ const TYPE_EXPORTS = [
   'RequestContext',
   'RequestSpec',
   'ResponseDecodeErrorInit',
+  'ResponseOf',
   'Time',
   'TokenProvider',
   // patch
