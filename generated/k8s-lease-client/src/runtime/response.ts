@@ -43,7 +43,7 @@ export async function requestWithResponse<Responses>(client: Client, spec: Reque
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch (cause) {
-    throw new ResponseDecodeError({ method: spec.method, url: response.url || spec.path, status: response.status, body: text, cause });
+    throw new ResponseDecodeError({ method: spec.method, url: client.baseUrl + spec.path + (spec.query ?? ''), status: response.status, body: text, cause });
   }
   return { status: response.status, headers: response.headers, body } as ResponseOf<Responses>;
 }
