@@ -51,7 +51,8 @@ describe('…WithResponse tells a create (201) from a replace (200) and shows th
     const fake = k8s.createClient({ baseUrl: 'http://127.0.0.1:1', fetch: async () => new Response('<html>', { status: 200 }) });
     const error = await k8s.readNamespacedLeaseWithResponse(fake, { namespace: NS, name: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(k8s.ResponseDecodeError);
-    expect(String(error)).toContain('GET http://127.0.0.1:1/apis/coordination.k8s.io/v1/namespaces/habits/leases/x');
+    expect(String(error)).toBe('ResponseDecodeError: GET /apis/coordination.k8s.io/v1/namespaces/habits/leases/x: 200 response is not valid JSON: <html>');
+    expect((error as k8s.ResponseDecodeError).url).toBe('http://127.0.0.1:1/apis/coordination.k8s.io/v1/namespaces/habits/leases/x');
   });
 });
 
