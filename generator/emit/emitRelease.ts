@@ -30,10 +30,7 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
   files.set(`${dir}/paths.ts`, printSourceFile(project, `/src/${dir}/paths.ts`, header, pathStatements(ir)).text);
   files.set(`${dir}/operations.ts`, printSourceFile(project, `/src/${dir}/operations.ts`, header, operationStatements(ir)).text);
   files.set(`${dir}/watches.ts`, printSourceFile(project, `/src/${dir}/watches.ts`, header, watchStatements(ir)).text);
-  // Only the models the exported functions use: the spec's WatchEvent (reached only from the deprecated watch
-  // operations) would shadow the runtime's WatchEvent<T>, which is what watches actually yield.
-  const exported = reachableModels({ ...ir, operations: clientOperations(ir) });
-  const modelNames = ir.models.map((m) => m.name).filter((name) => exported.has(name)).sort();
+  const modelNames = exportedModelNames(ir);
   files.set(
     `${dir}/index.ts`,
     printSourceFile(project, `/src/${dir}/index.ts`, header, [
@@ -53,4 +50,13 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
     ]).text,
   );
   return files;
+}
+
+/**
+ * The models a release's entry point exports: those its functions use. The spec's WatchEvent (reached only from
+ * the deprecated watch operations) would shadow the runtime's WatchEvent<T>, which is what watches yield.
+ */
+export function exportedModelNames(ir: ReleaseIr): string[] {
+  const used = reachableModels({ ...ir, operations: clientOperations(ir) });
+  return ir.models.map((m) => m.name).filter((name) => used.has(name)).sort();
 }
