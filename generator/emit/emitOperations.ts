@@ -171,7 +171,7 @@ function operationDeclarations(operation: OperationIr): StatementStructures[] {
   const deprecated = operation.deprecated ? [{ tagName: 'deprecated', text: deprecationNote(operation.description) }] : [];
   const parameters = [
     { name: 'client', type: 'Client' },
-    ...(hasInputs ? [{ name: 'params', type: `${typeBase}Params`, ...(inputsRequired ? {} : { initializer: '{}' }) }] : []),
+    ...(hasInputs ? [{ name: 'params', type: `${typeBase}Params`, ...(inputsRequired ? {} : { initializer: emptyParams(`${typeBase}Params`, query) }) }] : []),
     { name: 'options', type: 'CallOptions', hasQuestionToken: true },
   ];
   declarations.push({
@@ -266,6 +266,14 @@ function patchParamsDeclarations(
     type: members.length > 0 ? members.join(' | ') : 'never',
   });
   return declarations;
+}
+
+/**
+ * The default of an argument with nothing required: `{}`, unless a parameter is named like an Object.prototype
+ * member (`toString`), which `{}` already "has" with a function type as far as the compiler is concerned.
+ */
+function emptyParams(type: string, query: readonly ParameterIr[]): string {
+  return query.some((p) => p.name in Object.prototype) ? `{} as ${type}` : '{}';
 }
 
 /** A field of the request object: plain text, or a call whose object argument is written one entry per line. */
