@@ -8,7 +8,7 @@ export default defineConfig({
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.ts'],
-      tsconfig: './tsconfig.json',
+      tsconfig: './test/types/tsconfig.strictest.json',
     },
     reporters: ['default'],
   },

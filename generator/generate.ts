@@ -16,7 +16,7 @@ import { displayPath, HAND_WRITTEN_PACKAGES, PACKAGE_NAME, PACKAGE_VERSION, PROJ
 import { dependencyRanges } from './fs/projectDependencies.js';
 import { annotateSince } from './ir/annotateSince.js';
 import { diffReleases } from './diff/diffReleases.js';
-import { diffSummary, renderChangelog } from './diff/renderChangelog.js';
+import { diffSummary, renderChangelog, unexportedOperations } from './diff/renderChangelog.js';
 import type { ReleaseDiff } from './diff/types.js';
 
 export interface LoadedRelease extends LoadedDocument {
@@ -73,7 +73,7 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
       summary: diff === undefined ? 'oldest release' : diffSummary(diff),
     });
   });
-  files.set('CHANGELOG.md', renderChangelog(annotated[0]!.release, diffs));
+  files.set('CHANGELOG.md', renderChangelog(annotated[0]!.release, diffs, unexportedOperations(annotated)));
   files.set('api-diff.json', JSON.stringify({ releases: annotated.map((ir) => ir.release), diffs }, null, 2) + '\n');
   sources.set('index.ts', emitRootIndex(project, annotated[annotated.length - 1]!));
   for (const [path, text] of copiedTemplateFiles(templatesDir, 'runtime', 'runtime/')) sources.set(path, text);

@@ -34,7 +34,8 @@ function modelStatement(model: ModelIr): InterfaceDeclarationStructure | TypeAli
         docs,
         properties: model.shape.properties.map((p) => ({
           name: propertyName(p.name),
-          type: typeText(p.type),
+          // Models are inputs too (create/replace bodies): an optional field takes `undefined` under exactOptionalPropertyTypes.
+          type: p.required ? typeText(p.type) : `${typeText(p.type)} | undefined`,
           hasQuestionToken: !p.required,
           docs: jsDocs(p.description, sinceTag(p)),
         })),

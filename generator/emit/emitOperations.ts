@@ -45,6 +45,7 @@ const QUERY = '../runtime/query.js';
 const PATCH = '../runtime/patch.js';
 const MODELS = './models.js';
 const PATHS = './paths.js';
+const RESPONSE = '../runtime/response.js';
 
 /** The TypeScript text of a type, importing the models it names. */
 function usedType(imports: ImportTracker, type: TypeRef): string {
@@ -72,12 +73,21 @@ function patchedModel(operation: OperationIr, imports: ImportTracker): string {
 }
 
 function parameterProperty(imports: ImportTracker, parameter: ParameterIr, options: { optional?: boolean } = {}): OptionalKind<PropertySignatureStructure> {
+  const optional = options.optional ?? !parameter.required;
   return {
     name: propertyName(parameter.name),
-    type: usedType(imports, parameter.type),
-    hasQuestionToken: options.optional ?? !parameter.required,
+    type: inputType(usedType(imports, parameter.type), optional),
+    hasQuestionToken: optional,
     docs: jsDocs(parameter.description, sinceTag(parameter)),
   };
+}
+
+/**
+ * An optional input also takes `undefined`: under exactOptionalPropertyTypes (which `tsc --init` turns on) callers
+ * pass `x: maybe` from optional chains, and `x?: T` alone would refuse that.
+ */
+export function inputType(type: string, optional: boolean): string {
+  return optional ? `${type} | undefined` : type;
 }
 
 export function operationStatements(ir: ReleaseIr): Array<string | StatementStructures> {
@@ -94,6 +104,8 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
   const applyOnly = new Set(isPatch ? ['fieldManager', 'force'] : []);
   const declarations: StatementStructures[] = [];
   const hasInputs = operation.pathParameters.length > 0 || query.length > 0 || operation.requestBody !== undefined;
+  // `listLeaseForAllNamespaces(client)`: an argument with nothing required in it may be left out.
+  const inputsRequired = operation.pathParameters.length > 0 || query.some((p) => p.required) || operation.requestBody?.required === true || isPatch;
 
   const queryInterface: InterfaceDeclarationStructure = {
     kind: StructureKind.Interface,
@@ -108,7 +120,7 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
     kind: StructureKind.Interface,
     name: `${typeBase}Responses`,
     isExported: true,
-    docs: jsDocs(`Response bodies of \`${name}\` by HTTP status code. Any other status is thrown as a KubernetesApiError.`),
+    docs: jsDocs(`Response bodies of \`${name}\` by HTTP status code, as \`${name}WithResponse\` returns them. Any other status is thrown as a KubernetesApiError.`),
     properties: successTypes(operation, imports).map((s) => ({ name: s.code, type: s.type })),
   };
   declarations.push(responses);
@@ -119,7 +131,7 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
       ? [
           {
             name: 'body',
-            type: usedType(imports, operation.requestBody.type),
+            type: inputType(usedType(imports, operation.requestBody.type), !operation.requestBody.required),
             hasQuestionToken: !operation.requestBody.required,
             docs: jsDocs(operation.kind === 'delete' || operation.kind === 'deleteCollection' ? 'DeleteOptions sent as the request body, e.g. preconditions on uid or resourceVersion.' : 'The object sent as the request body.'),
           },
@@ -148,9 +160,14 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
     // The transport sends a body as application/json unless told otherwise.
     fields.push(operation.requestBody.required ? 'body: JSON.stringify(params.body)' : 'body: params.body === undefined ? undefined : JSON.stringify(params.body)');
   }
-  const statements = [requestStatement(fields)];
-
   const description = [operation.description, '', `\`${operation.method} ${operation.path}\``].join('\n');
+  const since = sinceTag(operation);
+  const deprecated = operation.deprecated ? [{ tagName: 'deprecated', text: deprecationNote(operation.description) }] : [];
+  const parameters = [
+    { name: 'client', type: imports.type(TRANSPORT, 'Client') },
+    ...(hasInputs ? [{ name: 'params', type: `${typeBase}Params`, ...(inputsRequired ? {} : { initializer: emptyParams(`${typeBase}Params`, query) }) }] : []),
+    { name: 'options', type: imports.type(TRANSPORT, 'CallOptions'), hasQuestionToken: true },
+  ];
   declarations.push({
     kind: StructureKind.Function,
     isExported: true,
@@ -159,16 +176,28 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
     name,
     docs: jsDocs(description, [
       { tagName: 'throws', text: 'KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)' },
-      ...sinceTag(operation),
-      ...(operation.deprecated ? [{ tagName: 'deprecated', text: deprecationNote(operation.description) }] : []),
+      ...since,
+      ...deprecated,
     ]),
-    parameters: [
-      { name: 'client', type: imports.type(TRANSPORT, 'Client') },
-      ...(hasInputs ? [{ name: 'params', type: `${typeBase}Params` }] : []),
-      { name: 'options', type: imports.type(TRANSPORT, 'CallOptions'), hasQuestionToken: true },
-    ],
+    parameters,
     returnType: `Promise<${returnType(operation, imports)}>`,
-    statements,
+    statements: [requestStatement('client.request', fields)],
+  });
+  // A separate function rather than an option, so that bundles which only want bodies never carry requestWithResponse.
+  declarations.push({
+    kind: StructureKind.Function,
+    isExported: true,
+    isAsync: true,
+    name: `${name}WithResponse`,
+    docs: jsDocs(
+      `As \`${name}\`, resolving to \`{ status, headers, body }\` with the body typed by the status code (\`${typeBase}Responses\`), ` +
+        'for callers who must tell e.g. 200 from 201 or 202, or read response headers.\n\n' +
+        `\`${operation.method} ${operation.path}\``,
+      [{ tagName: 'throws', text: 'KubernetesApiError for any non-2xx response' }, ...since, ...deprecated],
+    ),
+    parameters,
+    returnType: `Promise<${imports.type(RESPONSE, 'ResponseOf')}<${typeBase}Responses>>`,
+    statements: [requestStatement(`${imports.value(RESPONSE, 'requestWithResponse')}<${typeBase}Responses>`, fields, 'client')],
   });
   return declarations;
 }
@@ -205,7 +234,7 @@ function patchParamsDeclarations(
       isExported: true,
       extends: [`${typeBase}Target`],
       docs: jsDocs('A JSON, merge or strategic merge patch. `force` is only for server-side apply, so it cannot be set here.'),
-      properties: [{ name: 'patch', type: nonApply.join(' | ') }, ...fieldManagerDoc, ...(force !== undefined ? [{ name: 'force', type: 'never', hasQuestionToken: true }] : [])],
+      properties: [{ name: 'patch', type: nonApply.join(' | ') }, ...fieldManagerDoc, ...(force !== undefined ? [{ name: 'force', type: 'undefined', hasQuestionToken: true }] : [])],
     });
     members.push(`${typeBase}UpdatePatch`);
   }
@@ -237,6 +266,14 @@ function patchParamsDeclarations(
 /** A field of the request object: plain text, or a call whose object argument is written one entry per line. */
 type RequestField = string | { readonly call: string; readonly entries: readonly string[] };
 
+/**
+ * The default of an argument with nothing required: `{}`, unless a parameter is named like an Object.prototype
+ * member (`toString`), which `{}` already "has" with a function type as far as the compiler is concerned.
+ */
+function emptyParams(type: string, query: readonly ParameterIr[]): string {
+  return query.some((p) => p.name in Object.prototype) ? `{} as ${type}` : '{}';
+}
+
 function accessor(name: string): string {
   const read = /^[A-Za-z_$][\w$]*$/.test(name) ? `params.${name}` : `params[${JSON.stringify(name)}]`;
   // A parameter named like an Object.prototype member (constructor, toString, __proto__) the caller left out
@@ -244,10 +281,11 @@ function accessor(name: string): string {
   return name in Object.prototype ? `(Object.prototype.hasOwnProperty.call(params, ${JSON.stringify(name)}) ? ${read} : undefined)` : read;
 }
 
-/** `return client.request({ … }, options);`, one field per line, as a formatter would lay it out. */
-function requestStatement(fields: readonly RequestField[]): WriterFunction {
+/** `return client.request({ … }, options);` (or another callee with leading arguments), one field per line, as a formatter would lay it out. */
+function requestStatement(callee: string, fields: readonly RequestField[], client?: string): WriterFunction {
   return (writer) => {
-    writer.writeLine('return client.request(');
+    writer.writeLine(`return ${callee}(`);
+    if (client !== undefined) writer.indent(() => writer.writeLine(`${client},`));
     writer.indent(() => {
       writer.writeLine('{');
       writer.indent(() => {

@@ -7,6 +7,7 @@ import type { ApiChange, ReleaseDiff } from '../diff/types.js';
 import { releaseModuleName, releaseSubpath } from '../shared/releaseNames.js';
 import { clientOperations, queryParameters } from './emitOperations.js';
 import { markdownCell } from '../shared/markdown.js';
+import { changedMediaTypes, isUnusedMediaTypeChange, unexportedOperations, userFacingChanges } from '../diff/renderChangelog.js';
 import { generatedHeader } from './header.js';
 import { printSourceFile } from './tsProject.js';
 import { LICENSE_FILE, packageLinks } from '../config.js';
@@ -60,18 +61,31 @@ export function emitRootIndex(project: Project, newest: ReleaseIr): string {
   ]).text;
 }
 
-/** One table cell: what a release adds or breaks relative to the one before it. */
-function whatItAdds(release: string, diffs: readonly ReleaseDiff[]): string {
+/** One table cell: what a release adds or breaks relative to the one before it, for users of the exported functions. */
+function whatItAdds(release: string, diffs: readonly ReleaseDiff[], unexported: ReadonlySet<string>): string {
   const diff = diffs.find((d) => d.to === release);
   if (diff === undefined) return 'oldest supported release';
+  const changes = userFacingChanges(diff, unexported);
   const mark = (c: ApiChange): string => `${c.class === 'breaking' ? '**breaking** ' : ''}\`${c.subject}\``;
-  const notable = diff.changes.filter((c) => c.class !== 'docs-only' && c.kind !== 'content-types-changed').map(mark);
+  const notable = changes.filter((c) => c.class !== 'docs-only' && c.kind !== 'content-types-changed').map(mark);
   // Media types change on every operation at once (e.g. CBOR in 1.33): one phrase, not one entry per response.
-  const media = diff.changes.filter((c) => c.kind === 'content-types-changed');
-  const mediaTypes = [...new Set(media.flatMap((c) => c.detail.replace(/^(added|removed) /, '').split(', ')))].sort();
-  const mediaPhrase = media.length > 0 ? `media types ${mediaTypes.map((t) => `\`${t}\``).join(', ')} on ${media.length} requests/responses${media.some((c) => c.class === 'breaking') ? ' (**breaking**: some removed)' : ''}` : '';
-  const docs = diff.counts.docsOnly > 0 ? `${diff.counts.docsOnly} description changes` : '';
-  return markdownCell([...notable, mediaPhrase, docs].filter(Boolean).join(', ') || 'no API changes');
+  const media = changes.filter((c) => c.kind === 'content-types-changed');
+  const unused = media.every(isUnusedMediaTypeChange) ? ' (not used by this JSON client)' : '';
+  const mediaTypes = [...new Set(media.flatMap(changedMediaTypes))].sort();
+  const mediaPhrase = media.length > 0 ? `media types ${mediaTypes.map((t) => `\`${t}\``).join(', ')} on ${media.length} requests/responses${unused}${media.some((c) => c.class === 'breaking') ? ' (**breaking**: some removed)' : ''}` : '';
+  const docs = changes.filter((c) => c.class === 'docs-only').length;
+  return markdownCell([...notable, mediaPhrase, docs > 0 ? `${docs} description changes` : ''].filter(Boolean).join(', ') || 'no API changes');
+}
+
+/**
+ * The cluster minor versions a release's subpath serves: its own, and those up to the next supported release
+ * that have none (1.32 → the 1.31 subpath: coordination.k8s.io/v1 only grows, so an older API is safe on a newer
+ * cluster, while a newer subpath could send fields the cluster does not know).
+ */
+function clusterMinors(release: string, next: string | undefined): string {
+  const [major, minor] = release.split('.').map(Number) as [number, number];
+  const until = next === undefined ? minor : Number(next.split('.')[1]) - 1;
+  return until > minor ? `${major}.${minor}.x – ${major}.${until}.x` : `${major}.${minor}.x`;
 }
 
 function summary(operation: OperationIr): string {
@@ -108,19 +122,21 @@ function example(operation: OperationIr): string {
 
 export function emitPackageSkeleton(info: PackageInfo, releases: readonly ReleaseIr[], diffs: readonly ReleaseDiff[]): Map<string, string> {
   const newest = releases[releases.length - 1]!;
+  const unexported = unexportedOperations(releases);
   const data = {
     name: info.name,
     version: info.version,
     links: packageLinks(info.name),
     releaseRange: `${releases[0]!.release} – ${newest.release}`,
     newest: { release: newest.release },
-    releases: releases.map((r) => ({
+    releases: releases.map((r, index) => ({
       release: r.release,
       minor: r.release.split('.').slice(0, 2).join('.'),
+      clusters: clusterMinors(r.release, releases[index + 1]?.release),
       subpath: releaseSubpath(r.release),
       subpathName: releaseSubpath(r.release).slice(2),
       module: releaseModuleName(r.release),
-      adds: whatItAdds(r.release, diffs),
+      adds: whatItAdds(r.release, diffs, unexported),
     })),
     operations: clientOperations(newest).map((o) => ({
       name: o.name,

@@ -4,7 +4,8 @@ import { releaseModuleName } from '../shared/releaseNames.js';
 import { checkModelCompleteness } from './checkCompleteness.js';
 import { generatedHeader } from './header.js';
 import { modelStatements } from './emitModels.js';
-import { operationStatements } from './emitOperations.js';
+import { clientOperations, operationStatements } from './emitOperations.js';
+import { reachableModels } from '../ir/reachableModels.js';
 import { watchStatements } from './emitWatches.js';
 import { pathStatements, singleQuoted } from './emitPaths.js';
 import { printSourceFile } from './tsProject.js';
@@ -29,12 +30,12 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
   files.set(`${dir}/paths.ts`, printSourceFile(project, `/src/${dir}/paths.ts`, header, pathStatements(ir)).text);
   files.set(`${dir}/operations.ts`, printSourceFile(project, `/src/${dir}/operations.ts`, header, operationStatements(ir)).text);
   files.set(`${dir}/watches.ts`, printSourceFile(project, `/src/${dir}/watches.ts`, header, watchStatements(ir)).text);
-  const modelNames = ir.models.map((m) => m.name).sort();
+  const modelNames = exportedModelNames(ir);
   files.set(
     `${dir}/index.ts`,
     printSourceFile(project, `/src/${dir}/index.ts`, header, [
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: '../runtime/index.js' },
-      // Named, not `export *`: a model (e.g. WatchEvent, MicroTime) wins over a runtime export of the same name.
+      // Named, not `export *`: a model (e.g. MicroTime) wins over a runtime export of the same name.
       { kind: StructureKind.ExportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedExports: modelNames },
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: './paths.js' },
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: './operations.js' },
@@ -49,4 +50,13 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
     ]).text,
   );
   return files;
+}
+
+/**
+ * The models a release's entry point exports: those its functions use. The spec's WatchEvent (reached only from
+ * the deprecated watch operations) would shadow the runtime's WatchEvent<T>, which is what watches yield.
+ */
+export function exportedModelNames(ir: ReleaseIr): string[] {
+  const used = reachableModels({ ...ir, operations: clientOperations(ir) });
+  return ir.models.map((m) => m.name).filter((name) => used.has(name)).sort();
 }

@@ -78,7 +78,7 @@ function collectionDeclarations(c: CollectionFunctions): StatementStructures[] {
       docs: jsDocs(`Which ${c.kind}s \`${c.watch}\`, \`${c.listAll}\` and \`${c.informer}\` cover.`),
       properties: [
         ...c.list.pathParameters.map((p) => ({ name: propertyName(p.name), type: typeText(p.type), docs: jsDocs(p.description) })),
-        ...c.selection.map((p) => ({ name: propertyName(p.name), type: typeText(p.type), hasQuestionToken: true, docs: jsDocs(p.description, sinceTag(p)) })),
+        ...c.selection.map((p) => ({ name: propertyName(p.name), type: `${typeText(p.type)} | undefined`, hasQuestionToken: true, docs: jsDocs(p.description, sinceTag(p)) })),
       ],
     },
     {

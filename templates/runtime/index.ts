@@ -28,6 +28,8 @@ export { encodeQuery } from './query.js';
 export type { CombinedSignal } from './signals.js';
 export { combineSignals } from './signals.js';
 export { stream } from './stream.js';
+export type { ApiResponse, ResponseOf } from './response.js';
+export { requestWithResponse } from './response.js';
 export type { MicroTime, ParsedMicroTime, Time } from './time.js';
 export {
   asMicroTime,

@@ -66,7 +66,7 @@ describe('spec:update with spec names that are Object.prototype members', () => 
     expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
     const models = readFileSync(join(out, 'k8s-lease-client', 'src', 'v1_35', 'models.ts'), 'utf8');
     const leaseSpec = /export interface LeaseSpec \{[\s\S]*?\n\}/.exec(models)?.[0] ?? '';
-    expect(leaseSpec).toMatch(/\n {2}__proto__\?: string;/);
+    expect(leaseSpec).toMatch(/\n {2}__proto__\?: string \| undefined;/);
   });
 
   it('the generated client type-checks under the strict options', () => {

@@ -61,7 +61,7 @@ describe('a Kubernetes release the generator has never seen', () => {
     expect(apiDiff.diffs.at(-1)).toMatchObject({ to: '1.36.0', counts: { breaking: 0 } });
 
     const models = readFileSync(join(out, 'k8s-lease-client', 'src', 'v1_36', 'models.ts'), 'utf8');
-    expect(models).toMatch(/@since 1\.36\.0\s+\*\/\s+renewCount\?: number;/);
+    expect(models).toMatch(/@since 1\.36\.0\s+\*\/\s+renewCount\?: number \| undefined;/);
     expect(models).toMatch(/export interface LeaseFencing/);
     const packageJson = JSON.parse(readFileSync(join(out, 'k8s-lease-client', 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
     expect(Object.keys(packageJson.exports)).toContain('./v1.36');

@@ -227,9 +227,10 @@ describe('emitted models agree with openapi-typescript', () => {
     const models = project.createSourceFile('/models.ts', fixture.emitted.get(`${fixture.module}/models.ts`)!);
     const spec = models.getInterfaceOrThrow('LeaseSpec');
     for (const field of ['preferredHolder', 'strategy']) expect(spec.getProperty(field) !== undefined, field).toBe(expectNew);
-    expect(spec.getPropertyOrThrow('acquireTime').getTypeNodeOrThrow().getText()).toBe('MicroTime');
-    expect(spec.getPropertyOrThrow('renewTime').getTypeNodeOrThrow().getText()).toBe('MicroTime');
-    expect(models.getInterfaceOrThrow('ObjectMeta').getPropertyOrThrow('creationTimestamp').getTypeNodeOrThrow().getText()).toBe('Time');
+    // Optional fields also take undefined (exactOptionalPropertyTypes).
+    expect(spec.getPropertyOrThrow('acquireTime').getTypeNodeOrThrow().getText()).toBe('MicroTime | undefined');
+    expect(spec.getPropertyOrThrow('renewTime').getTypeNodeOrThrow().getText()).toBe('MicroTime | undefined');
+    expect(models.getInterfaceOrThrow('ObjectMeta').getPropertyOrThrow('creationTimestamp').getTypeNodeOrThrow().getText()).toBe('Time | undefined');
     expect(models.getTypeAliasOrThrow('MicroTime').getTypeNodeOrThrow().getText()).toBe('MicroTimeString');
     expect(models.getTypeAliasOrThrow('Time').getTypeNodeOrThrow().getText()).toBe('TimeString');
     const timeImport = models.getImportDeclarationOrThrow('../runtime/time.js');
@@ -241,13 +242,13 @@ describe('emitted models agree with openapi-typescript', () => {
 describe('negative controls: the checker fails on mutated models', () => {
   const MUTANTS: ReadonlyArray<{ name: string; from: string; to: string; failing: readonly string[] }> = [
     // A property of the wrong type breaks assignability of LeaseSpec and of everything holding one.
-    { name: 'wrong-type', from: '  holderIdentity?: string;\n', to: '  holderIdentity?: number;\n', failing: ['check_LeaseSpec', 'check_Lease', 'check_LeaseList'] },
+    { name: 'wrong-type', from: '  holderIdentity?: string | undefined;\n', to: '  holderIdentity?: number | undefined;\n', failing: ['check_LeaseSpec', 'check_Lease', 'check_LeaseList'] },
     // A missing optional property keeps mutual assignability; only the key check sees it.
-    { name: 'missing-optional', from: '  holderIdentity?: string;\n', to: '', failing: ['check_LeaseSpec'] },
+    { name: 'missing-optional', from: '  holderIdentity?: string | undefined;\n', to: '', failing: ['check_LeaseSpec'] },
     // Required vs optional.
-    { name: 'required-flip', from: '  holderIdentity?: string;\n', to: '  holderIdentity: string;\n', failing: ['check_LeaseSpec'] },
+    { name: 'required-flip', from: '  holderIdentity?: string | undefined;\n', to: '  holderIdentity: string;\n', failing: ['check_LeaseSpec'] },
     // A timestamp as Date instead of the branded string.
-    { name: 'date', from: '  renewTime?: MicroTime;\n', to: '  renewTime?: Date;\n', failing: ['check_LeaseSpec', 'renewTimeIsMicroTime'] },
+    { name: 'date', from: '  renewTime?: MicroTime | undefined;\n', to: '  renewTime?: Date | undefined;\n', failing: ['check_LeaseSpec', 'renewTimeIsMicroTime'] },
   ];
 
   it.each(MUTANTS)('$name: diagnostics appear exactly where expected', (mutant) => {
@@ -317,9 +318,9 @@ describe('a recursive schema emits a recursive type', () => {
     const node = source.getInterfaceOrThrow('Node');
     const self = node.getSymbolOrThrow();
     const typeOf = (name: string): string => node.getPropertyOrThrow(name).getTypeNodeOrThrow().getText();
-    expect(typeOf('children')).toBe('Node[]');
-    expect(typeOf('parent')).toBe('Node');
-    expect(typeOf('byName')).toBe('{ [key: string]: Node }');
+    expect(typeOf('children')).toBe('Node[] | undefined');
+    expect(typeOf('parent')).toBe('Node | undefined');
+    expect(typeOf('byName')).toBe('{ [key: string]: Node } | undefined');
     // The names resolve to the same declaration, not to some other `Node`.
     const childrenElement = node.getPropertyOrThrow('children').getType().getNonNullableType().getArrayElementTypeOrThrow();
     expect(childrenElement.getSymbol()).toBe(self);

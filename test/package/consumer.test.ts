@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { CLIENT_PACKAGE_DIR, installPackedPackages, NODE_PACKAGE_DIR, SERVER_PACKAGE_DIR, startPackedServer, type PackedInstall } from '../helpers/packedPackages.js';
@@ -58,6 +58,32 @@ try {
 }
 `;
 
+/** What issue 12's users write: values from optional chains into optional inputs, no params where none is required, status codes. */
+const HABITS_CONSUMER = `
+import { createClient, createNamespacedLeaseWithResponse, deleteNamespacedLease, formatMicroTime, listLeaseForAllNamespaces,
+  listNamespacedLease, parseMicroTime, readNamespacedLease, replaceNamespacedLease, asMicroTime } from 'k8s-lease-client';
+import { startLeaseApiServer } from 'k8s-lease-api-server';
+
+const server = await startLeaseApiServer({ port: 0 });
+try {
+  const client = createClient({ baseUrl: server.url, timeoutMs: 5_000, token: undefined });
+  const created = await createNamespacedLeaseWithResponse(client, {
+    namespace: 'default',
+    body: { metadata: { name: 'habits' }, spec: { holderIdentity: 'a', renewTime: asMicroTime('2024-05-01T12:00:00.123456Z') } },
+  });
+  const list = await listNamespacedLease(client, { namespace: 'default', resourceVersion: undefined });
+  const everywhere = await listLeaseForAllNamespaces(client);
+  const lease = await readNamespacedLease(client, { namespace: 'default', name: 'habits' }, { signal: undefined });
+  const parsed = parseMicroTime(lease.spec?.renewTime ?? '');
+  const renewTime = formatMicroTime(parsed.date, parsed.microseconds);
+  const replaced = await replaceNamespacedLease(client, { namespace: 'default', name: 'habits', body: { ...lease, spec: { ...lease.spec, renewTime, holderIdentity: lease.spec?.holderIdentity } } });
+  await deleteNamespacedLease(client, { namespace: 'default', name: 'habits', body: { preconditions: { resourceVersion: replaced.metadata?.resourceVersion } } });
+  console.log(JSON.stringify({ status: created.status, listRv: typeof list.metadata?.resourceVersion, everywhere: everywhere.items.length, renewTime: replaced.spec?.renewTime }));
+} finally {
+  await server.close();
+}
+`;
+
 describe('the packed package, installed into a fresh project', () => {
   it('type-checks a consumer under tsc --strict and runs it against the packaged server', () => {
     writeFileSync(join(consumerDir, 'consumer.ts'), CONSUMER);
@@ -71,6 +97,32 @@ describe('the packed package, installed into a fresh project', () => {
     const run = spawnSync(process.execPath, ['out/consumer.js'], { cwd: consumerDir, encoding: 'utf8', timeout: 30_000 });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({ release: '1.35.0', createdRv: true, holder: 'b', conflict: true, transitions: 1, renewTimeKept: true, listed: 1, olderListed: 1, gone: true });
+  });
+
+  it('type-checks and runs a consumer in a project made by `tsc --init` plus exactOptionalPropertyTypes (issue 12)', () => {
+    const project = join(consumerDir, 'tsc-init');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'tsc-init-consumer', private: true, type: 'module' }));
+    const init = spawnSync(process.execPath, [TSC, '--init'], { cwd: project, encoding: 'utf8' });
+    expect(init.status).toBe(0);
+    // tsc --init's defaults as they are (5.9 already turns exactOptionalPropertyTypes on); only made certain.
+    const generated = readFileSync(join(project, 'tsconfig.json'), 'utf8');
+    const tsconfig = /"exactOptionalPropertyTypes": true/.test(generated)
+      ? generated
+      : generated.replace('"compilerOptions": {', '"compilerOptions": {\n    "exactOptionalPropertyTypes": true,');
+    expect(tsconfig).toMatch(/^\s*"exactOptionalPropertyTypes": true/m);
+    expect(tsconfig).toMatch(/^\s*"strict": true/m);
+    writeFileSync(join(project, 'tsconfig.json'), tsconfig);
+    writeFileSync(join(project, 'consumer.ts'), HABITS_CONSUMER);
+    // Resolves the packages installed one level up, as in a monorepo.
+    const compiled = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
+    expect(compiled.stdout + compiled.stderr).toBe('');
+    expect(compiled.status).toBe(0);
+    const output = ['consumer.js', 'dist/consumer.js'].find((f) => existsSync(join(project, f)));
+    expect(output).toBeDefined();
+    const run = spawnSync(process.execPath, [output!], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual({ status: 201, listRv: 'string', everywhere: 1, renewTime: '2024-05-01T12:00:00.123456Z' });
   });
 
   it('a strict consumer cannot use a field its release lacks', () => {

@@ -17,6 +17,7 @@ const VALUE_EXPORTS = [
   // transport, streaming, signals
   'createClient',
   'stream',
+  'requestWithResponse',
   'combineSignals',
   // called by generated code
   'encodeQuery',
@@ -95,7 +96,8 @@ const TYPE_EXPORTS = [
   'RetryOptions',
   'UserAgentInfo',
   'WarningHeader',
-  // transport, signals, query, errors, time
+  // transport, signals, query, errors, time, responses
+  'ApiResponse',
   'CallOptions',
   'Client',
   'ClientOptions',
@@ -109,6 +111,7 @@ const TYPE_EXPORTS = [
   'RequestContext',
   'RequestSpec',
   'ResponseDecodeErrorInit',
+  'ResponseOf',
   'UnexpectedResponseErrorInit',
   'Time',
   'TokenProvider',

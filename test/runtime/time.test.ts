@@ -51,11 +51,26 @@ describe('microTimeNow / timeNow', () => {
 describe('formatMicroTime / formatTime', () => {
   const date = new Date(Date.UTC(2024, 4, 1, 12, 0, 0, 123));
 
-  it('formats with exactly six fractional digits in UTC', () => {
+  it('formats with exactly six fractional digits in UTC, microseconds being the whole sub-second part', () => {
     expect(formatMicroTime(date)).toBe('2024-05-01T12:00:00.123000Z');
-    expect(formatMicroTime(date, 456)).toBe('2024-05-01T12:00:00.123456Z');
-    expect(formatMicroTime(date, 7)).toBe('2024-05-01T12:00:00.123007Z');
-    expect(formatMicroTime(new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 999)), 999)).toBe('1999-12-31T23:59:59.999999Z');
+    expect(formatMicroTime(date, 123456)).toBe('2024-05-01T12:00:00.123456Z');
+    expect(formatMicroTime(date, 123007)).toBe('2024-05-01T12:00:00.123007Z');
+    expect(formatMicroTime(date, 123000)).toBe('2024-05-01T12:00:00.123000Z');
+    expect(formatMicroTime(new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 999)), 999999)).toBe('1999-12-31T23:59:59.999999Z');
+    expect(formatMicroTime(new Date(Date.UTC(2024, 0, 1)), 7)).toBe('2024-01-01T00:00:00.000007Z');
+  });
+
+  it('formatMicroTime(p.date, p.microseconds) gives back what parseMicroTime read (issue 12)', () => {
+    const parsed = parseMicroTime('2024-05-01T12:00:00.123456Z');
+    expect(parsed.microseconds).toBe(123456);
+    expect(formatMicroTime(parsed.date, parsed.microseconds)).toBe('2024-05-01T12:00:00.123456Z');
+  });
+
+  it('rejects microseconds whose milliseconds disagree with the date, naming both', () => {
+    // The old 0..999 convention on a date with milliseconds: refused rather than silently moved.
+    expect(() => formatMicroTime(date, 456)).toThrow('microseconds 456 disagree with the date\'s milliseconds .123: expected 123000..123999');
+    expect(() => formatMicroTime(date, 124000)).toThrow(RangeError);
+    expect(() => formatMicroTime(date, 122999)).toThrow(RangeError);
   });
 
   it('formats Time at second precision', () => {
@@ -63,8 +78,8 @@ describe('formatMicroTime / formatTime', () => {
     expect(formatTime(new Date('2024-02-29T23:59:59.999Z'))).toBe('2024-02-29T23:59:59Z');
   });
 
-  it.each([-1, 1000, 1.5, Number.NaN])('rejects %s extra microseconds', (micros) => {
-    expect(() => formatMicroTime(date, micros)).toThrow(RangeError);
+  it.each([-1, 1_000_000, 123456.5, Number.NaN, Number.POSITIVE_INFINITY])('rejects %s microseconds as outside 0..999999', (micros) => {
+    expect(() => formatMicroTime(date, micros)).toThrow(`microseconds must be an integer in 0..999999 (the whole sub-second part), got ${micros}`);
   });
 
   it('rejects invalid dates and years RFC3339 cannot express', () => {
@@ -128,33 +143,43 @@ describe('parseMicroTime', () => {
     expect(() => asMicroTime(value)).toThrow(TypeError);
   });
 
-  it('round-trips Z-normalised values exactly', () => {
+  it('round-trips: format(parse(v)) === v and parse(format(d, µs)) gives d and µs back, for random values and the boundaries', () => {
     let seed = 42;
     const random = (): number => {
       seed = (seed * 1103515245 + 12345) % 2147483648;
       return seed / 2147483648;
     };
-    const min = Date.UTC(1, 0, 1);
+    const min = Date.parse('0000-01-01T00:00:00.000Z');
     const max = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-    const values: string[] = [];
+    const cases: Array<{ ms: number; micros: number }> = [];
     for (let i = 0; i < 10_000; i++) {
-      // Whole seconds and milliseconds drawn separately: one draw has too few bits to vary both.
-      const ms = min + Math.floor(random() * ((max - min) / 1000)) * 1000 + Math.floor(random() * 1000);
-      values.push(formatMicroTime(new Date(ms), Math.floor(random() * 1000)));
+      // Whole seconds and the sub-second part drawn separately: one draw has too few bits to vary both.
+      const second = Math.floor(min / 1000) + Math.floor(random() * ((max - min) / 1000));
+      const micros = Math.floor(random() * 1_000_000);
+      cases.push({ ms: second * 1000 + Math.floor(micros / 1000), micros });
     }
-    values.push('1970-01-01T00:00:00.000000Z', '0000-01-01T00:00:00.000000Z', '9999-12-31T23:59:59.999999Z', '2024-02-29T23:59:59.000001Z');
-    for (const value of values) {
+    for (const ms of [min, 0, -1, Date.UTC(2024, 1, 29, 23, 59, 59, 999), max]) {
+      const subMs = ((ms % 1000) + 1000) % 1000;
+      for (const micros of [subMs * 1000, subMs * 1000 + 1, subMs * 1000 + 999]) cases.push({ ms, micros });
+    }
+    for (const { ms, micros } of cases) {
+      const value = formatMicroTime(new Date(ms), micros);
       expect(value).toMatch(MICRO_RE);
-      const parsed = parseMicroTime(value);
-      expect(formatMicroTime(parsed.date, parsed.microseconds % 1000)).toBe(value);
-      expect(Math.floor(parsed.microseconds / 1000)).toBe(parsed.date.getUTCMilliseconds());
       expect(isMicroTime(value)).toBe(true);
+      const parsed = parseMicroTime(value);
+      expect(parsed.date.getTime()).toBe(ms);
+      expect(parsed.microseconds).toBe(micros);
+      expect(formatMicroTime(parsed.date, parsed.microseconds)).toBe(value);
+    }
+    for (const value of ['0000-01-01T00:00:00.000000Z', '1970-01-01T00:00:00.000000Z', '1969-12-31T23:59:59.999999Z', '9999-12-31T23:59:59.999999Z', '2024-02-29T23:59:59.000001Z']) {
+      const parsed = parseMicroTime(value);
+      expect(formatMicroTime(parsed.date, parsed.microseconds)).toBe(value);
     }
   });
 
   it('normalises offset inputs to Z on the way back', () => {
     const parsed = parseMicroTime('2024-01-01T01:00:00.654321+01:00');
-    expect(formatMicroTime(parsed.date, parsed.microseconds % 1000)).toBe('2024-01-01T00:00:00.654321Z');
+    expect(formatMicroTime(parsed.date, parsed.microseconds)).toBe('2024-01-01T00:00:00.654321Z');
   });
 });
 

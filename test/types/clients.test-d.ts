@@ -96,3 +96,60 @@ describe('generated clients type what they return', () => {
     void v135.getAPIResources(client, { signal: new AbortController().signal });
   });
 });
+
+describe('optional inputs take undefined under exactOptionalPropertyTypes (issue 12)', () => {
+  it('a maybe-undefined value from an optional chain passed to optional params, bodies and options', () => {
+    const list = null as unknown as v135.LeaseList;
+    const maybe = lease135.metadata?.resourceVersion;
+    void v135.deleteNamespacedLease(client, { namespace: 'ns', name: 'a', body: { preconditions: { resourceVersion: maybe } }, gracePeriodSeconds: undefined });
+    void v135.listNamespacedLease(client, { namespace: 'ns', labelSelector: undefined, resourceVersion: list.metadata?.resourceVersion });
+    void v135.readNamespacedLease(client, { namespace: 'ns', name: 'a' }, { signal: undefined, timeoutMs: undefined, headers: undefined });
+    void v135.replaceNamespacedLease(client, { namespace: 'ns', name: 'a', body: { ...lease135, spec: { holderIdentity: lease135.spec?.holderIdentity } } });
+    void v135.createClient({ baseUrl: 'http://x', token: undefined, timeoutMs: undefined, fetch: undefined });
+    void v135.listAllNamespacedLeases(client, { namespace: 'ns', labelSelector: undefined }, { limit: undefined, signal: undefined });
+    void v135.watchNamespacedLeases(client, { namespace: 'ns', labelSelector: undefined, fieldSelector: undefined });
+  });
+});
+
+describe('arguments with nothing required may be left out (issue 12)', () => {
+  it('listLeaseForAllNamespaces(client) without params', () => {
+    void v135.listLeaseForAllNamespaces(client);
+    void v135.listLeaseForAllNamespaces(client, undefined, { timeoutMs: 1000 });
+    void v135.listLeaseForAllNamespacesWithResponse(client);
+    // @ts-expect-error — a namespaced list still needs its namespace
+    void v135.listNamespacedLease(client);
+  });
+});
+
+describe('…WithResponse gives { status, headers, body } typed per status code (issue 12)', () => {
+  it('narrows the body by status', async () => {
+    const created = await v135.createNamespacedLeaseWithResponse(client, { namespace: 'ns', body: lease135 });
+    expectTypeOf(created.status).toEqualTypeOf<200 | 201 | 202>();
+    expectTypeOf(created.headers).toEqualTypeOf<Headers>();
+    expectTypeOf(created.body).toEqualTypeOf<v135.Lease>();
+    const deleted = await v135.deleteNamespacedLeaseWithResponse(client, { namespace: 'ns', name: 'a' });
+    if (deleted.status === 200) expectTypeOf(deleted.body).toEqualTypeOf<v135.Status>();
+    expectTypeOf<v135.ResponseOf<{ 200: v135.Lease; 201: v135.Status }>>().toEqualTypeOf<
+      v135.ApiResponse<200, v135.Lease> | v135.ApiResponse<201, v135.Status>
+    >();
+    const read = await v135.readNamespacedLeaseWithResponse(client, { namespace: 'ns', name: 'a' }, { signal: AbortSignal.timeout(1000) });
+    expectTypeOf(read).toEqualTypeOf<v135.ApiResponse<200, v135.Lease>>();
+    // @ts-expect-error — a read never answers 201
+    if (read.status === 201) void read;
+  });
+});
+
+describe('each release entry point exports only what its functions use (issue 12)', () => {
+  it("WatchEvent is the runtime's typed event, not the spec's untyped model", () => {
+    expectTypeOf<v135.WatchEvent<v135.Lease>['object']>().toEqualTypeOf<v135.Lease>();
+    expectTypeOf<v130.WatchEvent<v130.Lease>['type']>().toEqualTypeOf<v130.WatchEventType>();
+  });
+
+  it('no builders for the deprecated /watch/ paths', () => {
+    // @ts-expect-error — watches use the list paths with watch=true
+    void v135.watchNamespacedLeasesPath;
+    // @ts-expect-error — likewise
+    void v131.watchLeasesPath;
+    void v135.namespacedLeasesPath('ns');
+  });
+});

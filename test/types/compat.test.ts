@@ -5,7 +5,7 @@ import { annotateSince } from '../../generator/ir/annotateSince.js';
 import { diffReleases } from '../../generator/diff/diffReleases.js';
 import { clientOperations } from '../../generator/emit/emitOperations.js';
 import { createEmitProject } from '../../generator/emit/tsProject.js';
-import { emitRelease } from '../../generator/emit/emitRelease.js';
+import { emitRelease, exportedModelNames } from '../../generator/emit/emitRelease.js';
 import { releaseModuleName } from '../../generator/shared/releaseNames.js';
 import type { ModelIr, ReleaseIr } from '../../generator/ir/types.js';
 import { tempDir } from '../helpers/cli.js';
@@ -28,8 +28,9 @@ function compatibilityChecker(oldImport: string, newImport: string, older: Relea
     'type Check<A, B> = [A] extends [B] ? true : false;',
     'const ok = <T extends true>(): T | undefined => undefined;',
   ];
-  const newModels = new Set(newer.models.map((m) => m.name));
-  for (const model of older.models) {
+  const newModels = new Set(exportedModelNames(newer));
+  const oldModels = new Set(exportedModelNames(older));
+  for (const model of older.models.filter((m) => oldModels.has(m.name))) {
     if (!newModels.has(model.name)) {
       lines.push(`ok<Check<'${model.name}', keyof typeof import('${newImport}')>>(); // model removed`);
       continue;

@@ -13,11 +13,11 @@ export interface LeaderElectorOptions {
   /** This candidate's identity, written as holderIdentity; unique per running instance (e.g. hostname + random suffix). */
   identity: string;
   /** ms non-leaders wait, from the last change they observed, before taking over. Default 15,000; whole seconds go on the wire. */
-  leaseDuration?: number;
+  leaseDuration?: number | undefined;
   /** ms the leader keeps retrying a failed renewal before it steps down. Default 10,000. */
-  renewDeadline?: number;
+  renewDeadline?: number | undefined;
   /** ms between attempts. Default 2,000. */
-  retryPeriod?: number;
+  retryPeriod?: number | undefined;
   /** Called once leadership is acquired; all guarded work must stop when `signal` aborts. */
   onStartedLeading(signal: AbortSignal): void | Promise<void>;
   /** Always called once `run()` ends, whether or not this candidate ever led. */
@@ -31,13 +31,13 @@ export interface LeaderElectorOptions {
    */
   onError?(error: unknown): void;
   /** On cancel, clear the holder (leaseDurationSeconds 1) so another candidate takes over at once. */
-  releaseOnCancel?: boolean;
+  releaseOnCancel?: boolean | undefined;
   /** Cancels the election; with releaseOnCancel, the lease is released first. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Defaults to real time. */
-  clock?: ElectionClock;
+  clock?: ElectionClock | undefined;
   /** Uniform in [0, 1) for the retry jitter. Default Math.random. */
-  random?: () => number;
+  random?: (() => number) | undefined;
 }
 
 export interface ElectorConfig {

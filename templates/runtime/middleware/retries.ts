@@ -32,24 +32,24 @@ export interface RetryBudget {
 
 export interface RetryOptions {
   /** Retries per request; client-go's default (rest.Request's maxRetries) is 10. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** First backoff; doubled per retry. Default 1000 (client-go's retry delay after a connection reset is 1 s). */
-  baseDelayMs?: number;
+  baseDelayMs?: number | undefined;
   /**
    * Ceiling of every single wait. A server asking (Retry-After) for longer is
    * not retried: its answer goes back to the caller, whose error carries
    * `retryAfterSeconds`. Default 30000.
    */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
   /** Shared by all requests through this wrapper; `false` disables it. Default `{ maxTokens: 10, tokenRatio: 0.1 }`. */
-  budget?: RetryBudget | false;
-  onRetry?: (event: RetryEvent) => void;
+  budget?: RetryBudget | false | undefined;
+  onRetry?: ((event: RetryEvent) => void) | undefined;
   /** Injected in tests; must reject with `signal.reason` once `signal` aborts. */
   sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
   /** Returns [0, 1); for the jitter. */
-  random?: () => number;
+  random?: (() => number) | undefined;
   /** Milliseconds since the epoch; for Retry-After given as an HTTP date. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 const RETRYABLE_CONNECTION_ERRORS: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET']);

@@ -13,12 +13,12 @@ import type { Client } from '../transport.js';
 export interface WatchTarget {
   readonly path: string;
   /** labelSelector, fieldSelector, …; paging and watch parameters are set by the runtime and ignored here. */
-  readonly query?: Readonly<Record<string, QueryValue>>;
+  readonly query?: Readonly<Record<string, QueryValue>> | undefined;
 }
 
 export interface ListAllOptions {
   /** Page size; default 500. `0` sends no limit (one unpaged request). */
-  limit?: number;
+  limit?: number | undefined;
   /**
    * What to do when a continue token has expired (410) in the middle of the list:
    * - `'restart'` (default): list again from the first page. The result is a consistent snapshot, but
@@ -27,19 +27,19 @@ export interface ListAllOptions {
    *   from a newer snapshot (objects changed in between may be missing or appear twice), as the
    *   Kubernetes API documents for this token. Falls back to `'restart'` when the Status has no token.
    */
-  onExpired?: 'restart' | 'continue';
+  onExpired?: 'restart' | 'continue' | undefined;
   /** Aborting rejects the iteration with the signal's reason (a list cut short must not look complete). */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Called after each page is received, before its items are yielded. */
   onPage?: (info: { items: number; continue: string | undefined; resourceVersion: string }) => void;
   /** Called when a continue token expired, saying which way the list goes on. */
-  onExpiredContinue?: (info: { mode: 'restart' | 'continue'; token?: string }) => void;
+  onExpiredContinue?: ((info: { mode: 'restart' | 'continue'; token?: string }) => void) | undefined;
 }
 
 /** The parts of a `*List` response the runtime reads. */
 export interface ListResponse<T> {
-  metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number };
-  items?: T[] | null;
+  metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number } | undefined;
+  items?: T[] | null | undefined;
 }
 
 const DEFAULT_LIMIT = 500;

@@ -13,7 +13,7 @@ export type Time = string & { readonly __brand: 'Time' };
 export interface ParsedMicroTime {
   /** The instant, truncated to the millisecond. */
   date: Date;
-  /** Microseconds within the second, 0..999999 (the millisecond part is also in `date`). */
+  /** Microseconds within the second, 0..999999: the whole sub-second part (its milliseconds are also in `date`). Pass it to `formatMicroTime` as is. */
   microseconds: number;
 }
 
@@ -49,14 +49,26 @@ export function timeNow(clock?: () => number): Time {
 }
 
 /**
- * Formats `date` plus `microseconds` (0..999, the part below the millisecond
- * that `Date` cannot hold) as a UTC MicroTime.
+ * Formats an instant as a UTC MicroTime. `microseconds` is the whole
+ * sub-second part, 0..999999, the same convention as
+ * `parseMicroTime(...).microseconds`, so `formatMicroTime(p.date, p.microseconds)`
+ * gives back the value `p` was parsed from (normalised to `Z`). The seconds come
+ * from `date`; when `microseconds` is given, its milliseconds (`microseconds / 1000`,
+ * rounded down) must equal `date`'s, so a caller who meant something else gets a
+ * RangeError rather than a silently different timestamp. Without it, the
+ * fraction is `date`'s milliseconds followed by `000`.
  */
-export function formatMicroTime(date: Date, microseconds = 0): MicroTime {
-  if (!(Number.isInteger(microseconds) && microseconds >= 0 && microseconds < 1000)) {
-    throw new RangeError(`microseconds must be an integer in 0..999, got ${microseconds}`);
+export function formatMicroTime(date: Date, microseconds?: number): MicroTime {
+  const iso = isoString(date);
+  if (microseconds === undefined) return `${iso.slice(0, 23)}000Z` as MicroTime;
+  if (!(Number.isInteger(microseconds) && microseconds >= 0 && microseconds < 1_000_000)) {
+    throw new RangeError(`microseconds must be an integer in 0..999999 (the whole sub-second part), got ${microseconds}`);
   }
-  return `${isoString(date).slice(0, 23)}${String(microseconds).padStart(3, '0')}Z` as MicroTime;
+  const fraction = String(microseconds).padStart(6, '0');
+  if (fraction.slice(0, 3) !== iso.slice(20, 23)) {
+    throw new RangeError(`microseconds ${microseconds} disagree with the date's milliseconds .${iso.slice(20, 23)}: expected ${iso.slice(20, 23)}000..${iso.slice(20, 23)}999`);
+  }
+  return `${iso.slice(0, 20)}${fraction}Z` as MicroTime;
 }
 
 /** Formats `date` as a UTC Time, dropping the sub-second part (Kubernetes `Time` has second precision). */

@@ -19,9 +19,9 @@ export interface ClientOptions {
   /** API server origin, e.g. `http://127.0.0.1:8080`; a trailing slash is tolerated. */
   baseUrl: string;
   /** Sent with every request. Names are case-insensitive; per-call headers win over these. */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | undefined;
   /** Sent as `Authorization: Bearer …`. */
-  token?: TokenProvider;
+  token?: TokenProvider | undefined;
   /**
    * Custom fetch (tests, proxies, retry wrappers; on Node, k8s-lease-client-node's
    * TLS-configured undici fetch).
@@ -29,27 +29,27 @@ export interface ClientOptions {
    * `init.headers` as a plain object of lower-case names, its own for each
    * request.
    */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /**
    * Default per-call timeout in ms; `undefined` means none. It bounds the
    * HTTP exchange: until the body is read for `request`, until the headers
    * arrive for `stream()`. It does not bound the token provider.
    */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * Extra standard RequestInit merged into every request, e.g. `{ credentials: 'include' }` in a browser.
    * `redirect` defaults to `'manual'`: a redirect is not followed but rejected as a KubernetesApiError with
    * the 3xx status (0 in browsers); `'follow'` would re-send the request, body included, wherever it points.
    * For TLS options on Node, use k8s-lease-client-node's `clientOptions` (its `fetch`), not an undici dispatcher here.
    */
-  init?: Omit<RequestInit, 'method' | 'body' | 'headers' | 'signal'>;
+  init?: Omit<RequestInit, 'method' | 'body' | 'headers' | 'signal'> | undefined;
 }
 
 export interface CallOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** Overrides `ClientOptions.timeoutMs` for this call. */
-  timeoutMs?: number;
-  headers?: Record<string, string>;
+  timeoutMs?: number | undefined;
+  headers?: Record<string, string> | undefined;
 }
 
 export interface RequestSpec {
@@ -57,13 +57,13 @@ export interface RequestSpec {
   /** Already built and encoded; starts with '/'. */
   path: string;
   /** Already encoded by encodeQuery: '' or '?…'. */
-  query?: string;
+  query?: string | undefined;
   /** Already serialised. */
-  body?: string;
+  body?: string | undefined;
   /** Defaults to `application/json` when there is a body. */
-  contentType?: string;
+  contentType?: string | undefined;
   /** Defaults to `application/json`. */
-  accept?: string;
+  accept?: string | undefined;
 }
 
 export interface Client {
@@ -125,7 +125,8 @@ export function createClient(options: ClientOptions): Client {
       // Redirects are not followed (unless `init.redirect` says so): a 3xx to another origin would get the request body
       // re-sent there and its answer taken for the API server's. kube-apiserver does not redirect API calls, so a 3xx is a
       // KubernetesApiError (status 0 in browsers, where the redirect response is opaque).
-      response = await (customFetch ?? fetch)(url, { redirect: 'manual', ...extraInit, method, headers, body, signal });
+      // `as`: fetch takes an undefined body and signal alike; the DOM typings only say so without exactOptionalPropertyTypes.
+      response = await (customFetch ?? fetch)(url, { redirect: 'manual', ...extraInit, method, headers, body, signal } as RequestInit);
       if (!response.ok) throw await errorFromResponse(method, url, response);
       if (stream) return [response, linked];
       // text() + JSON.parse rather than json(): an empty 2xx body (e.g. some DELETEs) must be undefined, not a SyntaxError.

@@ -2,7 +2,7 @@
 // Source: spec/openapi/v1.29.0.json (Kubernetes 1.29.0, sha256:2ae4eafd0c3b48b49ff9d9e4200b6850f32848a1e4fc746c4d123b051c557aec)
 // Regenerate with `npm run generate`.
 export * from '../runtime/index.js';
-export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, RawExtension, Status, StatusCause, StatusDetails, Time, WatchEvent } from './models.js';
+export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, Status, StatusCause, StatusDetails, Time } from './models.js';
 export * from './paths.js';
 export * from './operations.js';
 export * from './watches.js';

@@ -26,30 +26,3 @@ export function namespacedLeasesPath(namespace: string): string {
 export function namespacedLeasePath(namespace: string, name: string): string {
   return `/apis/coordination.k8s.io/v1/namespaces/${namespaceSegment(namespace)}/leases/${nameSegment(name)}`;
 }
-
-/**
- * The path `/apis/coordination.k8s.io/v1/watch/leases`.
- *
- * @deprecated use the 'watch' parameter with a list operation instead.
- */
-export const watchLeasesPath = '/apis/coordination.k8s.io/v1/watch/leases';
-
-/**
- * Builds `/apis/coordination.k8s.io/v1/watch/namespaces/{namespace}/leases`. Every parameter is validated before any request exists (namespace: DNS-1123 label; name: DNS-1123 subdomain), so an accepted value holds only a-z, 0-9, '-' and '.', which need no percent-encoding: nothing else can reach the URL.
- *
- * @throws InvalidPathParameterError when `namespace` is not acceptable
- * @deprecated use the 'watch' parameter with a list operation instead.
- */
-export function watchNamespacedLeasesPath(namespace: string): string {
-  return `/apis/coordination.k8s.io/v1/watch/namespaces/${namespaceSegment(namespace)}/leases`;
-}
-
-/**
- * Builds `/apis/coordination.k8s.io/v1/watch/namespaces/{namespace}/leases/{name}`. Every parameter is validated before any request exists (namespace: DNS-1123 label; name: DNS-1123 subdomain), so an accepted value holds only a-z, 0-9, '-' and '.', which need no percent-encoding: nothing else can reach the URL.
- *
- * @throws InvalidPathParameterError when `namespace` or `name` is not acceptable
- * @deprecated use the 'watch' parameter with a list operation instead, filtered to a single item with the 'fieldSelector' parameter.
- */
-export function watchNamespacedLeasePath(namespace: string, name: string): string {
-  return `/apis/coordination.k8s.io/v1/watch/namespaces/${namespaceSegment(namespace)}/leases/${nameSegment(name)}`;
-}

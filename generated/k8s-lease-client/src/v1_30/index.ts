@@ -2,7 +2,7 @@
 // Source: spec/openapi/v1.30.0.json (Kubernetes 1.30.0, sha256:9b33e83f82f69cb6a5d17b4df806d172de32c63219da3a0fb51dce3e9cd5a06a)
 // Regenerate with `npm run generate`.
 export * from '../runtime/index.js';
-export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, RawExtension, Status, StatusCause, StatusDetails, Time, WatchEvent } from './models.js';
+export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, Status, StatusCause, StatusDetails, Time } from './models.js';
 export * from './paths.js';
 export * from './operations.js';
 export * from './watches.js';

@@ -2,7 +2,7 @@
 // Source: spec/openapi/v1.31.1.json (Kubernetes 1.31.1, sha256:8b527004dd81ba23a93825f7f0d7ee23708fe02b580aaeb99684c2ceb02bae8b)
 // Regenerate with `npm run generate`.
 export * from '../runtime/index.js';
-export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, RawExtension, Status, StatusCause, StatusDetails, Time, WatchEvent } from './models.js';
+export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, Status, StatusCause, StatusDetails, Time } from './models.js';
 export * from './paths.js';
 export * from './operations.js';
 export * from './watches.js';

@@ -15,13 +15,13 @@ export interface APIResource {
    *
    * @since 1.29.0
    */
-  categories?: string[];
+  categories?: string[] | undefined;
   /**
    * group is the preferred group of the resource.  Empty implies the group of the containing resource list. For subresources, this may have a different value, for example: Scale".
    *
    * @since 1.29.0
    */
-  group?: string;
+  group?: string | undefined;
   /**
    * kind is the kind for the resource (e.g. 'Foo' is the kind for a resource 'foo')
    *
@@ -45,7 +45,7 @@ export interface APIResource {
    *
    * @since 1.29.0
    */
-  shortNames?: string[];
+  shortNames?: string[] | undefined;
   /**
    * singularName is the singular name of the resource.  This allows clients to handle plural and singular opaquely. The singularName is more correct for reporting status on a single item and both singular and plural are allowed from the kubectl CLI interface.
    *
@@ -57,7 +57,7 @@ export interface APIResource {
    *
    * @since 1.29.0
    */
-  storageVersionHash?: string;
+  storageVersionHash?: string | undefined;
   /**
    * verbs is a list of supported kube verbs (this includes get, list, watch, create, update, patch, delete, deletecollection, and proxy)
    *
@@ -69,7 +69,7 @@ export interface APIResource {
    *
    * @since 1.29.0
    */
-  version?: string;
+  version?: string | undefined;
 }
 
 /**
@@ -84,7 +84,7 @@ export interface APIResourceList {
    *
    * @since 1.29.0
    */
-  apiVersion?: string;
+  apiVersion?: string | undefined;
   /**
    * groupVersion is the group and version this APIResourceList is for.
    *
@@ -96,7 +96,7 @@ export interface APIResourceList {
    *
    * @since 1.29.0
    */
-  kind?: string;
+  kind?: string | undefined;
   /**
    * resources contains the name of the resources and if they are namespaced.
    *
@@ -117,43 +117,43 @@ export interface DeleteOptions {
    *
    * @since 1.29.0
    */
-  apiVersion?: string;
+  apiVersion?: string | undefined;
   /**
    * When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed
    *
    * @since 1.29.0
    */
-  dryRun?: string[];
+  dryRun?: string[] | undefined;
   /**
    * The duration in seconds before the object should be deleted. Value must be non-negative integer. The value zero indicates delete immediately. If this value is nil, the default grace period for the specified type will be used. Defaults to a per object value if not specified. zero means delete immediately.
    *
    * @since 1.29.0
    */
-  gracePeriodSeconds?: number;
+  gracePeriodSeconds?: number | undefined;
   /**
    * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    *
    * @since 1.29.0
    */
-  kind?: string;
+  kind?: string | undefined;
   /**
    * Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7. Should the dependent objects be orphaned. If true/false, the "orphan" finalizer will be added to/removed from the object's finalizers list. Either this field or PropagationPolicy may be set, but not both.
    *
    * @since 1.29.0
    */
-  orphanDependents?: boolean;
+  orphanDependents?: boolean | undefined;
   /**
    * Must be fulfilled before a deletion is carried out. If not possible, a 409 Conflict status will be returned.
    *
    * @since 1.29.0
    */
-  preconditions?: Preconditions;
+  preconditions?: Preconditions | undefined;
   /**
    * Whether and how garbage collection will be performed. Either this field or OrphanDependents may be set, but not both. The default policy is decided by the existing finalizer set in the metadata.finalizers and the resource-specific default policy. Acceptable values are: 'Orphan' - orphan the dependents; 'Background' - allow the garbage collector to delete the dependents in the background; 'Foreground' - a cascading policy that deletes all dependents in the foreground.
    *
    * @since 1.29.0
    */
-  propagationPolicy?: string;
+  propagationPolicy?: string | undefined;
 }
 
 /**
@@ -180,25 +180,25 @@ export interface Lease {
    *
    * @since 1.29.0
    */
-  apiVersion?: string;
+  apiVersion?: string | undefined;
   /**
    * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    *
    * @since 1.29.0
    */
-  kind?: string;
+  kind?: string | undefined;
   /**
    * More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    *
    * @since 1.29.0
    */
-  metadata?: ObjectMeta;
+  metadata?: ObjectMeta | undefined;
   /**
    * spec contains the specification of the Lease. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
    *
    * @since 1.29.0
    */
-  spec?: LeaseSpec;
+  spec?: LeaseSpec | undefined;
 }
 
 /**
@@ -213,7 +213,7 @@ export interface LeaseList {
    *
    * @since 1.29.0
    */
-  apiVersion?: string;
+  apiVersion?: string | undefined;
   /**
    * items is a list of schema objects.
    *
@@ -225,13 +225,13 @@ export interface LeaseList {
    *
    * @since 1.29.0
    */
-  kind?: string;
+  kind?: string | undefined;
   /**
    * Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
    *
    * @since 1.29.0
    */
-  metadata?: ListMeta;
+  metadata?: ListMeta | undefined;
 }
 
 /**
@@ -246,43 +246,43 @@ export interface LeaseSpec {
    *
    * @since 1.29.0
    */
-  acquireTime?: MicroTime;
+  acquireTime?: MicroTime | undefined;
   /**
    * holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.
    *
    * @since 1.29.0
    */
-  holderIdentity?: string;
+  holderIdentity?: string | undefined;
   /**
    * leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it. This is measured against the time of last observed renewTime.
    *
    * @since 1.29.0
    */
-  leaseDurationSeconds?: number;
+  leaseDurationSeconds?: number | undefined;
   /**
    * leaseTransitions is the number of transitions of a lease between holders.
    *
    * @since 1.29.0
    */
-  leaseTransitions?: number;
+  leaseTransitions?: number | undefined;
   /**
    * PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up. This field can only be set if Strategy is also set.
    *
    * @since 1.31.1
    */
-  preferredHolder?: string;
+  preferredHolder?: string | undefined;
   /**
    * renewTime is a time when the current holder of a lease has last updated the lease.
    *
    * @since 1.29.0
    */
-  renewTime?: MicroTime;
+  renewTime?: MicroTime | undefined;
   /**
    * Strategy indicates the strategy for picking the leader for coordinated leader election. If the field is not specified, there is no active coordination for this lease. (Alpha) Using this field requires the CoordinatedLeaderElection feature gate to be enabled.
    *
    * @since 1.31.1
    */
-  strategy?: string;
+  strategy?: string | undefined;
 }
 
 /**
@@ -297,25 +297,25 @@ export interface ListMeta {
    *
    * @since 1.29.0
    */
-  continue?: string;
+  continue?: string | undefined;
   /**
    * remainingItemCount is the number of subsequent items in the list which are not included in this list response. If the list request contained label or field selectors, then the number of remaining items is unknown and the field will be left unset and omitted during serialization. If the list is complete (either because it is not chunking or because this is the last chunk), then there are no more remaining items and this field will be left unset and omitted during serialization. Servers older than v1.15 do not set this field. The intended use of the remainingItemCount is *estimating* the size of a collection. Clients should not rely on the remainingItemCount to be set or to be exact.
    *
    * @since 1.29.0
    */
-  remainingItemCount?: number;
+  remainingItemCount?: number | undefined;
   /**
    * String that identifies the server's internal version of this object that can be used by clients to determine when objects have changed. Value must be treated as opaque by clients and passed unmodified back to the server. Populated by the system. Read-only. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#concurrency-control-and-consistency
    *
    * @since 1.29.0
    */
-  resourceVersion?: string;
+  resourceVersion?: string | undefined;
   /**
    * Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.
    *
    * @since 1.29.0
    */
-  selfLink?: string;
+  selfLink?: string | undefined;
 }
 
 /**
@@ -330,43 +330,43 @@ export interface ManagedFieldsEntry {
    *
    * @since 1.29.0
    */
-  apiVersion?: string;
+  apiVersion?: string | undefined;
   /**
    * FieldsType is the discriminator for the different fields format and version. There is currently only one possible value: "FieldsV1"
    *
    * @since 1.29.0
    */
-  fieldsType?: string;
+  fieldsType?: string | undefined;
   /**
    * FieldsV1 holds the first JSON version format as described in the "FieldsV1" type.
    *
    * @since 1.29.0
    */
-  fieldsV1?: FieldsV1;
+  fieldsV1?: FieldsV1 | undefined;
   /**
    * Manager is an identifier of the workflow managing these fields.
    *
    * @since 1.29.0
    */
-  manager?: string;
+  manager?: string | undefined;
   /**
    * Operation is the type of operation which lead to this ManagedFieldsEntry being created. The only valid values for this field are 'Apply' and 'Update'.
    *
    * @since 1.29.0
    */
-  operation?: string;
+  operation?: string | undefined;
   /**
    * Subresource is the name of the subresource used to update that object, or empty string if the object was updated through the main resource. The value of this field is used to distinguish between managers, even if they share the same name. For example, a status update will be distinct from a regular update using the same manager name. Note that the APIVersion field is not related to the Subresource field and it always corresponds to the version of the main resource.
    *
    * @since 1.29.0
    */
-  subresource?: string;
+  subresource?: string | undefined;
   /**
    * Time is the timestamp of when the ManagedFields entry was added. The timestamp will also be updated if a field is added, the manager changes any of the owned fields value or removes a field. The timestamp does not update when a field is removed from the entry because another manager took it over.
    *
    * @since 1.29.0
    */
-  time?: Time;
+  time?: Time | undefined;
 }
 
 /**
@@ -389,7 +389,7 @@ export interface ObjectMeta {
    *
    * @since 1.29.0
    */
-  annotations?: { [key: string]: string };
+  annotations?: { [key: string]: string } | undefined;
   /**
    * CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.
    *
@@ -397,13 +397,13 @@ export interface ObjectMeta {
    *
    * @since 1.29.0
    */
-  creationTimestamp?: Time;
+  creationTimestamp?: Time | undefined;
   /**
    * Number of seconds allowed for this object to gracefully terminate before it will be removed from the system. Only set when deletionTimestamp is also set. May only be shortened. Read-only.
    *
    * @since 1.29.0
    */
-  deletionGracePeriodSeconds?: number;
+  deletionGracePeriodSeconds?: number | undefined;
   /**
    * DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted. This field is set by the server when a graceful deletion is requested by the user, and is not directly settable by a client. The resource is expected to be deleted (no longer visible from resource lists, and not reachable by name) after the time in this field, once the finalizers list is empty. As long as the finalizers list contains items, deletion is blocked. Once the deletionTimestamp is set, this value may not be unset or be set further into the future, although it may be shortened or the resource may be deleted prior to this time. For example, a user may request that a pod is deleted in 30 seconds. The Kubelet will react by sending a graceful termination signal to the containers in the pod. After that 30 seconds, the Kubelet will send a hard termination signal (SIGKILL) to the container and after cleanup, remove the pod from the API. In the presence of network partitions, this object may still exist after this timestamp, until an administrator or automated process can determine the resource is fully terminated. If not set, graceful deletion of the object has not been requested.
    *
@@ -411,13 +411,13 @@ export interface ObjectMeta {
    *
    * @since 1.29.0
    */
-  deletionTimestamp?: Time;
+  deletionTimestamp?: Time | undefined;
   /**
    * Must be empty before the object is deleted from the registry. Each entry is an identifier for the responsible component that will remove the entry from the list. If the deletionTimestamp of the object is non-nil, entries in this list can only be removed. Finalizers may be processed and removed in any order.  Order is NOT enforced because it introduces significant risk of stuck finalizers. finalizers is a shared field, any actor with permission can reorder it. If the finalizer list is processed in order, then this can lead to a situation in which the component responsible for the first finalizer in the list is waiting for a signal (field value, external system, or other) produced by a component responsible for a finalizer later in the list, resulting in a deadlock. Without enforced ordering finalizers are free to order amongst themselves and are not vulnerable to ordering changes in the list.
    *
    * @since 1.29.0
    */
-  finalizers?: string[];
+  finalizers?: string[] | undefined;
   /**
    * GenerateName is an optional prefix, used by the server, to generate a unique name ONLY IF the Name field has not been provided. If this field is used, the name returned to the client will be different than the name passed. This value will also be combined with a unique suffix. The provided value has the same validation rules as the Name field, and may be truncated by the length of the suffix required to make the value unique on the server.
    *
@@ -427,31 +427,31 @@ export interface ObjectMeta {
    *
    * @since 1.29.0
    */
-  generateName?: string;
+  generateName?: string | undefined;
   /**
    * A sequence number representing a specific generation of the desired state. Populated by the system. Read-only.
    *
    * @since 1.29.0
    */
-  generation?: number;
+  generation?: number | undefined;
   /**
    * Map of string keys and values that can be used to organize and categorize (scope and select) objects. May match selectors of replication controllers and services. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels
    *
    * @since 1.29.0
    */
-  labels?: { [key: string]: string };
+  labels?: { [key: string]: string } | undefined;
   /**
    * ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow. This is mostly for internal housekeeping, and users typically shouldn't need to set or understand this field. A workflow can be the user's name, a controller's name, or the name of a specific apply path like "ci-cd". The set of fields is always in the version that the workflow used when modifying the object.
    *
    * @since 1.29.0
    */
-  managedFields?: ManagedFieldsEntry[];
+  managedFields?: ManagedFieldsEntry[] | undefined;
   /**
    * Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names
    *
    * @since 1.29.0
    */
-  name?: string;
+  name?: string | undefined;
   /**
    * Namespace defines the space within which each name must be unique. An empty namespace is equivalent to the "default" namespace, but "default" is the canonical representation. Not all objects are required to be scoped to a namespace - the value of this field for those objects will be empty.
    *
@@ -459,13 +459,13 @@ export interface ObjectMeta {
    *
    * @since 1.29.0
    */
-  namespace?: string;
+  namespace?: string | undefined;
   /**
    * List of objects depended by this object. If ALL objects in the list have been deleted, this object will be garbage collected. If this object is managed by a controller, then an entry in this list will point to this controller, with the controller field set to true. There cannot be more than one managing controller.
    *
    * @since 1.29.0
    */
-  ownerReferences?: OwnerReference[];
+  ownerReferences?: OwnerReference[] | undefined;
   /**
    * An opaque value that represents the internal version of this object that can be used by clients to determine when objects have changed. May be used for optimistic concurrency, change detection, and the watch operation on a resource or set of resources. Clients must treat these values as opaque and passed unmodified back to the server. They may only be valid for a particular resource or set of resources.
    *
@@ -473,13 +473,13 @@ export interface ObjectMeta {
    *
    * @since 1.29.0
    */
-  resourceVersion?: string;
+  resourceVersion?: string | undefined;
   /**
    * Deprecated: selfLink is a legacy read-only field that is no longer populated by the system.
    *
    * @since 1.29.0
    */
-  selfLink?: string;
+  selfLink?: string | undefined;
   /**
    * UID is the unique in time and space value for this object. It is typically generated by the server on successful creation of a resource and is not allowed to change on PUT operations.
    *
@@ -487,7 +487,7 @@ export interface ObjectMeta {
    *
    * @since 1.29.0
    */
-  uid?: string;
+  uid?: string | undefined;
 }
 
 /**
@@ -508,13 +508,13 @@ export interface OwnerReference {
    *
    * @since 1.29.0
    */
-  blockOwnerDeletion?: boolean;
+  blockOwnerDeletion?: boolean | undefined;
   /**
    * If true, this reference points to the managing controller.
    *
    * @since 1.29.0
    */
-  controller?: boolean;
+  controller?: boolean | undefined;
   /**
    * Kind of the referent. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    *
@@ -555,13 +555,13 @@ export interface Preconditions {
    *
    * @since 1.29.0
    */
-  resourceVersion?: string;
+  resourceVersion?: string | undefined;
   /**
    * Specifies the target UID.
    *
    * @since 1.29.0
    */
-  uid?: string;
+  uid?: string | undefined;
 }
 
 /**
@@ -621,49 +621,49 @@ export interface Status {
    *
    * @since 1.29.0
    */
-  apiVersion?: string;
+  apiVersion?: string | undefined;
   /**
    * Suggested HTTP return code for this status, 0 if not set.
    *
    * @since 1.29.0
    */
-  code?: number;
+  code?: number | undefined;
   /**
    * Extended data associated with the reason.  Each reason may define its own extended details. This field is optional and the data returned is not guaranteed to conform to any schema except that defined by the reason type.
    *
    * @since 1.29.0
    */
-  details?: StatusDetails;
+  details?: StatusDetails | undefined;
   /**
    * Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    *
    * @since 1.29.0
    */
-  kind?: string;
+  kind?: string | undefined;
   /**
    * A human-readable description of the status of this operation.
    *
    * @since 1.29.0
    */
-  message?: string;
+  message?: string | undefined;
   /**
    * Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    *
    * @since 1.29.0
    */
-  metadata?: ListMeta;
+  metadata?: ListMeta | undefined;
   /**
    * A machine-readable description of why this operation is in the "Failure" status. If this value is empty there is no information available. A Reason clarifies an HTTP status code but does not override it.
    *
    * @since 1.29.0
    */
-  reason?: string;
+  reason?: string | undefined;
   /**
    * Status of the operation. One of: "Success" or "Failure". More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
    *
    * @since 1.29.0
    */
-  status?: string;
+  status?: string | undefined;
 }
 
 /**
@@ -682,19 +682,19 @@ export interface StatusCause {
    *
    * @since 1.29.0
    */
-  field?: string;
+  field?: string | undefined;
   /**
    * A human-readable description of the cause of the error.  This field may be presented as-is to a reader.
    *
    * @since 1.29.0
    */
-  message?: string;
+  message?: string | undefined;
   /**
    * A machine-readable description of the cause of the error. If this value is empty there is no information available.
    *
    * @since 1.29.0
    */
-  reason?: string;
+  reason?: string | undefined;
 }
 
 /**
@@ -709,37 +709,37 @@ export interface StatusDetails {
    *
    * @since 1.29.0
    */
-  causes?: StatusCause[];
+  causes?: StatusCause[] | undefined;
   /**
    * The group attribute of the resource associated with the status StatusReason.
    *
    * @since 1.29.0
    */
-  group?: string;
+  group?: string | undefined;
   /**
    * The kind attribute of the resource associated with the status StatusReason. On some operations may differ from the requested resource Kind. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
    *
    * @since 1.29.0
    */
-  kind?: string;
+  kind?: string | undefined;
   /**
    * The name attribute of the resource associated with the status StatusReason (when there is a single name which can be described).
    *
    * @since 1.29.0
    */
-  name?: string;
+  name?: string | undefined;
   /**
    * If specified, the time in seconds before the operation should be retried. Some errors may indicate the client must take an alternate action - for those errors this field may indicate how long to wait before taking the alternate action.
    *
    * @since 1.29.0
    */
-  retryAfterSeconds?: number;
+  retryAfterSeconds?: number | undefined;
   /**
    * UID of the resource. (when there is a single resource which can be described). More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#uids
    *
    * @since 1.29.0
    */
-  uid?: string;
+  uid?: string | undefined;
 }
 
 /**

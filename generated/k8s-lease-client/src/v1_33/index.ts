@@ -2,7 +2,7 @@
 // Source: spec/openapi/v1.33.1.json (Kubernetes 1.33.1, sha256:362b6c435ce3a4dda6fce70a394820e8d35aa875b8ab672814d33552a6a8d662)
 // Regenerate with `npm run generate`.
 export * from '../runtime/index.js';
-export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, RawExtension, Status, StatusCause, StatusDetails, Time, WatchEvent } from './models.js';
+export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, Status, StatusCause, StatusDetails, Time } from './models.js';
 export * from './paths.js';
 export * from './operations.js';
 export * from './watches.js';

@@ -2,7 +2,7 @@
 // Source: spec/openapi/v1.34.0.json (Kubernetes 1.34.0, sha256:6e72daa3d778bc9f5c61eaa14374daf1dca5079a75365d7afed43efb48684dc8)
 // Regenerate with `npm run generate`.
 export * from '../runtime/index.js';
-export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, RawExtension, Status, StatusCause, StatusDetails, Time, WatchEvent } from './models.js';
+export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, Status, StatusCause, StatusDetails, Time } from './models.js';
 export * from './paths.js';
 export * from './operations.js';
 export * from './watches.js';

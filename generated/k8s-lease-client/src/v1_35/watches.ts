@@ -14,13 +14,13 @@ export interface LeasesForAllNamespacesSelection {
    *
    * @since 1.29.0
    */
-  fieldSelector?: string;
+  fieldSelector?: string | undefined;
   /**
    * A selector to restrict the list of returned objects by their labels. Defaults to everything.
    *
    * @since 1.29.0
    */
-  labelSelector?: string;
+  labelSelector?: string | undefined;
 }
 
 /**
@@ -60,13 +60,13 @@ export interface NamespacedLeasesSelection {
    *
    * @since 1.29.0
    */
-  fieldSelector?: string;
+  fieldSelector?: string | undefined;
   /**
    * A selector to restrict the list of returned objects by their labels. Defaults to everything.
    *
    * @since 1.29.0
    */
-  labelSelector?: string;
+  labelSelector?: string | undefined;
 }
 
 /**

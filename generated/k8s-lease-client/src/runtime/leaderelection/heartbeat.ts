@@ -20,12 +20,12 @@ export interface HeartbeatOptions {
   name: string;
   identity: string;
   /** ms; written as whole leaseDurationSeconds. Default 40,000 (kubelet's). */
-  leaseDuration?: number;
+  leaseDuration?: number | undefined;
   /** ms between renewals. Default a quarter of leaseDuration (kubelet's). */
-  renewInterval?: number;
+  renewInterval?: number | undefined;
   /** Stops the heartbeat; `runHeartbeat` then resolves. */
-  signal?: AbortSignal;
-  clock?: ElectionClock;
+  signal?: AbortSignal | undefined;
+  clock?: ElectionClock | undefined;
   /** Told of each renewal that failed after its retries; the heartbeat goes on. */
   onError?(error: unknown): void;
 }

@@ -3,7 +3,8 @@
 
 /** The subset of an object's shape that watches, lists and informers rely on. */
 export type KubeObjectLike = {
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string; uid?: string };
+  // `| undefined` throughout: generated models take undefined in optional fields (exactOptionalPropertyTypes).
+  metadata?: { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined; uid?: string | undefined } | undefined;
 };
 
 /**
