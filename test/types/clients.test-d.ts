@@ -108,6 +108,7 @@ describe('optional inputs take undefined under exactOptionalPropertyTypes (issue
     void v135.createClient({ baseUrl: 'http://x', token: undefined, timeoutMs: undefined, fetch: undefined });
     void v135.listAllNamespacedLeases(client, { namespace: 'ns', labelSelector: undefined }, { limit: undefined, signal: undefined });
     void v135.watchNamespacedLeases(client, { namespace: 'ns', labelSelector: undefined, fieldSelector: undefined });
+    void v135.watchNamespacedLeases(client, { namespace: 'ns' }, { resourceVersion: list.metadata?.resourceVersion, signal: undefined, reconnect: undefined });
   });
 });
 

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/response.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * Opt-in access to the status code and headers of a response, for the
  * generated `…WithResponse` functions. A module of its own so that bundles

@@ -4,11 +4,13 @@
 import type { ApplyPatch, JsonPatch, MergePatch, StrategicMergePatch } from '../runtime/patch.js';
 import { patchRequest } from '../runtime/patch.js';
 import { encodeQuery } from '../runtime/query.js';
+import type { ResponseOf } from '../runtime/response.js';
+import { requestWithResponse } from '../runtime/response.js';
 import type { CallOptions, Client } from '../runtime/transport.js';
 import type { APIResourceList, DeleteOptions, Lease, LeaseList, Status } from './models.js';
 import { apiResourcesPath, leasesPath, namespacedLeasePath, namespacedLeasesPath } from './paths.js';
 
-/** Response bodies of `getAPIResources` by HTTP status code. Any other status is thrown as a KubernetesApiError. */
+/** Response bodies of `getAPIResources` by HTTP status code, as `getAPIResourcesWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface GetAPIResourcesResponses {
   200: APIResourceList;
 }
@@ -31,6 +33,25 @@ export async function getAPIResources(client: Client, options?: CallOptions): Pr
   );
 }
 
+/**
+ * As `getAPIResources`, resolving to `{ status, headers, body }` with the body typed by the status code (`GetAPIResourcesResponses`), for callers who must tell e.g. 200 from 201 or 202, or read response headers.
+ *
+ * `GET /apis/coordination.k8s.io/v1/`
+ *
+ * @throws KubernetesApiError for any non-2xx response
+ * @since 1.29.0
+ */
+export async function getAPIResourcesWithResponse(client: Client, options?: CallOptions): Promise<ResponseOf<GetAPIResourcesResponses>> {
+  return requestWithResponse<GetAPIResourcesResponses>(
+    client,
+    {
+      method: 'GET',
+      path: apiResourcesPath,
+    },
+    options,
+  );
+}
+
 /** Query parameters of `listLeaseForAllNamespaces` (`GET /apis/coordination.k8s.io/v1/leases`). */
 export interface ListLeaseForAllNamespacesQuery {
   /**
@@ -40,19 +61,19 @@ export interface ListLeaseForAllNamespacesQuery {
    *
    * @since 1.29.0
    */
-  continue?: string;
+  continue?: string | undefined;
   /**
    * A selector to restrict the list of returned objects by their fields. Defaults to everything.
    *
    * @since 1.29.0
    */
-  fieldSelector?: string;
+  fieldSelector?: string | undefined;
   /**
    * A selector to restrict the list of returned objects by their labels. Defaults to everything.
    *
    * @since 1.29.0
    */
-  labelSelector?: string;
+  labelSelector?: string | undefined;
   /**
    * limit is a maximum number of responses to return for a list call. If more items exist, the server will set the `continue` field on the list metadata to a value that can be used with the same initial query to retrieve the next set of results. Setting a limit may return fewer than the requested amount of items (up to zero items) in the event all requested objects are filtered out and clients should only use the presence of the continue field to determine whether more results are available. Servers may choose not to support the limit argument and will return all of the available results. If limit is specified and the continue field is empty, clients may assume that no more results are available. This field is not supported if watch is true.
    *
@@ -60,13 +81,13 @@ export interface ListLeaseForAllNamespacesQuery {
    *
    * @since 1.29.0
    */
-  limit?: number;
+  limit?: number | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
    * @since 1.29.0
    */
-  pretty?: boolean;
+  pretty?: boolean | undefined;
   /**
    * resourceVersion sets a constraint on what resource versions a request may be served from. See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.
    *
@@ -74,7 +95,7 @@ export interface ListLeaseForAllNamespacesQuery {
    *
    * @since 1.29.0
    */
-  resourceVersion?: string;
+  resourceVersion?: string | undefined;
   /**
    * resourceVersionMatch determines how resourceVersion is applied to list calls. It is highly recommended that resourceVersionMatch be set for list calls where resourceVersion is set See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.
    *
@@ -82,16 +103,16 @@ export interface ListLeaseForAllNamespacesQuery {
    *
    * @since 1.29.0
    */
-  resourceVersionMatch?: "Exact" | "NotOlderThan";
+  resourceVersionMatch?: "Exact" | "NotOlderThan" | undefined;
   /**
    * Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity.
    *
    * @since 1.29.0
    */
-  timeoutSeconds?: number;
+  timeoutSeconds?: number | undefined;
 }
 
-/** Response bodies of `listLeaseForAllNamespaces` by HTTP status code. Any other status is thrown as a KubernetesApiError. */
+/** Response bodies of `listLeaseForAllNamespaces` by HTTP status code, as `listLeaseForAllNamespacesWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ListLeaseForAllNamespacesResponses {
   200: LeaseList;
 }
@@ -108,8 +129,37 @@ export interface ListLeaseForAllNamespacesParams extends ListLeaseForAllNamespac
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.29.0
  */
-export async function listLeaseForAllNamespaces(client: Client, params: ListLeaseForAllNamespacesParams, options?: CallOptions): Promise<LeaseList> {
+export async function listLeaseForAllNamespaces(client: Client, params: ListLeaseForAllNamespacesParams = {}, options?: CallOptions): Promise<LeaseList> {
   return client.request(
+    {
+      method: 'GET',
+      path: leasesPath,
+      query: encodeQuery({
+        continue: params.continue,
+        fieldSelector: params.fieldSelector,
+        labelSelector: params.labelSelector,
+        limit: params.limit,
+        pretty: params.pretty,
+        resourceVersion: params.resourceVersion,
+        resourceVersionMatch: params.resourceVersionMatch,
+        timeoutSeconds: params.timeoutSeconds,
+      }),
+    },
+    options,
+  );
+}
+
+/**
+ * As `listLeaseForAllNamespaces`, resolving to `{ status, headers, body }` with the body typed by the status code (`ListLeaseForAllNamespacesResponses`), for callers who must tell e.g. 200 from 201 or 202, or read response headers.
+ *
+ * `GET /apis/coordination.k8s.io/v1/leases`
+ *
+ * @throws KubernetesApiError for any non-2xx response
+ * @since 1.29.0
+ */
+export async function listLeaseForAllNamespacesWithResponse(client: Client, params: ListLeaseForAllNamespacesParams = {}, options?: CallOptions): Promise<ResponseOf<ListLeaseForAllNamespacesResponses>> {
+  return requestWithResponse<ListLeaseForAllNamespacesResponses>(
+    client,
     {
       method: 'GET',
       path: leasesPath,
@@ -137,19 +187,19 @@ export interface ListNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  continue?: string;
+  continue?: string | undefined;
   /**
    * A selector to restrict the list of returned objects by their fields. Defaults to everything.
    *
    * @since 1.29.0
    */
-  fieldSelector?: string;
+  fieldSelector?: string | undefined;
   /**
    * A selector to restrict the list of returned objects by their labels. Defaults to everything.
    *
    * @since 1.29.0
    */
-  labelSelector?: string;
+  labelSelector?: string | undefined;
   /**
    * limit is a maximum number of responses to return for a list call. If more items exist, the server will set the `continue` field on the list metadata to a value that can be used with the same initial query to retrieve the next set of results. Setting a limit may return fewer than the requested amount of items (up to zero items) in the event all requested objects are filtered out and clients should only use the presence of the continue field to determine whether more results are available. Servers may choose not to support the limit argument and will return all of the available results. If limit is specified and the continue field is empty, clients may assume that no more results are available. This field is not supported if watch is true.
    *
@@ -157,13 +207,13 @@ export interface ListNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  limit?: number;
+  limit?: number | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
    * @since 1.29.0
    */
-  pretty?: boolean;
+  pretty?: boolean | undefined;
   /**
    * resourceVersion sets a constraint on what resource versions a request may be served from. See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.
    *
@@ -171,7 +221,7 @@ export interface ListNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  resourceVersion?: string;
+  resourceVersion?: string | undefined;
   /**
    * resourceVersionMatch determines how resourceVersion is applied to list calls. It is highly recommended that resourceVersionMatch be set for list calls where resourceVersion is set See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.
    *
@@ -179,16 +229,16 @@ export interface ListNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  resourceVersionMatch?: "Exact" | "NotOlderThan";
+  resourceVersionMatch?: "Exact" | "NotOlderThan" | undefined;
   /**
    * Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity.
    *
    * @since 1.29.0
    */
-  timeoutSeconds?: number;
+  timeoutSeconds?: number | undefined;
 }
 
-/** Response bodies of `listNamespacedLease` by HTTP status code. Any other status is thrown as a KubernetesApiError. */
+/** Response bodies of `listNamespacedLease` by HTTP status code, as `listNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ListNamespacedLeaseResponses {
   200: LeaseList;
 }
@@ -227,6 +277,35 @@ export async function listNamespacedLease(client: Client, params: ListNamespaced
   );
 }
 
+/**
+ * As `listNamespacedLease`, resolving to `{ status, headers, body }` with the body typed by the status code (`ListNamespacedLeaseResponses`), for callers who must tell e.g. 200 from 201 or 202, or read response headers.
+ *
+ * `GET /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases`
+ *
+ * @throws KubernetesApiError for any non-2xx response
+ * @since 1.29.0
+ */
+export async function listNamespacedLeaseWithResponse(client: Client, params: ListNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<ListNamespacedLeaseResponses>> {
+  return requestWithResponse<ListNamespacedLeaseResponses>(
+    client,
+    {
+      method: 'GET',
+      path: namespacedLeasesPath(params.namespace),
+      query: encodeQuery({
+        continue: params.continue,
+        fieldSelector: params.fieldSelector,
+        labelSelector: params.labelSelector,
+        limit: params.limit,
+        pretty: params.pretty,
+        resourceVersion: params.resourceVersion,
+        resourceVersionMatch: params.resourceVersionMatch,
+        timeoutSeconds: params.timeoutSeconds,
+      }),
+    },
+    options,
+  );
+}
+
 /** Query parameters of `createNamespacedLease` (`POST /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases`). */
 export interface CreateNamespacedLeaseQuery {
   /**
@@ -234,28 +313,28 @@ export interface CreateNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  dryRun?: "All";
+  dryRun?: "All" | undefined;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.
    *
    * @since 1.29.0
    */
-  fieldManager?: string;
+  fieldManager?: string | undefined;
   /**
    * fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: This will ignore any unknown fields that are silently dropped from the object, and will ignore all but the last duplicate field that the decoder encounters. This is the default behavior prior to v1.23. - Warn: This will send a warning via the standard warning response header for each unknown field that is dropped from the object, and for each duplicate field that is encountered. The request will still succeed if there are no other errors, and will only persist the last of any duplicate fields. This is the default in v1.23+ - Strict: This will fail the request with a BadRequest error if any unknown fields would be dropped from the object, or if any duplicate fields are present. The error returned from the server will contain all unknown and duplicate fields encountered.
    *
    * @since 1.29.0
    */
-  fieldValidation?: "Ignore" | "Strict" | "Warn";
+  fieldValidation?: "Ignore" | "Strict" | "Warn" | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
    * @since 1.29.0
    */
-  pretty?: boolean;
+  pretty?: boolean | undefined;
 }
 
-/** Response bodies of `createNamespacedLease` by HTTP status code. Any other status is thrown as a KubernetesApiError. */
+/** Response bodies of `createNamespacedLease` by HTTP status code, as `createNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface CreateNamespacedLeaseResponses {
   200: Lease;
   201: Lease;
@@ -295,6 +374,32 @@ export async function createNamespacedLease(client: Client, params: CreateNamesp
   );
 }
 
+/**
+ * As `createNamespacedLease`, resolving to `{ status, headers, body }` with the body typed by the status code (`CreateNamespacedLeaseResponses`), for callers who must tell e.g. 200 from 201 or 202, or read response headers.
+ *
+ * `POST /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases`
+ *
+ * @throws KubernetesApiError for any non-2xx response
+ * @since 1.29.0
+ */
+export async function createNamespacedLeaseWithResponse(client: Client, params: CreateNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<CreateNamespacedLeaseResponses>> {
+  return requestWithResponse<CreateNamespacedLeaseResponses>(
+    client,
+    {
+      method: 'POST',
+      path: namespacedLeasesPath(params.namespace),
+      query: encodeQuery({
+        dryRun: params.dryRun,
+        fieldManager: params.fieldManager,
+        fieldValidation: params.fieldValidation,
+        pretty: params.pretty,
+      }),
+      body: JSON.stringify(params.body),
+    },
+    options,
+  );
+}
+
 /** Query parameters of `deleteCollectionNamespacedLease` (`DELETE /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases`). */
 export interface DeleteCollectionNamespacedLeaseQuery {
   /**
@@ -304,31 +409,31 @@ export interface DeleteCollectionNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  continue?: string;
+  continue?: string | undefined;
   /**
    * When present, indicates that modifications should not be persisted. An invalid or unrecognized dryRun directive will result in an error response and no further processing of the request. Valid values are: - All: all dry run stages will be processed
    *
    * @since 1.29.0
    */
-  dryRun?: "All";
+  dryRun?: "All" | undefined;
   /**
    * A selector to restrict the list of returned objects by their fields. Defaults to everything.
    *
    * @since 1.29.0
    */
-  fieldSelector?: string;
+  fieldSelector?: string | undefined;
   /**
    * The duration in seconds before the object should be deleted. Value must be non-negative integer. The value zero indicates delete immediately. If this value is nil, the default grace period for the specified type will be used. Defaults to a per object value if not specified. zero means delete immediately.
    *
    * @since 1.29.0
    */
-  gracePeriodSeconds?: number;
+  gracePeriodSeconds?: number | undefined;
   /**
    * A selector to restrict the list of returned objects by their labels. Defaults to everything.
    *
    * @since 1.29.0
    */
-  labelSelector?: string;
+  labelSelector?: string | undefined;
   /**
    * limit is a maximum number of responses to return for a list call. If more items exist, the server will set the `continue` field on the list metadata to a value that can be used with the same initial query to retrieve the next set of results. Setting a limit may return fewer than the requested amount of items (up to zero items) in the event all requested objects are filtered out and clients should only use the presence of the continue field to determine whether more results are available. Servers may choose not to support the limit argument and will return all of the available results. If limit is specified and the continue field is empty, clients may assume that no more results are available. This field is not supported if watch is true.
    *
@@ -336,25 +441,25 @@ export interface DeleteCollectionNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  limit?: number;
+  limit?: number | undefined;
   /**
    * Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7. Should the dependent objects be orphaned. If true/false, the "orphan" finalizer will be added to/removed from the object's finalizers list. Either this field or PropagationPolicy may be set, but not both.
    *
    * @since 1.29.0
    */
-  orphanDependents?: boolean;
+  orphanDependents?: boolean | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
    * @since 1.29.0
    */
-  pretty?: boolean;
+  pretty?: boolean | undefined;
   /**
    * Whether and how garbage collection will be performed. Either this field or OrphanDependents may be set, but not both. The default policy is decided by the existing finalizer set in the metadata.finalizers and the resource-specific default policy. Acceptable values are: 'Orphan' - orphan the dependents; 'Background' - allow the garbage collector to delete the dependents in the background; 'Foreground' - a cascading policy that deletes all dependents in the foreground.
    *
    * @since 1.29.0
    */
-  propagationPolicy?: "Background" | "Foreground" | "Orphan";
+  propagationPolicy?: "Background" | "Foreground" | "Orphan" | undefined;
   /**
    * resourceVersion sets a constraint on what resource versions a request may be served from. See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.
    *
@@ -362,7 +467,7 @@ export interface DeleteCollectionNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  resourceVersion?: string;
+  resourceVersion?: string | undefined;
   /**
    * resourceVersionMatch determines how resourceVersion is applied to list calls. It is highly recommended that resourceVersionMatch be set for list calls where resourceVersion is set See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.
    *
@@ -370,7 +475,7 @@ export interface DeleteCollectionNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  resourceVersionMatch?: "Exact" | "NotOlderThan";
+  resourceVersionMatch?: "Exact" | "NotOlderThan" | undefined;
   /**
    * `sendInitialEvents=true` may be set together with `watch=true`. In that case, the watch stream will begin with synthetic events to produce the current state of objects in the collection. Once all such events have been sent, a synthetic "Bookmark" event  will be sent. The bookmark will report the ResourceVersion (RV) corresponding to the set of objects, and be marked with `"k8s.io/initial-events-end": "true"` annotation. Afterwards, the watch stream will proceed as usual, sending watch events corresponding to changes (subsequent to the RV) to objects watched.
    *
@@ -388,16 +493,16 @@ export interface DeleteCollectionNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  sendInitialEvents?: boolean;
+  sendInitialEvents?: boolean | undefined;
   /**
    * Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity.
    *
    * @since 1.29.0
    */
-  timeoutSeconds?: number;
+  timeoutSeconds?: number | undefined;
 }
 
-/** Response bodies of `deleteCollectionNamespacedLease` by HTTP status code. Any other status is thrown as a KubernetesApiError. */
+/** Response bodies of `deleteCollectionNamespacedLease` by HTTP status code, as `deleteCollectionNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface DeleteCollectionNamespacedLeaseResponses {
   200: LeaseList;
 }
@@ -407,7 +512,7 @@ export interface DeleteCollectionNamespacedLeaseParams extends DeleteCollectionN
   /** object name and auth scope, such as for teams and projects */
   namespace: string;
   /** DeleteOptions sent as the request body, e.g. preconditions on uid or resourceVersion. */
-  body?: DeleteOptions;
+  body?: DeleteOptions | undefined;
 }
 
 /**
@@ -444,6 +549,41 @@ export async function deleteCollectionNamespacedLease(client: Client, params: De
   );
 }
 
+/**
+ * As `deleteCollectionNamespacedLease`, resolving to `{ status, headers, body }` with the body typed by the status code (`DeleteCollectionNamespacedLeaseResponses`), for callers who must tell e.g. 200 from 201 or 202, or read response headers.
+ *
+ * `DELETE /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases`
+ *
+ * @throws KubernetesApiError for any non-2xx response
+ * @since 1.29.0
+ */
+export async function deleteCollectionNamespacedLeaseWithResponse(client: Client, params: DeleteCollectionNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<DeleteCollectionNamespacedLeaseResponses>> {
+  return requestWithResponse<DeleteCollectionNamespacedLeaseResponses>(
+    client,
+    {
+      method: 'DELETE',
+      path: namespacedLeasesPath(params.namespace),
+      query: encodeQuery({
+        continue: params.continue,
+        dryRun: params.dryRun,
+        fieldSelector: params.fieldSelector,
+        gracePeriodSeconds: params.gracePeriodSeconds,
+        labelSelector: params.labelSelector,
+        limit: params.limit,
+        orphanDependents: params.orphanDependents,
+        pretty: params.pretty,
+        propagationPolicy: params.propagationPolicy,
+        resourceVersion: params.resourceVersion,
+        resourceVersionMatch: params.resourceVersionMatch,
+        sendInitialEvents: params.sendInitialEvents,
+        timeoutSeconds: params.timeoutSeconds,
+      }),
+      body: params.body === undefined ? undefined : JSON.stringify(params.body),
+    },
+    options,
+  );
+}
+
 /** Query parameters of `readNamespacedLease` (`GET /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}`). */
 export interface ReadNamespacedLeaseQuery {
   /**
@@ -451,10 +591,10 @@ export interface ReadNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  pretty?: boolean;
+  pretty?: boolean | undefined;
 }
 
-/** Response bodies of `readNamespacedLease` by HTTP status code. Any other status is thrown as a KubernetesApiError. */
+/** Response bodies of `readNamespacedLease` by HTTP status code, as `readNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ReadNamespacedLeaseResponses {
   200: Lease;
 }
@@ -488,6 +628,28 @@ export async function readNamespacedLease(client: Client, params: ReadNamespaced
   );
 }
 
+/**
+ * As `readNamespacedLease`, resolving to `{ status, headers, body }` with the body typed by the status code (`ReadNamespacedLeaseResponses`), for callers who must tell e.g. 200 from 201 or 202, or read response headers.
+ *
+ * `GET /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}`
+ *
+ * @throws KubernetesApiError for any non-2xx response
+ * @since 1.29.0
+ */
+export async function readNamespacedLeaseWithResponse(client: Client, params: ReadNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<ReadNamespacedLeaseResponses>> {
+  return requestWithResponse<ReadNamespacedLeaseResponses>(
+    client,
+    {
+      method: 'GET',
+      path: namespacedLeasePath(params.namespace, params.name),
+      query: encodeQuery({
+        pretty: params.pretty,
+      }),
+    },
+    options,
+  );
+}
+
 /** Query parameters of `replaceNamespacedLease` (`PUT /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}`). */
 export interface ReplaceNamespacedLeaseQuery {
   /**
@@ -495,28 +657,28 @@ export interface ReplaceNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  dryRun?: "All";
+  dryRun?: "All" | undefined;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.
    *
    * @since 1.29.0
    */
-  fieldManager?: string;
+  fieldManager?: string | undefined;
   /**
    * fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: This will ignore any unknown fields that are silently dropped from the object, and will ignore all but the last duplicate field that the decoder encounters. This is the default behavior prior to v1.23. - Warn: This will send a warning via the standard warning response header for each unknown field that is dropped from the object, and for each duplicate field that is encountered. The request will still succeed if there are no other errors, and will only persist the last of any duplicate fields. This is the default in v1.23+ - Strict: This will fail the request with a BadRequest error if any unknown fields would be dropped from the object, or if any duplicate fields are present. The error returned from the server will contain all unknown and duplicate fields encountered.
    *
    * @since 1.29.0
    */
-  fieldValidation?: "Ignore" | "Strict" | "Warn";
+  fieldValidation?: "Ignore" | "Strict" | "Warn" | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
    * @since 1.29.0
    */
-  pretty?: boolean;
+  pretty?: boolean | undefined;
 }
 
-/** Response bodies of `replaceNamespacedLease` by HTTP status code. Any other status is thrown as a KubernetesApiError. */
+/** Response bodies of `replaceNamespacedLease` by HTTP status code, as `replaceNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ReplaceNamespacedLeaseResponses {
   200: Lease;
   201: Lease;
@@ -557,6 +719,32 @@ export async function replaceNamespacedLease(client: Client, params: ReplaceName
   );
 }
 
+/**
+ * As `replaceNamespacedLease`, resolving to `{ status, headers, body }` with the body typed by the status code (`ReplaceNamespacedLeaseResponses`), for callers who must tell e.g. 200 from 201 or 202, or read response headers.
+ *
+ * `PUT /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}`
+ *
+ * @throws KubernetesApiError for any non-2xx response
+ * @since 1.29.0
+ */
+export async function replaceNamespacedLeaseWithResponse(client: Client, params: ReplaceNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<ReplaceNamespacedLeaseResponses>> {
+  return requestWithResponse<ReplaceNamespacedLeaseResponses>(
+    client,
+    {
+      method: 'PUT',
+      path: namespacedLeasePath(params.namespace, params.name),
+      query: encodeQuery({
+        dryRun: params.dryRun,
+        fieldManager: params.fieldManager,
+        fieldValidation: params.fieldValidation,
+        pretty: params.pretty,
+      }),
+      body: JSON.stringify(params.body),
+    },
+    options,
+  );
+}
+
 /** Query parameters of `patchNamespacedLease` (`PATCH /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}`). */
 export interface PatchNamespacedLeaseQuery {
   /**
@@ -564,22 +752,22 @@ export interface PatchNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  dryRun?: "All";
+  dryRun?: "All" | undefined;
   /**
    * fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: This will ignore any unknown fields that are silently dropped from the object, and will ignore all but the last duplicate field that the decoder encounters. This is the default behavior prior to v1.23. - Warn: This will send a warning via the standard warning response header for each unknown field that is dropped from the object, and for each duplicate field that is encountered. The request will still succeed if there are no other errors, and will only persist the last of any duplicate fields. This is the default in v1.23+ - Strict: This will fail the request with a BadRequest error if any unknown fields would be dropped from the object, or if any duplicate fields are present. The error returned from the server will contain all unknown and duplicate fields encountered.
    *
    * @since 1.29.0
    */
-  fieldValidation?: "Ignore" | "Strict" | "Warn";
+  fieldValidation?: "Ignore" | "Strict" | "Warn" | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
    * @since 1.29.0
    */
-  pretty?: boolean;
+  pretty?: boolean | undefined;
 }
 
-/** Response bodies of `patchNamespacedLease` by HTTP status code. Any other status is thrown as a KubernetesApiError. */
+/** Response bodies of `patchNamespacedLease` by HTTP status code, as `patchNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface PatchNamespacedLeaseResponses {
   200: Lease;
   201: Lease;
@@ -601,8 +789,8 @@ export interface PatchNamespacedLeaseUpdatePatch extends PatchNamespacedLeaseTar
    *
    * @since 1.29.0
    */
-  fieldManager?: string;
-  force?: never;
+  fieldManager?: string | undefined;
+  force?: undefined;
 }
 
 /** A server-side apply patch: `fieldManager` is required, `force` re-acquires fields owned by other managers. */
@@ -619,7 +807,7 @@ export interface PatchNamespacedLeaseApplyPatch extends PatchNamespacedLeaseTarg
    *
    * @since 1.29.0
    */
-  force?: boolean;
+  force?: boolean | undefined;
 }
 
 /** Arguments of `patchNamespacedLease`, discriminated by `patch.type`. */
@@ -651,6 +839,33 @@ export async function patchNamespacedLease(client: Client, params: PatchNamespac
   );
 }
 
+/**
+ * As `patchNamespacedLease`, resolving to `{ status, headers, body }` with the body typed by the status code (`PatchNamespacedLeaseResponses`), for callers who must tell e.g. 200 from 201 or 202, or read response headers.
+ *
+ * `PATCH /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}`
+ *
+ * @throws KubernetesApiError for any non-2xx response
+ * @since 1.29.0
+ */
+export async function patchNamespacedLeaseWithResponse(client: Client, params: PatchNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<PatchNamespacedLeaseResponses>> {
+  return requestWithResponse<PatchNamespacedLeaseResponses>(
+    client,
+    {
+      method: 'PATCH',
+      path: namespacedLeasePath(params.namespace, params.name),
+      query: encodeQuery({
+        dryRun: params.dryRun,
+        fieldManager: params.fieldManager,
+        fieldValidation: params.fieldValidation,
+        force: params.force,
+        pretty: params.pretty,
+      }),
+      ...patchRequest(params.patch),
+    },
+    options,
+  );
+}
+
 /** Query parameters of `deleteNamespacedLease` (`DELETE /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}`). */
 export interface DeleteNamespacedLeaseQuery {
   /**
@@ -658,34 +873,34 @@ export interface DeleteNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  dryRun?: "All";
+  dryRun?: "All" | undefined;
   /**
    * The duration in seconds before the object should be deleted. Value must be non-negative integer. The value zero indicates delete immediately. If this value is nil, the default grace period for the specified type will be used. Defaults to a per object value if not specified. zero means delete immediately.
    *
    * @since 1.29.0
    */
-  gracePeriodSeconds?: number;
+  gracePeriodSeconds?: number | undefined;
   /**
    * Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7. Should the dependent objects be orphaned. If true/false, the "orphan" finalizer will be added to/removed from the object's finalizers list. Either this field or PropagationPolicy may be set, but not both.
    *
    * @since 1.29.0
    */
-  orphanDependents?: boolean;
+  orphanDependents?: boolean | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
    * @since 1.29.0
    */
-  pretty?: boolean;
+  pretty?: boolean | undefined;
   /**
    * Whether and how garbage collection will be performed. Either this field or OrphanDependents may be set, but not both. The default policy is decided by the existing finalizer set in the metadata.finalizers and the resource-specific default policy. Acceptable values are: 'Orphan' - orphan the dependents; 'Background' - allow the garbage collector to delete the dependents in the background; 'Foreground' - a cascading policy that deletes all dependents in the foreground.
    *
    * @since 1.29.0
    */
-  propagationPolicy?: "Background" | "Foreground" | "Orphan";
+  propagationPolicy?: "Background" | "Foreground" | "Orphan" | undefined;
 }
 
-/** Response bodies of `deleteNamespacedLease` by HTTP status code. Any other status is thrown as a KubernetesApiError. */
+/** Response bodies of `deleteNamespacedLease` by HTTP status code, as `deleteNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface DeleteNamespacedLeaseResponses {
   200: Status;
   202: Status;
@@ -698,7 +913,7 @@ export interface DeleteNamespacedLeaseParams extends DeleteNamespacedLeaseQuery 
   /** name of the Lease */
   name: string;
   /** DeleteOptions sent as the request body, e.g. preconditions on uid or resourceVersion. */
-  body?: DeleteOptions;
+  body?: DeleteOptions | undefined;
 }
 
 /**
@@ -711,6 +926,33 @@ export interface DeleteNamespacedLeaseParams extends DeleteNamespacedLeaseQuery 
  */
 export async function deleteNamespacedLease(client: Client, params: DeleteNamespacedLeaseParams, options?: CallOptions): Promise<Status> {
   return client.request(
+    {
+      method: 'DELETE',
+      path: namespacedLeasePath(params.namespace, params.name),
+      query: encodeQuery({
+        dryRun: params.dryRun,
+        gracePeriodSeconds: params.gracePeriodSeconds,
+        orphanDependents: params.orphanDependents,
+        pretty: params.pretty,
+        propagationPolicy: params.propagationPolicy,
+      }),
+      body: params.body === undefined ? undefined : JSON.stringify(params.body),
+    },
+    options,
+  );
+}
+
+/**
+ * As `deleteNamespacedLease`, resolving to `{ status, headers, body }` with the body typed by the status code (`DeleteNamespacedLeaseResponses`), for callers who must tell e.g. 200 from 201 or 202, or read response headers.
+ *
+ * `DELETE /apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}`
+ *
+ * @throws KubernetesApiError for any non-2xx response
+ * @since 1.29.0
+ */
+export async function deleteNamespacedLeaseWithResponse(client: Client, params: DeleteNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<DeleteNamespacedLeaseResponses>> {
+  return requestWithResponse<DeleteNamespacedLeaseResponses>(
+    client,
     {
       method: 'DELETE',
       path: namespacedLeasePath(params.namespace, params.name),

@@ -42,13 +42,13 @@ export type WatchNotification<T> = WatchEvent<T> | ResyncEvent<T>;
 
 export interface ReconnectPolicy {
   /** Consecutive failures tolerated before the iteration throws the last error; default Infinity. */
-  maxRetries?: number;
+  maxRetries?: number | undefined;
   /** Delay before the first retry; default 200 ms. Doubles per consecutive failure. */
-  initialDelayMs?: number;
+  initialDelayMs?: number | undefined;
   /** Cap of the delay; default 30,000 ms. A longer Retry-After is still honoured. */
-  maxDelayMs?: number;
+  maxDelayMs?: number | undefined;
   /** 0..1, default 0.2: each delay is shortened by a random fraction of up to this much. */
-  jitter?: number;
+  jitter?: number | undefined;
 }
 
 export interface WatchConnectInfo {
@@ -75,45 +75,45 @@ export interface WatchResyncInfo {
 
 export interface WatchOptions {
   /** Start watching from here instead of listing first. */
-  resourceVersion?: string;
+  resourceVersion?: string | undefined;
   /** Default true. Bookmarks keep the resume point fresh on quiet watches. */
-  allowWatchBookmarks?: boolean;
+  allowWatchBookmarks?: boolean | undefined;
   /** Sent to the server: it ends each watch connection cleanly after this long (the watch then reconnects). */
-  timeoutSeconds?: number;
+  timeoutSeconds?: number | undefined;
   /** Aborting ends the iteration cleanly: the for-await loop exits (`next()` resolves `done`), the connection is closed. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** `false`: a single connection; any disconnect ends the iteration (a clean end returns, anything else throws). */
-  reconnect?: false | ReconnectPolicy;
+  reconnect?: false | ReconnectPolicy | undefined;
   /** Reconnect after this long without a byte from the server (bookmarks count); default 300,000 ms. */
-  idleTimeoutMs?: number;
+  idleTimeoutMs?: number | undefined;
   /**
    * Longest watch event line read, in bytes; default 16 MiB. A longer one ends the iteration with a
    * ResponseTooLargeError (`limit: 'maxLineBytes'`), the connection closed: a resume would replay it.
    */
-  maxLineBytes?: number;
+  maxLineBytes?: number | undefined;
   /**
    * Get the initial state from the watch itself (`sendInitialEvents=true&resourceVersionMatch=NotOlderThan`,
    * Kubernetes ≥ 1.27 with WatchList) instead of a LIST. The initial events are collected until the
    * `k8s.io/initial-events-end` bookmark, then yielded as ADDED. Falls back to a LIST when the server
    * rejects the parameters (400/422).
    */
-  sendInitialEvents?: boolean;
+  sendInitialEvents?: boolean | undefined;
   /** Page size of the LISTs made by the watch; default 500, 0 for unpaged. */
-  listLimit?: number;
-  onConnect?: (info: WatchConnectInfo) => void;
+  listLimit?: number | undefined;
+  onConnect?: ((info: WatchConnectInfo) => void) | undefined;
   /** Called before every wait for a retry: after a lost or ended connection, or a failed request. */
-  onDisconnect?: (info: WatchDisconnectInfo) => void;
+  onDisconnect?: ((info: WatchDisconnectInfo) => void) | undefined;
   /** Called when a re-list after a 410 completed, just before the RESYNC is yielded. */
-  onResync?: (info: WatchResyncInfo) => void;
+  onResync?: ((info: WatchResyncInfo) => void) | undefined;
   /**
    * Called once the initial state has been yielded in full (after the consumer took the last initial
    * ADDED); with `resourceVersion` given, at the first connection (`objects: 0`). Not called for RESYNCs.
    */
-  onSynced?: (info: { resourceVersion: string; objects: number }) => void;
+  onSynced?: ((info: { resourceVersion: string; objects: number }) => void) | undefined;
   /** Injectable for tests. Must resolve (or reject) promptly when `signal` aborts. */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
   /** Injectable for tests; default Math.random. */
-  random?: () => number;
+  random?: (() => number) | undefined;
 }
 
 export { WatchClosedError, WatchError, WatchIdleTimeoutError } from './errors.js';
