@@ -17,7 +17,8 @@ import type { OpenApiDocuments, ServerState } from './http/server-state.js';
 import type { WatchStream } from './http/watch-stream.js';
 import type { JsonObject } from './json.js';
 import { isJsonObject, parseJson } from './json.js';
-import { API_PREFIX } from './lease-meta.js';
+import { API_PREFIX, LEASE_RESOURCE } from './lease-meta.js';
+import { validateLease } from './validation/validate-lease.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import type { KubeconfigOptions, LeaseApiServer, LeaseApiServerOptions, TlsMaterial } from './options.js';
 import { fallbackOpenApi } from './openapi/fallback-openapi.js';
@@ -125,6 +126,8 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     schema: leaseSchema(doc),
     now: clock.now,
     namespaces: new NamespaceRegistry(clock.now, options.namespaces ?? []),
+    resource: LEASE_RESOURCE,
+    validate: validateLease,
   };
   const streams = new Set<WatchStream>();
   const state: ServerState = {
