@@ -102,9 +102,10 @@ describe('coordinated leader election (CoordinatedLeaderElection, OldestEmulatio
     expect(holder()).toBe('apiserver-a');
     expect(timeline.filter((e) => e !== '-')).toEqual(['apiserver-a', 'apiserver-z', 'apiserver-a']);
 
-    // Its LeaseCandidate stops being renewed and is garbage-collected after 30 minutes. Coarse ticks here
-    // (terms may lapse between them, so the timeline is no longer compared; two leaders still fail the run).
-    await runFor(30 * 60_000, 5_000);
+    // Its LeaseCandidate, no longer renewed, is garbage-collected by the first 30-minute GC pass after it is
+    // 30 minutes stale (the one at 60 minutes). Coarse ticks here (terms may lapse between them, so the
+    // timeline is no longer compared; two leaders still fail the run).
+    await runFor(60 * 60_000, 10_000);
     await runFor(5_000);
     const res = await fetch(`${server.url}/apis/coordination.k8s.io/v1beta1/namespaces/${NS}/leasecandidates`);
     const names = ((await res.json()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).sort();

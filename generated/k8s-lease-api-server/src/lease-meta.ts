@@ -17,3 +17,37 @@ export const TYPE_META_PREFIX: string = `{"kind":"${KIND}","apiVersion":"${GROUP
 export function withTypeMeta(bareJson: string): string {
   return bareJson.length > 2 ? TYPE_META_PREFIX + bareJson.slice(1) : `{"kind":"${KIND}","apiVersion":"${GROUP_VERSION}"}`;
 }
+
+/**
+ * One served resource in one group version: what request paths, type meta, Status messages and
+ * discovery say about it. The Lease is one; LeaseCandidate (candidates/) adds one per served version.
+ */
+export interface ResourceInfo {
+  version: string;
+  groupVersion: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  qualifiedResource: string;
+  qualifiedKind: string;
+  /** `{"kind":…,"apiVersion":…,` for typed JSON; see withTypeMeta. */
+  typeMetaPrefix: string;
+}
+
+export function resourceInfo(version: string, kind: string, plural: string): ResourceInfo {
+  const groupVersion = `${GROUP}/${version}`;
+  return {
+    version,
+    groupVersion,
+    kind,
+    listKind: `${kind}List`,
+    plural,
+    singular: kind.toLowerCase(),
+    qualifiedResource: `${plural}.${GROUP}`,
+    qualifiedKind: `${kind}.${GROUP}`,
+    typeMetaPrefix: `{"kind":"${kind}","apiVersion":"${groupVersion}",`,
+  };
+}
+
+export const LEASE_RESOURCE: ResourceInfo = resourceInfo(VERSION, KIND, RESOURCE);

@@ -20,6 +20,8 @@ import { parseSemverTolerant } from './semver.js';
 export const ELECTION_DURATION_MS = 5_000;
 export const DEFAULT_LEASE_DURATION_SECONDS = 5;
 export const LEASE_CANDIDATE_VALID_MS: number = 30 * 60_000;
+/** kube-apiserver starts the LeaseCandidate GC with a 30-minute period (wait.UntilWithContext). */
+export const LEASE_CANDIDATE_GC_PERIOD_MS: number = 30 * 60_000;
 const CONTROLLER = 'leader-election-controller';
 const WRITE: WriteOptions = { dryRun: false, fieldManager: CONTROLLER, fieldValidation: 'Ignore' };
 
@@ -114,7 +116,7 @@ function isLeaseExpired(lease: JsonObject, now: number): boolean {
 }
 
 export interface ElectionController {
-  /** One pass over every Lease some candidate names, then the garbage collection of stale candidates. */
+  /** One pass over every Lease some candidate names, then (when its period has passed) the garbage collection of stale candidates. */
   reconcileAll(): void;
   stop(): void;
 }
@@ -125,6 +127,7 @@ export interface ElectionController {
  */
 export function startElectionController(leases: OperationContext, candidates: OperationContext, resyncMs: number): ElectionController {
   const now = leases.now;
+  let lastGc = now();
   let scheduled = false;
   const schedule = (): void => {
     if (scheduled) return;
@@ -217,8 +220,10 @@ export function startElectionController(leases: OperationContext, candidates: Op
     updateLease(leases, namespace, leaseName, { ...lease, spec: next }, WRITE);
   };
 
-  /** leasecandidategc_controller.go: candidates not renewed for leaseCandidateValidDuration are deleted. */
+  /** leasecandidategc_controller.go: every gcCheckPeriod, candidates not renewed for leaseCandidateValidDuration (or never) are deleted. */
   const collectGarbage = (): void => {
+    if (now() - lastGc < LEASE_CANDIDATE_GC_PERIOD_MS) return;
+    lastGc = now();
     const snapshot = candidates.store.current();
     for (const key of [...snapshot.keys]) {
       const object = snapshot.get(key);

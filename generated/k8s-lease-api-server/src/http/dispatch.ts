@@ -72,6 +72,7 @@ function serveCollectionRead(ctx: RequestContext, namespace: string | undefined,
   const state = ctx.state;
   serveWatch(ctx.res, request.value, representation, parseIncludeObject(ctx.url.searchParams.get('includeObject')), {
     store: state.ops.store,
+    resource: state.ops.resource,
     now: state.ops.now,
     bookmarkIntervalMs: state.bookmarkIntervalMs,
     bufferBytes: state.watchBufferBytes,

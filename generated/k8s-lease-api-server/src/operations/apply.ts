@@ -47,7 +47,7 @@ export function applyLease(
   if (!isJsonObject(raw)) return err(badRequest('error decoding patch: the applied configuration must be an object'));
   if (typeof raw['kind'] !== 'string' || raw['kind'] === '') return err(badRequest(`Object 'Kind' is missing in '${bodyText.trim()}'`));
   if (typeof raw['apiVersion'] !== 'string' || raw['apiVersion'] === '') return err(badRequest(`Object 'apiVersion' is missing in '${bodyText.trim()}'`));
-  const decoded = decodeValue(raw, parsed.value.duplicates, ctx.schema, options.fieldValidation);
+  const decoded = decodeValue(raw, parsed.value.duplicates, ctx.schema, options.fieldValidation, undefined, ctx.resource);
   if (!decoded.ok) return decoded;
   const bound = bindToRequest(decoded.value.lease, namespace, name);
   if (!bound.ok) return bound;

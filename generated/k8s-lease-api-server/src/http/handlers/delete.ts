@@ -25,7 +25,7 @@ export async function serveDelete(ctx: RequestContext, namespace: string, name: 
   const metadata = objectAt(deleted.value, 'metadata');
   const finalizers = metadata === undefined ? undefined : metadata['finalizers'];
   const kept = Array.isArray(finalizers) && finalizers.length > 0;
-  if (kept) return sendJsonText(ctx.res, 200, typedJson(deleted.value));
+  if (kept) return sendJsonText(ctx.res, 200, typedJson(deleted.value, ctx.state.ops.resource));
   sendJsonText(ctx.res, 200, JSON.stringify(deletedStatus(name, metadata === undefined ? undefined : stringAt(metadata, 'uid'))));
 }
 
@@ -43,7 +43,7 @@ export async function serveDeleteCollection(ctx: RequestContext, namespace: stri
   if (!page.ok) return sendStatus(ctx.res, page.error);
   const keys = page.value.items.map((item) => storeKey(namespace, stringAt(objectAt(item, 'metadata'), 'name') ?? ''));
   const deleted = deleteCollection(ctx.state.ops, keys, options.value);
-  sendJsonText(ctx.res, 200, listResponseJson(deleted, store.resourceVersion));
+  sendJsonText(ctx.res, 200, listResponseJson(deleted, store.resourceVersion, ctx.state.ops.resource));
 }
 
 function deletedStatus(name: string, uid: string | undefined): object {

@@ -1,0 +1,136 @@
+// LeaseCandidate (coordination.k8s.io) on the Lease API server with the CoordinatedLeaderElection gate:
+// the group versions each release serves, CRUD through the Lease's machinery, and kube-apiserver's validation.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LeaseApiServer } from '../../templates/server/index.js';
+import type { JsonBody } from './helpers.js';
+import { api, start, watch } from './helpers.js';
+
+const V1BETA1 = '/apis/coordination.k8s.io/v1beta1/namespaces/default/leasecandidates';
+const V1ALPHA2 = '/apis/coordination.k8s.io/v1alpha2/namespaces/default/leasecandidates';
+const V1ALPHA1 = '/apis/coordination.k8s.io/v1alpha1/namespaces/default/leasecandidates';
+
+function candidate(name: string, spec: Record<string, unknown>, apiVersion = 'coordination.k8s.io/v1beta1'): JsonBody {
+  return { apiVersion, kind: 'LeaseCandidate', metadata: { name }, spec };
+}
+
+const valid = { leaseName: 'kube-scheduler', binaryVersion: '1.34.0', emulationVersion: '1.33.0', strategy: 'OldestEmulationVersion' };
+
+describe('LeaseCandidate per release (CoordinatedLeaderElection on)', () => {
+  it.each([
+    ['1.31', ['v1alpha1'], ['v1alpha2', 'v1beta1']],
+    ['1.32', ['v1alpha2'], ['v1alpha1', 'v1beta1']],
+    ['1.33', ['v1beta1', 'v1alpha2'], ['v1alpha1']],
+    ['1.35', ['v1beta1', 'v1alpha2'], ['v1alpha1']],
+  ])('release %s serves LeaseCandidate in %j and not in %j, and discovery lists exactly those', async (release, served, absent) => {
+    const server = await start({ release, coordinatedLeaderElection: { resyncMs: 0 } });
+    try {
+      for (const version of served) {
+        expect((await api(server, 'GET', `/apis/coordination.k8s.io/${version}/namespaces/default/leasecandidates`)).body.kind).toBe('LeaseCandidateList');
+        const list = await api(server, 'GET', `/apis/coordination.k8s.io/${version}`);
+        expect(list.body['resources']).toEqual([expect.objectContaining({ name: 'leasecandidates', kind: 'LeaseCandidate', namespaced: true })]);
+      }
+      for (const version of absent) expect((await api(server, 'GET', `/apis/coordination.k8s.io/${version}/namespaces/default/leasecandidates`)).status).toBe(404);
+      const group = await api(server, 'GET', '/apis/coordination.k8s.io');
+      expect((group.body['versions'] as { version: string }[]).map((v) => v.version)).toEqual(['v1', ...served]);
+      expect(group.body['preferredVersion']).toEqual({ groupVersion: 'coordination.k8s.io/v1', version: 'v1' });
+      const aggregated = await api(server, 'GET', '/apis', { headers: { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList' } });
+      const versions = (aggregated.body.items?.[0]?.['versions'] as { version: string }[]).map((v) => v.version);
+      expect(versions).toEqual(['v1', ...served]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is not served without the gate (as kube-apiserver with the feature off), and a release before 1.31 refuses the gate', async () => {
+    const server = await start({ release: '1.33' });
+    try {
+      expect((await api(server, 'GET', V1BETA1)).status).toBe(404);
+      expect((await api(server, 'GET', '/apis/coordination.k8s.io/v1beta1')).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+    await expect(start({ release: '1.30', coordinatedLeaderElection: true })).rejects.toThrow('release 1.30.0 has no LeaseCandidate API');
+  });
+});
+
+describe('LeaseCandidate CRUD (1.33: v1beta1 and v1alpha2, one stored object)', () => {
+  let server: LeaseApiServer;
+  beforeAll(async () => {
+    server = await start({ release: '1.33', coordinatedLeaderElection: { resyncMs: 0 } });
+  });
+  afterAll(() => server.close());
+
+  it('creates, reads in both versions, lists, updates, patches, watches and deletes', async () => {
+    const events = await watch(server, `${V1ALPHA2}?watch=true`);
+    const created = await api(server, 'POST', V1BETA1, { body: candidate('c1', valid) });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ kind: 'LeaseCandidate', apiVersion: 'coordination.k8s.io/v1beta1', metadata: { name: 'c1', namespace: 'default' }, spec: valid });
+    expect((await events.next()).object).toMatchObject({ kind: 'LeaseCandidate', apiVersion: 'coordination.k8s.io/v1alpha2', metadata: { name: 'c1' } });
+    const alpha = await api(server, 'GET', `${V1ALPHA2}/c1`);
+    expect(alpha.body).toMatchObject({ apiVersion: 'coordination.k8s.io/v1alpha2', metadata: { resourceVersion: created.body.metadata?.resourceVersion } });
+    const list = await api(server, 'GET', V1BETA1);
+    expect(list.body).toMatchObject({ kind: 'LeaseCandidateList', apiVersion: 'coordination.k8s.io/v1beta1' });
+    expect(list.body.items?.map((i) => i.metadata?.name)).toEqual(['c1']);
+    const renewed = await api(server, 'PUT', `${V1BETA1}/c1`, { body: { ...created.body, spec: { ...valid, renewTime: '2026-01-01T00:00:00.000000Z' } } });
+    expect(renewed.status).toBe(200);
+    expect((await events.next()).type).toBe('MODIFIED');
+    const stale = await api(server, 'PUT', `${V1BETA1}/c1`, { body: created.body });
+    expect(stale.status).toBe(409);
+    expect(stale.body.message).toBe('Operation cannot be fulfilled on leasecandidates.coordination.k8s.io "c1": the object has been modified; please apply your changes to the latest version and try again');
+    const patched = await api(server, 'PATCH', `${V1BETA1}/c1`, { body: { spec: { pingTime: '2026-01-01T00:00:01.000000Z' } }, contentType: 'application/merge-patch+json' });
+    expect(patched.body.spec).toMatchObject({ renewTime: '2026-01-01T00:00:00.000000Z', pingTime: '2026-01-01T00:00:01.000000Z' });
+    expect((await events.next()).type).toBe('MODIFIED');
+    const table = await api(server, 'GET', V1BETA1, { headers: { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' } });
+    expect(table.body.columnDefinitions?.map((c) => c.name)).toEqual(['Name', 'LeaseName', 'BinaryVersion', 'EmulationVersion', 'Age']);
+    expect(table.body.rows?.[0]?.cells.slice(0, 4)).toEqual(['c1', 'kube-scheduler', '1.34.0', '1.33.0']);
+    expect((await api(server, 'DELETE', `${V1BETA1}/c1`)).body.details).toMatchObject({ name: 'c1', kind: 'leasecandidates' });
+    expect((await events.next()).type).toBe('DELETED');
+    const missing = await api(server, 'GET', `${V1BETA1}/c1`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.message).toBe('leasecandidates.coordination.k8s.io "c1" not found');
+    events.close();
+  });
+
+  it('refuses a Lease body and a body of another version, as kube-apiserver', async () => {
+    const asLease = await api(server, 'POST', V1BETA1, { body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'x' }, spec: {} } });
+    expect(asLease.status).toBe(400);
+    const wrongVersion = await api(server, 'POST', V1BETA1, { body: candidate('x', valid, 'coordination.k8s.io/v1alpha2') });
+    expect(wrongVersion.body.message).toBe('the API version in the data (coordination.k8s.io/v1alpha2) does not match the expected API version (coordination.k8s.io/v1beta1)');
+    const unknown = await api(server, 'POST', `${V1BETA1}?fieldValidation=Strict`, { body: candidate('x', { ...valid, preferredStrategies: ['OldestEmulationVersion'] }) });
+    expect(unknown.body.message).toBe('LeaseCandidate in version "v1beta1" cannot be handled as a LeaseCandidate: strict decoding error: unknown field "spec.preferredStrategies"');
+  });
+
+  it.each([
+    [{}, '[spec.leaseName: Required value, spec.binaryVersion: Required value, spec.strategy: Required value]'],
+    [{ ...valid, binaryVersion: '1.34' }, 'spec.binaryVersion: Invalid value: "1.34": No Major.Minor.Patch elements found'],
+    [{ ...valid, emulationVersion: 'v1.33.0' }, 'spec.emulationVersion: Invalid value: "v1.33.0": Invalid character(s) found in major number "v1"'],
+    [{ ...valid, binaryVersion: '1.32.0' }, 'spec.binaryVersion: Invalid value: "1.32.0": binary version must not be lower than emulation version'],
+    [{ ...valid, emulationVersion: undefined }, 'spec.emulationVersion: Required value: must be specified when strategy is "OldestEmulationVersion"'],
+    [{ ...valid, strategy: 'Newest' }, 'spec.strategy.strategy: Unsupported value: "Newest": supported values: "OldestEmulationVersion"'],
+  ])('validates %j as kube-apiserver: %s', async (spec, message) => {
+    const res = await api(server, 'POST', V1BETA1, { body: candidate('bad', spec) });
+    expect(res.status).toBe(422);
+    expect(res.body.message).toBe(`LeaseCandidate.coordination.k8s.io "bad" is invalid: ${message}`);
+  });
+
+  it('keeps spec.leaseName immutable', async () => {
+    const created = await api(server, 'POST', V1BETA1, { body: candidate('c2', valid) });
+    const moved = await api(server, 'PUT', `${V1BETA1}/c2`, { body: { ...created.body, spec: { ...valid, leaseName: 'kube-controller-manager' } } });
+    expect(moved.status).toBe(422);
+    expect(moved.body.message).toBe('LeaseCandidate.coordination.k8s.io "c2" is invalid: spec.leaseName: Invalid value: "kube-controller-manager": field is immutable');
+  });
+});
+
+describe('LeaseCandidate v1alpha1 (1.31: preferredStrategies)', () => {
+  it('takes preferredStrategies and requires at least one', async () => {
+    const server = await start({ release: '1.31', coordinatedLeaderElection: { resyncMs: 0 } });
+    try {
+      const spec = { leaseName: 'l', binaryVersion: '1.31.0', emulationVersion: '1.31.0', preferredStrategies: ['OldestEmulationVersion'] };
+      expect((await api(server, 'POST', V1ALPHA1, { body: candidate('a', spec, 'coordination.k8s.io/v1alpha1') })).status).toBe(201);
+      const none = await api(server, 'POST', V1ALPHA1, { body: candidate('b', { leaseName: 'l' }, 'coordination.k8s.io/v1alpha1') });
+      expect(none.body.message).toBe('LeaseCandidate.coordination.k8s.io "b" is invalid: spec.preferredStrategies: Required value: must have at least one strategy');
+    } finally {
+      await server.close();
+    }
+  });
+});
