@@ -38,6 +38,7 @@ async function serverOptions(args: ServeArgs): Promise<LeaseApiServerOptions> {
   if (args.historyWindow !== undefined) options.historyWindow = args.historyWindow;
   if (args.namespaces.length > 0) options.namespaces = args.namespaces;
   if (args.bookmarkIntervalMs !== undefined) options.bookmarkIntervalMs = args.bookmarkIntervalMs;
+  if (args.coordinatedLeaderElection) options.coordinatedLeaderElection = true;
   return options;
 }
 

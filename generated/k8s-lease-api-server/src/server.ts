@@ -17,7 +17,14 @@ import type { OpenApiDocuments, ServerState } from './http/server-state.js';
 import type { WatchStream } from './http/watch-stream.js';
 import type { JsonObject } from './json.js';
 import { isJsonObject, parseJson } from './json.js';
-import { API_PREFIX } from './lease-meta.js';
+import { API_PREFIX, LEASE_RESOURCE } from './lease-meta.js';
+import { validateLease } from './validation/validate-lease.js';
+import type { CandidateVersion } from './candidates/candidate-resource.js';
+import { candidateResource, candidateSchema, candidateValidator, candidateVersions } from './candidates/candidate-resource.js';
+import type { ElectionController } from './candidates/election-controller.js';
+import { startElectionController } from './candidates/election-controller.js';
+import type { OperationContext } from './operations/context.js';
+import { LEASE_ROUTE_KEY } from './http/route.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import type { KubeconfigOptions, LeaseApiServer, LeaseApiServerOptions, TlsMaterial } from './options.js';
 import { fallbackOpenApi } from './openapi/fallback-openapi.js';
@@ -125,11 +132,35 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     schema: leaseSchema(doc),
     now: clock.now,
     namespaces: new NamespaceRegistry(clock.now, options.namespaces ?? []),
+    resource: LEASE_RESOURCE,
+    validate: validateLease,
   };
+  const cle = options.coordinatedLeaderElection;
+  const versions: CandidateVersion[] = cle === undefined || cle === false ? [] : candidateVersions(release);
+  if (cle !== undefined && cle !== false && versions.length === 0) {
+    throw new Error(`coordinatedLeaderElection: release ${release} has no LeaseCandidate API (CoordinatedLeaderElection starts with 1.31)`);
+  }
+  const resources = new Map<string, OperationContext>([[LEASE_ROUTE_KEY, ops]]);
+  // One store for every served version: v1alpha2 and v1beta1 are the same object under two type metas.
+  const candidateStore = new LeaseStore(options.historyWindow ?? DEFAULT_HISTORY);
+  for (const version of versions) {
+    resources.set(`${version}/leasecandidates`, {
+      store: candidateStore,
+      schema: candidateSchema(ops.schema, version),
+      now: clock.now,
+      namespaces: ops.namespaces,
+      resource: candidateResource(version),
+      validate: candidateValidator(version),
+    });
+  }
+  const candidateOps = versions[0] === undefined ? undefined : resources.get(`${versions[0]}/leasecandidates`);
+  const controller: ElectionController | undefined =
+    candidateOps === undefined ? undefined : startElectionController(ops, candidateOps, typeof cle === 'object' ? (cle.resyncMs ?? 1000) : 1000);
   const streams = new Set<WatchStream>();
   const state: ServerState = {
     ops,
-    discovery: buildDiscoveryDocuments(release, `${urlHost(host)}:0`),
+    resources,
+    discovery: buildDiscoveryDocuments(release, `${urlHost(host)}:0`, versions),
     openapi: openApiDocuments(doc, release),
     auth: { token: options.token, forbiddenTokens: options.forbiddenTokens ?? [], clientCertificates: tls.clientCertificates },
     faults: new FaultState(options.faults),
@@ -142,7 +173,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   };
   const server = buildHttpServer(pki, tls.clientCertificates, (req, res) => void handleRequest(state, req, res));
   const address = await listen(server, options.port ?? 0, host);
-  state.discovery = buildDiscoveryDocuments(release, `${urlHost(host)}:${address.port}`);
+  state.discovery = buildDiscoveryDocuments(release, `${urlHost(host)}:${address.port}`, versions);
   const url = `${pki === undefined ? 'http' : 'https'}://${urlHost(host)}:${address.port}`;
   const tempDirs: string[] = [];
   const material: TlsMaterial | undefined =
@@ -162,6 +193,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= (async () => {
+      controller?.stop();
       for (const stream of [...streams]) stream.end();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -198,6 +230,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
       state.requestLog.length = 0;
     },
     activeWatches: () => streams.size,
+    reconcileLeaderElection: () => controller?.reconcileAll(),
     close,
   };
 }

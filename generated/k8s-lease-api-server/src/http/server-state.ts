@@ -26,7 +26,10 @@ export interface RequestRecord {
 }
 
 export interface ServerState {
+  /** The operations of the resource a request addresses (the Lease's, outside a resource request). */
   ops: OperationContext;
+  /** Every served resource by "<version>/<plural>" (route.ts), the Lease's included. */
+  resources: ReadonlyMap<string, OperationContext>;
   discovery: DiscoveryDocuments;
   openapi: OpenApiDocuments;
   auth: AuthConfig;

@@ -88,11 +88,12 @@ function validateFinalizers(meta: JsonObject): FieldError[] {
   );
 }
 
-function validateStrategy(strategy: string): FieldError[] {
+/** ValidateCoordinatedLeaseStrategy: a Kubernetes-defined name, or a qualified name with a '/' (a custom strategy). */
+export function validateStrategy(strategy: string, field = 'spec.strategy'): FieldError[] {
   if (!strategy.includes('/')) {
-    return KNOWN_STRATEGIES.includes(strategy) ? [] : [{ type: 'NotSupported', field: 'spec.strategy', value: strategy, supported: KNOWN_STRATEGIES }];
+    return KNOWN_STRATEGIES.includes(strategy) ? [] : [{ type: 'NotSupported', field, value: strategy, supported: KNOWN_STRATEGIES }];
   }
-  return invalidEach('spec.strategy', strategy, qualifiedNameErrors(strategy));
+  return invalidEach(field, strategy, qualifiedNameErrors(strategy));
 }
 
 export function validateLeaseSpec(spec: JsonObject): FieldError[] {
@@ -114,16 +115,12 @@ export function validateLeaseSpec(spec: JsonObject): FieldError[] {
   return errors;
 }
 
+/** ValidateObjectMeta for a namespaced object whose name is a DNS-1123 subdomain (Lease, LeaseCandidate). */
+export function validateObjectMeta(meta: JsonObject): FieldError[] {
+  return [...validateName(meta), ...validateNamespace(meta), ...validateLabels(meta), ...validateAnnotations(meta), ...validateOwnerReferences(meta), ...validateFinalizers(meta)];
+}
+
 /** All semantic errors of a Lease about to be stored; empty when valid. */
 export function validateLease(lease: JsonObject): FieldError[] {
-  const meta = objectAt(lease, 'metadata') ?? {};
-  return [
-    ...validateName(meta),
-    ...validateNamespace(meta),
-    ...validateLabels(meta),
-    ...validateAnnotations(meta),
-    ...validateOwnerReferences(meta),
-    ...validateFinalizers(meta),
-    ...validateLeaseSpec(objectAt(lease, 'spec') ?? {}),
-  ];
+  return [...validateObjectMeta(objectAt(lease, 'metadata') ?? {}), ...validateLeaseSpec(objectAt(lease, 'spec') ?? {})];
 }

@@ -26,7 +26,7 @@ export async function serveDelete(ctx: RequestContext, namespace: string, name: 
   const finalizers = metadata === undefined ? undefined : metadata['finalizers'];
   const kept = Array.isArray(finalizers) && finalizers.length > 0;
   if (kept) return sendJsonText(ctx.res, 200, typedJson(deleted.value, ctx.state.ops.resource));
-  sendJsonText(ctx.res, 200, JSON.stringify(deletedStatus(name, metadata === undefined ? undefined : stringAt(metadata, 'uid'))));
+  sendJsonText(ctx.res, 200, JSON.stringify(deletedStatus(name, metadata === undefined ? undefined : stringAt(metadata, 'uid'), ctx.state.ops.resource.plural)));
 }
 
 export async function serveDeleteCollection(ctx: RequestContext, namespace: string): Promise<void> {
@@ -46,6 +46,6 @@ export async function serveDeleteCollection(ctx: RequestContext, namespace: stri
   sendJsonText(ctx.res, 200, listResponseJson(deleted, store.resourceVersion, ctx.state.ops.resource));
 }
 
-function deletedStatus(name: string, uid: string | undefined): object {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: 'coordination.k8s.io', kind: 'leases', ...(uid !== undefined ? { uid } : {}) } };
+function deletedStatus(name: string, uid: string | undefined, plural: string): object {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: 'coordination.k8s.io', kind: plural, ...(uid !== undefined ? { uid } : {}) } };
 }
