@@ -134,3 +134,48 @@ describe('LeaseCandidate v1alpha1 (1.31: preferredStrategies)', () => {
     }
   });
 });
+
+describe('the coordinated-leader-election controller (OldestEmulationVersion)', () => {
+  const T0 = Date.UTC(2026, 0, 1);
+  const micro = (ms: number): string => new Date(ms).toISOString().replace('Z', '000Z');
+  let server: LeaseApiServer;
+  let seq = 0;
+  beforeAll(async () => {
+    server = await start({ release: '1.34', clock: () => T0, coordinatedLeaderElection: { resyncMs: 0 } });
+  });
+  afterAll(() => server.close());
+
+  async function join(leaseName: string, name: string, binaryVersion: string, emulationVersion: string, renewTime: number): Promise<void> {
+    const spec = { leaseName, binaryVersion, emulationVersion, strategy: 'OldestEmulationVersion', renewTime: micro(renewTime) };
+    expect((await api(server, 'POST', V1BETA1, { body: candidate(name, spec) })).status).toBe(201);
+  }
+  const leaseSpec = (name: string): Record<string, unknown> | undefined => server.store.get('default', name)?.spec as Record<string, unknown> | undefined;
+
+  it.each([
+    ['the oldest emulation version', [['new', '1.34.0', '1.34.0'], ['old', '1.34.0', '1.32.0']], 'old'],
+    ['then the oldest binary version', [['x', '1.34.0', '1.33.0'], ['y', '1.33.0', '1.33.0']], 'y'],
+    ['then the first name', [['b', '1.34.0', '1.34.0'], ['a', '1.34.0', '1.34.0']], 'a'],
+    ['a pre-release before its release', [['ga', '1.34.0', '1.34.0'], ['rc', '1.34.0-rc.1', '1.34.0-rc.1']], 'rc'],
+  ])('prefers %s', async (_what, candidates, best) => {
+    const leaseName = `target-${++seq}`;
+    for (const [name = '', binary = '', emulation = ''] of candidates) await join(leaseName, `${leaseName}-${name}`, binary, emulation, T0);
+    server.reconcileLeaderElection();
+    const spec = leaseSpec(leaseName);
+    expect(spec).toMatchObject({ strategy: 'OldestEmulationVersion', leaseDurationSeconds: 5 });
+    // The first candidate may have been elected alone; a better one that joined later is the preferredHolder.
+    expect(spec?.['preferredHolder'] ?? spec?.['holderIdentity']).toBe(`${leaseName}-${best}`);
+  });
+
+  it('pings a candidate whose renewal is older than 5 s and elects nobody until it answers', async () => {
+    const leaseName = `target-${++seq}`;
+    await join(leaseName, `${leaseName}-quiet`, '1.34.0', '1.34.0', T0 - 10_000);
+    server.reconcileLeaderElection();
+    const pinged = await api(server, 'GET', `${V1BETA1}/${leaseName}-quiet`);
+    expect(pinged.body.spec?.['pingTime']).toBe(micro(T0));
+    expect(leaseSpec(leaseName)).toBeUndefined();
+    // It answers the ping (renewTime after pingTime): now it is elected.
+    await api(server, 'PUT', `${V1BETA1}/${leaseName}-quiet`, { body: { ...pinged.body, spec: { ...pinged.body.spec, renewTime: micro(T0 + 1) } } });
+    server.reconcileLeaderElection();
+    expect(leaseSpec(leaseName)).toMatchObject({ holderIdentity: `${leaseName}-quiet` });
+  });
+});
