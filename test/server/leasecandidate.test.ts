@@ -65,6 +65,7 @@ describe('LeaseCandidate CRUD (1.33: v1beta1 and v1alpha2, one stored object)', 
     const created = await api(server, 'POST', V1BETA1, { body: candidate('c1', valid) });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ kind: 'LeaseCandidate', apiVersion: 'coordination.k8s.io/v1beta1', metadata: { name: 'c1', namespace: 'default' }, spec: valid });
+    expect(created.body.metadata?.managedFields?.map((m) => m.apiVersion)).toEqual(['coordination.k8s.io/v1beta1']);
     expect((await events.next()).object).toMatchObject({ kind: 'LeaseCandidate', apiVersion: 'coordination.k8s.io/v1alpha2', metadata: { name: 'c1' } });
     const alpha = await api(server, 'GET', `${V1ALPHA2}/c1`);
     expect(alpha.body).toMatchObject({ apiVersion: 'coordination.k8s.io/v1alpha2', metadata: { resourceVersion: created.body.metadata?.resourceVersion } });
