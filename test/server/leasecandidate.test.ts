@@ -122,6 +122,19 @@ describe('LeaseCandidate CRUD (1.33: v1beta1 and v1alpha2, one stored object)', 
   });
 });
 
+describe('LeaseCandidate authorization', () => {
+  it('names leasecandidates in a 403, as kube-apiserver\'s authorizer', async () => {
+    const server = await start({ release: '1.33', coordinatedLeaderElection: { resyncMs: 0 }, forbiddenTokens: ['no-access'] });
+    try {
+      const denied = await api(server, 'GET', V1BETA1, { headers: { Authorization: 'Bearer no-access' } });
+      expect(denied.status).toBe(403);
+      expect(denied.body.message).toMatch(/^leasecandidates\.coordination\.k8s\.io is forbidden: User ".+" cannot list resource "leasecandidates" in API group "coordination\.k8s\.io" in the namespace "default"$/);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('LeaseCandidate v1alpha1 (1.31: preferredStrategies)', () => {
   it('takes preferredStrategies and requires at least one', async () => {
     const server = await start({ release: '1.31', coordinatedLeaderElection: { resyncMs: 0 } });
