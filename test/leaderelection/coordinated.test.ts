@@ -20,8 +20,10 @@ afterAll(() => server.close());
 interface Participant {
   name: string;
   leading: () => boolean;
+  /** Starts the elector (the candidate runs from the start). */
+  elect: () => void;
   stop: () => void;
-  done: Promise<void>;
+  done: () => Promise<void>;
 }
 
 /** One process: its LeaseCandidate, and a coordinated elector that runs again whenever a term ends (as a restarting component). */
@@ -31,7 +33,7 @@ function participant(name: string, version: string): Participant {
   const stop = new AbortController();
   let leading = false;
   const candidate = createCandidate({ client, namespace: NS, name, leaseName: LEASE, binaryVersion: version, emulationVersion: version, renewInterval: 60_000, pingPollInterval: 500, clock: view, signal: stop.signal });
-  const elect = async (): Promise<void> => {
+  const electing = async (): Promise<void> => {
     while (!stop.signal.aborted) {
       await createLeaderElector({
         client,
@@ -54,7 +56,14 @@ function participant(name: string, version: string): Participant {
       }).run();
     }
   };
-  return { name, leading: () => leading, stop: () => stop.abort(), done: Promise.all([candidate.run(), elect()]).then(() => undefined) };
+  const running: Promise<void>[] = [candidate.run()];
+  return {
+    name,
+    leading: () => leading,
+    elect: () => void running.push(electing()),
+    stop: () => stop.abort(),
+    done: () => Promise.all(running).then(() => undefined),
+  };
 }
 
 const everyone: Participant[] = [];
@@ -81,6 +90,9 @@ async function runFor(ms: number, tick = 250): Promise<void> {
 describe('coordinated leader election (CoordinatedLeaderElection, OldestEmulationVersion)', () => {
   it('elects the oldest emulation version, hands over through preferredHolder at the end of the term, and moves on when a candidate stops', async () => {
     everyone.push(participant('apiserver-b', '1.34.0'), participant('apiserver-a', '1.33.0'), participant('apiserver-c', '1.34.0'));
+    // The candidacies land first (the controller may name whichever arrives first, then prefer apiserver-a), then the electors start.
+    await settle();
+    for (const p of everyone) p.elect();
     await runFor(20_000);
     expect(holder()).toBe('apiserver-a');
     expect(server.store.get(NS, LEASE)?.spec?.strategy).toBe('OldestEmulationVersion');
@@ -88,6 +100,7 @@ describe('coordinated leader election (CoordinatedLeaderElection, OldestEmulatio
 
     // An older candidate joins (a rollback or a skewed node): the controller marks it preferred; the holder's term is not cut.
     const older = participant('apiserver-z', '1.32.0');
+    older.elect();
     everyone.push(older);
     await runFor(1_500);
     expect(server.store.get(NS, LEASE)?.spec?.preferredHolder).toBe('apiserver-z');
@@ -97,7 +110,7 @@ describe('coordinated leader election (CoordinatedLeaderElection, OldestEmulatio
 
     // The leader's process stops: its Lease expires, the controller pings, nobody answers for it, and the next oldest leads.
     older.stop();
-    await older.done;
+    await older.done();
     await runFor(30_000);
     expect(holder()).toBe('apiserver-a');
     expect(timeline.filter((e) => e !== '-')).toEqual(['apiserver-a', 'apiserver-z', 'apiserver-a']);
@@ -113,6 +126,51 @@ describe('coordinated leader election (CoordinatedLeaderElection, OldestEmulatio
     expect(holder()).toBe('apiserver-a');
 
     for (const p of everyone) p.stop();
-    await Promise.all(everyone.map((p) => p.done));
+    await Promise.all(everyone.map((p) => p.done()));
   }, 120_000);
+});
+
+describe('createCandidate (client-go NewCandidate)', () => {
+  it('on 1.31 publishes v1alpha1 preferredStrategies, and answers a ping by renewing past pingTime', async () => {
+    const own = new VirtualClock();
+    const server131 = await start({ release: '1.31', clock: own.now, coordinatedLeaderElection: { resyncMs: 0 } });
+    const stop = new AbortController();
+    try {
+      const view = own.view();
+      const runner = createCandidate({
+        client: processClient(server131.url, view),
+        namespace: NS,
+        name: 'cm-1',
+        leaseName: 'kube-controller-manager',
+        binaryVersion: '1.31.1',
+        emulationVersion: '1.31.0',
+        groupVersion: 'v1alpha1',
+        renewInterval: 300_000,
+        pingPollInterval: 1_000,
+        clock: view,
+        signal: stop.signal,
+      });
+      const done = runner.run();
+      await settle();
+      const path = `/apis/coordination.k8s.io/v1alpha1/namespaces/${NS}/leasecandidates/cm-1`;
+      const read = async (): Promise<{ spec: Record<string, string> }> => (await fetch(server131.url + path)).json() as Promise<{ spec: Record<string, string> }>;
+      const created = await read();
+      expect(created.spec).toMatchObject({ leaseName: 'kube-controller-manager', preferredStrategies: ['OldestEmulationVersion'], binaryVersion: '1.31.1', emulationVersion: '1.31.0' });
+      expect(created.spec['strategy']).toBeUndefined();
+      // The controller's ping, 10 s later: the candidate renews at its next check, not at its 5-minute interval.
+      own.advance(10_000);
+      await settle();
+      const pingTime = new Date(own.now()).toISOString().replace('Z', '000Z');
+      await fetch(server131.url + path, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { pingTime } }) });
+      own.advance(1_000);
+      await settle();
+      const answered = await read();
+      expect(answered.spec['pingTime']).toBe(pingTime);
+      expect(Date.parse(answered.spec['renewTime'] ?? '')).toBeGreaterThan(Date.parse(pingTime));
+      stop.abort();
+      await done;
+    } finally {
+      await server131.close();
+    }
+  });
 });
