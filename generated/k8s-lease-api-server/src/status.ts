@@ -176,13 +176,13 @@ export function unauthorized(): StatusError {
   return { code: 401, reason: 'Unauthorized', message: 'Unauthorized' };
 }
 
-export function forbidden(user: string, verb: string, namespace: string | undefined): StatusError {
+export function forbidden(user: string, verb: string, namespace: string | undefined, resource: StatusResource = LEASES): StatusError {
   const scope = namespace === undefined ? 'at the cluster scope' : `in the namespace ${JSON.stringify(namespace)}`;
   return {
     code: 403,
     reason: 'Forbidden',
-    message: `${QUALIFIED_RESOURCE} is forbidden: User ${JSON.stringify(user)} cannot ${verb} resource "${RESOURCE}" in API group "${GROUP}" ${scope}`,
-    details: { group: GROUP, kind: RESOURCE },
+    message: `${resource.qualifiedResource} is forbidden: User ${JSON.stringify(user)} cannot ${verb} resource "${resource.plural}" in API group "${GROUP}" ${scope}`,
+    details: { group: GROUP, kind: resource.plural },
   };
 }
 

@@ -44,7 +44,7 @@ export function replaceExisting(
   const pre = checkUpdatePreconditions(bound.value, existing, name, ctx.resource);
   if (!pre.ok) return pre;
   const base = parseManagedFields(ownershipSource(metadataOf(bound.value)['managedFields'], metadataOf(existing)['managedFields']));
-  const entries = updateOwnership(base, existing, bound.value, options.fieldManager, formatTime(ctx.now()));
+  const entries = updateOwnership(base, existing, bound.value, options.fieldManager, formatTime(ctx.now()), ctx.resource.groupVersion);
   return persistUpdate(ctx, existing, carryOver(existing, bound.value, entries), options.dryRun);
 }
 
