@@ -103,15 +103,29 @@ describe('LeaseCandidate CRUD (1.33: v1beta1 and v1alpha2, one stored object)', 
 
   it.each([
     [{}, '[spec.leaseName: Required value, spec.binaryVersion: Required value, spec.strategy: Required value]'],
-    [{ ...valid, binaryVersion: '1.34' }, 'spec.binaryVersion: Invalid value: "1.34": No Major.Minor.Patch elements found'],
-    [{ ...valid, emulationVersion: 'v1.33.0' }, 'spec.emulationVersion: Invalid value: "v1.33.0": Invalid character(s) found in major number "v1"'],
-    [{ ...valid, binaryVersion: '1.32.0' }, 'spec.binaryVersion: Invalid value: "1.32.0": binary version must not be lower than emulation version'],
-    [{ ...valid, emulationVersion: undefined }, 'spec.emulationVersion: Required value: must be specified when strategy is "OldestEmulationVersion"'],
+    // An unparsable version is 0.0.0 in the checks that follow it, as semver.Version{} is in kube-apiserver.
+    [
+      { ...valid, binaryVersion: '1.34' },
+      '[spec.binaryVersion: Invalid value: "1.34": must be a valid semantic version, spec.binaryVersion: Invalid value: "1.34": must be greater than or equal to `emulationVersion`]',
+    ],
+    [
+      { ...valid, emulationVersion: 'v1.33.0' },
+      "[spec.emulationVersion: Invalid value: \"v1.33.0\": must be a valid semantic version, spec.emulationVersion: Required value: must be specified when `strategy` is 'OldestEmulationVersion']",
+    ],
+    [{ ...valid, binaryVersion: '1.32.0' }, 'spec.binaryVersion: Invalid value: "1.32.0": must be greater than or equal to `emulationVersion`'],
+    [{ ...valid, emulationVersion: undefined }, "spec.emulationVersion: Required value: must be specified when `strategy` is 'OldestEmulationVersion'"],
+    [{ ...valid, binaryVersion: '1.34.0-rc.0', emulationVersion: '1.34.0' }, 'spec.binaryVersion: Invalid value: "1.34.0-rc.0": must be greater than or equal to `emulationVersion`'],
     [{ ...valid, strategy: 'Newest' }, 'spec.strategy.strategy: Unsupported value: "Newest": supported values: "OldestEmulationVersion"'],
   ])('validates %j as kube-apiserver: %s', async (spec, message) => {
     const res = await api(server, 'POST', V1BETA1, { body: candidate('bad', spec) });
     expect(res.status).toBe(422);
     expect(res.body.message).toBe(`LeaseCandidate.coordination.k8s.io "bad" is invalid: ${message}`);
+  });
+
+  it('names a LeaseCandidate as a ConfigMap key (ValidLeaseCandidateName): upper case and underscores pass, a slash does not', async () => {
+    expect((await api(server, 'POST', V1BETA1, { body: candidate('Kube_Scheduler.a', valid) })).status).toBe(201);
+    const slash = await api(server, 'POST', V1BETA1, { body: candidate('..a', valid) });
+    expect(slash.body.message).toBe('LeaseCandidate.coordination.k8s.io "..a" is invalid: metadata.name: Invalid value: "..a": must not start with \'..\'');
   });
 
   it('keeps spec.leaseName immutable', async () => {
@@ -142,7 +156,11 @@ describe('LeaseCandidate v1alpha1 (1.31: preferredStrategies)', () => {
       const spec = { leaseName: 'l', binaryVersion: '1.31.0', emulationVersion: '1.31.0', preferredStrategies: ['OldestEmulationVersion'] };
       expect((await api(server, 'POST', V1ALPHA1, { body: candidate('a', spec, 'coordination.k8s.io/v1alpha1') })).status).toBe(201);
       const none = await api(server, 'POST', V1ALPHA1, { body: candidate('b', { leaseName: 'l' }, 'coordination.k8s.io/v1alpha1') });
-      expect(none.body.message).toBe('LeaseCandidate.coordination.k8s.io "b" is invalid: spec.preferredStrategies: Required value: must have at least one strategy');
+      expect(none.body.message).toBe('LeaseCandidate.coordination.k8s.io "b" is invalid: spec.preferredStrategies: Required value: must contain at least one strategy');
+      const bare = await api(server, 'POST', V1ALPHA1, { body: candidate('c', { leaseName: 'l', preferredStrategies: ['OldestEmulationVersion', 'Newest'] }, 'coordination.k8s.io/v1alpha1') });
+      expect(bare.body.message).toBe(
+        'LeaseCandidate.coordination.k8s.io "c" is invalid: [spec.binaryVersion: Required value: must be specified when `strategy` is \'OldestEmulationVersion\', spec.emulationVersion: Required value: must be specified when `strategy` is \'OldestEmulationVersion\', spec.preferredStrategies[1].strategy: Unsupported value: "Newest": supported values: "OldestEmulationVersion"]',
+      );
     } finally {
       await server.close();
     }
