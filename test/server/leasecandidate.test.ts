@@ -186,7 +186,7 @@ describe('the coordinated-leader-election controller (OldestEmulationVersion)', 
   it.each([
     ['the oldest emulation version', [['new', '1.34.0', '1.34.0'], ['old', '1.34.0', '1.32.0']], 'old'],
     ['then the oldest binary version', [['x', '1.34.0', '1.33.0'], ['y', '1.33.0', '1.33.0']], 'y'],
-    ['then the first name', [['b', '1.34.0', '1.34.0'], ['a', '1.34.0', '1.34.0']], 'a'],
+    ['then (created in the same second) the first name', [['b', '1.34.0', '1.34.0'], ['a', '1.34.0', '1.34.0']], 'a'],
     ['a pre-release before its release', [['ga', '1.34.0', '1.34.0'], ['rc', '1.34.0-rc.1', '1.34.0-rc.1']], 'rc'],
   ])('prefers %s', async (_what, candidates, best) => {
     const leaseName = `target-${++seq}`;
