@@ -1,6 +1,6 @@
 // LeaseCandidate (coordination.k8s.io, 1.31+): which group versions a release serves, its field schema
-// per version, and kube-apiserver's validation (pkg/apis/coordination/validation/validation.go,
-// ValidateLeaseCandidate, ValidateLeaseCandidateSpec, ValidateLeaseCandidateSpecUpdate).
+// per version, and kube-apiserver's validation (pkg/apis/coordination/validation/validation.go:
+// ValidLeaseCandidateName, ValidateLeaseCandidateSpec as of 1.31 and of 1.32+, ValidateLeaseCandidateSpecUpdate).
 import type { JsonObject } from '../json.js';
 import { objectAt, stringAt } from '../json.js';
 import type { ResourceInfo } from '../lease-meta.js';
@@ -8,6 +8,7 @@ import { resourceInfo } from '../lease-meta.js';
 import type { FieldSchema, ObjectSchema } from '../schema/field-schema.js';
 import type { FieldError } from '../status.js';
 import { validateObjectMeta, validateStrategy } from '../validation/validate-lease.js';
+import type { Semver } from './semver.js';
 import { parseSemver } from './semver.js';
 
 export const CANDIDATE_KIND = 'LeaseCandidate';
@@ -57,60 +58,78 @@ export function candidateSchema(leaseSchema: ObjectSchema, version: CandidateVer
   return { type: 'object', goName: CANDIDATE_KIND, fields };
 }
 
-function semverErrors(spec: JsonObject, field: 'binaryVersion' | 'emulationVersion'): FieldError[] {
+/** ValidLeaseCandidateName is IsConfigMapKey (k8s.io/apimachinery/pkg/util/validation), prefix or not. */
+export function configMapKeyErrors(value: string): string[] {
+  const errors: string[] = [];
+  if (Buffer.byteLength(value, 'utf8') > 253) errors.push('must be no more than 253 characters');
+  if (!/^[-._a-zA-Z0-9]+$/.test(value)) {
+    errors.push("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
+  }
+  if (value === '.') errors.push("must not be '.'");
+  else if (value === '..') errors.push("must not be '..'");
+  else if (value.startsWith('..')) errors.push("must not start with '..'");
+  return errors;
+}
+
+const VALID_SEMVER = 'must be a valid semantic version';
+const OEV_REQUIRES = "must be specified when `strategy` is 'OldestEmulationVersion'";
+
+/** The parsed version, or the field error of one that does not parse (semver.Parse, strict). */
+function versionField(spec: JsonObject, field: 'binaryVersion' | 'emulationVersion'): { errors: FieldError[]; version: Semver | undefined } {
   const value = stringAt(spec, field) ?? '';
-  if (value === '') return [];
+  if (value === '') return { errors: [], version: undefined };
   const parsed = parseSemver(value);
-  return parsed.ok ? [] : [{ type: 'Invalid', field: `spec.${field}`, value, detail: parsed.error }];
+  return parsed.ok ? { errors: [], version: parsed.value } : { errors: [{ type: 'Invalid', field: `spec.${field}`, value, detail: VALID_SEMVER }], version: undefined };
 }
 
-function versionOrderErrors(spec: JsonObject): FieldError[] {
-  const binary = parseSemver(stringAt(spec, 'binaryVersion') ?? '');
-  const emulation = parseSemver(stringAt(spec, 'emulationVersion') ?? '');
-  if (!binary.ok || !emulation.ok || binary.value.compare(emulation.value) >= 0) return [];
-  return [{ type: 'Invalid', field: 'spec.binaryVersion', value: stringAt(spec, 'binaryVersion') ?? '', detail: 'binary version must not be lower than emulation version' }];
+/** An empty or invalid version is semver.Version{} (0.0.0) in the comparisons that follow. */
+function orderErrors(spec: JsonObject, binary: Semver | undefined, emulation: Semver | undefined): FieldError[] {
+  const binaryText = stringAt(spec, 'binaryVersion') ?? '';
+  if (binaryText === '' || (stringAt(spec, 'emulationVersion') ?? '') === '') return [];
+  const below = emulation !== undefined && (binary === undefined ? !isZero(emulation) : binary.compare(emulation) < 0);
+  return below ? [{ type: 'Invalid', field: 'spec.binaryVersion', value: binaryText, detail: 'must be greater than or equal to `emulationVersion`' }] : [];
 }
 
-/** v1alpha2/v1beta1 (1.32+): leaseName, binaryVersion and strategy are required. */
+function isZero(v: Semver | undefined): boolean {
+  return v === undefined || (v.major === 0 && v.minor === 0 && v.patch === 0 && v.pre.length === 0);
+}
+
+/** ValidateLeaseCandidateSpec of 1.32+ (v1alpha2, v1beta1): leaseName, binaryVersion and strategy are required. */
 function validateSpec(spec: JsonObject): FieldError[] {
   const errors: FieldError[] = [];
   if ((stringAt(spec, 'leaseName') ?? '') === '') errors.push({ type: 'Required', field: 'spec.leaseName' });
-  errors.push(...semverErrors(spec, 'emulationVersion'));
+  const emulation = versionField(spec, 'emulationVersion');
+  errors.push(...emulation.errors);
+  const binary = versionField(spec, 'binaryVersion');
   if ((stringAt(spec, 'binaryVersion') ?? '') === '') errors.push({ type: 'Required', field: 'spec.binaryVersion' });
-  else errors.push(...semverErrors(spec, 'binaryVersion'));
-  errors.push(...versionOrderErrors(spec));
+  errors.push(...binary.errors, ...orderErrors(spec, binary.version, emulation.version));
   const strategy = stringAt(spec, 'strategy') ?? '';
   if (strategy === '') {
     errors.push({ type: 'Required', field: 'spec.strategy' });
   } else {
-    if (strategy === OLDEST_EMULATION_VERSION && (stringAt(spec, 'emulationVersion') ?? '') === '') {
-      errors.push({ type: 'Required', field: 'spec.emulationVersion', detail: 'must be specified when strategy is "OldestEmulationVersion"' });
-    }
-    // kube-apiserver appends "strategy" to a path that already ends in it (spec.strategy.strategy); kept, as clients see it.
+    if (strategy === OLDEST_EMULATION_VERSION && isZero(emulation.version)) errors.push({ type: 'Required', field: 'spec.emulationVersion', detail: OEV_REQUIRES });
+    // ValidateCoordinatedLeaseStrategy appends "strategy" to a path that already ends in it: spec.strategy.strategy.
     errors.push(...validateStrategy(strategy, 'spec.strategy.strategy'));
   }
   return errors;
 }
 
-/** v1alpha1 (1.31): preferredStrategies instead of strategy; binaryVersion is required only with OldestEmulationVersion. */
+/** ValidateLeaseCandidateSpec of 1.31 (v1alpha1): preferredStrategies instead of strategy; binaryVersion only with OldestEmulationVersion. */
 function validateSpecV1alpha1(spec: JsonObject): FieldError[] {
   const errors: FieldError[] = [];
   if ((stringAt(spec, 'leaseName') ?? '') === '') errors.push({ type: 'Required', field: 'spec.leaseName' });
-  errors.push(...semverErrors(spec, 'emulationVersion'), ...semverErrors(spec, 'binaryVersion'), ...versionOrderErrors(spec));
+  const emulation = versionField(spec, 'emulationVersion');
+  const binary = versionField(spec, 'binaryVersion');
+  errors.push(...emulation.errors, ...binary.errors, ...orderErrors(spec, binary.version, emulation.version));
   const list = spec['preferredStrategies'];
   const strategies = Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string') : [];
-  if (strategies.length === 0) return [...errors, { type: 'Required', field: 'spec.preferredStrategies', detail: 'must have at least one strategy' }];
-  const seen = new Set<string>();
+  if (strategies.length === 0) return [...errors, { type: 'Required', field: 'spec.preferredStrategies', detail: 'must contain at least one strategy' }];
   strategies.forEach((strategy, i) => {
-    const field = `spec.preferredStrategies[${i}]`;
-    if (seen.has(strategy)) errors.push({ type: 'Invalid', field, value: strategy, detail: 'Duplicate value' });
-    seen.add(strategy);
     if (strategy === OLDEST_EMULATION_VERSION) {
-      for (const key of ['binaryVersion', 'emulationVersion'] as const) {
-        if ((stringAt(spec, key) ?? '') === '') errors.push({ type: 'Required', field: `spec.${key}`, detail: "must be specified when `strategy` is 'OldestEmulationVersion'" });
-      }
+      if (isZero(binary.version)) errors.push({ type: 'Required', field: 'spec.binaryVersion', detail: OEV_REQUIRES });
+      if (isZero(emulation.version)) errors.push({ type: 'Required', field: 'spec.emulationVersion', detail: OEV_REQUIRES });
     }
-    errors.push(...validateStrategy(strategy, `${field}.strategy`));
+    errors.push(...validateStrategy(strategy, `spec.preferredStrategies[${i}].strategy`));
   });
   return errors;
 }
@@ -120,7 +139,7 @@ export function candidateValidator(version: CandidateVersion): (next: JsonObject
   const spec = hasStrategyList(version) ? validateSpecV1alpha1 : validateSpec;
   return (next, old) => {
     const nextSpec = objectAt(next, 'spec') ?? {};
-    const errors = [...validateObjectMeta(objectAt(next, 'metadata') ?? {}), ...spec(nextSpec)];
+    const errors = [...validateObjectMeta(objectAt(next, 'metadata') ?? {}, configMapKeyErrors), ...spec(nextSpec)];
     if (old !== undefined) {
       const before = stringAt(objectAt(old, 'spec'), 'leaseName') ?? '';
       const after = stringAt(nextSpec, 'leaseName') ?? '';

@@ -58,7 +58,8 @@ function readCandidate(key: string, object: JsonObject): Candidate {
     key,
     object,
     name: splitKey(key).name,
-    creation: timeToEpochMs(stringAt(metadataOf(object), 'creationTimestamp') ?? ''),
+    // The server always sets creationTimestamp; 0 keeps a missing one comparable.
+    creation: timeToEpochMs(stringAt(metadataOf(object), 'creationTimestamp') ?? '') || 0,
     renewTime: timeAt(spec, 'renewTime'),
     pingTime: timeAt(spec, 'pingTime'),
     strategy: stringAt(spec, 'strategy') ?? first,
@@ -73,12 +74,17 @@ function compareVersions(a: Semver | undefined, b: Semver | undefined): number {
   return a.compare(b);
 }
 
-/** election.go compare: -1 when lhs is the better leader (older emulation, then older binary version, then name). */
+/**
+ * election.go compare: -1 when lhs is the better leader: older emulation version, then older binary version,
+ * then the earlier creationTimestamp. Where kube-apiserver falls back to its lister's order (timestamps
+ * within one second), the name decides, so that the outcome does not depend on arrival order.
+ */
 export function compareCandidates(lhs: Candidate, rhs: Candidate): number {
   const byEmulation = compareVersions(lhs.emulation, rhs.emulation);
   if (byEmulation !== 0) return byEmulation;
   const byBinary = compareVersions(lhs.binary, rhs.binary);
   if (byBinary !== 0) return byBinary;
+  if (lhs.creation !== rhs.creation) return lhs.creation < rhs.creation ? -1 : 1;
   return lhs.name === rhs.name ? 0 : lhs.name < rhs.name ? -1 : 1;
 }
 
