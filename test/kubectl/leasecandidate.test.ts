@@ -61,6 +61,11 @@ describe.skipIf(kubectl133 === undefined)('kubectl 1.33 and LeaseCandidates (--f
     expect(described.stdout).toMatch(/API Version:\s+coordination\.k8s\.io\/v1beta1/);
     expect(described.stdout).toMatch(/Emulation Version:\s+1\.33\.0/);
 
+    const explained = await kubectl.run(['explain', 'leasecandidates.spec']);
+    expect(explained.code).toBe(0);
+    expect(explained.stdout).toMatch(/KIND:\s+LeaseCandidate/);
+    expect(explained.stdout).toMatch(/leaseName\s+<string> -required-/);
+
     const alpha = await kubectl.run(['get', 'leasecandidates.v1alpha2.coordination.k8s.io', 'apiserver-b', '-o', 'json']);
     expect(JSON.parse(alpha.stdout)).toMatchObject({ apiVersion: 'coordination.k8s.io/v1alpha2', kind: 'LeaseCandidate', spec: { binaryVersion: '1.34.0' } });
 

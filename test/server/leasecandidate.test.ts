@@ -41,6 +41,27 @@ describe('LeaseCandidate per release (CoordinatedLeaderElection on)', () => {
     }
   });
 
+  it('lists an OpenAPI v3 document per served version, derived from the Lease\'s (kubectl explain, kubectl\'s fieldValidation probe)', async () => {
+    const server = await start({ release: '1.33', coordinatedLeaderElection: { resyncMs: 0 } });
+    try {
+      const index = (await api(server, 'GET', '/openapi/v3')).body['paths'] as Record<string, { serverRelativeURL: string }>;
+      expect(Object.keys(index)).toEqual(['apis/coordination.k8s.io/v1', 'apis/coordination.k8s.io/v1beta1', 'apis/coordination.k8s.io/v1alpha2']);
+      const url = index['apis/coordination.k8s.io/v1beta1']?.serverRelativeURL ?? '';
+      const doc = await api(server, 'GET', url);
+      expect(doc.headers.get('cache-control')).toBe('public, immutable');
+      const schemas = (doc.body['components'] as { schemas: Record<string, JsonBody> }).schemas;
+      expect(schemas['io.k8s.api.coordination.v1beta1.LeaseCandidate']?.['x-kubernetes-group-version-kind']).toEqual([{ group: 'coordination.k8s.io', kind: 'LeaseCandidate', version: 'v1beta1' }]);
+      expect(Object.keys((schemas['io.k8s.api.coordination.v1beta1.LeaseCandidateSpec']?.['properties'] ?? {}) as object).sort()).toEqual(['binaryVersion', 'emulationVersion', 'leaseName', 'pingTime', 'renewTime', 'strategy']);
+      expect(Object.keys(schemas).filter((name) => name.includes('coordination.v1.'))).toEqual([]);
+      const patch = (doc.body['paths'] as Record<string, Record<string, JsonBody>>)['/apis/coordination.k8s.io/v1beta1/namespaces/{namespace}/leasecandidates/{name}']?.['patch'];
+      expect(patch).toMatchObject({ operationId: 'patchCoordinationV1beta1NamespacedLeaseCandidate', 'x-kubernetes-group-version-kind': { group: 'coordination.k8s.io', kind: 'LeaseCandidate', version: 'v1beta1' } });
+      expect((patch?.['parameters'] as { name?: string }[]).map((p) => p.name)).toContain('fieldValidation');
+      expect((await api(server, 'GET', '/openapi/v3/apis/coordination.k8s.io/v1alpha1')).status).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('is not served without the gate (as kube-apiserver with the feature off), and a release before 1.31 refuses the gate', async () => {
     const server = await start({ release: '1.33' });
     try {
