@@ -23,6 +23,7 @@ import type { CandidateVersion } from './candidates/candidate-resource.js';
 import { candidateResource, candidateSchema, candidateValidator, candidateVersions } from './candidates/candidate-resource.js';
 import type { ElectionController } from './candidates/election-controller.js';
 import { startElectionController } from './candidates/election-controller.js';
+import { candidateOpenApiDocument } from './candidates/candidate-openapi.js';
 import type { OperationContext } from './operations/context.js';
 import { LEASE_ROUTE_KEY } from './http/route.js';
 import { renderKubeconfig } from './kubeconfig.js';
@@ -59,11 +60,22 @@ function leaseSchema(doc: JsonObject): ObjectSchema {
   return schema;
 }
 
-function openApiDocuments(doc: JsonObject, release: string): OpenApiDocuments {
+const sha512 = (text: string): string => createHash('sha512').update(text).digest('hex').toUpperCase();
+
+/** candidateVersions: the LeaseCandidate versions served, whose documents derive from the Lease's. */
+function openApiDocuments(doc: JsonObject, release: string, candidateVersions: readonly CandidateVersion[]): OpenApiDocuments {
   const document = JSON.stringify(doc);
-  const hash = createHash('sha512').update(document).digest('hex').toUpperCase();
-  const index = JSON.stringify({ paths: { [API_PREFIX.slice(1)]: { serverRelativeURL: `/openapi/v3${API_PREFIX}?hash=${hash}` } } });
-  return { index, document, hash, v2Json: JSON.stringify(openApiV2Json(release)), v2Protobuf: openApiV2Protobuf(release) };
+  const hash = sha512(document);
+  const paths: Record<string, { serverRelativeURL: string }> = { [API_PREFIX.slice(1)]: { serverRelativeURL: `/openapi/v3${API_PREFIX}?hash=${hash}` } };
+  const groupVersions: OpenApiDocuments['groupVersions'] = {};
+  for (const version of candidateVersions) {
+    const derived = candidateOpenApiDocument(doc, version);
+    if (derived === undefined) continue;
+    const text = JSON.stringify(derived);
+    groupVersions[version] = { document: text, hash: sha512(text) };
+    paths[`apis/coordination.k8s.io/${version}`] = { serverRelativeURL: `/openapi/v3/apis/coordination.k8s.io/${version}?hash=${sha512(text)}` };
+  }
+  return { index: JSON.stringify({ paths }), document, hash, v2Json: JSON.stringify(openApiV2Json(release)), v2Protobuf: openApiV2Protobuf(release), groupVersions };
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -161,7 +173,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     ops,
     resources,
     discovery: buildDiscoveryDocuments(release, `${urlHost(host)}:0`, versions),
-    openapi: openApiDocuments(doc, release),
+    openapi: openApiDocuments(doc, release, versions),
     auth: { token: options.token, forbiddenTokens: options.forbiddenTokens ?? [], clientCertificates: tls.clientCertificates },
     faults: new FaultState(options.faults),
     streams,

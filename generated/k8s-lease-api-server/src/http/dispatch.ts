@@ -9,7 +9,7 @@ import { authorizationFailure } from './authorization.js';
 import type { StreamFault } from './faults.js';
 import { requestVerb } from './faults.js';
 import { serveDelete, serveDeleteCollection } from './handlers/delete.js';
-import { serveDiscovery, serveHealth, serveOpenApi, serveOpenApiV2, serveVersion } from './handlers/discovery.js';
+import { serveDiscovery, serveHealth, serveOpenApi, serveOpenApiGroupVersion, serveOpenApiV2, serveVersion } from './handlers/discovery.js';
 import { serveGet, serveList } from './handlers/read.js';
 import { serveWatch } from './handlers/watch.js';
 import { serveCreate, servePatch, serveUpdate } from './handlers/write.js';
@@ -110,6 +110,8 @@ async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault 
       return serveOpenApi(ctx, 'index');
     case 'openapiDocument':
       return serveOpenApi(ctx, 'document');
+    case 'openapiGroupVersion':
+      return serveOpenApiGroupVersion(ctx, route.version) ? undefined : sendStatus(ctx.res, pathNotFound());
     case 'openapiV2':
       return serveOpenApiV2(ctx);
     case 'unknown':

@@ -11,6 +11,8 @@ export type Route =
   | { kind: 'versionDiscovery'; version: string }
   | { kind: 'openapiIndex' }
   | { kind: 'openapiDocument' }
+  /** /openapi/v3/apis/coordination.k8s.io/<version> for a version other than v1; 404 unless served. */
+  | { kind: 'openapiGroupVersion'; version: string }
   | { kind: 'openapiV2' }
   /** `resource` is "<version>/<plural>", the key of the served resource table (ServerState.resources). */
   | { kind: 'collection'; resource: string; namespace: string | undefined; watchPath: boolean }
@@ -75,6 +77,10 @@ export function routeFor(pathname: string): Route {
     const segments = path.slice(CORE_NAMESPACES.length + 1).split('/');
     const name = decode(segments[0] ?? '');
     return segments.length === 1 && name !== undefined ? { kind: 'namespace', name } : { kind: 'unknown' };
+  }
+  if (path.startsWith(`/openapi/v3${GROUP_PREFIX}`)) {
+    const version = path.slice(`/openapi/v3${GROUP_PREFIX}`.length);
+    return /^v[0-9]+[a-z0-9]*$/.test(version) ? { kind: 'openapiGroupVersion', version } : { kind: 'unknown' };
   }
   if (!path.startsWith(GROUP_PREFIX)) return { kind: 'unknown' };
   const [version = '', ...segments] = path.slice(GROUP_PREFIX.length).split('/');

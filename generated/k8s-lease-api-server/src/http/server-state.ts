@@ -11,6 +11,8 @@ export interface OpenApiDocuments {
   hash: string;
   v2Json: string;
   v2Protobuf: Buffer;
+  /** The group's other served versions (LeaseCandidate's), by version. */
+  groupVersions: Record<string, { document: string; hash: string }>;
 }
 
 export interface RequestRecord {
