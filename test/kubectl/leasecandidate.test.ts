@@ -41,7 +41,7 @@ describe.skipIf(kubectl133 === undefined)('kubectl 1.33 and LeaseCandidates (--f
   }, 240_000);
   afterAll(() => server?.close());
 
-  it('creates from YAML, lists with the printer columns, describes, reads in v1alpha2, and deletes', async () => {
+  it('creates from YAML, lists with the printer columns, describes, explains, reads in v1alpha2, refuses an invalid one, and deletes', async () => {
     const path = join(dir, 'candidates.yaml');
     writeFileSync(path, `${candidateYaml('apiserver-a', '1.33.1', '1.33.0')}---\n${candidateYaml('apiserver-b', '1.34.0', '1.34.0')}`);
     const created = await kubectl.run(['create', '-f', path]);
@@ -71,7 +71,7 @@ describe.skipIf(kubectl133 === undefined)('kubectl 1.33 and LeaseCandidates (--f
 
     const invalid = await kubectl.run(['create', '-f', writeBad(dir)]);
     expect(invalid.code).not.toBe(0);
-    expect(invalid.stderr).toContain('spec.binaryVersion: Invalid value: "1.32.0": binary version must not be lower than emulation version');
+    expect(invalid.stderr).toContain('spec.binaryVersion: Invalid value: "1.32.0": must be greater than or equal to `emulationVersion`');
 
     const deleted = await kubectl.run(['delete', 'leasecandidate', 'apiserver-a', 'apiserver-b']);
     expect(deleted).toMatchObject({ code: 0, stdout: 'leasecandidate.coordination.k8s.io "apiserver-a" deleted\nleasecandidate.coordination.k8s.io "apiserver-b" deleted\n' });
