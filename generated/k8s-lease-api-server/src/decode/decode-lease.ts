@@ -1,9 +1,9 @@
-// Schema-driven decoding of a Lease body: drops (and reports) unknown fields, rejects wrong types and
+// Schema-driven decoding of a Lease (or LeaseCandidate) body: drops (and reports) unknown fields, rejects wrong types and
 // malformed timestamps the way the Go decoder would, and normalises timestamps to the stored form.
 import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject, setOwn } from '../json.js';
 import type { ResourceInfo } from '../lease-meta.js';
-import { KIND, LEASE_RESOURCE, VERSION } from '../lease-meta.js';
+import { LEASE_RESOURCE } from '../lease-meta.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { FieldSchema, ObjectSchema } from '../schema/field-schema.js';
@@ -17,8 +17,6 @@ export interface DecodedLease {
 class DecodeFailure {
   constructor(readonly message: string) {}
 }
-
-export const CANNOT_HANDLE_PREFIX: string = `${KIND} in version "${VERSION}" cannot be handled as a ${KIND}: `;
 
 export function cannotHandlePrefix(resource: ResourceInfo): string {
   return `${resource.kind} in version "${resource.version}" cannot be handled as a ${resource.kind}: `;

@@ -1,4 +1,4 @@
-// meta.k8s.io Table rendering of Leases, with the columns the real server's printer defines.
+// meta.k8s.io Table rendering of Leases and LeaseCandidates, with the columns the real server's printers define.
 import type { JsonObject } from '../json.js';
 import { objectAt, stringAt } from '../json.js';
 import type { ResourceInfo } from '../lease-meta.js';
@@ -8,22 +8,22 @@ import { humanDuration } from './human-duration.js';
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 const NAME_COLUMN: JsonObject = {
-    name: 'Name',
-    type: 'string',
-    format: 'name',
-    description:
-      'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
-    priority: 0,
-  };
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  description:
+    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  priority: 0,
+};
 
 const AGE_COLUMN: JsonObject = {
-    name: 'Age',
-    type: 'string',
-    format: '',
-    description:
-      'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
-    priority: 0,
-  };
+  name: 'Age',
+  type: 'string',
+  format: '',
+  description:
+    'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+  priority: 0,
+};
 
 const COLUMNS: JsonObject[] = [
   NAME_COLUMN,
