@@ -39,6 +39,7 @@ async function serverOptions(args: ServeArgs): Promise<LeaseApiServerOptions> {
   if (args.namespaces.length > 0) options.namespaces = args.namespaces;
   if (args.corsAllowedOrigins.length > 0) options.corsAllowedOrigins = args.corsAllowedOrigins;
   if (args.bookmarkIntervalMs !== undefined) options.bookmarkIntervalMs = args.bookmarkIntervalMs;
+  if (args.coordinatedLeaderElection) options.coordinatedLeaderElection = true;
   return options;
 }
 

@@ -18,7 +18,15 @@ import type { OpenApiDocuments, ServerState } from './http/server-state.js';
 import type { WatchStream } from './http/watch-stream.js';
 import type { JsonObject } from './json.js';
 import { isJsonObject, parseJson } from './json.js';
-import { API_PREFIX } from './lease-meta.js';
+import { API_PREFIX, LEASE_RESOURCE } from './lease-meta.js';
+import { validateLease } from './validation/validate-lease.js';
+import type { CandidateVersion } from './candidates/candidate-resource.js';
+import { candidateResource, candidateSchema, candidateValidator, candidateVersions } from './candidates/candidate-resource.js';
+import type { ElectionController } from './candidates/election-controller.js';
+import { startElectionController } from './candidates/election-controller.js';
+import { candidateOpenApiDocument } from './candidates/candidate-openapi.js';
+import type { OperationContext } from './operations/context.js';
+import { LEASE_ROUTE_KEY } from './http/route.js';
 import { renderKubeconfig } from './kubeconfig.js';
 import type { KubeconfigOptions, LeaseApiServer, LeaseApiServerOptions, TlsMaterial } from './options.js';
 import { fallbackOpenApi } from './openapi/fallback-openapi.js';
@@ -53,11 +61,22 @@ function leaseSchema(doc: JsonObject): ObjectSchema {
   return schema;
 }
 
-function openApiDocuments(doc: JsonObject, release: string): OpenApiDocuments {
+const sha512 = (text: string): string => createHash('sha512').update(text).digest('hex').toUpperCase();
+
+/** candidateVersions: the LeaseCandidate versions served, whose documents derive from the Lease's. */
+function openApiDocuments(doc: JsonObject, release: string, candidateVersions: readonly CandidateVersion[]): OpenApiDocuments {
   const document = JSON.stringify(doc);
-  const hash = createHash('sha512').update(document).digest('hex').toUpperCase();
-  const index = JSON.stringify({ paths: { [API_PREFIX.slice(1)]: { serverRelativeURL: `/openapi/v3${API_PREFIX}?hash=${hash}` } } });
-  return { index, document, hash, v2Json: JSON.stringify(openApiV2Json(release)), v2Protobuf: openApiV2Protobuf(release) };
+  const hash = sha512(document);
+  const paths: Record<string, { serverRelativeURL: string }> = { [API_PREFIX.slice(1)]: { serverRelativeURL: `/openapi/v3${API_PREFIX}?hash=${hash}` } };
+  const groupVersions: OpenApiDocuments['groupVersions'] = {};
+  for (const version of candidateVersions) {
+    const derived = candidateOpenApiDocument(doc, version);
+    if (derived === undefined) continue;
+    const text = JSON.stringify(derived);
+    groupVersions[version] = { document: text, hash: sha512(text) };
+    paths[`apis/coordination.k8s.io/${version}`] = { serverRelativeURL: `/openapi/v3/apis/coordination.k8s.io/${version}?hash=${sha512(text)}` };
+  }
+  return { index: JSON.stringify({ paths }), document, hash, v2Json: JSON.stringify(openApiV2Json(release)), v2Protobuf: openApiV2Protobuf(release), groupVersions };
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -128,12 +147,36 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     schema: leaseSchema(doc),
     now: clock.now,
     namespaces: new NamespaceRegistry(clock.now, options.namespaces ?? []),
+    resource: LEASE_RESOURCE,
+    validate: validateLease,
   };
+  const cle = options.coordinatedLeaderElection;
+  const versions: CandidateVersion[] = cle === undefined || cle === false ? [] : candidateVersions(release);
+  if (cle !== undefined && cle !== false && versions.length === 0) {
+    throw new Error(`coordinatedLeaderElection: release ${release} has no LeaseCandidate API (CoordinatedLeaderElection starts with 1.31)`);
+  }
+  const resources = new Map<string, OperationContext>([[LEASE_ROUTE_KEY, ops]]);
+  // One store for every served version: v1alpha2 and v1beta1 are the same object under two type metas.
+  const candidateStore = new LeaseStore(options.historyWindow ?? DEFAULT_HISTORY);
+  for (const version of versions) {
+    resources.set(`${version}/leasecandidates`, {
+      store: candidateStore,
+      schema: candidateSchema(ops.schema, version),
+      now: clock.now,
+      namespaces: ops.namespaces,
+      resource: candidateResource(version),
+      validate: candidateValidator(version),
+    });
+  }
+  const candidateOps = versions[0] === undefined ? undefined : resources.get(`${versions[0]}/leasecandidates`);
+  const controller: ElectionController | undefined =
+    candidateOps === undefined ? undefined : startElectionController(ops, candidateOps, typeof cle === 'object' ? (cle.resyncMs ?? 1000) : 1000);
   const streams = new Set<WatchStream>();
   const state: ServerState = {
     ops,
-    discovery: buildDiscoveryDocuments(release, `${urlHost(host)}:0`),
-    openapi: openApiDocuments(doc, release),
+    resources,
+    discovery: buildDiscoveryDocuments(release, `${urlHost(host)}:0`, versions),
+    openapi: openApiDocuments(doc, release, versions),
     auth: { token: options.token, forbiddenTokens: options.forbiddenTokens ?? [], clientCertificates: tls.clientCertificates },
     faults: new FaultState(options.faults),
     streams,
@@ -146,7 +189,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   };
   const server = buildHttpServer(pki, tls.clientCertificates, (req, res) => void handleRequest(state, req, res));
   const address = await listen(server, options.port ?? 0, host);
-  state.discovery = buildDiscoveryDocuments(release, `${urlHost(host)}:${address.port}`);
+  state.discovery = buildDiscoveryDocuments(release, `${urlHost(host)}:${address.port}`, versions);
   const url = `${pki === undefined ? 'http' : 'https'}://${urlHost(host)}:${address.port}`;
   const tempDirs: string[] = [];
   const material: TlsMaterial | undefined =
@@ -166,6 +209,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> => {
     closed ??= (async () => {
+      controller?.stop();
       for (const stream of [...streams]) stream.end();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -202,6 +246,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
       state.requestLog.length = 0;
     },
     activeWatches: () => streams.size,
+    reconcileLeaderElection: () => controller?.reconcileAll(),
     close,
   };
 }

@@ -36,6 +36,13 @@ export interface LeaseApiServerOptions {
   tls?: boolean | TlsOptions;
   /** Milliseconds since the epoch; timestamps and ages use it. Default Date.now. */
   clock?: () => number;
+  /**
+   * The CoordinatedLeaderElection feature gate (1.31+, off by default as in kube-apiserver): serves
+   * LeaseCandidate in the release's group versions (v1alpha1 in 1.31, v1alpha2 in 1.32, v1beta1 and
+   * v1alpha2 from 1.33) and runs the controller that elects Lease holders among the candidates.
+   * `resyncMs` (default 1000; 0 for none): how often a reconcile pass runs besides on every change.
+   */
+  coordinatedLeaderElection?: boolean | { resyncMs?: number };
   /** How many events of history to keep for watch resume and paginated lists. Default 10,000. */
   historyWindow?: number;
   /** Interval of BOOKMARK events for watches that allow them. Default 60,000 ms. */
@@ -121,6 +128,8 @@ export interface LeaseApiServer {
   requests(): readonly RequestRecord[];
   clearRequests(): void;
   activeWatches(): number;
+  /** With coordinatedLeaderElection: runs one controller pass now (elections, pings, candidate garbage collection). */
+  reconcileLeaderElection(): void;
   /** Ends watch streams, closes keep-alive connections and stops listening. */
   close(): Promise<void>;
 }

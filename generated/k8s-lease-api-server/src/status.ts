@@ -104,36 +104,44 @@ export function invalidOptions(optionsKind: string, errors: FieldError[]): Statu
   return invalid('', errors, `${optionsKind}.meta.k8s.io`);
 }
 
-function resourceDetails(name: string): StatusDetails {
-  return { name, group: GROUP, kind: RESOURCE };
+/** Which resource a Status names: the Lease unless a LeaseCandidate operation says otherwise. */
+export interface StatusResource {
+  plural: string;
+  qualifiedResource: string;
 }
 
-export function notFound(name: string): StatusError {
-  return { code: 404, reason: 'NotFound', message: `${QUALIFIED_RESOURCE} ${JSON.stringify(name)} not found`, details: resourceDetails(name) };
+const LEASES: StatusResource = { plural: RESOURCE, qualifiedResource: QUALIFIED_RESOURCE };
+
+function resourceDetails(name: string, resource: StatusResource = LEASES): StatusDetails {
+  return { name, group: GROUP, kind: resource.plural };
 }
 
-export function alreadyExists(name: string): StatusError {
+export function notFound(name: string, resource: StatusResource = LEASES): StatusError {
+  return { code: 404, reason: 'NotFound', message: `${resource.qualifiedResource} ${JSON.stringify(name)} not found`, details: resourceDetails(name, resource) };
+}
+
+export function alreadyExists(name: string, resource: StatusResource = LEASES): StatusError {
   return {
     code: 409,
     reason: 'AlreadyExists',
-    message: `${QUALIFIED_RESOURCE} ${JSON.stringify(name)} already exists`,
-    details: resourceDetails(name),
+    message: `${resource.qualifiedResource} ${JSON.stringify(name)} already exists`,
+    details: resourceDetails(name, resource),
   };
 }
 
-export function conflict(name: string, why: string): StatusError {
+export function conflict(name: string, why: string, resource: StatusResource = LEASES): StatusError {
   return {
     code: 409,
     reason: 'Conflict',
-    message: `Operation cannot be fulfilled on ${QUALIFIED_RESOURCE} ${JSON.stringify(name)}: ${why}`,
-    details: resourceDetails(name),
+    message: `Operation cannot be fulfilled on ${resource.qualifiedResource} ${JSON.stringify(name)}: ${why}`,
+    details: resourceDetails(name, resource),
   };
 }
 
 export const OBJECT_MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
 
-export function staleResourceVersion(name: string): StatusError {
-  return conflict(name, OBJECT_MODIFIED);
+export function staleResourceVersion(name: string, resource: StatusResource = LEASES): StatusError {
+  return conflict(name, OBJECT_MODIFIED, resource);
 }
 
 export function applyConflict(message: string, causes: StatusCause[], name: string): StatusError {
@@ -169,13 +177,13 @@ export function unauthorized(): StatusError {
   return { code: 401, reason: 'Unauthorized', message: 'Unauthorized' };
 }
 
-export function forbidden(user: string, verb: string, namespace: string | undefined): StatusError {
+export function forbidden(user: string, verb: string, namespace: string | undefined, resource: StatusResource = LEASES): StatusError {
   const scope = namespace === undefined ? 'at the cluster scope' : `in the namespace ${JSON.stringify(namespace)}`;
   return {
     code: 403,
     reason: 'Forbidden',
-    message: `${QUALIFIED_RESOURCE} is forbidden: User ${JSON.stringify(user)} cannot ${verb} resource "${RESOURCE}" in API group "${GROUP}" ${scope}`,
-    details: { group: GROUP, kind: RESOURCE },
+    message: `${resource.qualifiedResource} is forbidden: User ${JSON.stringify(user)} cannot ${verb} resource "${resource.plural}" in API group "${GROUP}" ${scope}`,
+    details: { group: GROUP, kind: resource.plural },
   };
 }
 

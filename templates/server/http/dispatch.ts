@@ -10,7 +10,7 @@ import { applyCors } from './cors.js';
 import type { StreamFault } from './faults.js';
 import { requestVerb } from './faults.js';
 import { serveDelete, serveDeleteCollection } from './handlers/delete.js';
-import { serveDiscovery, serveHealth, serveOpenApi, serveOpenApiV2, serveVersion } from './handlers/discovery.js';
+import { serveDiscovery, serveHealth, serveOpenApi, serveOpenApiGroupVersion, serveOpenApiV2, serveVersion } from './handlers/discovery.js';
 import { serveGet, serveList } from './handlers/read.js';
 import { serveWatch } from './handlers/watch.js';
 import { serveCreate, servePatch, serveUpdate } from './handlers/write.js';
@@ -20,6 +20,7 @@ import { parseListRequest, parseQueryBool } from './request-options.js';
 import { escapeFieldValue } from '../selectors/field-selector.js';
 import { sendJsonText, sendStatus } from './respond.js';
 import type { Route } from './route.js';
+import type { OperationContext } from '../operations/context.js';
 import { routeFor } from './route.js';
 import type { RequestRecord, ServerState } from './server-state.js';
 import { REQUEST_LOG_LIMIT } from './server-state.js';
@@ -73,6 +74,7 @@ function serveCollectionRead(ctx: RequestContext, namespace: string | undefined,
   const state = ctx.state;
   serveWatch(ctx.res, request.value, representation, parseIncludeObject(ctx.url.searchParams.get('includeObject')), {
     store: state.ops.store,
+    resource: state.ops.resource,
     now: state.ops.now,
     bookmarkIntervalMs: state.bookmarkIntervalMs,
     bufferBytes: state.watchBufferBytes,
@@ -82,9 +84,23 @@ function serveCollectionRead(ctx: RequestContext, namespace: string | undefined,
   });
 }
 
+/** The request's context with the operations of the resource it addresses; undefined when that resource is not served. */
+function forResource(ctx: RequestContext, key: string): RequestContext | undefined {
+  const ops: OperationContext | undefined = ctx.state.resources.get(key);
+  if (ops === undefined) return undefined;
+  return ops === ctx.state.ops ? ctx : { ...ctx, state: { ...ctx.state, ops } };
+}
+
 async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault | undefined): Promise<void> {
-  const method = ctx.req.method ?? 'GET';
+  if (route.kind === 'collection' || route.kind === 'item') {
+    const scoped = forResource(ctx, route.resource);
+    return scoped === undefined ? sendStatus(ctx.res, pathNotFound()) : serveResource(scoped, route, fault);
+  }
   switch (route.kind) {
+    case 'versionDiscovery': {
+      const document = ctx.state.discovery.versions[route.version];
+      return document === undefined ? sendStatus(ctx.res, pathNotFound()) : sendJsonText(ctx.res, 200, document, { Vary: 'Accept' });
+    }
     case 'version':
       return serveVersion(ctx);
     case 'health':
@@ -95,6 +111,8 @@ async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault 
       return serveOpenApi(ctx, 'index');
     case 'openapiDocument':
       return serveOpenApi(ctx, 'document');
+    case 'openapiGroupVersion':
+      return serveOpenApiGroupVersion(ctx, route.version) ? undefined : sendStatus(ctx.res, pathNotFound());
     case 'openapiV2':
       return serveOpenApiV2(ctx);
     case 'unknown':
@@ -103,6 +121,12 @@ async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault 
       return serveNamespaces(ctx);
     case 'namespace':
       return serveNamespace(ctx, route.name);
+  }
+}
+
+async function serveResource(ctx: RequestContext, route: Extract<Route, { kind: 'collection' | 'item' }>, fault: StreamFault | undefined): Promise<void> {
+  const method = ctx.req.method ?? 'GET';
+  switch (route.kind) {
     case 'collection':
       if (method === 'GET') return serveCollectionRead(ctx, route.namespace, route.watchPath, undefined, fault);
       if (route.namespace !== undefined && !route.watchPath && method === 'POST') return serveCreate(ctx, route.namespace);

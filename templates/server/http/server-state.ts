@@ -12,6 +12,8 @@ export interface OpenApiDocuments {
   hash: string;
   v2Json: string;
   v2Protobuf: Buffer;
+  /** The group's other served versions (LeaseCandidate's), by version. */
+  groupVersions: Record<string, { document: string; hash: string }>;
 }
 
 export interface RequestRecord {
@@ -27,7 +29,10 @@ export interface RequestRecord {
 }
 
 export interface ServerState {
+  /** The operations of the resource a request addresses (the Lease's, outside a resource request). */
   ops: OperationContext;
+  /** Every served resource by "<version>/<plural>" (route.ts), the Lease's included. */
+  resources: ReadonlyMap<string, OperationContext>;
   discovery: DiscoveryDocuments;
   openapi: OpenApiDocuments;
   auth: AuthConfig;

@@ -47,7 +47,7 @@ export function applyLease(
   if (!isJsonObject(raw)) return err(badRequest('error decoding patch: the applied configuration must be an object'));
   if (typeof raw['kind'] !== 'string' || raw['kind'] === '') return err(badRequest(`Object 'Kind' is missing in '${bodyText.trim()}'`));
   if (typeof raw['apiVersion'] !== 'string' || raw['apiVersion'] === '') return err(badRequest(`Object 'apiVersion' is missing in '${bodyText.trim()}'`));
-  const decoded = decodeValue(raw, parsed.value.duplicates, ctx.schema, options.fieldValidation);
+  const decoded = decodeValue(raw, parsed.value.duplicates, ctx.schema, options.fieldValidation, undefined, ctx.resource);
   if (!decoded.ok) return decoded;
   const bound = bindToRequest(decoded.value.lease, namespace, name);
   if (!bound.ok) return bound;
@@ -58,7 +58,7 @@ export function applyLease(
   if (existing === undefined) {
     const admitted = admitCreate(ctx, namespace);
     if (!admitted.ok) return admitted;
-    const built = newLease(ctx, config, () => applyOwnership([], config, manager, force, undefined, now).entries);
+    const built = newLease(ctx, config, () => applyOwnership([], config, manager, force, undefined, now, ctx.resource.groupVersion).entries);
     if (!built.ok) return built;
     const created = persistCreate(ctx, built.value, options.dryRun);
     return created.ok ? ok({ ...created.value, warnings: decoded.value.warnings, created: true }) : created;
@@ -71,7 +71,7 @@ export function applyLease(
     const report = describeConflicts(conflicts);
     return err(applyConflict(report.message, report.causes, name));
   }
-  const ownership = applyOwnership(entries, config, manager, force, existing, now);
+  const ownership = applyOwnership(entries, config, manager, force, existing, now, ctx.resource.groupVersion);
   const merged = copyForRemoval(mergeApplyConfig(withoutManagedFields(existing), config));
   removeFieldPaths(merged, ownership.release);
   if (!deepEqual(merged, withoutManagedFields(existing))) touchEntry(ownership.entries, manager, 'Apply', now);

@@ -66,7 +66,7 @@ export function createLease(ctx: OperationContext, namespace: string, body: Json
   const admitted = admitCreate(ctx, namespace);
   if (!admitted.ok) return admitted;
   const now = formatTime(ctx.now());
-  const built = newLease(ctx, bound.value, (draft) => updateOwnership([], undefined, draft, options.fieldManager, now));
+  const built = newLease(ctx, bound.value, (draft) => updateOwnership([], undefined, draft, options.fieldManager, now, ctx.resource.groupVersion));
   if (!built.ok) return built;
   return persistCreate(ctx, built.value, options.dryRun);
 }

@@ -10,7 +10,6 @@ import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
 import { alreadyExists, formatFieldValue, invalid } from '../status.js';
 import { storeKey } from '../store/lease-store.js';
-import { validateLease } from '../validation/validate-lease.js';
 import type { OperationContext } from './context.js';
 import { metadataOf } from './identity.js';
 
@@ -50,9 +49,9 @@ function withoutResourceVersion(obj: JsonObject): JsonObject {
   return { ...obj, metadata: meta };
 }
 
-function validationError(next: JsonObject): StatusError | undefined {
-  const errors = validateLease(next);
-  return errors.length === 0 ? undefined : invalid(stringAt(metadataOf(next), 'name') ?? '', errors);
+function validationError(ctx: OperationContext, next: JsonObject, old: JsonObject | undefined): StatusError | undefined {
+  const errors = ctx.validate(next, old);
+  return errors.length === 0 ? undefined : invalid(stringAt(metadataOf(next), 'name') ?? '', errors, ctx.resource.qualifiedKind);
 }
 
 /** Stores `next` as the new state of an existing Lease. */
@@ -65,10 +64,10 @@ export function persistUpdate(ctx: OperationContext, existing: JsonObject, next:
     const added = finalizersOf(next).filter((f) => !finalizersOf(existing).includes(f));
     if (added.length > 0) {
       const detail = `no new finalizers can be added if the object is being deleted, found new finalizers ${formatFieldValue(added)}`;
-      return err(invalid(name, [{ type: 'Forbidden', field: 'metadata.finalizers', detail }]));
+      return err(invalid(name, [{ type: 'Forbidden', field: 'metadata.finalizers', detail }], ctx.resource.qualifiedKind));
     }
   }
-  const invalidNext = validationError(next);
+  const invalidNext = validationError(ctx, next, existing);
   if (invalidNext !== undefined) return err(invalidNext);
   if (deepEqual(withoutResourceVersion(next), withoutResourceVersion(existing))) return ok({ object: existing, committed: false });
   if (dryRun) return ok({ object: next, committed: false });
@@ -81,12 +80,12 @@ export function persistUpdate(ctx: OperationContext, existing: JsonObject, next:
 
 /** Stores a brand-new Lease. */
 export function persistCreate(ctx: OperationContext, next: JsonObject, dryRun: boolean): Result<PersistOutcome, StatusError> {
-  const invalidNext = validationError(next);
+  const invalidNext = validationError(ctx, next, undefined);
   if (invalidNext !== undefined) return err(invalidNext);
   const meta = metadataOf(next);
   const name = stringAt(meta, 'name') ?? '';
   const key = storeKey(stringAt(meta, 'namespace') ?? '', name);
-  if (ctx.store.get(key) !== undefined) return err(alreadyExists(name));
+  if (ctx.store.get(key) !== undefined) return err(alreadyExists(name, ctx.resource));
   if (dryRun) return ok({ object: next, committed: false });
   const event = ctx.store.commit(key, next);
   return ok({ object: event?.object ?? next, committed: true });

@@ -16,13 +16,18 @@ function maskTrailingDash(prefix: string): string {
   return prefix.length > 1 && prefix.endsWith('-') ? `${prefix.slice(0, -2)}a` : prefix;
 }
 
+/** A resource's name rule, e.g. DNS-1123 subdomain (Lease) or a ConfigMap key (LeaseCandidate). */
+export type NameRule = (name: string, prefix: boolean) => string[];
+
+const dns1123SubdomainName: NameRule = (name, prefix) => dns1123SubdomainErrors(prefix ? maskTrailingDash(name) : name);
+
 /** As ValidateObjectMetaAccessor: generateName is checked as a prefix whenever it is set, name whenever it is. */
-function validateName(meta: JsonObject): FieldError[] {
+function validateName(meta: JsonObject, rule: NameRule): FieldError[] {
   const name = stringAt(meta, 'name') ?? '';
   const generateName = stringAt(meta, 'generateName') ?? '';
-  const errors = generateName === '' ? [] : invalidEach('metadata.generateName', generateName, dns1123SubdomainErrors(maskTrailingDash(generateName)));
+  const errors = generateName === '' ? [] : invalidEach('metadata.generateName', generateName, rule(generateName, true));
   if (name === '') return [...errors, { type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' }];
-  return [...errors, ...invalidEach('metadata.name', name, dns1123SubdomainErrors(name))];
+  return [...errors, ...invalidEach('metadata.name', name, rule(name, false))];
 }
 
 function validateNamespace(meta: JsonObject): FieldError[] {
@@ -88,11 +93,12 @@ function validateFinalizers(meta: JsonObject): FieldError[] {
   );
 }
 
-function validateStrategy(strategy: string): FieldError[] {
+/** ValidateCoordinatedLeaseStrategy: a Kubernetes-defined name, or a qualified name with a '/' (a custom strategy). */
+export function validateStrategy(strategy: string, field = 'spec.strategy'): FieldError[] {
   if (!strategy.includes('/')) {
-    return KNOWN_STRATEGIES.includes(strategy) ? [] : [{ type: 'NotSupported', field: 'spec.strategy', value: strategy, supported: KNOWN_STRATEGIES }];
+    return KNOWN_STRATEGIES.includes(strategy) ? [] : [{ type: 'NotSupported', field, value: strategy, supported: KNOWN_STRATEGIES }];
   }
-  return invalidEach('spec.strategy', strategy, qualifiedNameErrors(strategy));
+  return invalidEach(field, strategy, qualifiedNameErrors(strategy));
 }
 
 export function validateLeaseSpec(spec: JsonObject): FieldError[] {
@@ -114,16 +120,12 @@ export function validateLeaseSpec(spec: JsonObject): FieldError[] {
   return errors;
 }
 
+/** ValidateObjectMeta for a namespaced object; names are DNS-1123 subdomains unless `rule` says otherwise. */
+export function validateObjectMeta(meta: JsonObject, rule: NameRule = dns1123SubdomainName): FieldError[] {
+  return [...validateName(meta, rule), ...validateNamespace(meta), ...validateLabels(meta), ...validateAnnotations(meta), ...validateOwnerReferences(meta), ...validateFinalizers(meta)];
+}
+
 /** All semantic errors of a Lease about to be stored; empty when valid. */
 export function validateLease(lease: JsonObject): FieldError[] {
-  const meta = objectAt(lease, 'metadata') ?? {};
-  return [
-    ...validateName(meta),
-    ...validateNamespace(meta),
-    ...validateLabels(meta),
-    ...validateAnnotations(meta),
-    ...validateOwnerReferences(meta),
-    ...validateFinalizers(meta),
-    ...validateLeaseSpec(objectAt(lease, 'spec') ?? {}),
-  ];
+  return [...validateObjectMeta(objectAt(lease, 'metadata') ?? {}), ...validateLeaseSpec(objectAt(lease, 'spec') ?? {})];
 }

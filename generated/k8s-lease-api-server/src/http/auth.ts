@@ -9,7 +9,7 @@
 import type { IncomingMessage } from 'node:http';
 import { X509Certificate } from 'node:crypto';
 import { TLSSocket } from 'node:tls';
-import type { StatusError } from '../status.js';
+import type { StatusError, StatusResource } from '../status.js';
 import { forbidden, unauthorized } from '../status.js';
 
 export interface AuthConfig {
@@ -90,6 +90,6 @@ export function authenticate(req: IncomingMessage, config: AuthConfig, publicEnd
 }
 
 /** Resource access for an authenticated user; only the forbidden tokens are denied. */
-export function authorize(user: string, verb: string, namespace: string | undefined): StatusError | undefined {
-  return user === FORBIDDEN_USER ? forbidden(user, verb, namespace) : undefined;
+export function authorize(user: string, verb: string, namespace: string | undefined, resource?: StatusResource): StatusError | undefined {
+  return user === FORBIDDEN_USER ? forbidden(user, verb, namespace, resource) : undefined;
 }

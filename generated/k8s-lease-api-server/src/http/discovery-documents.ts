@@ -12,6 +12,8 @@ export interface DiscoveryDocuments {
   apis: string;
   group: string;
   groupVersion: string;
+  /** APIResourceLists of the group's other served versions (LeaseCandidate's), by version. */
+  versions: Record<string, string>;
   aggregated: Record<Exclude<DiscoveryFormat, 'legacy'>, { api: string; apis: string }>;
 }
 
@@ -36,18 +38,35 @@ export function versionInfo(release: string): JsonObject {
 
 const groupVersionRef = { groupVersion: GROUP_VERSION, version: VERSION };
 
-function apiGroup(): JsonObject {
-  return { name: GROUP, versions: [groupVersionRef], preferredVersion: groupVersionRef };
+/** v1 stays preferred; the LeaseCandidate versions follow in kube's priority order (beta before alpha). */
+function apiGroup(extraVersions: readonly string[]): JsonObject {
+  const versions = [groupVersionRef, ...extraVersions.map((version) => ({ groupVersion: `${GROUP}/${version}`, version }))];
+  return { name: GROUP, versions, preferredVersion: groupVersionRef };
+}
+
+const CANDIDATE_PLURAL = 'leasecandidates';
+
+function candidateDiscoveryResource(): JsonObject {
+  return { resource: CANDIDATE_PLURAL, responseKind: { group: '', version: '', kind: 'LeaseCandidate' }, scope: 'Namespaced', singularResource: 'leasecandidate', verbs: [...VERBS] };
+}
+
+function candidateResourceList(version: string): string {
+  return JSON.stringify({
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: `${GROUP}/${version}`,
+    resources: [{ name: CANDIDATE_PLURAL, singularName: 'leasecandidate', namespaced: true, kind: 'LeaseCandidate', verbs: [...VERBS] }],
+  });
 }
 
 function aggregatedList(apiVersion: string, items: JsonObject[]): string {
   return JSON.stringify({ kind: 'APIGroupDiscoveryList', apiVersion, metadata: {}, items });
 }
 
-function aggregatedGroup(name: string | undefined, version: string, resources: JsonObject[]): JsonObject {
+function aggregatedGroup(name: string | undefined, versions: [string, JsonObject[]][]): JsonObject {
   const metadata: JsonObject = { creationTimestamp: null };
   if (name !== undefined) metadata['name'] = name;
-  return { metadata, versions: [{ version, resources, freshness: 'Current' }] };
+  return { metadata, versions: versions.map(([version, resources]) => ({ version, resources, freshness: 'Current' })) };
 }
 
 const leaseDiscoveryResource: JsonObject = {
@@ -81,23 +100,26 @@ const namespaceApiResource: JsonObject = {
   storageVersionHash: 'Q3oi5N2YM8M=',
 };
 
-export function buildDiscoveryDocuments(release: string, serverAddress: string): DiscoveryDocuments {
+/** candidateVersions: the group versions serving LeaseCandidate, preferred first (none unless enabled). */
+export function buildDiscoveryDocuments(release: string, serverAddress: string, candidateVersions: readonly string[] = []): DiscoveryDocuments {
+  const groupVersions: [string, JsonObject[]][] = [[VERSION, [leaseDiscoveryResource]], ...candidateVersions.map((v): [string, JsonObject[]] => [v, [candidateDiscoveryResource()]])];
   const aggregated = (apiVersion: string): { api: string; apis: string } => ({
-    api: aggregatedList(apiVersion, [aggregatedGroup(undefined, 'v1', [namespaceDiscoveryResource])]),
-    apis: aggregatedList(apiVersion, [aggregatedGroup(GROUP, VERSION, [leaseDiscoveryResource])]),
+    api: aggregatedList(apiVersion, [aggregatedGroup(undefined, [['v1', [namespaceDiscoveryResource]]])]),
+    apis: aggregatedList(apiVersion, [aggregatedGroup(GROUP, groupVersions)]),
   });
   return {
     version: JSON.stringify(versionInfo(release), null, 2),
     api: JSON.stringify({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] }),
     apiV1: JSON.stringify({ kind: 'APIResourceList', groupVersion: 'v1', resources: [namespaceApiResource] }),
-    apis: JSON.stringify({ kind: 'APIGroupList', apiVersion: 'v1', groups: [apiGroup()] }),
-    group: JSON.stringify({ kind: 'APIGroup', apiVersion: 'v1', ...apiGroup() }),
+    apis: JSON.stringify({ kind: 'APIGroupList', apiVersion: 'v1', groups: [apiGroup(candidateVersions)] }),
+    group: JSON.stringify({ kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(candidateVersions) }),
     groupVersion: JSON.stringify({
       kind: 'APIResourceList',
       apiVersion: 'v1',
       groupVersion: GROUP_VERSION,
       resources: [{ name: RESOURCE, singularName: SINGULAR, namespaced: true, kind: KIND, verbs: [...VERBS], storageVersionHash: 'gqkMMb/YqFM=' }],
     }),
+    versions: Object.fromEntries(candidateVersions.map((v) => [v, candidateResourceList(v)])),
     aggregated: { v2: aggregated('apidiscovery.k8s.io/v2'), v2beta1: aggregated('apidiscovery.k8s.io/v2beta1') },
   };
 }

@@ -1,6 +1,6 @@
 // Copied by lease-api-generator from templates/server/http/route.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Maps a request path to what it addresses; everything unknown is a 404 like the real server's mux.
-import { API_PREFIX, GROUP, RESOURCE } from '../lease-meta.js';
+import { API_PREFIX, GROUP, RESOURCE, VERSION } from '../lease-meta.js';
 
 export type DiscoveryDocument = 'api' | 'apiV1' | 'apis' | 'group' | 'groupVersion';
 
@@ -8,11 +8,16 @@ export type Route =
   | { kind: 'version' }
   | { kind: 'health' }
   | { kind: 'discovery'; document: DiscoveryDocument }
+  /** The APIResourceList of a group version other than v1 (LeaseCandidate's); 404 unless served. */
+  | { kind: 'versionDiscovery'; version: string }
   | { kind: 'openapiIndex' }
   | { kind: 'openapiDocument' }
+  /** /openapi/v3/apis/coordination.k8s.io/<version> for a version other than v1; 404 unless served. */
+  | { kind: 'openapiGroupVersion'; version: string }
   | { kind: 'openapiV2' }
-  | { kind: 'collection'; namespace: string | undefined; watchPath: boolean }
-  | { kind: 'item'; namespace: string; name: string; watchPath: boolean }
+  /** `resource` is "<version>/<plural>", the key of the served resource table (ServerState.resources). */
+  | { kind: 'collection'; resource: string; namespace: string | undefined; watchPath: boolean }
+  | { kind: 'item'; resource: string; namespace: string; name: string; watchPath: boolean }
   | { kind: 'namespaces' }
   | { kind: 'namespace'; name: string }
   | { kind: 'unknown' };
@@ -44,16 +49,25 @@ function decode(segment: string): string | undefined {
   }
 }
 
-function resourceRoute(segments: string[], watchPath: boolean): Route {
-  if (segments.length === 1 && segments[0] === RESOURCE) return { kind: 'collection', namespace: undefined, watchPath };
-  if (segments[0] !== 'namespaces' || segments[2] !== RESOURCE) return { kind: 'unknown' };
+const GROUP_PREFIX = `/apis/${GROUP}/`;
+const PLURAL = /^[a-z]+$/;
+
+function resourceRoute(version: string, segments: string[], watchPath: boolean): Route {
+  const plural = segments.length === 1 ? segments[0] : segments[2];
+  if (plural === undefined || !PLURAL.test(plural)) return { kind: 'unknown' };
+  const resource = `${version}/${plural}`;
+  if (segments.length === 1) return { kind: 'collection', resource, namespace: undefined, watchPath };
+  if (segments[0] !== 'namespaces') return { kind: 'unknown' };
   const namespace = decode(segments[1] ?? '');
   if (namespace === undefined) return { kind: 'unknown' };
-  if (segments.length === 3) return { kind: 'collection', namespace, watchPath };
+  if (segments.length === 3) return { kind: 'collection', resource, namespace, watchPath };
   const name = decode(segments[3] ?? '');
-  if (segments.length === 4 && name !== undefined) return { kind: 'item', namespace, name, watchPath };
+  if (segments.length === 4 && name !== undefined) return { kind: 'item', resource, namespace, name, watchPath };
   return { kind: 'unknown' };
 }
+
+/** The key of the Lease in the resource table. */
+export const LEASE_ROUTE_KEY: string = `${VERSION}/${RESOURCE}`;
 
 export function routeFor(pathname: string): Route {
   const path = pathname.length > 1 && pathname.endsWith('/') ? pathname.slice(0, -1) : pathname;
@@ -65,8 +79,14 @@ export function routeFor(pathname: string): Route {
     const name = decode(segments[0] ?? '');
     return segments.length === 1 && name !== undefined ? { kind: 'namespace', name } : { kind: 'unknown' };
   }
-  if (!path.startsWith(`${API_PREFIX}/`)) return { kind: 'unknown' };
-  const segments = path.slice(API_PREFIX.length + 1).split('/');
-  if (segments[0] === 'watch') return resourceRoute(segments.slice(1), true);
-  return resourceRoute(segments, false);
+  if (path.startsWith(`/openapi/v3${GROUP_PREFIX}`)) {
+    const version = path.slice(`/openapi/v3${GROUP_PREFIX}`.length);
+    return /^v[0-9]+[a-z0-9]*$/.test(version) ? { kind: 'openapiGroupVersion', version } : { kind: 'unknown' };
+  }
+  if (!path.startsWith(GROUP_PREFIX)) return { kind: 'unknown' };
+  const [version = '', ...segments] = path.slice(GROUP_PREFIX.length).split('/');
+  if (!/^v[0-9]+[a-z0-9]*$/.test(version)) return { kind: 'unknown' };
+  if (segments.length === 0) return { kind: 'versionDiscovery', version };
+  if (segments[0] === 'watch') return resourceRoute(version, segments.slice(1), true);
+  return resourceRoute(version, segments, false);
 }

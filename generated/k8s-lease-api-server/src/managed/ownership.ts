@@ -99,6 +99,8 @@ export function updateOwnership(
   after: JsonObject,
   manager: string,
   now: string,
+  /** The group version of the request, which managedFields records (LeaseCandidate is served in several). */
+  apiVersion: string = GROUP_VERSION,
 ): ManagerEntry[] {
   const next = cloneEntries(entries);
   const beforeLeaves = before === undefined ? new Map<FieldPath, string | undefined>() : fieldLeaves(before, 'update');
@@ -113,7 +115,7 @@ export function updateOwnership(
   }
   if (changed.length > 0) {
     if (own === undefined) {
-      own = { manager, operation: 'Update', apiVersion: GROUP_VERSION, time: now, fields: new Set() };
+      own = { manager, operation: 'Update', apiVersion, time: now, fields: new Set() };
       next.push(own);
     }
     for (const path of changed) own.fields.add(path);
@@ -154,7 +156,15 @@ export function applyConflicts(entries: ManagerEntry[], live: JsonObject | undef
 }
 
 /** Ownership after an apply (conflicts already checked, or forced). */
-export function applyOwnership(entries: ManagerEntry[], config: JsonObject, manager: string, force: boolean, live: JsonObject | undefined, now: string): ApplyOwnership {
+export function applyOwnership(
+  entries: ManagerEntry[],
+  config: JsonObject,
+  manager: string,
+  force: boolean,
+  live: JsonObject | undefined,
+  now: string,
+  apiVersion: string = GROUP_VERSION,
+): ApplyOwnership {
   const next = cloneEntries(entries);
   const applied = fieldLeaves(config, 'apply');
   const forced = force ? applyConflicts(entries, live, config, manager) : [];
@@ -167,7 +177,7 @@ export function applyOwnership(entries: ManagerEntry[], config: JsonObject, mana
   const release = [...previous].filter((path) => !applied.has(path) && !next.some((e) => e !== own && e.fields.has(path)));
   const sameFields = own !== undefined && previous.size === applied.size && [...applied.keys()].every((p) => previous.has(p));
   if (own === undefined) {
-    own = { manager, operation: 'Apply', apiVersion: GROUP_VERSION, time: now, fields: new Set() };
+    own = { manager, operation: 'Apply', apiVersion, time: now, fields: new Set() };
     next.push(own);
   }
   own.fields = new Set(applied.keys());

@@ -1,8 +1,11 @@
 // Copied by lease-api-generator from templates/server/operations/context.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // What every Lease operation needs: the store, the release's schema, the (controllable) clock and the
 // namespaces that exist (creates are admitted only into those).
+import type { JsonObject } from '../json.js';
+import type { ResourceInfo } from '../lease-meta.js';
 import type { NamespaceRegistry } from '../namespaces/namespace-registry.js';
 import type { ObjectSchema } from '../schema/field-schema.js';
+import type { FieldError } from '../status.js';
 import type { LeaseStore } from '../store/lease-store.js';
 
 export interface OperationContext {
@@ -11,6 +14,10 @@ export interface OperationContext {
   /** Milliseconds since the epoch, from the server's clock. */
   now(): number;
   namespaces: NamespaceRegistry;
+  /** Which resource (and group version) these operations serve: Lease, or LeaseCandidate in one of its versions. */
+  resource: ResourceInfo;
+  /** The resource's semantic validation of the state about to be stored (`old` on updates). */
+  validate(next: JsonObject, old: JsonObject | undefined): FieldError[];
 }
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';

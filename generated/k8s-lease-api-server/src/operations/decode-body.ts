@@ -1,7 +1,9 @@
 // Copied by lease-api-generator from templates/server/operations/decode-body.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Turns request bytes into a decoded Lease plus field-validation warnings, or the 400 Kubernetes returns.
 import type { JsonValue } from '../json.js';
-import { CANNOT_HANDLE_PREFIX, decodeLease } from '../decode/decode-lease.js';
+import { cannotHandlePrefix, decodeLease } from '../decode/decode-lease.js';
+import type { ResourceInfo } from '../lease-meta.js';
+import { LEASE_RESOURCE } from '../lease-meta.js';
 import type { ParsedJson } from '../decode/json-parser.js';
 import { parseJsonStrict } from '../decode/json-parser.js';
 import type { Result } from '../result.js';
@@ -27,10 +29,10 @@ export function parseBody(text: string): Result<ParsedJson, StatusError> {
 }
 
 /** Applies the fieldValidation directive to what the decoder dropped or saw twice. */
-export function fieldValidationOutcome(unknown: string[], duplicates: string[], mode: FieldValidation): Result<string[], StatusError> {
+export function fieldValidationOutcome(unknown: string[], duplicates: string[], mode: FieldValidation, resource: ResourceInfo = LEASE_RESOURCE): Result<string[], StatusError> {
   const problems = [...unknown.map((f) => `unknown field ${JSON.stringify(f)}`), ...duplicates.map((f) => `duplicate field ${JSON.stringify(f)}`)];
   if (problems.length === 0 || mode === 'Ignore') return ok([]);
-  if (mode === 'Strict') return err(badRequest(`${CANNOT_HANDLE_PREFIX}strict decoding error: ${problems.join(', ')}`));
+  if (mode === 'Strict') return err(badRequest(`${cannotHandlePrefix(resource)}strict decoding error: ${problems.join(', ')}`));
   return ok(problems);
 }
 
@@ -40,10 +42,11 @@ export function decodeValue(
   schema: ObjectSchema,
   mode: FieldValidation,
   numbers: ReadonlyMap<string, string> = new Map(),
+  resource: ResourceInfo = LEASE_RESOURCE,
 ): Result<DecodedBody, StatusError> {
-  const decoded = decodeLease(value, schema, numbers);
+  const decoded = decodeLease(value, schema, numbers, resource);
   if (!decoded.ok) return err(badRequest(decoded.error));
-  const outcome = fieldValidationOutcome(decoded.value.unknownFields, duplicates, mode);
+  const outcome = fieldValidationOutcome(decoded.value.unknownFields, duplicates, mode, resource);
   if (!outcome.ok) return outcome;
   return ok({ lease: decoded.value.object, warnings: outcome.value });
 }

@@ -47,8 +47,8 @@ function deleteExisting(ctx: OperationContext, key: string, existing: JsonObject
 export function deleteLease(ctx: OperationContext, namespace: string, name: string, options: DeleteOptions): Result<JsonObject, StatusError> {
   const key = storeKey(namespace, name);
   const existing = ctx.store.get(key);
-  if (existing === undefined) return err(notFound(name));
-  const pre = checkDeletePreconditions(existing, name, options.preconditions);
+  if (existing === undefined) return err(notFound(name, ctx.resource));
+  const pre = checkDeletePreconditions(existing, name, options.preconditions, ctx.resource);
   if (!pre.ok) return pre;
   return ok(deleteExisting(ctx, key, existing, options.dryRun));
 }

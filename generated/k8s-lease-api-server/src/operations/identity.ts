@@ -4,7 +4,7 @@ import type { JsonObject } from '../json.js';
 import { objectAt, stringAt } from '../json.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
-import type { StatusError } from '../status.js';
+import type { StatusError, StatusResource } from '../status.js';
 import { badRequest, conflict, staleResourceVersion } from '../status.js';
 
 export function metadataOf(obj: JsonObject): JsonObject {
@@ -31,29 +31,29 @@ export interface Preconditions {
 }
 
 /** The uid/resourceVersion preconditions of DeleteOptions, with the real server's messages. */
-export function checkDeletePreconditions(existing: JsonObject, name: string, pre: Preconditions): Result<void, StatusError> {
+export function checkDeletePreconditions(existing: JsonObject, name: string, pre: Preconditions, resource?: StatusResource): Result<void, StatusError> {
   const meta = metadataOf(existing);
   const uid = stringAt(meta, 'uid') ?? '';
   const rv = stringAt(meta, 'resourceVersion') ?? '';
   if (pre.uid !== undefined && pre.uid !== uid) {
-    return err(conflict(name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`));
+    return err(conflict(name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`, resource));
   }
   if (pre.resourceVersion !== undefined && pre.resourceVersion !== rv) {
-    return err(conflict(name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`));
+    return err(conflict(name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`, resource));
   }
   return ok(undefined);
 }
 
 /** Optimistic concurrency for updates: a resourceVersion in the body must be the live one. */
-export function checkUpdatePreconditions(incoming: JsonObject, existing: JsonObject, name: string): Result<void, StatusError> {
+export function checkUpdatePreconditions(incoming: JsonObject, existing: JsonObject, name: string, resource?: StatusResource): Result<void, StatusError> {
   const inMeta = metadataOf(incoming);
   const liveMeta = metadataOf(existing);
   const rv = stringAt(inMeta, 'resourceVersion') ?? '';
-  if (rv !== '' && rv !== stringAt(liveMeta, 'resourceVersion')) return err(staleResourceVersion(name));
+  if (rv !== '' && rv !== stringAt(liveMeta, 'resourceVersion')) return err(staleResourceVersion(name, resource));
   const uid = stringAt(inMeta, 'uid') ?? '';
   const liveUid = stringAt(liveMeta, 'uid') ?? '';
   if (uid !== '' && uid !== liveUid) {
-    return err(conflict(name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${liveUid}`));
+    return err(conflict(name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${liveUid}`, resource));
   }
   return ok(undefined);
 }

@@ -56,14 +56,14 @@ export function patchLease(
   options: WriteOptions,
 ): Result<PatchOutcome, StatusError> {
   const existing = ctx.store.get(storeKey(namespace, name));
-  if (existing === undefined) return err(notFound(name));
+  if (existing === undefined) return err(notFound(name, ctx.resource));
   const parsedPatch = parseBody(patchText);
   if (!parsedPatch.ok) return err(badRequest(parsedPatch.error.message.replace("couldn't get version/kind; json parse error: ", 'error decoding patch: ')));
-  const patched = patchDocument(type, parseJson(typedJson(existing)), parsedPatch.value.value);
+  const patched = patchDocument(type, parseJson(typedJson(existing, ctx.resource)), parsedPatch.value.value);
   if (!patched.ok) return err(toStatus(patched.error));
   // Duplicate keys inside a JSON patch document are not object fields, so only merge-style patches report them.
   const duplicates = type === 'json' ? [] : parsedPatch.value.duplicates;
-  const decoded = decodeValue(patched.value, duplicates, ctx.schema, options.fieldValidation);
+  const decoded = decodeValue(patched.value, duplicates, ctx.schema, options.fieldValidation, undefined, ctx.resource);
   if (!decoded.ok) return decoded;
   const stored = replaceExisting(ctx, existing, decoded.value.lease, namespace, name, options);
   if (!stored.ok) return stored;

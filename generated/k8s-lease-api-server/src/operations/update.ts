@@ -42,15 +42,15 @@ export function replaceExisting(
 ): Result<PersistOutcome, StatusError> {
   const bound = bindToRequest(incoming, namespace, name);
   if (!bound.ok) return bound;
-  const pre = checkUpdatePreconditions(bound.value, existing, name);
+  const pre = checkUpdatePreconditions(bound.value, existing, name, ctx.resource);
   if (!pre.ok) return pre;
   const base = parseManagedFields(ownershipSource(metadataOf(bound.value)['managedFields'], metadataOf(existing)['managedFields']));
-  const entries = updateOwnership(base, existing, bound.value, options.fieldManager, formatTime(ctx.now()));
+  const entries = updateOwnership(base, existing, bound.value, options.fieldManager, formatTime(ctx.now()), ctx.resource.groupVersion);
   return persistUpdate(ctx, existing, carryOver(existing, bound.value, entries), options.dryRun);
 }
 
 export function updateLease(ctx: OperationContext, namespace: string, name: string, body: JsonObject, options: WriteOptions): Result<PersistOutcome, StatusError> {
   const existing = ctx.store.get(storeKey(namespace, name));
-  if (existing === undefined) return err(notFound(name));
+  if (existing === undefined) return err(notFound(name, ctx.resource));
   return replaceExisting(ctx, existing, body, namespace, name, options);
 }

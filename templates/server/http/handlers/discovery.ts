@@ -47,12 +47,25 @@ export function serveOpenApi(ctx: RequestContext, which: 'index' | 'document'): 
     sendJsonText(ctx.res, 200, openapi.index);
     return;
   }
-  const etag = `"${openapi.hash}"`;
+  sendOpenApiDocument(ctx, openapi.document, openapi.hash);
+}
+
+/** A group version's document with kube-apiserver's caching: ETag, 304, immutable when asked by its hash. */
+function sendOpenApiDocument(ctx: RequestContext, document: string, hash: string): void {
+  const etag = `"${hash}"`;
   if (ctx.req.headers['if-none-match'] === etag) {
     ctx.res.writeHead(304, { ETag: etag });
     ctx.res.end();
     return;
   }
-  const cache = ctx.url.searchParams.get('hash') === openapi.hash ? 'public, immutable' : 'no-cache, private';
-  sendJsonText(ctx.res, 200, openapi.document, { ETag: etag, 'Cache-Control': cache });
+  const cache = ctx.url.searchParams.get('hash') === hash ? 'public, immutable' : 'no-cache, private';
+  sendJsonText(ctx.res, 200, document, { ETag: etag, 'Cache-Control': cache });
+}
+
+/** The document of another served version of the group (LeaseCandidate's); false when that version is not served. */
+export function serveOpenApiGroupVersion(ctx: RequestContext, version: string): boolean {
+  const served = ctx.state.openapi.groupVersions[version];
+  if (served === undefined) return false;
+  sendOpenApiDocument(ctx, served.document, served.hash);
+  return true;
 }

@@ -3,7 +3,7 @@
 import type { ServerResponse } from 'node:http';
 import type { JsonObject } from '../../json.js';
 import { objectAt, stringAt } from '../../json.js';
-import { GROUP_VERSION, KIND } from '../../lease-meta.js';
+import type { ResourceInfo } from '../../lease-meta.js';
 import type { Selection } from '../../operations/list.js';
 import { matchesSelection } from '../../operations/list.js';
 import { typedJson } from '../../serialize.js';
@@ -21,6 +21,8 @@ export type WatchEventType = EventType | 'BOOKMARK' | 'ERROR';
 
 export interface WatchDeps {
   store: LeaseStore;
+  /** What the events' objects are typed as. */
+  resource: ResourceInfo;
   now(): number;
   bookmarkIntervalMs: number;
   /** See LeaseApiServerOptions.watchBufferBytes. */
@@ -35,22 +37,22 @@ export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
 type Encoder = (type: EventType, object: JsonObject) => string;
 
-function objectEncoder(): Encoder {
-  return (type, object) => `{"type":"${type}","object":${typedJson(object)}}`;
+function objectEncoder(resource: ResourceInfo): Encoder {
+  return (type, object) => `{"type":"${type}","object":${typedJson(object, resource)}}`;
 }
 
-function tableEncoder(representation: Extract<Representation, { kind: 'table' }>, include: IncludeObject, now: () => number): Encoder {
+function tableEncoder(representation: Extract<Representation, { kind: 'table' }>, include: IncludeObject, now: () => number, resource: ResourceInfo): Encoder {
   return (type, object) => {
     const rv = stringAt(objectAt(object, 'metadata'), 'resourceVersion') ?? '';
-    const table = leaseTable([object], { resourceVersion: rv }, now(), include, representation.version);
+    const table = leaseTable([object], { resourceVersion: rv }, now(), include, representation.version, resource);
     return JSON.stringify({ type, object: table });
   };
 }
 
-function bookmarkLine(rv: number, initialEventsEnd: boolean): string {
+function bookmarkLine(rv: number, initialEventsEnd: boolean, resource: ResourceInfo): string {
   const metadata: JsonObject = { resourceVersion: String(rv) };
   if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END]: 'true' };
-  return JSON.stringify({ type: 'BOOKMARK', object: { kind: KIND, apiVersion: GROUP_VERSION, metadata } });
+  return JSON.stringify({ type: 'BOOKMARK', object: { kind: resource.kind, apiVersion: resource.groupVersion, metadata } });
 }
 
 function isUnfiltered(selection: Selection): boolean {
@@ -79,7 +81,8 @@ export function serveWatch(
   const { store } = deps;
   const selection: Selection = { namespace: request.namespace, labels: request.labels, fields: request.fields };
   const unfiltered = isUnfiltered(selection);
-  const encode = representation.kind === 'table' ? tableEncoder(representation, include, deps.now) : objectEncoder();
+  const { resource } = deps;
+  const encode = representation.kind === 'table' ? tableEncoder(representation, include, deps.now, resource) : objectEncoder(resource);
   let unsubscribe: () => void = () => undefined;
   const timeoutMs = watchTimeoutMs(request.timeoutSeconds, Math.random());
   const stream: WatchStream = new WatchStream(res, {
@@ -98,7 +101,7 @@ export function serveWatch(
     deps.fault?.onEffect();
     stream.goLive();
     const every = idle.bookmarkEveryMs;
-    if (every !== undefined) stream.every(every, () => stream.send(bookmarkLine(store.resourceVersion, false), false));
+    if (every !== undefined) stream.every(every, () => stream.send(bookmarkLine(store.resourceVersion, false, resource), false));
     return;
   }
 
@@ -110,7 +113,7 @@ export function serveWatch(
       const obj = snapshot.get(key);
       if (obj !== undefined && (unfiltered || matchesSelection(selection, obj, key))) stream.send(encode('ADDED', obj));
     }
-    if (request.sendInitialEvents === true) stream.send(bookmarkLine(store.resourceVersion, true), false);
+    if (request.sendInitialEvents === true) stream.send(bookmarkLine(store.resourceVersion, true, resource), false);
   } else if (rvText !== '' && rvText !== '0') {
     const rv = Number(rvText);
     const history = store.eventsAfter(rv);
@@ -131,5 +134,5 @@ export function serveWatch(
     const visible = visibleEvent(event, selection, unfiltered);
     if (visible !== undefined) stream.send(encode(visible.type, visible.object));
   });
-  if (request.allowWatchBookmarks) stream.every(deps.bookmarkIntervalMs, () => stream.send(bookmarkLine(store.resourceVersion, false), false));
+  if (request.allowWatchBookmarks) stream.every(deps.bookmarkIntervalMs, () => stream.send(bookmarkLine(store.resourceVersion, false, resource), false));
 }

@@ -63,7 +63,7 @@ async function decodeObjectWrite(
   if (!body.ok) return body;
   const parsed = parseObjectBody(body.value, contentType(ctx.req.headers['content-type']));
   if (!parsed.ok) return parsed;
-  const decoded = decodeValue(parsed.value.value, parsed.value.duplicates, ctx.state.ops.schema, options.value.fieldValidation, parsed.value.numbers);
+  const decoded = decodeValue(parsed.value.value, parsed.value.duplicates, ctx.state.ops.schema, options.value.fieldValidation, parsed.value.numbers, ctx.state.ops.resource);
   if (!decoded.ok) return decoded;
   return ok({ options: options.value, lease: decoded.value.lease, headers: warningHeaders(decoded.value.warnings) });
 }
@@ -75,7 +75,7 @@ export async function serveCreate(ctx: RequestContext, namespace: string): Promi
   if (!write.ok) return sendStatus(ctx.res, write.error);
   const created = createLease(ctx.state.ops, namespace, write.value.lease, write.value.options);
   if (!created.ok) return sendStatus(ctx.res, created.error, write.value.headers);
-  sendJsonText(ctx.res, 201, typedJson(created.value.object), write.value.headers);
+  sendJsonText(ctx.res, 201, typedJson(created.value.object, ctx.state.ops.resource), write.value.headers);
 }
 
 export async function serveUpdate(ctx: RequestContext, namespace: string, name: string): Promise<void> {
@@ -85,7 +85,7 @@ export async function serveUpdate(ctx: RequestContext, namespace: string, name: 
   if (!write.ok) return sendStatus(ctx.res, write.error);
   const updated = updateLease(ctx.state.ops, namespace, name, write.value.lease, write.value.options);
   if (!updated.ok) return sendStatus(ctx.res, updated.error, write.value.headers);
-  sendJsonText(ctx.res, 200, typedJson(updated.value.object), write.value.headers);
+  sendJsonText(ctx.res, 200, typedJson(updated.value.object, ctx.state.ops.resource), write.value.headers);
 }
 
 export async function servePatch(ctx: RequestContext, namespace: string, name: string): Promise<void> {
@@ -104,9 +104,9 @@ export async function servePatch(ctx: RequestContext, namespace: string, name: s
   if (isApply) {
     const applied = applyLease(ops, namespace, name, body.value, options.value.force, options.value);
     if (!applied.ok) return sendStatus(ctx.res, applied.error);
-    return sendJsonText(ctx.res, applied.value.created ? 201 : 200, typedJson(applied.value.object), warningHeaders(applied.value.warnings));
+    return sendJsonText(ctx.res, applied.value.created ? 201 : 200, typedJson(applied.value.object, ops.resource), warningHeaders(applied.value.warnings));
   }
   const patched = patchLease(ops, namespace, name, patchType, body.value, options.value);
   if (!patched.ok) return sendStatus(ctx.res, patched.error);
-  sendJsonText(ctx.res, 200, typedJson(patched.value.object), warningHeaders(patched.value.warnings));
+  sendJsonText(ctx.res, 200, typedJson(patched.value.object, ops.resource), warningHeaders(patched.value.warnings));
 }

@@ -26,8 +26,8 @@ export async function serveDelete(ctx: RequestContext, namespace: string, name: 
   const metadata = objectAt(deleted.value, 'metadata');
   const finalizers = metadata === undefined ? undefined : metadata['finalizers'];
   const kept = Array.isArray(finalizers) && finalizers.length > 0;
-  if (kept) return sendJsonText(ctx.res, 200, typedJson(deleted.value));
-  sendJsonText(ctx.res, 200, JSON.stringify(deletedStatus(name, metadata === undefined ? undefined : stringAt(metadata, 'uid'))));
+  if (kept) return sendJsonText(ctx.res, 200, typedJson(deleted.value, ctx.state.ops.resource));
+  sendJsonText(ctx.res, 200, JSON.stringify(deletedStatus(name, metadata === undefined ? undefined : stringAt(metadata, 'uid'), ctx.state.ops.resource.plural)));
 }
 
 export async function serveDeleteCollection(ctx: RequestContext, namespace: string): Promise<void> {
@@ -44,9 +44,9 @@ export async function serveDeleteCollection(ctx: RequestContext, namespace: stri
   if (!page.ok) return sendStatus(ctx.res, page.error);
   const keys = page.value.items.map((item) => storeKey(namespace, stringAt(objectAt(item, 'metadata'), 'name') ?? ''));
   const deleted = deleteCollection(ctx.state.ops, keys, options.value);
-  sendJsonText(ctx.res, 200, listResponseJson(deleted, store.resourceVersion));
+  sendJsonText(ctx.res, 200, listResponseJson(deleted, store.resourceVersion, ctx.state.ops.resource));
 }
 
-function deletedStatus(name: string, uid: string | undefined): object {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: 'coordination.k8s.io', kind: 'leases', ...(uid !== undefined ? { uid } : {}) } };
+function deletedStatus(name: string, uid: string | undefined, plural: string): object {
+  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: 'coordination.k8s.io', kind: plural, ...(uid !== undefined ? { uid } : {}) } };
 }

@@ -1,7 +1,8 @@
 // Copied by lease-api-generator from templates/server/http/handlers/read.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // GET of one Lease and LIST of a collection, as JSON or as a meta.k8s.io Table.
 import type { JsonObject } from '../../json.js';
-import { LIST_KIND, GROUP_VERSION } from '../../lease-meta.js';
+import type { ResourceInfo } from '../../lease-meta.js';
+import { LEASE_RESOURCE } from '../../lease-meta.js';
 import type { ListPage } from '../../operations/list.js';
 import { listLeases, parseResourceVersion } from '../../operations/list.js';
 import { bareJson, typedJson } from '../../serialize.js';
@@ -16,7 +17,7 @@ import { leaseTable, parseIncludeObject } from '../table.js';
 export function serveGet(ctx: RequestContext, namespace: string, name: string): void {
   const representation = chooseRepresentation(ctx.accept);
   if (representation === undefined) return sendStatus(ctx.res, notAcceptable(NOT_ACCEPTABLE_MESSAGE));
-  const { store } = ctx.state.ops;
+  const { store, resource } = ctx.state.ops;
   const rvText = ctx.url.searchParams.get('resourceVersion') ?? '';
   if (rvText !== '' && rvText !== '0') {
     const rv = parseResourceVersion(rvText);
@@ -24,26 +25,26 @@ export function serveGet(ctx: RequestContext, namespace: string, name: string): 
     if (rv.value > store.resourceVersion) return sendStatus(ctx.res, tooLargeResourceVersion(rv.value, store.resourceVersion));
   }
   const lease = store.get(storeKey(namespace, name));
-  if (lease === undefined) return sendStatus(ctx.res, notFound(name));
+  if (lease === undefined) return sendStatus(ctx.res, notFound(name, resource));
   if (representation.kind === 'table') {
     const include = parseIncludeObject(ctx.url.searchParams.get('includeObject'));
     const rv = String(store.resourceVersion);
-    const table = leaseTable([lease], { resourceVersion: rv }, ctx.state.ops.now(), include, representation.version);
+    const table = leaseTable([lease], { resourceVersion: rv }, ctx.state.ops.now(), include, representation.version, resource);
     return sendJsonText(ctx.res, 200, JSON.stringify(table));
   }
-  sendJsonText(ctx.res, 200, typedJson(lease));
+  sendJsonText(ctx.res, 200, typedJson(lease, resource));
 }
 
-function listJson(page: ListPage): string {
+function listJson(page: ListPage, resource: ResourceInfo): string {
   const metadata: JsonObject = { resourceVersion: String(page.rv) };
   if (page.continueToken !== undefined) metadata['continue'] = page.continueToken;
   if (page.remainingItemCount !== undefined) metadata['remainingItemCount'] = page.remainingItemCount;
   const items = page.items.map(bareJson).join(',');
-  return `{"kind":"${LIST_KIND}","apiVersion":"${GROUP_VERSION}","metadata":${JSON.stringify(metadata)},"items":[${items}]}`;
+  return `{"kind":"${resource.listKind}","apiVersion":"${resource.groupVersion}","metadata":${JSON.stringify(metadata)},"items":[${items}]}`;
 }
 
-export function listResponseJson(items: JsonObject[], rv: number): string {
-  return listJson({ rv, items });
+export function listResponseJson(items: JsonObject[], rv: number, resource: ResourceInfo = LEASE_RESOURCE): string {
+  return listJson({ rv, items }, resource);
 }
 
 export function serveList(ctx: RequestContext, request: ListRequest): void {
@@ -54,7 +55,7 @@ export function serveList(ctx: RequestContext, request: ListRequest): void {
   if (representation.kind === 'table') {
     const include = parseIncludeObject(ctx.url.searchParams.get('includeObject'));
     const meta = { resourceVersion: String(page.value.rv), continueToken: page.value.continueToken, remainingItemCount: page.value.remainingItemCount };
-    return sendJsonText(ctx.res, 200, JSON.stringify(leaseTable(page.value.items, meta, ctx.state.ops.now(), include, representation.version)));
+    return sendJsonText(ctx.res, 200, JSON.stringify(leaseTable(page.value.items, meta, ctx.state.ops.now(), include, representation.version, ctx.state.ops.resource)));
   }
-  sendJsonText(ctx.res, 200, listJson(page.value));
+  sendJsonText(ctx.res, 200, listJson(page.value, ctx.state.ops.resource));
 }

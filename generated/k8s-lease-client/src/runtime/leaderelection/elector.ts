@@ -137,6 +137,8 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
       return 'failed';
     }
     if (read.kind === 'missing') {
+      // Coordinated: the controller creates the Lease, naming its holder (client-go's tryCoordinatedRenew).
+      if (config.coordinated) return 'held';
       const created = await lock.create(record, signal);
       if (!created.ok) {
         failed(created.error);
@@ -148,6 +150,8 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     observation = observe(observation, read.lease, clock.now());
     const holder = holderOf(observation);
     const leader = holder === identity;
+    // Coordinated: only the holder the controller named renews, and only within the term it observed.
+    if (config.coordinated && (!leader || !isLeaseValid(observation, startedAt))) return 'held';
     // 3. Never overwrite another holder's lease before it expired by our own observation.
     if (holder !== '' && !leader && isLeaseValid(observation, startedAt)) return 'held';
     if (leader && endOfTerm(observation, identity)) return 'yield';

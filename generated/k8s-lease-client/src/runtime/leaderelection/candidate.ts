@@ -1,0 +1,136 @@
+/**
+ * A LeaseCandidate for coordinated leader election, as client-go's
+ * tools/leaderelection/leasecandidate.go (NewCandidate): it creates or
+ * updates its LeaseCandidate, renews it every `renewInterval`, and answers
+ * the controller's pings (spec.pingTime newer than spec.renewTime) at once.
+ *
+ * The paths and the structural type are hand-written, through the runtime
+ * transport, because the generator does not emit LeaseCandidate clients yet;
+ * this moves onto the generated client once it does. Results are values: a
+ * failed renewal is reported to onError and retried at the next interval.
+ */
+
+import { isNotFound } from '../errors.js';
+import { nameSegment, namespaceSegment } from '../pathSegments.js';
+import type { MicroTime } from '../time.js';
+import { microTimeNow } from '../time.js';
+import type { Client } from '../transport.js';
+import type { ElectionClock } from './clock.js';
+import { realClock } from './clock.js';
+
+/** coordination.k8s.io/v1alpha2 and v1beta1 (1.32+); v1alpha1 (1.31) has preferredStrategies instead of strategy. */
+export interface LeaseCandidateSpec {
+  leaseName: string;
+  binaryVersion?: string;
+  emulationVersion?: string;
+  strategy?: string;
+  preferredStrategies?: string[];
+  pingTime?: MicroTime;
+  renewTime?: MicroTime;
+}
+
+export interface LeaseCandidate {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+  spec?: LeaseCandidateSpec;
+}
+
+export interface CandidateOptions {
+  client: Client;
+  namespace: string;
+  /** The candidate's name: the identity its elector uses, which the controller writes into holderIdentity. */
+  name: string;
+  leaseName: string;
+  binaryVersion: string;
+  emulationVersion: string;
+  /** Default OldestEmulationVersion. */
+  strategy?: string;
+  /** The group version the cluster serves LeaseCandidate in: v1beta1 (1.33+, default), v1alpha2 (1.32+) or v1alpha1 (1.31). */
+  groupVersion?: 'v1beta1' | 'v1alpha2' | 'v1alpha1';
+  /** ms between renewals (client-go: 5 minutes). */
+  renewInterval?: number;
+  /** ms between checks for a ping (client-go reacts to the informer's event; here a poll). */
+  pingPollInterval?: number;
+  signal?: AbortSignal;
+  clock?: ElectionClock;
+  onError?(error: unknown): void;
+}
+
+export interface LeaseCandidateRunner {
+  /** Creates or updates the candidate, then renews until `signal` aborts. Call once. */
+  run(): Promise<void>;
+  /** The object of the last successful read or write. */
+  current(): LeaseCandidate | undefined;
+}
+
+export function createCandidate(options: CandidateOptions): LeaseCandidateRunner {
+  const clock = options.clock ?? realClock;
+  const version = options.groupVersion ?? 'v1beta1';
+  const collection = `/apis/coordination.k8s.io/${version}/namespaces/${namespaceSegment(options.namespace)}/leasecandidates`;
+  const item = `${collection}/${nameSegment(options.name)}`;
+  const renewInterval = options.renewInterval ?? 300_000;
+  const pollInterval = options.pingPollInterval ?? 1_000;
+  const strategy = options.strategy ?? 'OldestEmulationVersion';
+  const report = options.onError ?? ((): void => undefined);
+  let cache: LeaseCandidate | undefined;
+  let running: Promise<void> | undefined;
+
+  const desired = (renewTime: MicroTime, base: LeaseCandidateSpec | undefined): LeaseCandidateSpec => {
+    const spec: LeaseCandidateSpec = { ...base, leaseName: options.leaseName, binaryVersion: options.binaryVersion, emulationVersion: options.emulationVersion, renewTime };
+    if (version === 'v1alpha1') spec.preferredStrategies = [strategy];
+    else spec.strategy = strategy;
+    return spec;
+  };
+  const send = (method: 'GET' | 'POST' | 'PUT', path: string, body?: LeaseCandidate): Promise<LeaseCandidate> =>
+    options.client.request<LeaseCandidate>(body === undefined ? { method, path } : { method, path, body: JSON.stringify(body) }, { signal: options.signal });
+
+  /** ensureLease: read, then update (keeping the controller's pingTime) or create. */
+  const renew = async (): Promise<void> => {
+    const renewTime = microTimeNow(() => clock.now());
+    try {
+      const existing = await send('GET', item);
+      cache = await send('PUT', item, { ...existing, spec: desired(renewTime, existing.spec) });
+    } catch (error) {
+      if (!isNotFound(error)) throw error;
+      const body: LeaseCandidate = { apiVersion: `coordination.k8s.io/${version}`, kind: 'LeaseCandidate', metadata: { name: options.name, namespace: options.namespace }, spec: desired(renewTime, undefined) };
+      cache = await send('POST', collection, body);
+    }
+  };
+
+  /** client-go's enqueueLease condition: a ping is pending when pingTime is after renewTime. */
+  const pinged = (candidate: LeaseCandidate | undefined): boolean => {
+    const spec = candidate?.spec;
+    return spec?.pingTime !== undefined && (spec.renewTime === undefined || Date.parse(spec.pingTime) > Date.parse(spec.renewTime));
+  };
+
+  const attempt = async (work: () => Promise<void>): Promise<void> => {
+    try {
+      await work();
+    } catch (error) {
+      if (options.signal?.aborted !== true) report(error);
+    }
+  };
+
+  const loop = async (): Promise<void> => {
+    await attempt(renew);
+    let lastRenew = clock.now();
+    while (options.signal?.aborted !== true) {
+      try {
+        await clock.sleep(Math.min(pollInterval, renewInterval), options.signal);
+      } catch {
+        return;
+      }
+      await attempt(async () => {
+        const due = clock.now() - lastRenew >= renewInterval;
+        if (!due) cache = await send('GET', item);
+        if (due || pinged(cache)) {
+          await renew();
+          lastRenew = clock.now();
+        }
+      });
+    }
+  };
+
+  return { run: () => (running ??= loop()), current: () => cache };
+}
