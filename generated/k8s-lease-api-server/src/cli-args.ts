@@ -21,6 +21,8 @@ export interface ServeArgs {
   bookmarkIntervalMs: number | undefined;
   namespaces: string[];
   corsAllowedOrigins: string[];
+  /** --feature-gates CoordinatedLeaderElection=true */
+  coordinatedLeaderElection: boolean;
 }
 
 export type Command = { kind: 'help' } | { kind: 'serve'; args: ServeArgs };
@@ -49,6 +51,8 @@ Options:
                            kube-apiserver's flag (repeatable); each must pin the host's start
                            ('^' or '//') and end ('$' or ':'), e.g. '^http://localhost(:[0-9]+)?$'
   --kubeconfig FILE        write a kubeconfig for kubectl to FILE
+  --feature-gates G=B      as kube-apiserver's; only CoordinatedLeaderElection=true|false (1.31+):
+                           serves LeaseCandidate and runs the leader-election controller
   --history N              events of history kept for watch resume, at least 1 (default 10000)
   --bookmark-interval MS   interval of watch BOOKMARK events, at least 1 (default 60000)
   -h, --help               show this help
@@ -59,7 +63,7 @@ Exit codes: 0 after a clean stop, 1 when the server cannot start, 2 for a bad co
 `;
 
 const BOOLEAN_FLAGS = new Set(['--tls', '--client-certs']);
-const VALUE_FLAGS = new Set(['--port', '--host', '--release', '--openapi', '--token', '--forbidden-token', '--kubeconfig', '--history', '--bookmark-interval', '--namespaces', '--cors-allowed-origins']);
+const VALUE_FLAGS = new Set(['--port', '--host', '--release', '--openapi', '--token', '--forbidden-token', '--kubeconfig', '--history', '--bookmark-interval', '--namespaces', '--cors-allowed-origins', '--feature-gates']);
 const REPEATABLE = new Set(['--forbidden-token', '--namespaces', '--cors-allowed-origins']);
 const MAX_PORT = 65535;
 
@@ -87,6 +91,7 @@ function defaults(): ServeArgs {
     kubeconfig: undefined,
     historyWindow: undefined,
     bookmarkIntervalMs: undefined,
+    coordinatedLeaderElection: false,
     namespaces: [],
     corsAllowedOrigins: [],
   };
@@ -110,6 +115,14 @@ function applyValue(args: ServeArgs, flag: string, value: string): Result<void, 
       const interval = integer(flag, value, 1, 2_147_483_647);
       if (!interval.ok) return interval;
       args.bookmarkIntervalMs = interval.value;
+      return ok(undefined);
+    }
+    case '--feature-gates': {
+      for (const gate of value.split(',')) {
+        const match = /^CoordinatedLeaderElection=(true|false)$/.exec(gate.trim());
+        if (match === null) return err(`--feature-gates: unrecognized feature gate: ${JSON.stringify(gate)} (only CoordinatedLeaderElection=true|false)`);
+        args.coordinatedLeaderElection = match[1] === 'true';
+      }
       return ok(undefined);
     }
     case '--namespaces': {

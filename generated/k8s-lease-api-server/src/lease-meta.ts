@@ -1,5 +1,5 @@
 // Copied by lease-api-generator from templates/server/lease-meta.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// Identity of the one resource this server serves, spelled the way the real API server spells it.
+// Identity of the resources this server serves (the Lease; LeaseCandidate in candidates/), spelled the way the real API server spells it.
 export const GROUP = 'coordination.k8s.io';
 export const VERSION = 'v1';
 export const GROUP_VERSION: string = `${GROUP}/${VERSION}`;
@@ -12,9 +12,36 @@ export const QUALIFIED_KIND: string = `${KIND}.${GROUP}`;
 export const VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'] as const;
 export const API_PREFIX: string = `/apis/${GROUP}/${VERSION}`;
 
-/** Prepended to a bare object's JSON so one cached serialisation serves both GET (typed) and list items (untyped). */
-export const TYPE_META_PREFIX: string = `{"kind":"${KIND}","apiVersion":"${GROUP_VERSION}",`;
-
-export function withTypeMeta(bareJson: string): string {
-  return bareJson.length > 2 ? TYPE_META_PREFIX + bareJson.slice(1) : `{"kind":"${KIND}","apiVersion":"${GROUP_VERSION}"}`;
+/**
+ * One served resource in one group version: what request paths, type meta, Status messages and
+ * discovery say about it. The Lease is one; LeaseCandidate (candidates/) adds one per served version.
+ */
+export interface ResourceInfo {
+  version: string;
+  groupVersion: string;
+  kind: string;
+  listKind: string;
+  plural: string;
+  singular: string;
+  qualifiedResource: string;
+  qualifiedKind: string;
+  /** `{"kind":…,"apiVersion":…,`, prepended to a bare object's JSON so one cached serialisation serves GET (typed) and list items (untyped). */
+  typeMetaPrefix: string;
 }
+
+export function resourceInfo(version: string, kind: string, plural: string): ResourceInfo {
+  const groupVersion = `${GROUP}/${version}`;
+  return {
+    version,
+    groupVersion,
+    kind,
+    listKind: `${kind}List`,
+    plural,
+    singular: kind.toLowerCase(),
+    qualifiedResource: `${plural}.${GROUP}`,
+    qualifiedKind: `${kind}.${GROUP}`,
+    typeMetaPrefix: `{"kind":"${kind}","apiVersion":"${groupVersion}",`,
+  };
+}
+
+export const LEASE_RESOURCE: ResourceInfo = resourceInfo(VERSION, KIND, RESOURCE);

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/candidates/candidate-openapi.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // The OpenAPI v3 document of coordination.k8s.io/<version> for LeaseCandidate (what `kubectl explain` and
 // kubectl's field-validation probe read), derived from the release's Lease document: kube-apiserver
 // generates both from one template, so the paths, operations and parameters are the Lease's with the

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/candidates/candidate-resource.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // LeaseCandidate (coordination.k8s.io, 1.31+): which group versions a release serves, its field schema
 // per version, and kube-apiserver's validation (pkg/apis/coordination/validation/validation.go:
 // ValidLeaseCandidateName, ValidateLeaseCandidateSpec as of 1.31 and of 1.32+, ValidateLeaseCandidateSpecUpdate).

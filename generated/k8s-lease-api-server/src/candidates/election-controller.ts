@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/candidates/election-controller.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // kube-apiserver's coordinated-leader-election controller (feature gate CoordinatedLeaderElection), ported
 // from pkg/controlplane/controller/leaderelection: leaderelection_controller.go (electionNeeded,
 // reconcileElectionStep), election.go (pickBestLeaderOldestEmulationVersion, pickBestStrategy, compare)

@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/server/candidates/semver.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // The subset of github.com/blang/semver/v4 kube-apiserver uses for LeaseCandidates: Parse (validation,
 // with its error messages), ParseTolerant (the election) and Compare.
 import type { Result } from '../result.js';

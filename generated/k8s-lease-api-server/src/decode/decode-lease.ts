@@ -1,9 +1,10 @@
 // Copied by lease-api-generator from templates/server/decode/decode-lease.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// Schema-driven decoding of a Lease body: drops (and reports) unknown fields, rejects wrong types and
+// Schema-driven decoding of a Lease (or LeaseCandidate) body: drops (and reports) unknown fields, rejects wrong types and
 // malformed timestamps the way the Go decoder would, and normalises timestamps to the stored form.
 import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject, setOwn } from '../json.js';
-import { GROUP_VERSION, KIND, VERSION } from '../lease-meta.js';
+import type { ResourceInfo } from '../lease-meta.js';
+import { LEASE_RESOURCE } from '../lease-meta.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { FieldSchema, ObjectSchema } from '../schema/field-schema.js';
@@ -18,7 +19,9 @@ class DecodeFailure {
   constructor(readonly message: string) {}
 }
 
-export const CANNOT_HANDLE_PREFIX: string = `${KIND} in version "${VERSION}" cannot be handled as a ${KIND}: `;
+export function cannotHandlePrefix(resource: ResourceInfo): string {
+  return `${resource.kind} in version "${resource.version}" cannot be handled as a ${resource.kind}: `;
+}
 
 function jsonTypeName(value: JsonValue): string {
   if (Array.isArray(value)) return 'array';
@@ -136,34 +139,39 @@ class LeaseDecoder {
 }
 
 /** Rejects a body whose kind or apiVersion names something other than coordination.k8s.io/v1 Lease. */
-export function checkTypeMeta(body: JsonObject): Result<void, string> {
+export function checkTypeMeta(body: JsonObject, resource: ResourceInfo = LEASE_RESOURCE): Result<void, string> {
   const kind = body['kind'];
   const apiVersion = body['apiVersion'];
-  if (kind !== undefined && kind !== null && kind !== '' && kind !== KIND) {
-    const version = typeof apiVersion === 'string' ? apiVersion : VERSION;
-    return err(`${String(kind)} in version "${version}" cannot be handled as a ${KIND}: no kind "${String(kind)}" is registered for version "${version}" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+  if (kind !== undefined && kind !== null && kind !== '' && kind !== resource.kind) {
+    const version = typeof apiVersion === 'string' ? apiVersion : resource.version;
+    return err(`${String(kind)} in version "${version}" cannot be handled as a ${resource.kind}: no kind "${String(kind)}" is registered for version "${version}" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
   }
-  if (apiVersion !== undefined && apiVersion !== null && apiVersion !== '' && apiVersion !== GROUP_VERSION) {
-    return err(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${GROUP_VERSION})`);
+  if (apiVersion !== undefined && apiVersion !== null && apiVersion !== '' && apiVersion !== resource.groupVersion) {
+    return err(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${resource.groupVersion})`);
   }
   return ok(undefined);
 }
 
 /** Decodes a parsed body into a Lease; the error string is the full 400 message. */
-export function decodeLease(value: JsonValue, schema: ObjectSchema, numbers: ReadonlyMap<string, string> = new Map()): Result<DecodedLease, string> {
+export function decodeLease(
+  value: JsonValue,
+  schema: ObjectSchema,
+  numbers: ReadonlyMap<string, string> = new Map(),
+  resource: ResourceInfo = LEASE_RESOURCE,
+): Result<DecodedLease, string> {
   if (!isJsonObject(value)) {
     return err(
       `couldn't get version/kind; json parse error: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
     );
   }
-  const typeMeta = checkTypeMeta(value);
+  const typeMeta = checkTypeMeta(value, resource);
   if (!typeMeta.ok) return typeMeta;
   const decoder = new LeaseDecoder(numbers);
   try {
     const object = decoder.decodeObject(value, schema, schema.goName, '');
     return ok({ object, unknownFields: decoder.unknown });
   } catch (e) {
-    if (e instanceof DecodeFailure) return err(CANNOT_HANDLE_PREFIX + e.message);
+    if (e instanceof DecodeFailure) return err(cannotHandlePrefix(resource) + e.message);
     throw e;
   }
 }

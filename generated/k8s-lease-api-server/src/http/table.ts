@@ -1,21 +1,33 @@
 // Copied by lease-api-generator from templates/server/http/table.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// meta.k8s.io Table rendering of Leases, with the columns the real server's printer defines.
+// meta.k8s.io Table rendering of Leases and LeaseCandidates, with the columns the real server's printers define.
 import type { JsonObject } from '../json.js';
 import { objectAt, stringAt } from '../json.js';
-import { GROUP_VERSION, KIND } from '../lease-meta.js';
+import type { ResourceInfo } from '../lease-meta.js';
+import { LEASE_RESOURCE } from '../lease-meta.js';
 import { humanDuration } from './human-duration.js';
 
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
+const NAME_COLUMN: JsonObject = {
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  description:
+    'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
+  priority: 0,
+};
+
+const AGE_COLUMN: JsonObject = {
+  name: 'Age',
+  type: 'string',
+  format: '',
+  description:
+    'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+  priority: 0,
+};
+
 const COLUMNS: JsonObject[] = [
-  {
-    name: 'Name',
-    type: 'string',
-    format: 'name',
-    description:
-      'Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names',
-    priority: 0,
-  },
+  NAME_COLUMN,
   {
     name: 'Holder',
     type: 'string',
@@ -23,28 +35,50 @@ const COLUMNS: JsonObject[] = [
     description: 'holderIdentity contains the identity of the holder of a current lease.',
     priority: 0,
   },
-  {
-    name: 'Age',
-    type: 'string',
-    format: '',
-    description:
-      'CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
-    priority: 0,
-  },
+  AGE_COLUMN,
 ];
 
-function rowObject(lease: JsonObject, include: IncludeObject, tableVersion: string): JsonObject | undefined {
+function column(name: string, description: string): JsonObject {
+  return { name, type: 'string', format: '', description, priority: 0 };
+}
+
+/** pkg/printers/internalversion's leaseCandidateColumnDefinitions (descriptions from LeaseCandidateSpec's docs). */
+const CANDIDATE_COLUMNS: JsonObject[] = [
+  NAME_COLUMN,
+  column('LeaseName', 'LeaseName is the name of the lease for which this candidate is contending. The limits on this field are the same as on Lease.name. Multiple lease candidates may reference the same Lease.name. This field is immutable.'),
+  column('BinaryVersion', 'BinaryVersion is the binary version. It must be in a semver format without leading `v`. This field is required.'),
+  column('EmulationVersion', 'EmulationVersion is the emulation version. It must be in a semver format without leading `v`. EmulationVersion must be less than or equal to BinaryVersion. This field is required when strategy is "OldestEmulationVersion"'),
+  AGE_COLUMN,
+];
+
+interface Printer {
+  columns: JsonObject[];
+  /** The cells between Name and Age. */
+  cells(spec: JsonObject | undefined): string[];
+}
+
+const LEASE_PRINTER: Printer = { columns: COLUMNS, cells: (spec) => [stringAt(spec, 'holderIdentity') ?? ''] };
+const CANDIDATE_PRINTER: Printer = {
+  columns: CANDIDATE_COLUMNS,
+  cells: (spec) => [stringAt(spec, 'leaseName') ?? '', stringAt(spec, 'binaryVersion') ?? '', stringAt(spec, 'emulationVersion') ?? ''],
+};
+
+function printerFor(resource: ResourceInfo): Printer {
+  return resource.kind === 'LeaseCandidate' ? CANDIDATE_PRINTER : LEASE_PRINTER;
+}
+
+function rowObject(lease: JsonObject, include: IncludeObject, tableVersion: string, resource: ResourceInfo): JsonObject | undefined {
   if (include === 'None') return undefined;
-  if (include === 'Object') return { kind: KIND, apiVersion: GROUP_VERSION, ...lease };
+  if (include === 'Object') return { kind: resource.kind, apiVersion: resource.groupVersion, ...lease };
   return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${tableVersion}`, metadata: objectAt(lease, 'metadata') ?? {} };
 }
 
-export function leaseRow(lease: JsonObject, now: number, include: IncludeObject, tableVersion: string): JsonObject {
+export function leaseRow(lease: JsonObject, now: number, include: IncludeObject, tableVersion: string, resource: ResourceInfo = LEASE_RESOURCE): JsonObject {
   const metadata = objectAt(lease, 'metadata') ?? {};
   const created = stringAt(metadata, 'creationTimestamp');
   const age = created === undefined ? '<unknown>' : humanDuration(now - Date.parse(created));
-  const row: JsonObject = { cells: [stringAt(metadata, 'name') ?? '', stringAt(objectAt(lease, 'spec'), 'holderIdentity') ?? '', age] };
-  const object = rowObject(lease, include, tableVersion);
+  const row: JsonObject = { cells: [stringAt(metadata, 'name') ?? '', ...printerFor(resource).cells(objectAt(lease, 'spec')), age] };
+  const object = rowObject(lease, include, tableVersion, resource);
   if (object !== undefined) row['object'] = object;
   return row;
 }
@@ -55,7 +89,14 @@ export interface TableMeta {
   remainingItemCount?: number | undefined;
 }
 
-export function leaseTable(leases: JsonObject[], meta: TableMeta, now: number, include: IncludeObject, tableVersion: string): JsonObject {
+export function leaseTable(
+  leases: JsonObject[],
+  meta: TableMeta,
+  now: number,
+  include: IncludeObject,
+  tableVersion: string,
+  resource: ResourceInfo = LEASE_RESOURCE,
+): JsonObject {
   const metadata: JsonObject = { resourceVersion: meta.resourceVersion };
   if (meta.continueToken !== undefined) metadata['continue'] = meta.continueToken;
   if (meta.remainingItemCount !== undefined) metadata['remainingItemCount'] = meta.remainingItemCount;
@@ -63,8 +104,8 @@ export function leaseTable(leases: JsonObject[], meta: TableMeta, now: number, i
     kind: 'Table',
     apiVersion: `meta.k8s.io/${tableVersion}`,
     metadata,
-    columnDefinitions: COLUMNS,
-    rows: leases.map((lease) => leaseRow(lease, now, include, tableVersion)),
+    columnDefinitions: printerFor(resource).columns,
+    rows: leases.map((lease) => leaseRow(lease, now, include, tableVersion, resource)),
   };
 }
 

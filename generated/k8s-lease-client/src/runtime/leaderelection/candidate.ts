@@ -1,3 +1,4 @@
+// Copied by lease-api-generator from templates/runtime/leaderelection/candidate.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * A LeaseCandidate for coordinated leader election, as client-go's
  * tools/leaderelection/leasecandidate.go (NewCandidate): it creates or
@@ -21,19 +22,19 @@ import { realClock } from './clock.js';
 /** coordination.k8s.io/v1alpha2 and v1beta1 (1.32+); v1alpha1 (1.31) has preferredStrategies instead of strategy. */
 export interface LeaseCandidateSpec {
   leaseName: string;
-  binaryVersion?: string;
-  emulationVersion?: string;
-  strategy?: string;
-  preferredStrategies?: string[];
-  pingTime?: MicroTime;
-  renewTime?: MicroTime;
+  binaryVersion?: string | undefined;
+  emulationVersion?: string | undefined;
+  strategy?: string | undefined;
+  preferredStrategies?: string[] | undefined;
+  pingTime?: MicroTime | undefined;
+  renewTime?: MicroTime | undefined;
 }
 
 export interface LeaseCandidate {
-  apiVersion?: string;
-  kind?: string;
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
-  spec?: LeaseCandidateSpec;
+  apiVersion?: string | undefined;
+  kind?: string | undefined;
+  metadata?: { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined } | undefined;
+  spec?: LeaseCandidateSpec | undefined;
 }
 
 export interface CandidateOptions {
@@ -45,15 +46,15 @@ export interface CandidateOptions {
   binaryVersion: string;
   emulationVersion: string;
   /** Default OldestEmulationVersion. */
-  strategy?: string;
+  strategy?: string | undefined;
   /** The group version the cluster serves LeaseCandidate in: v1beta1 (1.33+, default), v1alpha2 (1.32+) or v1alpha1 (1.31). */
-  groupVersion?: 'v1beta1' | 'v1alpha2' | 'v1alpha1';
+  groupVersion?: 'v1beta1' | 'v1alpha2' | 'v1alpha1' | undefined;
   /** ms between renewals (client-go: 5 minutes). */
-  renewInterval?: number;
+  renewInterval?: number | undefined;
   /** ms between checks for a ping (client-go reacts to the informer's event; here a poll). */
-  pingPollInterval?: number;
-  signal?: AbortSignal;
-  clock?: ElectionClock;
+  pingPollInterval?: number | undefined;
+  signal?: AbortSignal | undefined;
+  clock?: ElectionClock | undefined;
   onError?(error: unknown): void;
 }
 

@@ -33,6 +33,13 @@ export interface LeaderElectorOptions {
   onError?(error: unknown): void;
   /** On cancel, clear the holder (leaseDurationSeconds 1) so another candidate takes over at once. */
   releaseOnCancel?: boolean | undefined;
+  /**
+   * client-go's LeaderElectionConfig.Coordinated (1.31+): the coordinated-leader-election controller picks
+   * the holder among LeaseCandidates (see createCandidate). The elector never creates the Lease, never
+   * takes one that names someone else (expired or not), renews only while the Lease names it, and yields
+   * at the end of its term when preferredHolder names another candidate.
+   */
+  coordinated?: boolean | undefined;
   /** Cancels the election; with releaseOnCancel, the lease is released first. */
   signal?: AbortSignal | undefined;
   /** Defaults to real time. */
@@ -50,6 +57,7 @@ export interface ElectorConfig {
   renewDeadline: number;
   retryPeriod: number;
   releaseOnCancel: boolean;
+  coordinated: boolean;
   clock: ElectionClock;
   random: () => number;
   onError: (error: unknown) => void;
@@ -80,6 +88,7 @@ export function validateElectorOptions(options: LeaderElectorOptions, clock: Ele
       renewDeadline,
       retryPeriod,
       releaseOnCancel: options.releaseOnCancel === true,
+      coordinated: options.coordinated === true,
       clock,
       random: options.random ?? Math.random,
       onError: options.onError ?? warnOnce(`leader election ${options.namespace}/${options.name} (${options.identity})`),
