@@ -124,7 +124,7 @@ function isObj(value: unknown): value is Obj {
 
 /** Own properties only: a `__proto__` or `constructor` key in the file must not reach Object.prototype. */
 function own(obj: Obj, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(obj, key) ? obj[key] : undefined;
+  return  Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
 /** Parses one file (YAML 1.1, as kubectl's go-yaml) and resolves its relative paths against its directory. */

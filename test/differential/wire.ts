@@ -144,7 +144,7 @@ function diffValues(path: string, a: unknown, b: unknown, out: WireDifference[])
     return;
   }
   if (Array.isArray(a) && Array.isArray(b) && a.length === b.length) {
-    a.forEach((item: unknown, index) => diffValues(`${path}[${index}]`, item, b[index], out));
+    for (const [index, item] of a.entries()) diffValues(`${path}[${index}]`, item, b[index], out);
     return;
   }
   const shownA = JSON.stringify(a);

@@ -143,7 +143,10 @@ describe('the error model', () => {
       const weak = k8s.createClient({ baseUrl: secured.url, token: 'weak' });
       expect(k8s.isForbidden(await rejectionOf(k8s.listNamespacedLease(weak, { namespace: NS })))).toBe(true);
       let asked = 0;
-      const rotating = k8s.createClient({ baseUrl: secured.url, token: () => (asked++, 'good') });
+      const rotating = k8s.createClient({ baseUrl: secured.url, token: () => {
+        asked++;
+        return 'good';
+      } });
       await k8s.listNamespacedLease(rotating, { namespace: NS });
       await k8s.listNamespacedLease(rotating, { namespace: NS });
       expect(asked).toBe(2);

@@ -9,7 +9,6 @@ import { processClient, run, settle, VirtualClock } from './harness.js';
 
 const LEASE = 'chaos';
 const LEASE_DURATION = 15_000;
-const RENEW_DEADLINE = 10_000;
 const RETRY_PERIOD = 2_000;
 const TICK = 250;
 const MAX_LATENCY = 300;

@@ -43,7 +43,7 @@ async function countingRelay(target: LeaseApiServer): Promise<CountingRelay> {
   let connections = 0;
   let handshakes = 0;
   const open = new Set<Socket>();
-  let onDrained: Array<() => void> = [];
+  const onDrained: Array<() => void> = [];
   const server: Server = createServer((client) => {
     connections++;
     open.add(client);

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
+import type ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as clientExports from '../../generated/k8s-lease-client/src/index.js';
 import { STRICT_OPTIONS, typeCheck } from '../emit/typeCheck.js';

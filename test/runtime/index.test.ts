@@ -15,6 +15,7 @@ const sources = (readdirSync(runtimeDir, { recursive: true, encoding: 'utf8' }) 
 /** The values the runtime index exports (classes, functions, constants). */
 const VALUE_EXPORTS = [
   // transport, streaming, signals
+  'createCandidate',
   'createClient',
   'stream',
   'requestWithResponse',
@@ -150,6 +151,10 @@ const TYPE_EXPORTS = [
   'LeaderElector',
   'LeaderElectorOptions',
   'LeaseLockOptions',
+  'CandidateOptions',
+  'ElectionLeaseCandidate',
+  'ElectionLeaseCandidateSpec',
+  'LeaseCandidateRunner',
   'ObservedElection',
 ];
 

@@ -18,7 +18,7 @@ import {
   errorFromResponse,
   formatMicroTime,
   isKubernetesApiError,
-  KubernetesApiError,
+  type KubernetesApiError,
   nameSegment,
   parseMicroTime,
   stream,

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { warningHeaders } from '../../templates/server/http/respond.js';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import type { ApiResponse, JsonBody, RequestOptions } from './helpers.js';
-import { NS_BASE, api, create, expectServerIntact, lease, start } from './helpers.js';
+import { NS_BASE, api, create, expectServerIntact, start } from './helpers.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE = 'application/merge-patch+json';

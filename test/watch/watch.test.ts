@@ -207,7 +207,6 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
   it('never yields an event at or below the highest resourceVersion of an ordered stream', async () => {
     const scripts = await scripted();
     scripts.scripts.push((ctx) => {
-      {
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') });
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '109') }); // older: replay
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') }); // same: duplicate
@@ -216,7 +215,6 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
         ctx.send({ type: 'DELETED', object: leaseOf('a', '111') });
         ctx.send({ type: 'ADDED', object: leaseOf('a', '112') });
         ctx.send({ type: 'MODIFIED', object: leaseOf('a', '1000') }); // decimal, not string, comparison
-      }
     });
     const seen = await consume(leaseWatch({ resourceVersion: '103' }), (s) => s.length === 4);
     expect(seen).toEqual(['MODIFIED a@110', 'DELETED a@111', 'ADDED a@112', 'MODIFIED a@1000']);
@@ -426,7 +424,10 @@ describe('watch: errors', () => {
       { kind: 'error', afterEvents: 1, status: { code: 400, reason: 'BadRequest', message: 'nope' } },
     );
     const seen: string[] = [];
-    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), (s) => (seen.splice(0, seen.length, ...s), false)));
+    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), (s) => {
+      seen.splice(0, seen.length, ...s);
+      return false;
+    }));
     expect(seen).toEqual(expected);
     expect(error).toBeInstanceOf(WatchError);
     expect(error).toMatchObject({ code: 400, reason: 'BadRequest', message: 'watch error 400 BadRequest: nope' });
@@ -436,7 +437,10 @@ describe('watch: errors', () => {
     const scripts = await scripted();
     scripts.scripts.push((ctx) => ctx.end(`${JSON.stringify({ type: 'ADDED', object: leaseOf('z', '200') })}\n{"type":"MODIFIED","object":{oops}\n`));
     const seen: string[] = [];
-    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), (s) => (seen.splice(0, seen.length, ...s), false)));
+    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), (s) => {
+      seen.splice(0, seen.length, ...s);
+      return false;
+    }));
     expect(seen).toEqual(['ADDED z@200']);
     expect(error).toBeInstanceOf(WatchDecodeError);
     expect(error).toMatchObject({ excerpt: '{"type":"MODIFIED","object":{oops}', line: 2, truncated: false });
@@ -609,7 +613,10 @@ describe('watch: bounded lines', () => {
     try {
       const seen: string[] = [];
       const error = await rejectionOf(
-        consume(watch<Lease>(createClient({ baseUrl: loopback.baseUrl }), target, { resourceVersion: '103', maxLineBytes: 64 * 1024 }), (s) => (seen.splice(0, seen.length, ...s), false)),
+        consume(watch<Lease>(createClient({ baseUrl: loopback.baseUrl }), target, { resourceVersion: '103', maxLineBytes: 64 * 1024 }), (s) => {
+      seen.splice(0, seen.length, ...s);
+      return false;
+    }),
       );
       expect(error).toBeInstanceOf(ResponseTooLargeError);
       expect(error).toMatchObject({ limit: 'maxLineBytes', maxBytes: 64 * 1024 });

@@ -19,7 +19,7 @@ import type { ElectionClock } from './clock.js';
 import { realClock } from './clock.js';
 
 /** coordination.k8s.io/v1alpha2 and v1beta1 (1.32+); v1alpha1 (1.31) has preferredStrategies instead of strategy. */
-export interface LeaseCandidateSpec {
+export interface ElectionLeaseCandidateSpec {
   leaseName: string;
   binaryVersion?: string | undefined;
   emulationVersion?: string | undefined;
@@ -29,11 +29,11 @@ export interface LeaseCandidateSpec {
   renewTime?: MicroTime | undefined;
 }
 
-export interface LeaseCandidate {
+export interface ElectionLeaseCandidate {
   apiVersion?: string | undefined;
   kind?: string | undefined;
   metadata?: { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined } | undefined;
-  spec?: LeaseCandidateSpec | undefined;
+  spec?: ElectionLeaseCandidateSpec | undefined;
 }
 
 export interface CandidateOptions {
@@ -61,7 +61,7 @@ export interface LeaseCandidateRunner {
   /** Creates or updates the candidate, then renews until `signal` aborts. Call once. */
   run(): Promise<void>;
   /** The object of the last successful read or write. */
-  current(): LeaseCandidate | undefined;
+  current(): ElectionLeaseCandidate | undefined;
 }
 
 export function createCandidate(options: CandidateOptions): LeaseCandidateRunner {
@@ -73,17 +73,17 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
   const pollInterval = options.pingPollInterval ?? 1_000;
   const strategy = options.strategy ?? 'OldestEmulationVersion';
   const report = options.onError ?? ((): void => undefined);
-  let cache: LeaseCandidate | undefined;
+  let cache: ElectionLeaseCandidate | undefined;
   let running: Promise<void> | undefined;
 
-  const desired = (renewTime: MicroTime, base: LeaseCandidateSpec | undefined): LeaseCandidateSpec => {
-    const spec: LeaseCandidateSpec = { ...base, leaseName: options.leaseName, binaryVersion: options.binaryVersion, emulationVersion: options.emulationVersion, renewTime };
+  const desired = (renewTime: MicroTime, base: ElectionLeaseCandidateSpec | undefined): ElectionLeaseCandidateSpec => {
+    const spec: ElectionLeaseCandidateSpec = { ...base, leaseName: options.leaseName, binaryVersion: options.binaryVersion, emulationVersion: options.emulationVersion, renewTime };
     if (version === 'v1alpha1') spec.preferredStrategies = [strategy];
     else spec.strategy = strategy;
     return spec;
   };
-  const send = (method: 'GET' | 'POST' | 'PUT', path: string, body?: LeaseCandidate): Promise<LeaseCandidate> =>
-    options.client.request<LeaseCandidate>(body === undefined ? { method, path } : { method, path, body: JSON.stringify(body) }, { signal: options.signal });
+  const send = (method: 'GET' | 'POST' | 'PUT', path: string, body?: ElectionLeaseCandidate): Promise<ElectionLeaseCandidate> =>
+    options.client.request<ElectionLeaseCandidate>(body === undefined ? { method, path } : { method, path, body: JSON.stringify(body) }, { signal: options.signal });
 
   /** ensureLease: read, then update (keeping the controller's pingTime) or create. */
   const renew = async (): Promise<void> => {
@@ -93,13 +93,13 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
       cache = await send('PUT', item, { ...existing, spec: desired(renewTime, existing.spec) });
     } catch (error) {
       if (!isNotFound(error)) throw error;
-      const body: LeaseCandidate = { apiVersion: `coordination.k8s.io/${version}`, kind: 'LeaseCandidate', metadata: { name: options.name, namespace: options.namespace }, spec: desired(renewTime, undefined) };
+      const body: ElectionLeaseCandidate = { apiVersion: `coordination.k8s.io/${version}`, kind: 'LeaseCandidate', metadata: { name: options.name, namespace: options.namespace }, spec: desired(renewTime, undefined) };
       cache = await send('POST', collection, body);
     }
   };
 
   /** client-go's enqueueLease condition: a ping is pending when pingTime is after renewTime. */
-  const pinged = (candidate: LeaseCandidate | undefined): boolean => {
+  const pinged = (candidate: ElectionLeaseCandidate | undefined): boolean => {
     const spec = candidate?.spec;
     return spec?.pingTime !== undefined && (spec.renewTime === undefined || Date.parse(spec.pingTime) > Date.parse(spec.renewTime));
   };

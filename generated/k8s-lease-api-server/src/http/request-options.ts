@@ -232,12 +232,13 @@ function deleteOptionsTypeError(value: JsonObject, fields: ReadonlyMap<string, [
       case 'bool':
         if (jsonKindName(child) !== (kind === 'bool' ? 'bool' : 'string')) return mismatch(jsonKindName(child));
         break;
-      case 'int64':
+      case 'int64': {
         // Go runs strconv.ParseInt on the literal, so a fraction, an exponent or an overflow names the literal.
         if (typeof child !== 'number') return mismatch(jsonKindName(child));
         const literal = numbers.get(path) ?? String(child);
         if (!parseInt64(literal).ok) return mismatch(`number ${literal}`);
         break;
+      }
       case 'strings': {
         if (!Array.isArray(child)) return mismatch(jsonKindName(child));
         const bad = child.find((item) => item !== null && typeof item !== 'string');

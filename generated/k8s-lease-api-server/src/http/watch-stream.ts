@@ -91,7 +91,7 @@ export class WatchStream {
     const cut = this.options.fault?.cut;
     if (counts) {
       this.sent++;
-      if (cut !== undefined && cut.midLine && this.sent > cut.afterEvents) {
+      if (cut?.midLine && this.sent > cut.afterEvents) {
         this.finishWith((chunk) => this.destroyAfter(chunk + line.slice(0, Math.max(1, Math.floor(line.length / 2)))));
         return;
       }

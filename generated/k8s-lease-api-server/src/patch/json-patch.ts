@@ -118,7 +118,7 @@ function field(op: JsonObject, name: string, opName: string): string {
   return value;
 }
 
-function valueOf(op: JsonObject): JsonValue {
+function opValue(op: JsonObject): JsonValue {
   if (!Object.hasOwn(op, 'value')) throw new OpFailure('missing value');
   return ownValue(op, 'value') ?? null;
 }
@@ -190,12 +190,12 @@ function applyOp(state: PatchState, op: JsonObject): void {
   const kind = ownValue(op, 'op');
   switch (kind) {
     case 'add':
-      return add(state, field(op, 'path', 'add'), valueOf(op), 'add');
+      return add(state, field(op, 'path', 'add'), opValue(op), 'add');
     case 'remove':
       remove(state, field(op, 'path', 'remove'), 'remove');
       return;
     case 'replace':
-      return replace(state, field(op, 'path', 'replace'), valueOf(op));
+      return replace(state, field(op, 'path', 'replace'), opValue(op));
     case 'move': {
       const from = field(op, 'from', 'move');
       const path = field(op, 'path', 'move');

@@ -1,5 +1,4 @@
-// POST (create), PUT (replace) and PATCH (json, merge, strategic, apply) of Leases.
-import type { JsonValue } from '../../json.js';
+
 import { parseYaml } from '../../decode/yaml.js';
 import { applyLease } from '../../operations/apply.js';
 import { createLease } from '../../operations/create.js';

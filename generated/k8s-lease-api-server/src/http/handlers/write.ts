@@ -1,6 +1,5 @@
 // Copied by lease-api-generator from templates/server/http/handlers/write.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// POST (create), PUT (replace) and PATCH (json, merge, strategic, apply) of Leases.
-import type { JsonValue } from '../../json.js';
+
 import { parseYaml } from '../../decode/yaml.js';
 import { applyLease } from '../../operations/apply.js';
 import { createLease } from '../../operations/create.js';

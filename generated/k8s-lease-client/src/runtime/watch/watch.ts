@@ -550,7 +550,7 @@ function ignore(): void {}
 
 /** A function, not `signal?.aborted`, so control-flow narrowing does not assume it cannot change across awaits. */
 function isAborted(signal: AbortSignal | undefined): boolean {
-  return signal !== undefined && signal.aborted;
+  return signal?.aborted === true;
 }
 
 /**
