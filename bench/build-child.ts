@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +9,11 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 
 /** Node 22, installed by the project's postinstall (test/runtimes/node-binaries): client-node 2.x needs Node ≥ 22. */
 export const NODE22 = join(PROJECT_ROOT, 'test', 'runtimes', 'node-binaries', 'node_modules', 'node22', 'bin', 'node');
+
+/** `node --version` of the Node 22 binary, for the results' environment line. */
+export function node22Version(): string {
+  return execFileSync(NODE22, ['--version'], { encoding: 'utf8' }).trim();
+}
 
 /**
  * Compiles a bench child (`bench/<name>.child.ts`, with what it imports from

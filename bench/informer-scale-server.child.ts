@@ -6,8 +6,9 @@
  * as an HTTP update), as fast as the server takes them, and reports how long
  * it took. Runs under tsx, as the benchmarks do.
  */
-import { startLeaseApiServer } from '../templates/server/index.js';
-import { NODE_LEASE_NAMESPACE, isServerCommand, nodeLease, type ServerMessage } from './informer-scale.js';
+import { formatMicroTime } from 'k8s-lease-client';
+import { startLeaseApiServer, type Lease } from '../templates/server/index.js';
+import { NODE_LEASE_NAMESPACE, isServerCommand, type ServerMessage } from './informer-scale.js';
 
 const leases = Number(process.argv[2]);
 if (!Number.isInteger(leases) || leases <= 0) throw new Error(`usage: informer-scale-server.child.ts <leases>, got ${String(process.argv[2])}`);
@@ -17,6 +18,20 @@ if (!Number.isInteger(leases) || leases <= 0) throw new Error(`usage: informer-s
 // slow-watcher benchmark's subject). The backlog then waits in this process, not the client's.
 const server = await startLeaseApiServer({ watchBufferBytes: 1024 * 1024 * 1024, watchBlockedTimeoutMs: 3_600_000, bookmarkIntervalMs: 3_600_000 });
 const send = (message: ServerMessage): void => void process.send?.(message);
+
+/** A kubelet's node Lease: named after its node, held by it, 40 s duration, renewed every 10 s (kubelet's nodeLeaseRenewInterval). */
+function nodeLease(index: number, renewal: number): Lease {
+  const name = `node-${String(index).padStart(5, '0')}`;
+  const renewTime = formatMicroTime(new Date(Date.UTC(2026, 0, 1) + renewal * 10_000));
+  return {
+    metadata: {
+      name,
+      namespace: NODE_LEASE_NAMESPACE,
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}` }],
+    },
+    spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime },
+  };
+}
 
 const seedStarted = performance.now();
 for (let i = 0; i < leases; i++) {

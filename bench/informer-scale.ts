@@ -4,8 +4,6 @@
  * child at a time, over IPC.
  */
 
-import type { Lease } from '../templates/server/index.js';
-
 export type InformerContender = 'ours' | 'client-node';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
@@ -75,18 +73,4 @@ export function isInformerSynced(value: unknown): value is InformerSynced {
 
 export function isInformerClientResult(value: unknown): value is InformerClientResult {
   return typeOf(value) === 'result';
-}
-
-/** A kubelet's node Lease: named after its node, held by it, 40 s duration, renewed every 10 s (kubelet's nodeLeaseRenewInterval). */
-export function nodeLease(index: number, renewal: number): Lease {
-  const name = `node-${String(index).padStart(5, '0')}`;
-  const renewTime = new Date(Date.UTC(2026, 0, 1) + renewal * 10_000).toISOString().replace('Z', '000Z');
-  return {
-    metadata: {
-      name,
-      namespace: NODE_LEASE_NAMESPACE,
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}` }],
-    },
-    spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime },
-  };
 }
