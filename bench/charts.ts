@@ -1,4 +1,4 @@
-import type { Chart, ChartBar, ChartPanel } from './chart.js';
+import { formatValue, type Chart, type ChartBar, type ChartPanel } from './chart.js';
 
 type Figures = Readonly<Record<string, number | string>>;
 
@@ -41,7 +41,7 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => Chart>> = {
     ],
   }),
   'informer-scale': (f) => ({
-    title: `informer-scale: ${String(f['leases'] ?? '?')} node Leases from the Lease API server`,
+    title: `informer-scale: ${formatValue(num(f, 'leases'))} node Leases from the Lease API server`,
     panels: [
       panel('time to synced (median, lower is better)', 'ms', [bar(f, 'ours', 'ours: time to synced ms (median)', true), bar(f, 'client-node 1.4.0', 'client-node: time to synced ms (median)')], {
         value: num(f, 'client-node: time to synced ms (median)'),
@@ -51,8 +51,14 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => Chart>> = {
         value: num(f, 'client-node: retained heap bytes per object (median)'),
         label: 'goal < client-node',
       }),
-      panel('renewals: watch events handled per second', 'events/s', [bar(f, 'ours', 'ours: renewal events/s', true), bar(f, 'client-node 1.4.0', 'client-node: renewal events/s'), bar(f, 'server (updates/s)', 'server: renewal updates/s')], undefined),
-      panel('renewals: retained heap growth, least squares (|slope| ≈ 0 is flat)', 'MB per 10 sim. min', [bar(f, 'ours', 'ours: heap slope MB per 10 simulated minutes', true), bar(f, 'client-node 1.4.0', 'client-node: heap slope MB per 10 simulated minutes')], undefined),
+      panel('renewals: update events handled per client CPU-second (higher is better)', 'events/s', [bar(f, 'ours', 'ours: renewal events per CPU-second', true), bar(f, 'client-node 1.4.0', 'client-node: renewal events per CPU-second')], undefined),
+      panel('renewals: events/s of wall time (the server paces both: its rate beside)', 'events/s', [
+        bar(f, 'ours', 'ours: renewal events/s', true),
+        bar(f, 'server (ours run)', 'server: renewal updates/s while ours watched'),
+        bar(f, 'client-node 1.4.0', 'client-node: renewal events/s'),
+        bar(f, 'server (client-node run)', 'server: renewal updates/s while client-node watched'),
+      ], undefined),
+      panel('renewals: heap growth after GC, least-squares slope (≈ 0 is flat)', 'MB / 10 sim. min', [bar(f, 'ours', 'ours: heap slope MB per 10 simulated minutes', true), bar(f, 'client-node 1.4.0', 'client-node: heap slope MB per 10 simulated minutes')], undefined),
     ],
   }),
   'bundle-size': (f) => ({
