@@ -19,6 +19,8 @@ export interface ChartPanel {
   readonly bars: readonly ChartBar[];
   /** Where the goal puts the line, in the panel's unit, and what it says (e.g. "goal ≥ 1.3 × client-node"). */
   readonly goal?: { readonly value: number; readonly label: string };
+  /** The value at the right edge; panels given the same one compare by bar length (default: this panel's largest). */
+  readonly scaleMax?: number;
 }
 
 export interface Chart {
@@ -59,7 +61,7 @@ function panelHeight(panel: ChartPanel): number {
 function renderPanel(panel: ChartPanel, top: number): string[] {
   const plotWidth = WIDTH - LABEL_WIDTH - VALUE_WIDTH - 20;
   const finite = panel.bars.map((b) => b.value).filter((v) => Number.isFinite(v) && v > 0);
-  const scaleMax = Math.max(...finite, panel.goal !== undefined && Number.isFinite(panel.goal.value) ? panel.goal.value : 0, Number.MIN_VALUE);
+  const scaleMax = Math.max(...finite, panel.scaleMax !== undefined && Number.isFinite(panel.scaleMax) ? panel.scaleMax : 0, panel.goal !== undefined && Number.isFinite(panel.goal.value) ? panel.goal.value : 0, Number.MIN_VALUE);
   const x = (value: number): number => LABEL_WIDTH + (Math.max(0, Number.isFinite(value) ? value : 0) / scaleMax) * plotWidth;
   const out = [`<text x="10" y="${top + 16}" class="panel">${escapeXml(panel.title)}</text>`];
   if (panel.goal !== undefined && Number.isFinite(panel.goal.value)) {

@@ -105,7 +105,16 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => Chart>> = {
 };
 
 export function chartOf(name: string, figures: Figures): Chart | undefined {
-  return CHARTS[name]?.(figures);
+  const chart = CHARTS[name]?.(figures);
+  return chart === undefined ? undefined : sideBySide(chart);
+}
+
+/** Node 20 and Node 22 panels of one quantity share their scale, so their bars compare by length. */
+function sideBySide(chart: Chart): Chart {
+  const pairs = chart.panels.filter((p) => /^Node (20|22): /.test(p.title));
+  if (pairs.length < 2) return chart;
+  const max = Math.max(...pairs.flatMap((p) => [...p.bars.map((b) => b.value), p.goal?.value ?? 0]).filter(Number.isFinite));
+  return { ...chart, panels: chart.panels.map((p) => (pairs.includes(p) ? { ...p, scaleMax: max } : p)) };
 }
 
 function num(figures: Figures, key: string): number {
