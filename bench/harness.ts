@@ -2,6 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../generator/config.js';
+import { renderChart } from './chart.js';
+import { chartOf } from './charts.js';
 
 export interface BenchContext {
   /** CI runs every benchmark with small counts: figures are smoke checks, not records. */
@@ -46,6 +48,19 @@ export function writeResult(result: BenchResult, quick: boolean): string {
   const dir = quick ? join(PROJECT_ROOT, '.tmp', 'bench') : join(PROJECT_ROOT, 'bench', 'results');
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${result.name}.json`);
-  writeFileSync(file, JSON.stringify({ ...result, measuredAt: new Date().toISOString(), quick }, null, 2) + '\n');
+  const measuredAt = new Date().toISOString();
+  writeFileSync(file, JSON.stringify({ ...result, measuredAt, quick }, null, 2) + '\n');
+  writeChart(dir, { ...result, measuredAt, quick });
   return file;
+}
+
+/**
+ * <name>.svg beside <name>.json, drawn from the recorded figures alone, so
+ * `npm run bench -- --charts` can redraw every picture without measuring again.
+ */
+export function writeChart(dir: string, recorded: Pick<BenchResult, 'name' | 'environment' | 'figures'> & { measuredAt: string; quick: boolean }): void {
+  const chart = chartOf(recorded.name, recorded.figures);
+  if (chart === undefined) return;
+  const subtitle = `${recorded.environment}${recorded.quick ? ' [quick]' : ''}, ${recorded.measuredAt.slice(0, 10)}`;
+  writeFileSync(join(dir, `${recorded.name}.svg`), renderChart({ ...chart, subtitle: chart.subtitle === undefined ? subtitle : `${chart.subtitle}; ${subtitle}` }));
 }

@@ -1,8 +1,13 @@
 import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
 import createOpenapiFetchClient from 'openapi-fetch';
 import { createClient, readNamespacedLease, type Lease } from '../generated/k8s-lease-client/dist/index.js';
+import { fork, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { PROJECT_ROOT } from '../generator/config.js';
+import { NODE22, buildChild } from './build-child.js';
 import { environment, median, round, type BenchContext, type BenchResult } from './harness.js';
 import { LEASE_NAME, LEASE_NAMESPACE, LEASE_PATH, startLeaseServer, type ServerStats } from './lease-server.js';
+import { REMOTE_READS_CONTENDERS, isReadsChildMessage, type ReadsChildConfig, type ReadsChildMessage, type RemoteReadsContender } from './reads-remote.js';
 
 /**
  * The one operation the reads benchmark calls, typed as openapi-typescript
@@ -22,8 +27,70 @@ interface LeasePaths {
 
 interface Contender {
   readonly key: string;
-  /** One GET of the Lease; resolves to the decoded body. */
-  readonly read: () => Promise<unknown>;
+  /** One timed round of `requests` sequential GETs: wall seconds and the CPU of the process that made them. */
+  readonly round: (requests: number) => Promise<{ seconds: number; cpuMicros: number }>;
+}
+
+/** A round in this process: `read` is one GET of the Lease, resolving to the decoded body. */
+function localContender(key: string, read: () => Promise<unknown>): Contender & { read: () => Promise<unknown> } {
+  return {
+    key,
+    read,
+    async round(requests) {
+      const cpuBefore = process.cpuUsage();
+      const started = process.hrtime.bigint();
+      for (let i = 0; i < requests; i++) await read();
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const cpu = process.cpuUsage(cpuBefore);
+      return { seconds, cpuMicros: cpu.user + cpu.system };
+    },
+  };
+}
+
+interface RemoteClients {
+  readonly contenders: Contender[];
+  readonly node: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The Node 22 clients (fetch floor, ours, client-node 2.x, which needs Node ≥ 22) in one child
+ * process started with the Node 22 binary; resolves once each is checked and warmed up.
+ */
+async function startRemoteClients(baseUrl: string, warmup: number): Promise<RemoteClients> {
+  const entry = await buildChild('reads-client.child.ts');
+  const config: ReadsChildConfig = { baseUrl, contenders: REMOTE_READS_CONTENDERS, warmup };
+  const child: ChildProcess = fork(entry, [JSON.stringify(config)], { cwd: PROJECT_ROOT, execPath: NODE22, execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const waiters: Array<{ resolve: (message: ReadsChildMessage) => void; reject: (error: Error) => void }> = [];
+  const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.on('message', (message: unknown) => {
+    if (isReadsChildMessage(message)) waiters.shift()?.resolve(message);
+  });
+  child.once('exit', (code, signal) => {
+    for (const waiter of waiters.splice(0)) waiter.reject(new Error(`Node 22 reads child exited (code ${String(code)}, signal ${String(signal)})`));
+  });
+  const next = (): Promise<ReadsChildMessage> => new Promise((resolve, reject) => waiters.push({ resolve, reject }));
+  const ready = await next();
+  const node = ready.type === 'ready' ? ready.node : '?';
+  const remote = (key: RemoteReadsContender): Contender => ({
+    key,
+    async round(requests) {
+      const answer = next();
+      child.send({ type: 'round', contender: key, requests });
+      const message = await answer;
+      if (message.type !== 'round' || message.contender !== key) throw new Error(`Node 22 reads child answered ${JSON.stringify(message)} to a round of ${key}`);
+      return { seconds: message.seconds, cpuMicros: message.cpuMicros };
+    },
+  });
+  return {
+    contenders: REMOTE_READS_CONTENDERS.map(remote),
+    node,
+    async close() {
+      if (child.exitCode !== null) return;
+      child.disconnect();
+      await gone;
+    },
+  };
 }
 
 interface Measured {
@@ -55,6 +122,7 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
   const rounds = context.quick ? 3 : 5;
   const warmup = context.quick ? 200 : 1000;
   const server = await startLeaseServer();
+  let remote: RemoteClients | undefined;
   try {
     const url = server.baseUrl + LEASE_PATH;
 
@@ -71,40 +139,37 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
 
     const openapiFetch = createOpenapiFetchClient<LeasePaths>({ baseUrl: server.baseUrl });
 
-    const contenders: Contender[] = [
-      { key: 'fetch floor', read: () => fetch(url).then((r) => r.json()) },
-      { key: 'ours', read: () => readNamespacedLease(ours, { namespace: LEASE_NAMESPACE, name: LEASE_NAME }) },
-      { key: 'client-node', read: () => coordination.readNamespacedLease({ namespace: LEASE_NAMESPACE, name: LEASE_NAME }) },
-      {
-        key: 'openapi-fetch',
-        read: () =>
-          openapiFetch
-            .GET('/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}', { params: { path: { namespace: LEASE_NAMESPACE, name: LEASE_NAME } } })
-            .then((r) => r.data),
-      },
+    const local = [
+      localContender('fetch floor', () => fetch(url).then((r) => r.json())),
+      localContender('ours', () => readNamespacedLease(ours, { namespace: LEASE_NAMESPACE, name: LEASE_NAME })),
+      localContender('client-node', () => coordination.readNamespacedLease({ namespace: LEASE_NAMESPACE, name: LEASE_NAME })),
+      localContender('openapi-fetch', () =>
+        openapiFetch
+          .GET('/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}', { params: { path: { namespace: LEASE_NAMESPACE, name: LEASE_NAME } } })
+          .then((r) => r.data),
+      ),
     ];
 
-    for (const contender of contenders) {
+    for (const contender of local) {
       const name = leaseName(await contender.read());
       if (name !== LEASE_NAME) throw new Error(`${contender.key}: expected Lease ${LEASE_NAME}, got ${String(name)}`);
       for (let i = 1; i < warmup; i++) await contender.read();
     }
+    // Node 22 with client-node 2.x, side by side in the same rounds; without the binary, the Node 20 figures alone.
+    remote = existsSync(NODE22) ? await startRemoteClients(server.baseUrl, warmup) : undefined;
+    const contenders: Contender[] = [...local, ...(remote?.contenders ?? [])];
 
     const measured = new Map<string, Measured>(contenders.map((c) => [c.key, { rps: [], cpuMicros: [], usedConnections: [], newConnections: [] }]));
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 === 0 ? contenders : [...contenders].reverse();
       for (const contender of order) {
         await server.reset();
-        const cpuBefore = process.cpuUsage();
-        const started = process.hrtime.bigint();
-        for (let i = 0; i < requests; i++) await contender.read();
-        const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-        const cpu = process.cpuUsage(cpuBefore);
+        const { seconds, cpuMicros } = await contender.round(requests);
         const stats: ServerStats = await server.stats();
         if (stats.requests !== requests) throw new Error(`${contender.key}: server saw ${stats.requests} requests, expected ${requests}`);
         const m = measured.get(contender.key)!;
         m.rps.push(requests / seconds);
-        m.cpuMicros.push((cpu.user + cpu.system) / requests);
+        m.cpuMicros.push(cpuMicros / requests);
         m.usedConnections.push(stats.usedConnections);
         m.newConnections.push(stats.newConnections);
       }
@@ -116,9 +181,9 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
      * back to back, so load from elsewhere on the machine (which moves whole
      * rounds by ±20 % here) mostly cancels; the goals are checked on these.
      */
-    const pairedRatio = (key: string): number => {
+    const pairedRatio = (key: string, oursKey = 'ours'): number => {
       const baseline = measured.get(key)!.rps;
-      return median(measured.get('ours')!.rps.map((value, i) => value / baseline[i]!));
+      return median(measured.get(oursKey)!.rps.map((value, i) => value / baseline[i]!));
     };
     const floor = rps('fetch floor');
     const ourRps = rps('ours');
@@ -145,6 +210,12 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
     figures['ratio ours / client-node (ratio of medians)'] = round(ourRps / clientNode, 3);
     figures['ratio ours / openapi-fetch (median of per-round ratios)'] = round(pairedRatio('openapi-fetch'), 3);
     figures['ratio openapi-fetch / fetch floor (ratio of medians)'] = round(rps('openapi-fetch') / floor, 3);
+    if (remote === undefined) figures['Node 22'] = `not run: no binary at ${NODE22}`;
+    else {
+      figures['Node 22 version'] = remote.node;
+      figures['Node 22: ratio ours / client-node 2.0.1 (median of per-round ratios)'] = round(pairedRatio('client-node 2.0.1 (Node 22)', 'ours (Node 22)'), 3);
+      figures['Node 22: ratio ours / fetch floor (median of per-round ratios)'] = round(pairedRatio('fetch floor (Node 22)', 'ours (Node 22)'), 3);
+    }
     for (const contender of contenders) {
       const m = measured.get(contender.key)!;
       figures[`${contender.key}: TCP connections used per round (max)`] = Math.max(...m.usedConnections);
@@ -154,7 +225,7 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
     return {
       name: 'reads',
       command: 'npm run bench -- reads',
-      environment: environment(),
+      environment: remote === undefined ? environment() : `${environment()}; Node 22 clients: node ${remote.node}`,
       figures,
       goals: [
         { goal: `ours ≥ 0.95 × fetch floor (req/s, median of per-round ratios; got ${round(oursVsFloor, 3)}×)`, met: oursVsFloor >= 0.95 },
@@ -163,6 +234,7 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
       ],
     };
   } finally {
+    await remote?.close();
     await server.close();
   }
 }

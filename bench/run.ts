@@ -1,12 +1,16 @@
 import { benchBundleSize } from './bundle-size.bench.js';
 import { benchGenerate } from './generate.bench.js';
+import { benchInformerScale } from './informer-scale.bench.js';
 import { benchLeaderElection } from './leader-election.bench.js';
 import { benchPackageSize } from './package-size.bench.js';
 import { benchReads } from './reads.bench.js';
 import { benchSlowWatcher } from './slow-watcher.bench.js';
 import { benchTlsReads } from './tls-reads.bench.js';
 import { benchWatch } from './watch.bench.js';
-import { writeResult, type BenchContext, type BenchResult } from './harness.js';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from '../generator/config.js';
+import { writeChart, writeResult, type BenchContext, type BenchResult } from './harness.js';
 import { writeSummary } from './summary.js';
 
 /**
@@ -23,10 +27,21 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   'slow-watcher': benchSlowWatcher,
   'tls-reads': benchTlsReads,
   'leader-election': benchLeaderElection,
+  'informer-scale': benchInformerScale,
 };
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+if (args.includes('--charts')) {
+  // Redraws every recorded picture and SUMMARY.md from bench/results/*.json, measuring nothing.
+  const dir = join(PROJECT_ROOT, 'bench', 'results');
+  for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
+    const recorded = JSON.parse(readFileSync(join(dir, file), 'utf8')) as BenchResult & { measuredAt: string; quick: boolean };
+    writeChart(dir, recorded);
+  }
+  console.log(`summary: ${writeSummary()}`);
+  process.exit(0);
+}
 const selected = args.filter((a) => !a.startsWith('--'));
 const names = selected.length > 0 ? selected : Object.keys(BENCHMARKS);
 let failed = 0;

@@ -11,28 +11,42 @@ interface RecordedResult {
   figures: Record<string, number | string>;
 }
 
-/** Keys worth a line in the summary: ratios, medians, sizes and counts, not per-round detail. */
-function isHeadline(key: string): boolean {
-  return /ratio|median|gzip|goal|received|slope bytes per 100k|peak RSS/i.test(key) && !/per round/i.test(key);
+/** The order pictures appear in: what users compare first. Benchmarks not listed follow alphabetically. */
+const ORDER = ['reads', 'watch', 'informer-scale', 'generate', 'bundle-size', 'tls-reads', 'leader-election', 'slow-watcher', 'package-size'];
+
+function rank(name: string): number {
+  const index = ORDER.indexOf(name);
+  return index === -1 ? ORDER.length : index;
+}
+
+/** A goal's text is free-form: keep a table cell one line and its pipes literal. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s+/g, ' ');
 }
 
 /**
  * bench/results/SUMMARY.md, rewritten after every full run from the recorded
- * JSON, so the figures quoted next to each command are the ones that command
- * produced.
+ * JSON and SVG files: the pictures first, then one compact row per goal, so
+ * the figures quoted next to each command are the ones that command produced.
  */
 export function writeSummary(): string {
   const dir = join(PROJECT_ROOT, 'bench', 'results');
-  const results = readdirSync(dir)
+  const files = new Set(readdirSync(dir));
+  const results = [...files]
     .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as RecordedResult);
-  const lines = ['# Recorded benchmark figures', '', 'Written by `npm run bench` from `bench/results/*.json`; see bench/README.md for what each benchmark measures.', ''];
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as RecordedResult)
+    .sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : 1));
+  const lines = ['# Recorded benchmark figures', '', 'Written by `npm run bench` from `bench/results/*.json` and `*.svg`; see bench/README.md for what each benchmark measures. Blue bars are this project, the dashed red line is the goal.', ''];
   for (const r of results) {
-    lines.push(`## ${r.name}`, '', `Command: \`${r.command}\` — ${r.environment}, measured ${r.measuredAt}.`, '');
-    lines.push('| goal | met |', '|---|---|', ...r.goals.map((g) => `| ${g.goal} | ${g.met ? 'yes' : '**no**'} |`), '');
-    lines.push('| figure | value |', '|---|---|', ...Object.entries(r.figures).filter(([k]) => isHeadline(k)).map(([k, v]) => `| ${k} | ${v} |`), '');
+    if (files.has(`${r.name}.svg`)) lines.push(`![${r.name}](${r.name}.svg)`, '');
   }
+  lines.push('| benchmark | goals met | not met | command | measured |', '|---|---|---|---|---|');
+  for (const r of results) {
+    const missed = r.goals.filter((g) => !g.met).map((g) => cell(g.goal));
+    const met = r.goals.length - missed.length;
+    lines.push(`| [${r.name}](${r.name}.json) | ${met} of ${r.goals.length} | ${missed.length === 0 ? '—' : missed.join('; ')} | \`${r.command}\` | ${r.measuredAt.slice(0, 10)}, ${cell(r.environment)} |`);
+  }
+  lines.push('');
   const file = join(dir, 'SUMMARY.md');
   writeFileSync(file, lines.join('\n'));
   return file;

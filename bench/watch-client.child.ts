@@ -124,17 +124,33 @@ async function ours(baseUrl: string): Promise<Runner> {
   };
 }
 
-/** `@kubernetes/client-node`'s Watch (node-fetch + readline + JSON.parse), configured like a kubeconfig pointing at the server. */
-async function clientNode(baseUrl: string): Promise<Runner> {
-  const { KubeConfig, Watch } = await import('@kubernetes/client-node');
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
+/** What the benchmark uses of client-node's `Watch`, the same in 1.x and 2.x. */
+interface ClientNodeWatch {
+  watch(path: string, query: Record<string, string>, callback: (type: string, object: unknown, event: unknown) => void, done: (error: unknown) => void): Promise<unknown>;
+}
+
+const KUBECONFIG_OPTIONS = (baseUrl: string) =>
+  ({
     clusters: [{ name: 'bench', server: baseUrl, skipTLSVerify: true }],
     users: [{ name: 'bench' }],
     contexts: [{ name: 'bench', cluster: 'bench', user: 'bench' }],
     currentContext: 'bench',
-  });
-  const watch = new Watch(kubeConfig);
+  }) as const;
+
+/** `@kubernetes/client-node`'s Watch (1.x: node-fetch, 2.x: undici's fetch; then readline + JSON.parse), configured like a kubeconfig pointing at the server. */
+async function clientNode(baseUrl: string, major: 1 | 2): Promise<Runner> {
+  let watch: ClientNodeWatch;
+  if (major === 1) {
+    const { KubeConfig, Watch } = await import('@kubernetes/client-node');
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromOptions(KUBECONFIG_OPTIONS(baseUrl));
+    watch = new Watch(kubeConfig);
+  } else {
+    const { KubeConfig, Watch } = await import('client-node-2');
+    const kubeConfig = new KubeConfig();
+    kubeConfig.loadFromOptions(KUBECONFIG_OPTIONS(baseUrl));
+    watch = new Watch(kubeConfig);
+  }
   return (warmup, counter) =>
     new Promise<void>((resolve, reject) => {
       watch
@@ -176,9 +192,12 @@ async function runnerFor(config: WatchClientConfig): Promise<Runner> {
     case 'fetch floor':
       return fetchFloor(config.baseUrl);
     case 'ours':
+    case 'ours (Node 22)':
       return ours(config.baseUrl);
     case 'client-node':
-      return clientNode(config.baseUrl);
+      return clientNode(config.baseUrl, 1);
+    case 'client-node 2.0.1 (Node 22)':
+      return clientNode(config.baseUrl, 2);
     case 'JSON.parse only':
       return jsonParseOnly(config.events, config.warmupEvents);
   }

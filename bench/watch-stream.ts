@@ -104,7 +104,12 @@ export function buildWatchStream(events: number): WatchStream {
   return { chunks, events, bytes, lastResourceVersion: events > 0 ? resourceVersionOf(events - 1) : '' };
 }
 
-export type WatchContender = 'bytes only' | 'fetch floor' | 'ours' | 'client-node' | 'JSON.parse only';
+export type WatchContender = 'bytes only' | 'fetch floor' | 'ours' | 'client-node' | 'JSON.parse only' | 'ours (Node 22)' | 'client-node 2.0.1 (Node 22)';
+
+/** Contenders whose process runs on Node 22 (client-node 2.x needs Node ≥ 22); the others run on the parent's Node. */
+export function runsOnNode22(contender: WatchContender): boolean {
+  return contender.endsWith('(Node 22)');
+}
 
 /** What the parent asks one client child to do (passed as JSON in argv[2]). */
 export interface WatchClientConfig {

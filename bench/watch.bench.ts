@@ -1,11 +1,11 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { dirname, join, resolve as resolvePath } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { PROJECT_ROOT } from '../generator/config.js';
+import { NODE22, buildChild, node22Version } from './build-child.js';
 import { environment, median, round, type BenchContext, type BenchResult } from './harness.js';
-import { isListeningMessage, isWatchClientResult, type WatchClientConfig, type WatchClientResult, type WatchContender, type WatchServerMessage } from './watch-stream.js';
+import { isListeningMessage, isWatchClientResult, runsOnNode22, type WatchClientConfig, type WatchClientResult, type WatchContender, type WatchServerMessage } from './watch-stream.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const MB = 1024 * 1024;
@@ -13,7 +13,11 @@ const MB = 1024 * 1024;
 const FLAT_HEAP_BYTES_PER_100K = 1_000_000;
 
 /** In measuring order (reversed every other round). */
-const CONTENDERS: readonly WatchContender[] = ['bytes only', 'fetch floor', 'ours', 'client-node', 'JSON.parse only'];
+const NODE20_CONTENDERS: readonly WatchContender[] = ['bytes only', 'fetch floor', 'ours', 'client-node', 'JSON.parse only'];
+/** The same watch on Node 22, with client-node 2.x (which needs Node ≥ 22), interleaved in the same rounds. */
+const NODE22_CONTENDERS: readonly WatchContender[] = ['ours (Node 22)', 'client-node 2.0.1 (Node 22)'];
+const HAVE_NODE22 = existsSync(NODE22);
+const CONTENDERS: readonly WatchContender[] = [...NODE20_CONTENDERS, ...(HAVE_NODE22 ? NODE22_CONTENDERS : [])];
 
 interface WatchServer extends WatchServerMessage {
   readonly baseUrl: string;
@@ -50,44 +54,12 @@ async function startWatchServer(events: number, warmupEvents: number): Promise<W
   };
 }
 
-/**
- * Compiles watch-client.child.ts (with watch-stream.ts) to plain JavaScript in
- * bench/.build/ (git-ignored), so the clients run on bare `node`: under tsx's
- * loader, importing @kubernetes/client-node alone peaks at ~217 MB RSS
- * instead of ~111 MB, which would swamp the per-client figures. The library
- * imports stay imports: node_modules resolves from bench/.build/ upwards,
- * generated/dist by absolute path.
- */
-async function buildClientChild(): Promise<string> {
-  const outdir = join(HERE, '.build');
-  mkdirSync(outdir, { recursive: true });
-  const outfile = join(outdir, 'watch-client.child.mjs');
-  await build({
-    entryPoints: [join(HERE, 'watch-client.child.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    logLevel: 'error',
-    plugins: [
-      {
-        name: 'generated-dist-external',
-        setup(pluginBuild) {
-          pluginBuild.onResolve({ filter: /generated\/dist\// }, (args) => ({ path: resolvePath(args.resolveDir, args.path), external: true }));
-        },
-      },
-    ],
-  });
-  return outfile;
-}
-
 /** Runs one client in its own process (plain node, the compiled child) and resolves with its result once the process has exited. */
 function runClient(entry: string, config: WatchClientConfig, nodeFlags: readonly string[] = []): Promise<WatchClientResult> {
   return new Promise((resolve, reject) => {
     const child = fork(entry, [JSON.stringify(config)], {
       cwd: PROJECT_ROOT,
+      ...(runsOnNode22(config.contender) ? { execPath: NODE22 } : {}),
       execArgv: [...nodeFlags],
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -145,7 +117,7 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
   const rounds = context.quick ? 1 : 3;
   /** Heap samples per stream: 20 either way (every 10,000 events in full runs). */
   const sampleEvery = events / 20;
-  const clientEntry = await buildClientChild();
+  const clientEntry = await buildChild('watch-client.child.ts');
   const server = await startWatchServer(events, warmupEvents);
   try {
     const base = { baseUrl: server.baseUrl, events, warmupEvents, sampleEvery, forceGc: false };
@@ -175,14 +147,14 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
       list
         .map((r) => `${r.events} events, last rv ${r.lastResourceVersion || '(none)'}${r.warmupEventsReceived === warmupEvents ? '' : ` (warm-up: ${r.warmupEventsReceived})`}${r.error === '' ? '' : `, failed: ${r.error}`}`)
         .join('; ');
-    const oursCorrect = [...results.get('ours')!, heapRun].every(correct);
-    const clientNodeCorrect = results.get('client-node')!.every(correct);
+    const oursCorrect = [...results.get('ours')!, ...(results.get('ours (Node 22)') ?? []), heapRun].every(correct);
+    const clientNodeCorrect = [...results.get('client-node')!, ...(results.get('client-node 2.0.1 (Node 22)') ?? [])].every(correct);
 
     const rates = (contender: WatchContender): number[] => results.get(contender)!.map((r) => r.events / r.seconds);
     const rate = (contender: WatchContender): number => median(rates(contender));
-    const pairedRatio = (contender: WatchContender): number => {
+    const pairedRatio = (contender: WatchContender, ours: WatchContender = 'ours'): number => {
       const baseline = rates(contender);
-      return median(rates('ours').map((value, i) => value / baseline[i]!));
+      return median(rates(ours).map((value, i) => value / baseline[i]!));
     };
     /** The child's user + system CPU per event: less sensitive than wall time to other load on the machine (GC helper threads count too). */
     const cpuPerEvent = (contender: WatchContender): number => median(results.get(contender)!.map((r) => r.cpuMicros / r.events));
@@ -221,6 +193,12 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
     figures['ratio ours / JSON.parse only (ratio of medians)'] = round(rate('ours') / rate('JSON.parse only'), 3);
     figures['ratio fetch floor / JSON.parse only (ratio of medians)'] = round(rate('fetch floor') / rate('JSON.parse only'), 3);
     figures['ratio client-node / JSON.parse only (ratio of medians)'] = round(rate('client-node') / rate('JSON.parse only'), 3);
+    if (HAVE_NODE22) {
+      figures['Node 22: ratio ours / client-node 2.0.1 (median of per-round ratios)'] = round(pairedRatio('client-node 2.0.1 (Node 22)', 'ours (Node 22)'), 3);
+      figures['ratio ours on Node 22 / ours on Node 20 (ratio of medians)'] = round(rate('ours (Node 22)') / rate('ours'), 3);
+      figures['client-node 2.0.1 (Node 22): received'] = describeReceipt(results.get('client-node 2.0.1 (Node 22)')!);
+      figures['ours (Node 22): received'] = describeReceipt(results.get('ours (Node 22)')!);
+    } else figures['Node 22'] = `not run: no binary at ${NODE22}`;
     figures['ratio bytes only / ours (ratio of medians): transport headroom'] = round(rate('bytes only') / rate('ours'), 2);
     figures['client CPU per event, ours / fetch floor'] = round(cpuPerEvent('ours') / cpuPerEvent('fetch floor'), 3);
     figures['client CPU per event, ours / client-node'] = round(cpuPerEvent('ours') / cpuPerEvent('client-node'), 3);
@@ -242,7 +220,7 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
     return {
       name: 'watch',
       command: 'npm run bench -- watch',
-      environment: environment(),
+      environment: HAVE_NODE22 ? `${environment()}; Node 22 clients: node ${node22Version()}` : environment(),
       figures,
       goals: [
         { goal: `ours ≥ 1.0 × fetch floor (events/s, median of per-round ratios; got ${round(oursVsFloor, 3)}×)`, met: oursVsFloor >= 1.0 },
@@ -252,8 +230,8 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
           goal: `ours' heap stays flat: retained heap grows < 1 MB per 100k events (least-squares slope, GC before each sample; got ${round(heapSlopePer100k / 1e6, 3)} MB)`,
           met: heapFlat,
         },
-        { goal: `ours receives all ${events} events, the last at resourceVersion ${server.lastResourceVersion}, in every run`, met: oursCorrect },
-        { goal: `client-node receives all ${events} events, the last at resourceVersion ${server.lastResourceVersion}, in every round`, met: clientNodeCorrect },
+        { goal: `ours receives all ${events} events, the last at resourceVersion ${server.lastResourceVersion}, in every run (Node 20 and 22)`, met: oursCorrect },
+        { goal: `client-node (1.4.0 on Node 20, 2.0.1 on Node 22) receives all ${events} events, the last at resourceVersion ${server.lastResourceVersion}, in every round`, met: clientNodeCorrect },
       ],
     };
   } finally {

@@ -1,6 +1,17 @@
 import { createHash } from 'node:crypto';
-import { transformSync, version as esbuildVersion } from 'esbuild';
+import { createRequire } from 'node:module';
 import { ts } from 'ts-morph';
+
+type Esbuild = typeof import('esbuild');
+const requireFromHere = createRequire(import.meta.url);
+let esbuild: Esbuild | undefined;
+/** esbuild is loaded on the first cache miss only: a run whose every file is cached never pays for it. */
+function loadEsbuild(): Esbuild {
+  esbuild ??= requireFromHere('esbuild') as Esbuild;
+  return esbuild;
+}
+/** The version, for cache keys, without loading esbuild. */
+const esbuildVersion = (requireFromHere('esbuild/package.json') as { version: string }).version;
 
 const DECLARATION_OPTIONS: ts.CompilerOptions = {
   target: ts.ScriptTarget.ES2022,
@@ -68,7 +79,7 @@ export function compileDist(sources: ReadonlyMap<string, string>, cache?: Compil
   for (const [path, text] of pending) {
     const base = path.slice(0, -3);
     const header = leadingLineComments(text);
-    const js = withHeader(header, transformSync(text, { ...TRANSFORM_OPTIONS, sourcefile: path }).code);
+    const js = withHeader(header, loadEsbuild().transformSync(text, { ...TRANSFORM_OPTIONS, sourcefile: path }).code);
     const dts = withHeader(header, declarations.get(`${base}.d.ts`) ?? '');
     out.set(`${base}.js`, js);
     out.set(`${base}.d.ts`, dts);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { GeneratorError } from '../errors.js';
 import { scratchPrefix, sweepLeftovers } from './leftovers.js';
@@ -7,7 +7,10 @@ import { scratchPrefix, sweepLeftovers } from './leftovers.js';
 /**
  * Replaces a whole directory with new content so that a failure at any
  * point leaves the old directory as it was: everything is written to a
- * sibling temporary directory first, then swapped in by rename.
+ * sibling temporary directory first, then swapped in by rename. A directory
+ * that already holds exactly that content is left alone (a regeneration with
+ * no change writes nothing, and file times stay, so watchers and incremental
+ * builds see no change).
  */
 export async function replaceDirectory(target: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
   return asIoError(target, () => swapInDirectory(target, files));
@@ -18,6 +21,7 @@ async function swapInDirectory(target: string, files: ReadonlyMap<string, string
   await mkdir(parent, { recursive: true });
   const prefix = `.${basename(target)}.staging-`;
   await sweepLeftovers(parent, prefix);
+  if (await holdsExactly(target, files)) return;
   const staging = await makeStagingDirectory(join(parent, scratchPrefix(prefix)));
   try {
     await writeFiles(staging, files);
@@ -41,6 +45,35 @@ async function swapInDirectory(target: string, files: ReadonlyMap<string, string
     await rm(staging, { recursive: true, force: true });
     throw cause;
   }
+}
+
+/** True when `dir` holds these files and nothing else (no other file, directory or link), byte for byte. Any doubt is false. */
+async function holdsExactly(dir: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<boolean> {
+  try {
+    const present = await regularFiles(dir, '');
+    if (present === undefined || present.length !== files.size || present.some((relative) => !files.has(relative))) return false;
+    const same = await Promise.all([...files].map(async ([relative, content]) => Buffer.from(content).equals(await readFile(join(dir, relative)))));
+    return same.every(Boolean);
+  } catch {
+    return false;
+  }
+}
+
+/** Relative paths (with `/`) of the regular files under `dir`; undefined if anything else is there, empty directories included. */
+async function regularFiles(dir: string, prefix: string): Promise<string[] | undefined> {
+  const found: string[] = [];
+  const entries = await readdir(dir, { withFileTypes: true });
+  if (entries.length === 0 && prefix !== '') return undefined;
+  for (const entry of entries) {
+    const relative = prefix + entry.name;
+    if (entry.isFile()) found.push(relative);
+    else if (entry.isDirectory()) {
+      const nested = await regularFiles(join(dir, entry.name), `${relative}/`);
+      if (nested === undefined) return undefined;
+      found.push(...nested);
+    } else return undefined;
+  }
+  return found;
 }
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
