@@ -142,7 +142,7 @@ export function emitPackageSkeleton(info: PackageInfo, releases: readonly Releas
       // The group's other versions: a namespace of the release entry and a subpath of their own.
       groupVersions: r.groupVersions.flatMap((gv) => {
         const namespace = groupVersionNamespace(gv);
-        return namespace === undefined ? [] : [{ namespace, apiVersion: `${gv.group}/${gv.version}`, subpath: `${releaseSubpath(r.release)}/${namespace}`, module: `${releaseModuleName(r.release)}/${namespace}` }];
+        return namespace === undefined ? [] : [{ namespace, apiVersion: `${gv.group}/${gv.version}`, subpath: `${releaseSubpath(r.release)}/${namespace}`, subpathName: `${releaseSubpath(r.release).slice(2)}/${namespace}`, module: `${releaseModuleName(r.release)}/${namespace}` }];
       }),
       servedVersions: r.groupVersions.map((gv) => `\`${gv.version}\``).join(', '),
     })),
