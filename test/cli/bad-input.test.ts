@@ -77,7 +77,7 @@ describe('bad input', () => {
     const paths = doc['paths'] as Record<string, unknown>;
     doc['paths'] = Object.fromEntries(Object.entries(paths).filter(([path]) => !path.startsWith('/apis/coordination.k8s.io/v1/')));
     const file = fixture('swagger.json', JSON.stringify(doc));
-    const line = expectCleanFailure({ command: 'spec-update', argv: () => ['--release', '1.35.0', '--spec', file], message: /no coordination\.k8s\.io\/v1 paths \(the Lease API\); found v1beta1, v1alpha2/ });
+    const line = expectCleanFailure({ command: 'spec-update', argv: () => ['--release', '1.35.0', '--spec', file], message: /no coordination\.k8s\.io\/v1 paths \(the Lease API\); found v1alpha2, v1beta1/ });
     expect(line).toContain(`${file}#/paths`);
   });
 
