@@ -1,5 +1,6 @@
 import { describeType } from '../ir/typeDescription.js';
-import type { ModelIr, OperationIr, ParameterIr, PropertyIr, ReleaseIr, ResponseIr, TypeRef } from '../ir/types.js';
+import type { GroupVersionIr, ModelIr, OperationIr, ParameterIr, PropertyIr, ReleaseIr, ResponseIr, TypeRef } from '../ir/types.js';
+import { groupVersionNamespace } from '../shared/groupVersion.js';
 import type { ApiChange, ChangeClass, ChangeKind, ReleaseDiff } from './types.js';
 
 /**
@@ -10,9 +11,41 @@ import type { ApiChange, ChangeClass, ChangeKind, ReleaseDiff } from './types.js
  * and counted apart.
  */
 export function diffReleases(from: ReleaseIr, to: ReleaseIr): ReleaseDiff {
-  const changes: ApiChange[] = [...diffOperations(from, to), ...diffModels(from, to)];
+  const changes: ApiChange[] = diffGroupVersions(from, to);
   const count = (c: ChangeClass): number => changes.filter((x) => x.class === c).length;
   return { from: from.release, to: to.release, changes, counts: { breaking: count('breaking'), additive: count('additive'), docsOnly: count('docs-only') } };
+}
+
+const gvKey = (gv: GroupVersionIr): string => `${gv.group}/${gv.version}`;
+
+/**
+ * Group versions compare as wholes when one side lacks them (a served version appearing is additive, one
+ * disappearing breaks every user of it), and element by element otherwise.
+ */
+function diffGroupVersions(from: ReleaseIr, to: ReleaseIr): ApiChange[] {
+  const before = byKey(from.groupVersions, gvKey);
+  const after = byKey(to.groupVersions, gvKey);
+  const changes: ApiChange[] = [];
+  for (const [key, gv] of after) if (!before.has(key)) changes.push(change('group-version-added', 'additive', key, servedSummary(gv)));
+  for (const [key, gv] of before) if (!after.has(key)) changes.push(change('group-version-removed', 'breaking', key, servedSummary(gv)));
+  for (const [key, old] of before) {
+    const now = after.get(key);
+    if (now === undefined) continue;
+    const namespace = groupVersionNamespace(old);
+    const qualify = (c: ApiChange): ApiChange => (namespace === undefined ? c : { ...c, subject: `${namespace}.${c.subject}` });
+    changes.push(...[...diffOperations(old, now), ...diffModels(old, now)].map(qualify));
+  }
+  return changes;
+}
+
+/** What a group version serves, for its added/removed entry: its kinds (the models its list operations list) and how many operations. */
+function servedSummary(gv: GroupVersionIr): string {
+  const kinds = new Set<string>();
+  for (const op of gv.operations) {
+    const listed = op.kind === 'list' ? op.responses.find((r) => r.code === '200')?.type : undefined;
+    if (listed?.kind === 'model' && listed.name.endsWith('List')) kinds.add(listed.name.slice(0, -'List'.length));
+  }
+  return `${[...kinds].sort().join(', ') || 'no kinds'} (${gv.operations.length} operations)`;
 }
 
 function change(kind: ChangeKind, cls: ChangeClass, subject: string, detail: string): ApiChange {
@@ -33,7 +66,7 @@ function typeName(type: TypeRef | undefined): string {
   return type === undefined ? 'no body' : describeType(type);
 }
 
-function diffOperations(from: ReleaseIr, to: ReleaseIr): ApiChange[] {
+function diffOperations(from: GroupVersionIr, to: GroupVersionIr): ApiChange[] {
   const changes: ApiChange[] = [];
   const before = byKey(from.operations, (o) => o.name);
   const after = byKey(to.operations, (o) => o.name);
@@ -109,7 +142,7 @@ function diffResponses(operation: string, old: readonly ResponseIr[], now: reado
   return changes;
 }
 
-function diffModels(from: ReleaseIr, to: ReleaseIr): ApiChange[] {
+function diffModels(from: GroupVersionIr, to: GroupVersionIr): ApiChange[] {
   const changes: ApiChange[] = [];
   const before = byKey(from.models, (m) => m.name);
   const after = byKey(to.models, (m) => m.name);

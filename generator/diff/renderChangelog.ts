@@ -1,5 +1,6 @@
 import { clientOperations } from '../emit/emitOperations.js';
 import type { ReleaseIr } from '../ir/types.js';
+import { groupVersionNamespace } from '../shared/groupVersion.js';
 import type { ApiChange, ReleaseDiff } from './types.js';
 
 export function diffSummary(diff: ReleaseDiff): string {
@@ -30,8 +31,14 @@ export function isUnusedMediaTypeChange(change: ApiChange): boolean {
  * changelog for the client's users must not name functions they cannot import.
  */
 export function unexportedOperations(irs: readonly ReleaseIr[]): ReadonlySet<string> {
-  const exported = new Set(irs.flatMap((ir) => clientOperations(ir).map((o) => o.name)));
-  return new Set(irs.flatMap((ir) => ir.operations.map((o) => o.name)).filter((name) => !exported.has(name)));
+  const gvs = irs.flatMap((ir) => ir.groupVersions);
+  // Named as the diff names them: qualified by the group version's namespace outside the Lease API.
+  const qualified = (gv: (typeof gvs)[number], name: string): string => {
+    const namespace = groupVersionNamespace(gv);
+    return namespace === undefined ? name : `${namespace}.${name}`;
+  };
+  const exported = new Set(gvs.flatMap((gv) => clientOperations(gv).map((o) => qualified(gv, o.name))));
+  return new Set(gvs.flatMap((gv) => gv.operations.map((o) => qualified(gv, o.name))).filter((name) => !exported.has(name)));
 }
 
 /** The changes of `diff` a user of the exported functions can meet: none about operations the package does not export. */

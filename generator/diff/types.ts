@@ -2,6 +2,8 @@
 export type ChangeClass = 'breaking' | 'additive' | 'docs-only';
 
 export type ChangeKind =
+  | 'group-version-added'
+  | 'group-version-removed'
   | 'operation-added'
   | 'operation-removed'
   | 'operation-changed'
@@ -26,7 +28,11 @@ export type ChangeKind =
 export interface ApiChange {
   readonly class: ChangeClass;
   readonly kind: ChangeKind;
-  /** What changed, e.g. `LeaseSpec.preferredHolder` or `deleteNamespacedLease ?gracePeriodSeconds`. */
+  /**
+   * What changed, e.g. `LeaseSpec.preferredHolder` or `deleteNamespacedLease ?gracePeriodSeconds` (the Lease
+   * API, coordination.k8s.io/v1), `v1beta1.LeaseCandidateSpec.strategy` (another group version: its namespace
+   * in the release entry), or `coordination.k8s.io/v1alpha2` for a group version that appears or disappears.
+   */
   readonly subject: string;
   readonly detail: string;
 }

@@ -1,16 +1,19 @@
 import type { SourceFile } from 'ts-morph';
 import { GeneratorError } from '../errors.js';
 import { reachableModels } from '../ir/reachableModels.js';
-import type { ReleaseIr } from '../ir/types.js';
+import type { GroupVersionIr } from '../ir/types.js';
 
 /**
  * Every schema reachable from the group's operations must be declared
- * exactly once in the emitted models: a missing one would leave a dangling
+ * exactly once in the emitted models (or re-exported once): a missing one would leave a dangling
  * type name, a duplicate would merge or clash silently.
  */
-export function checkModelCompleteness(ir: ReleaseIr, models: SourceFile, file: string): void {
+export function checkModelCompleteness(ir: GroupVersionIr, models: SourceFile, file: string): void {
   const declared = new Map<string, number>();
-  for (const d of [...models.getInterfaces(), ...models.getTypeAliases()]) declared.set(d.getName(), (declared.get(d.getName()) ?? 0) + 1);
+  const declare = (name: string): void => void declared.set(name, (declared.get(name) ?? 0) + 1);
+  for (const d of [...models.getInterfaces(), ...models.getTypeAliases()]) declare(d.getName());
+  // Models shared with the Lease API's module are re-exported from it: they count as declared here.
+  for (const e of models.getExportDeclarations()) for (const n of e.getNamedExports()) declare(n.getName());
   const problems: string[] = [];
   for (const name of [...reachableModels(ir)].sort()) {
     const count = declared.get(name) ?? 0;

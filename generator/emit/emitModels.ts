@@ -1,25 +1,44 @@
 import { StructureKind, type InterfaceDeclarationStructure, type StatementStructures, type TypeAliasDeclarationStructure } from 'ts-morph';
-import type { ModelIr, ReleaseIr } from '../ir/types.js';
+import type { GroupVersionIr, ModelIr } from '../ir/types.js';
 import { jsDocs, sinceTag } from './jsDoc.js';
 import { propertyName, typeText } from './typeText.js';
+import { RELEASE_FOLDER, relocateRuntime, type ModulePlace } from './modulePlace.js';
+
+/** Models another module of the release already declares, re-exported from there instead of declared twice. */
+export interface SharedModels {
+  /** Module specifier of the module declaring them, e.g. `../models.js`. */
+  readonly module: string;
+  /** Schema names it declares: the same schema in the same document is the same model. */
+  readonly schemaNames: ReadonlySet<string>;
+}
 
 /**
- * Model declarations for one release: an interface per object schema, a type
+ * Model declarations for one group version: an interface per object schema, a type
  * alias per other schema, and branded exact-string types for Kubernetes
  * timestamps (never `Date`: MicroTime must keep its six fractional digits).
+ * Models in `shared` (ObjectMeta, Status, … in LeaseCandidate's versions) are re-exported from the Lease API's
+ * module, so `v1beta1.ObjectMeta` and `ObjectMeta` are one type.
  */
-export function modelStatements(ir: ReleaseIr): Array<string | StatementStructures> {
-  const usesTimestamps = ir.models.some((m) => m.shape.kind === 'timestamp');
+export function modelStatements(ir: GroupVersionIr, place: ModulePlace = RELEASE_FOLDER, shared?: SharedModels): Array<string | StatementStructures> {
+  const reexported = ir.models.filter((m) => shared?.schemaNames.has(m.schemaName) === true);
+  const own = ir.models.filter((m) => !reexported.includes(m));
   const statements: Array<string | StatementStructures> = [];
-  if (usesTimestamps) {
+  const timestamps = own.filter((m) => m.shape.kind === 'timestamp');
+  if (timestamps.length > 0) {
     statements.push({
       kind: StructureKind.ImportDeclaration,
       isTypeOnly: true,
-      moduleSpecifier: '../runtime/time.js',
-      namedImports: ir.models.filter((m) => m.shape.kind === 'timestamp').map((m) => ({ name: m.shape.kind === 'timestamp' && m.shape.precision === 'microseconds' ? 'MicroTime' : 'Time', alias: `${m.name}String` })),
+      moduleSpecifier: relocateRuntime('../runtime/time.js', place),
+      namedImports: timestamps.map((m) => ({ name: m.shape.kind === 'timestamp' && m.shape.precision === 'microseconds' ? 'MicroTime' : 'Time', alias: `${m.name}String` })),
     });
   }
-  for (const model of [...ir.models].sort((a, b) => (a.name < b.name ? -1 : 1))) statements.push(modelStatement(model));
+  if (shared !== undefined && reexported.length > 0) {
+    // Imported as well as exported: this module's own models name them.
+    const names = reexported.map((m) => m.name).sort();
+    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: shared.module, namedImports: names });
+    statements.push({ kind: StructureKind.ExportDeclaration, isTypeOnly: true, namedExports: names });
+  }
+  for (const model of [...own].sort((a, b) => (a.name < b.name ? -1 : 1))) statements.push(modelStatement(model));
   return statements;
 }
 

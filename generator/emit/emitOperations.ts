@@ -1,9 +1,10 @@
 import { StructureKind, type InterfaceDeclarationStructure, type OptionalKind, type PropertySignatureStructure, type StatementStructures } from 'ts-morph';
-import type { OperationIr, ParameterIr, ReleaseIr, TypeRef } from '../ir/types.js';
+import type { GroupVersionIr, OperationIr, ParameterIr, TypeRef } from '../ir/types.js';
 import { referencedModels } from '../ir/typeRefs.js';
 import type { WriterFunction } from 'ts-morph';
 import { deprecationNote, jsDocs, sinceTag } from './jsDoc.js';
 import { createImportTracker, type ImportTracker } from './importTracker.js';
+import { RELEASE_FOLDER, relocateRuntime, type ModulePlace } from './modulePlace.js';
 import { pathBuilderCall } from './emitPaths.js';
 import { objectLiteralKey, propertyName, typeText } from './typeText.js';
 
@@ -27,7 +28,7 @@ const PATCH_VARIANTS: ReadonlyArray<{ contentType: string; typeName: string; app
   { contentType: 'application/apply-patch+yaml', typeName: 'ApplyPatch', apply: true },
 ];
 
-export function clientOperations(ir: ReleaseIr): OperationIr[] {
+export function clientOperations(ir: GroupVersionIr): OperationIr[] {
   return ir.operations.filter((o) => !STREAMING_KINDS.has(o.kind));
 }
 
@@ -90,10 +91,10 @@ export function inputType(type: string, optional: boolean): string {
   return optional ? `${type} | undefined` : type;
 }
 
-export function operationStatements(ir: ReleaseIr): Array<string | StatementStructures> {
+export function operationStatements(ir: GroupVersionIr, place: ModulePlace = RELEASE_FOLDER): Array<string | StatementStructures> {
   const imports = createImportTracker();
   const declarations = clientOperations(ir).flatMap((operation) => operationDeclarations(operation, imports));
-  return [...imports.declarations(), ...declarations];
+  return [...imports.declarations().map((d) => ({ ...d, moduleSpecifier: relocateRuntime(d.moduleSpecifier, place) })), ...declarations];
 }
 
 function operationDeclarations(operation: OperationIr, imports: ImportTracker): StatementStructures[] {

@@ -5,6 +5,8 @@ import { StructureKind, type Project } from 'ts-morph';
 import type { OperationIr, ReleaseIr } from '../ir/types.js';
 import type { ApiChange, ReleaseDiff } from '../diff/types.js';
 import { releaseModuleName, releaseSubpath } from '../shared/releaseNames.js';
+import { groupVersionNamespace } from '../shared/groupVersion.js';
+import { leaseGroupVersion } from '../ir/buildReleaseIr.js';
 import { clientOperations, queryParameters } from './emitOperations.js';
 import { markdownCell } from '../shared/markdown.js';
 import { changedMediaTypes, isUnusedMediaTypeChange, unexportedOperations, userFacingChanges } from '../diff/renderChangelog.js';
@@ -137,8 +139,14 @@ export function emitPackageSkeleton(info: PackageInfo, releases: readonly Releas
       subpathName: releaseSubpath(r.release).slice(2),
       module: releaseModuleName(r.release),
       adds: whatItAdds(r.release, diffs, unexported),
+      // The group's other versions: a namespace of the release entry and a subpath of their own.
+      groupVersions: r.groupVersions.flatMap((gv) => {
+        const namespace = groupVersionNamespace(gv);
+        return namespace === undefined ? [] : [{ namespace, apiVersion: `${gv.group}/${gv.version}`, subpath: `${releaseSubpath(r.release)}/${namespace}`, subpathName: `${releaseSubpath(r.release).slice(2)}/${namespace}`, module: `${releaseModuleName(r.release)}/${namespace}` }];
+      }),
+      servedVersions: r.groupVersions.map((gv) => `\`${gv.version}\``).join(', '),
     })),
-    operations: clientOperations(newest).map((o) => ({
+    operations: clientOperations(leaseGroupVersion(newest)).map((o) => ({
       name: o.name,
       method: o.method,
       path: markdownCell(o.path),

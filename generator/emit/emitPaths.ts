@@ -1,7 +1,8 @@
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
-import type { PathTemplateIr, ReleaseIr } from '../ir/types.js';
+import type { GroupVersionIr, PathTemplateIr } from '../ir/types.js';
 import { deprecationNote, jsDocs } from './jsDoc.js';
 import { clientOperations } from './emitOperations.js';
+import { RELEASE_FOLDER, relocateRuntime, type ModulePlace } from './modulePlace.js';
 
 /** Which runtime validator guards which path parameter; anything else is held to the stricter name rules. */
 function segmentValidator(parameter: string): 'namespaceSegment' | 'nameSegment' {
@@ -18,13 +19,13 @@ export function templateLiteralText(text: string): string {
  * Builders for the paths the exported functions call. The deprecated `/watch/` paths are left out: watches use
  * the list paths with `watch=true`, and a builder for a path no function sends to only invites its use.
  */
-export function pathStatements(ir: ReleaseIr): Array<string | StatementStructures> {
+export function pathStatements(ir: GroupVersionIr, place: ModulePlace = RELEASE_FOLDER): Array<string | StatementStructures> {
   const used = new Set(clientOperations(ir).map((o) => o.path));
   const paths = ir.paths.filter((p) => used.has(p.template));
   const validators = [...new Set(paths.flatMap((p) => p.parameters.map(segmentValidator)))].sort();
   const statements: Array<string | StatementStructures> = [];
   if (validators.length > 0) {
-    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: '../runtime/pathSegments.js', namedImports: validators });
+    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: relocateRuntime('../runtime/pathSegments.js', place), namedImports: validators });
   }
   for (const path of paths) {
     // A path is deprecated when all its operations are; the note is what the spec says about them.

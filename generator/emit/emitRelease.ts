@@ -1,14 +1,16 @@
-import { StructureKind, VariableDeclarationKind, type Project } from 'ts-morph';
-import type { ReleaseIr } from '../ir/types.js';
+import { StructureKind, VariableDeclarationKind, type ExportDeclarationStructure, type Project, type StatementStructures } from 'ts-morph';
+import type { GroupVersionIr, ReleaseIr } from '../ir/types.js';
 import { releaseModuleName } from '../shared/releaseNames.js';
+import { groupVersionNamespace } from '../shared/groupVersion.js';
 import { checkModelCompleteness } from './checkCompleteness.js';
 import { generatedHeader } from './header.js';
-import { modelStatements } from './emitModels.js';
+import { modelStatements, type SharedModels } from './emitModels.js';
 import { clientOperations, operationStatements } from './emitOperations.js';
 import { reachableModels } from '../ir/reachableModels.js';
 import { watchStatements } from './emitWatches.js';
 import { pathStatements, singleQuoted } from './emitPaths.js';
 import { printSourceFile } from './tsProject.js';
+import { GROUP_VERSION_FOLDER, RELEASE_FOLDER, type ModulePlace } from './modulePlace.js';
 
 export interface ReleaseSource {
   readonly ir: ReleaseIr;
@@ -17,29 +19,33 @@ export interface ReleaseSource {
   readonly contentHash: string;
 }
 
-/** The TypeScript files of one release, keyed by path relative to `src/`. */
+/**
+ * The TypeScript files of one release, keyed by path relative to `src/`. The Lease API (coordination.k8s.io/v1)
+ * fills the release folder as it always has; every other group version the release serves gets a folder of the
+ * same modules under it (`v1_33/v1beta1/`), which the release entry exports as a namespace (`v1beta1`): upstream
+ * names collide across versions (`createNamespacedLeaseCandidate` is in v1alpha2 and v1beta1).
+ */
 export function emitRelease(project: Project, source: ReleaseSource): Map<string, string> {
   const { ir } = source;
   const dir = releaseModuleName(ir.release);
   const header = generatedHeader(`${source.documentPath} (Kubernetes ${ir.release}, ${source.contentHash})`);
   const files = new Map<string, string>();
-
-  const models = printSourceFile(project, `/src/${dir}/models.ts`, header, modelStatements(ir));
-  checkModelCompleteness(ir, models.sourceFile, source.documentPath);
-  files.set(`${dir}/models.ts`, models.text);
-  files.set(`${dir}/paths.ts`, printSourceFile(project, `/src/${dir}/paths.ts`, header, pathStatements(ir)).text);
-  files.set(`${dir}/operations.ts`, printSourceFile(project, `/src/${dir}/operations.ts`, header, operationStatements(ir)).text);
-  files.set(`${dir}/watches.ts`, printSourceFile(project, `/src/${dir}/watches.ts`, header, watchStatements(ir)).text);
-  const modelNames = exportedModelNames(ir);
+  const lease = ir.groupVersions.find((gv) => groupVersionNamespace(gv) === undefined);
+  const shared: SharedModels | undefined = lease === undefined ? undefined : { module: '../models.js', schemaNames: new Set(lease.models.map((m) => m.schemaName)) };
+  const namespaces: ExportDeclarationStructure[] = [];
+  for (const gv of ir.groupVersions) {
+    const namespace = groupVersionNamespace(gv);
+    const folder = namespace === undefined ? dir : `${dir}/${namespace}`;
+    const place = namespace === undefined ? RELEASE_FOLDER : GROUP_VERSION_FOLDER;
+    for (const [file, text] of emitGroupVersion(project, gv, { folder, place, header, documentPath: source.documentPath, ...(namespace === undefined || shared === undefined ? {} : { shared }) })) files.set(file, text);
+    if (namespace !== undefined) namespaces.push({ kind: StructureKind.ExportDeclaration, namespaceExport: namespace, moduleSpecifier: `./${namespace}/index.js` });
+  }
   files.set(
     `${dir}/index.ts`,
     printSourceFile(project, `/src/${dir}/index.ts`, header, [
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: '../runtime/index.js' },
-      // Named, not `export *`: a model (e.g. MicroTime) wins over a runtime export of the same name.
-      { kind: StructureKind.ExportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedExports: modelNames },
-      { kind: StructureKind.ExportDeclaration, moduleSpecifier: './paths.js' },
-      { kind: StructureKind.ExportDeclaration, moduleSpecifier: './operations.js' },
-      { kind: StructureKind.ExportDeclaration, moduleSpecifier: './watches.js' },
+      ...(lease === undefined ? [] : groupVersionExports(lease)),
+      ...namespaces,
       {
         kind: StructureKind.VariableStatement,
         isExported: true,
@@ -52,11 +58,57 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
   return files;
 }
 
+interface GroupVersionPlace {
+  readonly folder: string;
+  readonly place: ModulePlace;
+  readonly header: string;
+  readonly documentPath: string;
+  readonly shared?: SharedModels;
+}
+
+/** models, paths, operations and watches of one group version in `folder`, and (outside the release folder) its index. */
+function emitGroupVersion(project: Project, gv: GroupVersionIr, where: GroupVersionPlace): Map<string, string> {
+  const { folder, place, header } = where;
+  const files = new Map<string, string>();
+  const models = printSourceFile(project, `/src/${folder}/models.ts`, header, modelStatements(gv, place, where.shared));
+  checkModelCompleteness(gv, models.sourceFile, where.documentPath);
+  files.set(`${folder}/models.ts`, models.text);
+  files.set(`${folder}/paths.ts`, printSourceFile(project, `/src/${folder}/paths.ts`, header, pathStatements(gv, place)).text);
+  files.set(`${folder}/operations.ts`, printSourceFile(project, `/src/${folder}/operations.ts`, header, operationStatements(gv, place)).text);
+  files.set(`${folder}/watches.ts`, printSourceFile(project, `/src/${folder}/watches.ts`, header, watchStatements(gv, place)).text);
+  if (place !== RELEASE_FOLDER) {
+    files.set(
+      `${folder}/index.ts`,
+      printSourceFile(project, `/src/${folder}/index.ts`, header, [
+        ...groupVersionExports(gv),
+        {
+          kind: StructureKind.VariableStatement,
+          isExported: true,
+          declarationKind: VariableDeclarationKind.Const,
+          docs: [{ description: 'The `apiVersion` of this group version\'s objects.' }],
+          declarations: [{ name: 'apiVersion', initializer: singleQuoted(`${gv.group}/${gv.version}`) }],
+        },
+      ]).text,
+    );
+  }
+  return files;
+}
+
+function groupVersionExports(gv: GroupVersionIr): StatementStructures[] {
+  return [
+    // Named, not `export *`: a model (e.g. MicroTime) wins over a runtime export of the same name.
+    { kind: StructureKind.ExportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedExports: exportedModelNames(gv) },
+    { kind: StructureKind.ExportDeclaration, moduleSpecifier: './paths.js' },
+    { kind: StructureKind.ExportDeclaration, moduleSpecifier: './operations.js' },
+    { kind: StructureKind.ExportDeclaration, moduleSpecifier: './watches.js' },
+  ];
+}
+
 /**
- * The models a release's entry point exports: those its functions use. The spec's WatchEvent (reached only from
+ * The models a group version's entry point exports: those its functions use. The spec's WatchEvent (reached only from
  * the deprecated watch operations) would shadow the runtime's WatchEvent<T>, which is what watches yield.
  */
-export function exportedModelNames(ir: ReleaseIr): string[] {
+export function exportedModelNames(ir: GroupVersionIr): string[] {
   const used = reachableModels({ ...ir, operations: clientOperations(ir) });
   return ir.models.map((m) => m.name).filter((name) => used.has(name)).sort();
 }

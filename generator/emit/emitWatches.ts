@@ -1,8 +1,9 @@
 import { StructureKind, type StatementStructures } from 'ts-morph';
-import type { OperationIr, ParameterIr, ReleaseIr } from '../ir/types.js';
+import type { GroupVersionIr, OperationIr, ParameterIr } from '../ir/types.js';
 import { jsDocs, sinceTag } from './jsDoc.js';
 import { pathBuilderCall } from './emitPaths.js';
 import { propertyName, typeText } from './typeText.js';
+import { RELEASE_FOLDER, relocateRuntime, type ModulePlace } from './modulePlace.js';
 
 /** List parameters that choose which objects a watch, listAll or informer covers; paging and watch parameters are the runtime's. */
 const SELECTION_PARAMETERS: ReadonlySet<string> = new Set(['labelSelector', 'fieldSelector']);
@@ -24,7 +25,7 @@ export interface CollectionFunctions {
  *   listNamespacedLease       → watchNamespacedLeases, listAllNamespacedLeases, createNamespacedLeaseInformer
  *   listLeaseForAllNamespaces → watchLeasesForAllNamespaces, listAllLeasesForAllNamespaces, createLeaseInformerForAllNamespaces
  */
-export function collectionFunctions(ir: ReleaseIr): CollectionFunctions[] {
+export function collectionFunctions(ir: GroupVersionIr): CollectionFunctions[] {
   return ir.operations
     .filter((o) => o.kind === 'list' || o.kind === 'listForAllNamespaces')
     .flatMap((list) => {
@@ -48,14 +49,14 @@ export function collectionFunctions(ir: ReleaseIr): CollectionFunctions[] {
     });
 }
 
-export function watchStatements(ir: ReleaseIr): Array<string | StatementStructures> {
+export function watchStatements(ir: GroupVersionIr, place: ModulePlace = RELEASE_FOLDER): Array<string | StatementStructures> {
   const collections = collectionFunctions(ir);
   if (collections.length === 0) return [];
   const kinds = [...new Set(collections.map((c) => c.kind))].sort();
   const statements: Array<string | StatementStructures> = [
-    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../runtime/transport.js', namedImports: ['Client'] },
-    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: '../runtime/watch/index.js', namedImports: ['Informer', 'InformerHandlers', 'ListAllOptions', 'WatchNotification', 'WatchOptions'] },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: '../runtime/watch/index.js', namedImports: ['createInformer', 'listAll', 'watch'] },
+    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: relocateRuntime('../runtime/transport.js', place), namedImports: ['Client'] },
+    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: relocateRuntime('../runtime/watch/index.js', place), namedImports: ['Informer', 'InformerHandlers', 'ListAllOptions', 'WatchNotification', 'WatchOptions'] },
+    { kind: StructureKind.ImportDeclaration, moduleSpecifier: relocateRuntime('../runtime/watch/index.js', place), namedImports: ['createInformer', 'listAll', 'watch'] },
     { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedImports: kinds },
     { kind: StructureKind.ImportDeclaration, moduleSpecifier: './paths.js', namedImports: [...new Set(collections.map((c) => c.list.pathBuilder))].sort() },
   ];

@@ -15,11 +15,16 @@ function timestampPrecision(schemaName: string, schema: JsonObject): 'seconds' |
   return modelNameOf(schemaName) === 'MicroTime' ? 'microseconds' : 'seconds';
 }
 
-export function buildModels(document: JsonObject, file: string): ModelIr[] {
+/**
+ * The models of the schemas named in `only` (every schema when absent). One document holds every version of the
+ * group, whose kinds share names (v1alpha2 and v1beta1 both have a LeaseCandidate): each group version takes the
+ * schemas its own paths reach, and names must be unique only among those.
+ */
+export function buildModels(document: JsonObject, file: string, only?: ReadonlySet<string>): ModelIr[] {
   const schemas = isJsonObject(document['components']) && isJsonObject(document['components']['schemas']) ? document['components']['schemas'] : {};
   const byName = new Map<string, string>();
   const models: ModelIr[] = [];
-  for (const schemaName of Object.keys(schemas).sort()) {
+  for (const schemaName of Object.keys(schemas).filter((name) => only === undefined || only.has(name)).sort()) {
     const schema = schemas[schemaName];
     const pointer = joinPointer('/components/schemas', schemaName);
     if (!isJsonObject(schema)) throw new GeneratorError('unsupported-schema', 'schema is not an object', { file, pointer });

@@ -1,7 +1,7 @@
 import { GeneratorError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../shared/json.js';
 import { joinPointer } from '../shared/jsonPointer.js';
-import type { GroupVersion } from '../shared/groupVersion.js';
+import { groupPathPrefix, type GroupVersion } from '../shared/groupVersion.js';
 import { typeRefOf } from './typeRefs.js';
 import { pathBuilderName } from './buildPathTemplates.js';
 import type { HttpMethod, OperationIr, OperationKind, ParameterIr, RequestBodyIr, ResponseIr } from './types.js';
@@ -19,10 +19,12 @@ interface Context {
   readonly gv: GroupVersion;
 }
 
+/** The operations of one group version: those under its path prefix (the document holds every version of the group). */
 export function buildOperations(document: JsonObject, file: string, gv: GroupVersion): OperationIr[] {
   const paths = isJsonObject(document['paths']) ? document['paths'] : {};
   const operations: OperationIr[] = [];
-  for (const path of Object.keys(paths).sort()) {
+  const prefix = groupPathPrefix(gv);
+  for (const path of Object.keys(paths).filter((p) => p.startsWith(prefix)).sort()) {
     const item = paths[path];
     if (!isJsonObject(item)) continue;
     const pathPointer = joinPointer('/paths', path);

@@ -1,8 +1,8 @@
 import { referencedModels } from './typeRefs.js';
-import type { ReleaseIr } from './types.js';
+import type { GroupVersionIr } from './types.js';
 
 /** Names of every model reachable from the release's operations (request bodies, responses), transitively. */
-export function reachableModels(ir: ReleaseIr): Set<string> {
+export function reachableModels(ir: GroupVersionIr): Set<string> {
   const byName = new Map(ir.models.map((m) => [m.name, m]));
   const reached = new Set<string>();
   const pending: string[] = [];

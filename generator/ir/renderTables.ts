@@ -1,5 +1,5 @@
 import { describeType } from './typeDescription.js';
-import type { ReleaseIr, TypeRef } from './types.js';
+import type { GroupVersionIr, ReleaseIr, TypeRef } from './types.js';
 import { markdownCell } from '../shared/markdown.js';
 
 function typeName(type: TypeRef | undefined): string {
@@ -9,9 +9,18 @@ function typeName(type: TypeRef | undefined): string {
 /**
  * The operation, query-parameter and response-code tables of a release as
  * the Kubernetes reference pages lay them out, in Markdown: the golden files
- * maintainers review when a release is bumped.
+ * maintainers review when a release is bumped. One top-level section per group version.
  */
 export function renderOperationTables(ir: ReleaseIr): string {
+  return ir.groupVersions.map(renderGroupVersionOperationTables).join('\n');
+}
+
+/** The models of a release, one line per field, for golden files; one top-level section per group version. */
+export function renderModelTables(ir: ReleaseIr): string {
+  return ir.groupVersions.map(renderGroupVersionModelTables).join('\n');
+}
+
+function renderGroupVersionOperationTables(ir: GroupVersionIr): string {
   const lines: string[] = [`# ${ir.group}/${ir.version} operations in Kubernetes ${ir.release}`, ''];
   for (const op of ir.operations) {
     lines.push(`## ${op.name} (${op.kind})`, '');
@@ -37,8 +46,7 @@ export function renderOperationTables(ir: ReleaseIr): string {
   return lines.join('\n');
 }
 
-/** The models of a release, one line per field, for golden files. */
-export function renderModelTables(ir: ReleaseIr): string {
+function renderGroupVersionModelTables(ir: GroupVersionIr): string {
   const lines: string[] = [`# ${ir.group}/${ir.version} models in Kubernetes ${ir.release}`, ''];
   for (const model of ir.models) {
     lines.push(`## ${model.name} (${model.schemaName})`, '', markdownCell(model.description) || '-', '');

@@ -78,7 +78,7 @@ export interface OperationIr extends SinceIr {
   readonly action: string | undefined;
   readonly method: HttpMethod;
   readonly path: string;
-  /** Name of the path builder for `path` (see ReleaseIr.paths). */
+  /** Name of the path builder for `path` (see GroupVersionIr.paths). */
   readonly pathBuilder: string;
   readonly description: string;
   readonly deprecated: boolean;
@@ -119,11 +119,21 @@ export interface PathTemplateIr {
   readonly deprecated: boolean;
 }
 
-export interface ReleaseIr {
+/**
+ * One group version as a release serves it: its operations, path templates, and the models its operations
+ * reach (shared meta types such as ObjectMeta appear in every group version that uses them).
+ */
+export interface GroupVersionIr {
   readonly release: string;
   readonly group: string;
   readonly version: string;
   readonly paths: readonly PathTemplateIr[];
   readonly operations: readonly OperationIr[];
   readonly models: readonly ModelIr[];
+}
+
+/** A release: one entry per group version it serves, coordination.k8s.io/v1 (the Lease API) first, then by Kubernetes version priority. */
+export interface ReleaseIr {
+  readonly release: string;
+  readonly groupVersions: readonly GroupVersionIr[];
 }

@@ -1,6 +1,6 @@
 import { GeneratorError } from '../errors.js';
 import { joinPointer } from '../shared/jsonPointer.js';
-import type { ReleaseIr } from './types.js';
+import type { GroupVersionIr } from './types.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -24,7 +24,7 @@ export function isIdentifier(name: string): boolean {
  * templates (builder names) — must be identifiers and unique, or generation
  * stops with the place in the document that holds the offending name.
  */
-export function validateNames(ir: ReleaseIr, file: string): void {
+export function validateNames(ir: GroupVersionIr, file: string): void {
   const fail = (detail: string, pointer: string): never => {
     throw new GeneratorError('unsupported-schema', detail, { file, pointer });
   };

@@ -1,26 +1,26 @@
 import { GeneratorError } from '../errors.js';
-import { groupPathPrefix, type GroupVersion } from '../shared/groupVersion.js';
+import { versionOfPath } from '../shared/groupVersion.js';
 import type { UpstreamDocument } from './readDocument.js';
 import { getOwn, isJsonObject, setOwn, type JsonObject } from '../shared/json.js';
 import { joinPointer, refTokens, resolveLocalRef } from '../shared/jsonPointer.js';
 
 /**
- * Copies out of an upstream document the paths of one group/version and every
+ * Copies out of an upstream document the paths of every version of one API group and every
  * definition, parameter or schema they reach through `$ref`, at the same JSON
  * pointers, so the subset is a self-contained document of the same format.
  * Dangling references and `$ref` chains that loop without ever reaching a
  * schema are reported with the pointer of the offending `$ref`.
  */
-export function extractGroupSubset(upstream: UpstreamDocument, gv: GroupVersion): JsonObject {
+export function extractGroupSubset(upstream: UpstreamDocument, group: string): JsonObject {
   const { document, file } = upstream;
   const paths = document['paths'];
   if (!isJsonObject(paths)) {
     throw new GeneratorError('not-openapi', 'document has no "paths" object', { file, pointer: '/paths' });
   }
-  const prefix = groupPathPrefix(gv);
-  const groupPaths = Object.keys(paths).filter((p) => p.startsWith(prefix)).sort();
+  // The group's versioned paths only: its discovery path `/apis/<group>/` belongs to no version.
+  const groupPaths = Object.keys(paths).filter((p) => versionOfPath(p, group) !== undefined).sort();
   if (groupPaths.length === 0) {
-    throw new GeneratorError('no-group-paths', `no ${gv.group}/${gv.version} paths (none start with ${prefix})`, { file, pointer: '/paths' });
+    throw new GeneratorError('no-group-paths', `no ${group} paths (none start with /apis/${group}/<version>/)`, { file, pointer: '/paths' });
   }
 
   const reached = new Set<string>();

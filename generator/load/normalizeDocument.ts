@@ -2,7 +2,7 @@ import type { UpstreamDocument } from './readDocument.js';
 import { isJsonObject, setOwn, type JsonObject } from '../shared/json.js';
 import { resolveLocalRef } from '../shared/jsonPointer.js';
 import { extractGroupSubset } from './extractGroupSubset.js';
-import { COORDINATION_V1, type GroupVersion } from '../shared/groupVersion.js';
+import { COORDINATION_GROUP, COORDINATION_V1, groupPathPrefix, versionOfPath } from '../shared/groupVersion.js';
 import { swagger2ToOpenApi3 } from './swagger2ToOpenApi3.js';
 import { applyFixups } from './fixups/applyFixups.js';
 import { GeneratorError } from '../errors.js';
@@ -18,14 +18,20 @@ export interface NormalizedSpec {
 
 /**
  * Upstream document (either form) → the project's normal form: one
- * self-contained OpenAPI 3.0 document holding only the group's paths and what
+ * self-contained OpenAPI 3.0 document holding only the group's paths (every version) and what
  * they reach, with the release's fixups applied (load/fixups/) and parameters sorted by name.
  */
-export async function normalizeUpstreamDocument(upstream: UpstreamDocument, release: string, gv: GroupVersion = COORDINATION_V1): Promise<NormalizedSpec> {
-  const subset = extractGroupSubset(upstream, gv);
+export async function normalizeUpstreamDocument(upstream: UpstreamDocument, release: string, group: string = COORDINATION_GROUP): Promise<NormalizedSpec> {
+  const subset = extractGroupSubset(upstream, group);
+  // The Lease API is what every release entry exports: a document with only LeaseCandidate's versions is refused here, naming the upstream file.
+  const paths = isJsonObject(subset['paths']) ? Object.keys(subset['paths']) : [];
+  if (group === COORDINATION_V1.group && !paths.some((p) => p.startsWith(groupPathPrefix(COORDINATION_V1)))) {
+    const found = [...new Set(paths.map((p) => versionOfPath(p, group)))].join(', ');
+    throw new GeneratorError('no-group-paths', `no ${COORDINATION_V1.group}/${COORDINATION_V1.version} paths (the Lease API); found ${found}`, { file: upstream.file, pointer: '/paths' });
+  }
   await validateWithSwaggerParser(subset, upstream.file);
   const openapi3 = upstream.format === 'swagger2' ? swagger2ToOpenApi3(subset) : inlineComponentIndirections(subset);
-  const fixups = applyFixups(openapi3, { release, format: upstream.format, gv });
+  const fixups = applyFixups(openapi3, { release, format: upstream.format, group });
   if (!fixups.ok) {
     throw new GeneratorError('obsolete-fixup', `fixup ${fixups.obsolete} found nothing to fix in ${release} (${upstream.format}): upstream may have repaired it; narrow its releases in generator/load/fixups/`, { file: upstream.file });
   }
@@ -33,7 +39,7 @@ export async function normalizeUpstreamDocument(upstream: UpstreamDocument, rele
   const document = sortKeysDeep({
     openapi: '3.0.0',
     info: {
-      title: `Kubernetes ${gv.group}/${gv.version}`,
+      title: `Kubernetes ${group}`,
       version: release,
       'x-kubernetes-release': release,
     },

@@ -1,5 +1,5 @@
 import { extractGroupSubset } from './extractGroupSubset.js';
-import { COORDINATION_V1, type GroupVersion } from '../shared/groupVersion.js';
+import { COORDINATION_GROUP } from '../shared/groupVersion.js';
 import type { UpstreamDocument } from './readDocument.js';
 import { isJsonObject, type JsonObject } from '../shared/json.js';
 
@@ -7,15 +7,15 @@ import { isJsonObject, type JsonObject } from '../shared/json.js';
 const API_CONTAINERS = new Set(['paths', 'definitions', 'parameters', 'responses', 'components']);
 
 /**
- * An upstream document cut down to one group/version, still in upstream's own
+ * An upstream document cut down to one API group (every version), still in upstream's own
  * format and key order: the paths and everything they reach (as ingest's
  * extractGroupSubset finds them), plus the members that are not API content
  * (info, security, securityDefinitions, …) as upstream has them. Ingesting it
  * gives the same normalised document as ingesting the whole upstream document,
  * which lets tests run without the 3–4 MB originals.
  */
-export function upstreamFixture(upstream: UpstreamDocument, gv: GroupVersion = COORDINATION_V1): JsonObject {
-  const subset = extractGroupSubset(upstream, gv);
+export function upstreamFixture(upstream: UpstreamDocument, group: string = COORDINATION_GROUP): JsonObject {
+  const subset = extractGroupSubset(upstream, group);
   const { document } = upstream;
   const kept: Array<[string, unknown]> = [];
   for (const [key, value] of Object.entries(document)) {

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { extractGroupSubset } from '../../generator/load/extractGroupSubset.js';
-import { COORDINATION_V1 } from '../../generator/shared/groupVersion.js';
+import { COORDINATION_GROUP } from '../../generator/shared/groupVersion.js';
 import { readUpstreamDocument } from '../../generator/load/readDocument.js';
 import { copyOfSpecDir, runCommand, tempDir, treeDigest } from '../helpers/cli.js';
 import { upstreamSwagger } from '../helpers/project.js';
@@ -17,7 +17,7 @@ type Json = Record<string, unknown>;
 let realSubset: Json;
 
 beforeAll(async () => {
-  realSubset = extractGroupSubset(await readUpstreamDocument(upstreamSwagger('1.35.0')), COORDINATION_V1);
+  realSubset = extractGroupSubset(await readUpstreamDocument(upstreamSwagger('1.35.0')), COORDINATION_GROUP);
 });
 
 function definitions(doc: Json): Record<string, Json> {
@@ -64,11 +64,20 @@ describe('bad input', () => {
     expect(line).toContain(file);
   });
 
-  it('a document with no coordination.k8s.io/v1 paths', () => {
+  it('a document with no coordination.k8s.io paths', () => {
     const doc = structuredClone(realSubset);
     doc['paths'] = { '/api/v1/namespaces': { get: { operationId: 'listCoreV1Namespace', responses: { '200': { description: 'OK' } } } } };
     const file = fixture('swagger.json', JSON.stringify(doc));
-    const line = expectCleanFailure({ command: 'spec-update', argv: () => ['--release', '1.35.0', '--spec', file], message: /no coordination\.k8s\.io\/v1 paths/ });
+    const line = expectCleanFailure({ command: 'spec-update', argv: () => ['--release', '1.35.0', '--spec', file], message: /no coordination\.k8s\.io paths/ });
+    expect(line).toContain(`${file}#/paths`);
+  });
+
+  it('a document with LeaseCandidate paths but no coordination.k8s.io/v1 (Lease) paths', () => {
+    const doc = structuredClone(realSubset);
+    const paths = doc['paths'] as Record<string, unknown>;
+    doc['paths'] = Object.fromEntries(Object.entries(paths).filter(([path]) => !path.startsWith('/apis/coordination.k8s.io/v1/')));
+    const file = fixture('swagger.json', JSON.stringify(doc));
+    const line = expectCleanFailure({ command: 'spec-update', argv: () => ['--release', '1.35.0', '--spec', file], message: /no coordination\.k8s\.io\/v1 paths \(the Lease API\); found v1alpha2, v1beta1/ });
     expect(line).toContain(`${file}#/paths`);
   });
 

@@ -3,6 +3,7 @@ import { diffReleases } from '../../generator/diff/diffReleases.js';
 import { renderChangelog, unexportedOperations } from '../../generator/diff/renderChangelog.js';
 import * as client from '../../generated/k8s-lease-client/src/index.js';
 import { releaseIr } from '../helpers/project.js';
+import { leaseGroupVersion } from '../../generator/ir/buildReleaseIr.js';
 
 const irs = ['1.31.1', '1.33.1'].map(releaseIr);
 const [v131, v133] = irs as [ReturnType<typeof releaseIr>, ReturnType<typeof releaseIr>];
@@ -21,7 +22,7 @@ describe('CHANGELOG.md is written for the client’s users (issue 12)', () => {
   });
 
   it('lists what a JSON user meets in 1.33, and the CBOR media types in one line apart', () => {
-    expect(section133).toContain('0 breaking, 3 additive, 0 docs-only, plus 15 media-type changes the JSON client does not use.');
+    expect(section133).toContain('1 breaking, 5 additive, 0 docs-only, plus 15 media-type changes the JSON client does not use.');
     expect(section133).toContain('- `deleteNamespacedLease ?ignoreStoreReadErrorWithClusterBreakingPotential` — query parameter added: boolean');
     expect(section133).toContain('- `DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential` — field added: boolean');
     expect(section133).not.toMatch(/^- .*cbor/m);
@@ -30,12 +31,12 @@ describe('CHANGELOG.md is written for the client’s users (issue 12)', () => {
   });
 
   it('still lists a media-type change the JSON client does use', () => {
+    const lease = leaseGroupVersion(v133);
     const removedJson = {
-      ...v133,
       release: 'next',
-      operations: v133.operations.map((o) =>
+      groupVersions: v133.groupVersions.map((gv) => (gv !== lease ? gv : { ...gv, release: 'next', operations: gv.operations.map((o) =>
         o.name === 'readNamespacedLease' ? { ...o, responses: o.responses.map((r) => (r.code === '200' ? { ...r, contentTypes: r.contentTypes.filter((t) => t !== 'application/json') } : r)) } : o,
-      ),
+      ) })),
     };
     const text = renderChangelog('1.33.1', [diffReleases(v133, removedJson)], unexportedOperations([v133, removedJson]));
     expect(text).toContain('1 breaking, 0 additive, 0 docs-only.');

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { Project, type JSDocableNode } from 'ts-morph';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReleaseIr } from '../../generator/ir/buildReleaseIr.js';
+import { buildReleaseIr, leaseGroupVersion } from '../../generator/ir/buildReleaseIr.js';
 import { releaseModuleName } from '../../generator/shared/releaseNames.js';
-import type { ReleaseIr } from '../../generator/ir/types.js';
+import type { GroupVersionIr } from '../../generator/ir/types.js';
 import { emitRelease } from '../../generator/emit/emitRelease.js';
 import { createEmitProject } from '../../generator/emit/tsProject.js';
 import { buildPackageFiles } from '../../generator/generate.js';
@@ -114,9 +114,9 @@ function hostileDocument(withOpenComment = true): JsonObject {
   return document;
 }
 
-function emit(document: JsonObject): { ir: ReleaseIr; files: Map<string, string> } {
+function emit(document: JsonObject): { ir: GroupVersionIr; files: Map<string, string> } {
   const ir = buildReleaseIr(RELEASE, document, DOCUMENT_PATH);
-  return { ir, files: emitRelease(createEmitProject(), { ir, documentPath: DOCUMENT_PATH, contentHash: 'sha256:test' }) };
+  return { ir: leaseGroupVersion(ir), files: emitRelease(createEmitProject(), { ir, documentPath: DOCUMENT_PATH, contentHash: 'sha256:test' }) };
 }
 
 /** Syntax tree without comments: node kinds plus identifier/literal text, one line per node. */
@@ -214,9 +214,9 @@ function readBack(files: ReadonlyMap<string, string>): Record<Location, { descri
 }
 
 let tempRoot: string | undefined;
-let baseline: { ir: ReleaseIr; files: Map<string, string> };
-let hostile: { ir: ReleaseIr; files: Map<string, string> };
-let control: { ir: ReleaseIr; files: Map<string, string> };
+let baseline: { ir: GroupVersionIr; files: Map<string, string> };
+let hostile: { ir: GroupVersionIr; files: Map<string, string> };
+let control: { ir: GroupVersionIr; files: Map<string, string> };
 let compiled: CheckResult;
 
 beforeAll(() => {
@@ -364,7 +364,11 @@ describe('deterministic output with the DO NOT EDIT header', () => {
     const second = emitRelease(busy, source);
     const third = emitRelease(createEmitProject(), { ...source, ir: buildReleaseIr(release, structuredClone(document), entry.document) });
     const module = releaseModuleName(release);
-    expect([...first.keys()]).toEqual([`${module}/models.ts`, `${module}/paths.ts`, `${module}/operations.ts`, `${module}/watches.ts`, `${module}/index.ts`]);
+    // The Lease API in the release folder, then one folder per other group version the release serves.
+    expect([...first.keys()].filter((path) => path.split('/').length === 2)).toEqual([`${module}/models.ts`, `${module}/paths.ts`, `${module}/operations.ts`, `${module}/watches.ts`, `${module}/index.ts`]);
+    for (const gv of ir.groupVersions.filter((g) => g.version !== 'v1')) {
+      expect([...first.keys()].filter((path) => path.startsWith(`${module}/${gv.version}/`)).sort()).toEqual(['index', 'models', 'operations', 'paths', 'watches'].map((f) => `${module}/${gv.version}/${f}.ts`));
+    }
     for (const other of [second, third]) {
       expect([...other.keys()]).toEqual([...first.keys()]);
       for (const [path, text] of first) expect(other.get(path) === text, path).toBe(true);
@@ -388,7 +392,10 @@ describe('deterministic output with the DO NOT EDIT header', () => {
       const client = 'k8s-lease-client/src/';
       const generated = [...first.files.keys()].filter((p) => p.startsWith(client) && p.endsWith('.ts') && !p.startsWith(`${client}runtime/`));
       expect(generated).toContain(`${client}index.ts`);
-      expect(generated.length).toBe(releases.length * 5 + 1);
+      // Five modules per group version a release serves (the Lease API's index is the release's), plus the root index.
+      const groupVersions = releases.reduce((n, r) => n + buildReleaseIr(r.release, JSON.parse(readFileSync(join(SPEC_DIR, r.document), 'utf8')) as JsonObject, r.document).groupVersions.length, 0);
+      expect(groupVersions).toBe(13);
+      expect(generated.length).toBe(groupVersions * 5 + 1);
       for (const path of generated) expect(first.files.get(path)!.split('\n')[0], path).toBe(HEADER_FIRST_LINE);
       // The copied runtime is hand-written and says so by not claiming to be generated.
       const handWritten = [...first.files.keys()].filter((p) => p.startsWith(`${client}runtime/`) || p.startsWith('k8s-lease-api-server/src/'));

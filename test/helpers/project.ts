@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../generator/config.js';
-import { buildReleaseIr } from '../../generator/ir/buildReleaseIr.js';
-import type { ReleaseIr } from '../../generator/ir/types.js';
+import { buildReleaseIr, leaseGroupVersion } from '../../generator/ir/buildReleaseIr.js';
+import type { GroupVersionIr, ReleaseIr } from '../../generator/ir/types.js';
 
 export { PROJECT_ROOT };
 /**
- * Committed coordination.k8s.io/v1 subsets of upstream's documents, in the layout `spec:update --from` reads
+ * Committed coordination.k8s.io subsets of upstream's documents, in the layout `spec:update --from` reads
  * (made by `npm run fixtures:update`), so tests need nothing outside the repository.
  */
 export const UPSTREAM_FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'upstream');
@@ -31,7 +31,12 @@ export function releaseIr(release: string): ReleaseIr {
   return buildReleaseIr(release, releaseDocument(release), `spec/openapi/v${release}.json`);
 }
 
-/** The release's swagger.json cut down to coordination.k8s.io/v1; it ingests exactly like the whole document. */
+/** The Lease API (coordination.k8s.io/v1) of a release's IR. */
+export function leaseIr(release: string): GroupVersionIr {
+  return leaseGroupVersion(releaseIr(release));
+}
+
+/** The release's swagger.json cut down to the coordination.k8s.io group; it ingests exactly like the whole document. */
 export function upstreamSwagger(release: string): string {
   return join(UPSTREAM_FIXTURES, 'kubernetes', `v${release}`, 'swagger.json');
 }

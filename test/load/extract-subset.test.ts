@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { extractGroupSubset } from '../../generator/load/extractGroupSubset.js';
-import { COORDINATION_V1 } from '../../generator/shared/groupVersion.js';
+import { COORDINATION_GROUP } from '../../generator/shared/groupVersion.js';
 import { GeneratorError } from '../../generator/errors.js';
 import type { UpstreamDocument } from '../../generator/load/readDocument.js';
 
@@ -24,20 +24,20 @@ describe('extractGroupSubset', () => {
         { Fencing: { type: 'object' }, Extra: { type: 'object' }, NotReached: { type: 'object' } },
         { example: { $ref: '#/definitions/Fencing' }, 'x-extra': { $ref: '#/definitions/Extra' }, spec: { type: 'object', example: { $ref: '#/definitions/NotReached' } } },
       ),
-      COORDINATION_V1,
+      COORDINATION_GROUP,
     );
     expect(Object.keys(subset['definitions'] as object).sort()).toEqual(['Extra', 'Fencing', 'Lease']);
   });
 
   it('decodes percent-encoded and ~-escaped refs, and copies the schema under its real name', () => {
-    const subset = extractGroupSubset(swagger({ 'Lease Fencing': { type: 'object' }, 'a/b': { type: 'string' } }, { f: { $ref: '#/definitions/Lease%20Fencing' }, g: { $ref: '#/definitions/a~1b' } }), COORDINATION_V1);
+    const subset = extractGroupSubset(swagger({ 'Lease Fencing': { type: 'object' }, 'a/b': { type: 'string' } }, { f: { $ref: '#/definitions/Lease%20Fencing' }, g: { $ref: '#/definitions/a~1b' } }), COORDINATION_GROUP);
     expect(Object.keys(subset['definitions'] as object).sort()).toEqual(['Lease', 'Lease Fencing', 'a/b']);
   });
 
   it('reports a malformed percent-encoding as a dangling ref with its pointer', () => {
     let error: unknown;
     try {
-      extractGroupSubset(swagger({}, { f: { $ref: '#/definitions/100%' } }), COORDINATION_V1);
+      extractGroupSubset(swagger({}, { f: { $ref: '#/definitions/100%' } }), COORDINATION_GROUP);
     } catch (e) {
       error = e;
     }

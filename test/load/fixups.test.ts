@@ -10,12 +10,12 @@ import { normalizeUpstreamDocument } from '../../generator/load/normalizeDocumen
 import { parseUpstreamDocument, type UpstreamDocument } from '../../generator/load/readDocument.js';
 import { convertSchema, swagger2ToOpenApi3 } from '../../generator/load/swagger2ToOpenApi3.js';
 import { GeneratorError } from '../../generator/errors.js';
-import { COORDINATION_V1 } from '../../generator/shared/groupVersion.js';
+import { COORDINATION_GROUP } from '../../generator/shared/groupVersion.js';
 import type { JsonObject } from '../../generator/shared/json.js';
 import { manifestReleases, releaseDocument, upstreamSwagger, V3_SNAPSHOT } from '../helpers/project.js';
 
 const REF = { $ref: '#/components/schemas/X' };
-const SWAGGER: FixupContext = { release: '1.35.0', format: 'swagger2', gv: COORDINATION_V1 };
+const SWAGGER: FixupContext = { release: '1.35.0', format: 'swagger2', group: COORDINATION_GROUP };
 
 function fix(fixup: Fixup, input: JsonObject): { document: JsonObject; fixed: number } {
   return fixup.apply(structuredClone(input), SWAGGER);
@@ -98,15 +98,15 @@ describe('a fixup that finds nothing fails the ingest', () => {
 function realUpstreamDocuments(): Array<[string, UpstreamDocument, FixupContext]> {
   const swaggers = manifestReleases().map(({ release }): [string, UpstreamDocument, FixupContext] => {
     const file = upstreamSwagger(release);
-    return [`${release} swagger.json`, parseUpstreamDocument(file, readFileSync(file, 'utf8')), { release, format: 'swagger2', gv: COORDINATION_V1 }];
+    return [`${release} swagger.json`, parseUpstreamDocument(file, readFileSync(file, 'utf8')), { release, format: 'swagger2', group: COORDINATION_GROUP }];
   });
-  const v3: [string, UpstreamDocument, FixupContext] = ['the OpenAPI v3 snapshot', parseUpstreamDocument(V3_SNAPSHOT, readFileSync(V3_SNAPSHOT, 'utf8')), { release: '1.31.0', format: 'openapi3', gv: COORDINATION_V1 }];
+  const v3: [string, UpstreamDocument, FixupContext] = ['the OpenAPI v3 snapshot', parseUpstreamDocument(V3_SNAPSHOT, readFileSync(V3_SNAPSHOT, 'utf8')), { release: '1.31.0', format: 'openapi3', group: COORDINATION_GROUP }];
   return [...swaggers, v3];
 }
 
 describe('the fixups on the real upstream documents', () => {
   it.each(realUpstreamDocuments())('every fixup listed for %s finds something to fix there', async (_name, upstream, context) => {
-    const subset = extractGroupSubset(upstream, COORDINATION_V1);
+    const subset = extractGroupSubset(upstream, COORDINATION_GROUP);
     let document = upstream.format === 'swagger2' ? swagger2ToOpenApi3(subset) : subset;
     const found: Record<string, number> = {};
     for (const fixup of FIXUPS.filter((f) => f.appliesTo(context))) {
@@ -129,7 +129,7 @@ describe('the fixups on the real upstream documents', () => {
   it.each(manifestReleases().map((r) => r.release))('the committed normalised document of %s has nothing left to fix', (release) => {
     const document = releaseDocument(release);
     for (const fixup of FIXUPS) {
-      expect(fixup.apply(document, { release, format: 'openapi3', gv: COORDINATION_V1 }).fixed, fixup.name).toBe(0);
+      expect(fixup.apply(document, { release, format: 'openapi3', group: COORDINATION_GROUP }).fixed, fixup.name).toBe(0);
     }
   });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readUpstreamDocument } from '../../generator/load/readDocument.js';
 import { normalizeUpstreamDocument } from '../../generator/load/normalizeDocument.js';
-import { buildReleaseIr } from '../../generator/ir/buildReleaseIr.js';
+import { buildReleaseIr, leaseGroupVersion } from '../../generator/ir/buildReleaseIr.js';
 import { renderModelTables, renderOperationTables } from '../../generator/ir/renderTables.js';
 import { contentHash } from '../../generator/load/canonicalJson.js';
 import { manifestReleases, releaseDocument, upstreamSwagger, V3_SNAPSHOT } from '../helpers/project.js';
@@ -13,7 +13,7 @@ describe('ingest of both upstream forms', () => {
     const a = buildReleaseIr('1.30.0', fromSwagger.document, 'swagger.json');
     const b = buildReleaseIr('1.30.0', fromV3.document, 'v3.json');
     expect(renderOperationTables(b)).toBe(renderOperationTables(a));
-    const leaseModels = (ir: typeof a): unknown => ir.models.filter((m) => m.name.startsWith('Lease'));
+    const leaseModels = (ir: typeof a): unknown => leaseGroupVersion(ir).models.filter((m) => m.name.startsWith('Lease'));
     expect(leaseModels(b)).toEqual(leaseModels(a));
     expect(renderModelTables(b)).toBe(renderModelTables(a));
     // The normal form absorbs every difference the snapshot's README lists (defaults, allOf wrappers, GVK lists).
@@ -26,15 +26,19 @@ describe('ingest of both upstream forms', () => {
     expect(contentHash(releaseDocument(release))).toBe(hash);
   });
 
-  it('extracts only coordination.k8s.io/v1 paths and every schema they reach', () => {
+  it('extracts only the coordination.k8s.io group\'s versioned paths and every schema they reach', () => {
     const document = releaseDocument('1.35.0') as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
-    expect(Object.keys(document.paths).every((p) => p.startsWith('/apis/coordination.k8s.io/v1/'))).toBe(true);
-    expect(Object.keys(document.paths)).toHaveLength(7);
+    const versions = ['v1', 'v1alpha2', 'v1beta1'];
+    expect(Object.keys(document.paths).every((p) => versions.some((v) => p.startsWith(`/apis/coordination.k8s.io/${v}/`)))).toBe(true);
+    // 7 per version (discovery, two collections, one object, three deprecated watch paths); not the group's own /apis/coordination.k8s.io/.
+    expect(Object.keys(document.paths)).toHaveLength(21);
     expect(Object.keys(document.components.schemas)).toEqual(
       expect.arrayContaining([
         'io.k8s.api.coordination.v1.Lease',
         'io.k8s.api.coordination.v1.LeaseList',
         'io.k8s.api.coordination.v1.LeaseSpec',
+        'io.k8s.api.coordination.v1beta1.LeaseCandidate',
+        'io.k8s.api.coordination.v1alpha2.LeaseCandidateSpec',
         'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta',
         'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta',
         'io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference',

@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { Project, SyntaxKind } from 'ts-morph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReleaseIr } from '../../generator/ir/buildReleaseIr.js';
+import { buildReleaseIr, leaseGroupVersion } from '../../generator/ir/buildReleaseIr.js';
 import { compareReleases, releaseModuleName } from '../../generator/shared/releaseNames.js';
-import type { ModelIr, ReleaseIr } from '../../generator/ir/types.js';
+import type { GroupVersionIr, ModelIr, ReleaseIr } from '../../generator/ir/types.js';
 import { emitRelease } from '../../generator/emit/emitRelease.js';
 import { createEmitProject } from '../../generator/emit/tsProject.js';
 import type { JsonObject } from '../../generator/shared/json.js';
@@ -35,7 +35,10 @@ interface ReleaseFixture {
   readonly entry: ManifestEntry;
   readonly module: string;
   readonly document: JsonObject;
-  readonly ir: ReleaseIr;
+  /** The Lease API (coordination.k8s.io/v1), the release folder's own models. */
+  readonly ir: GroupVersionIr;
+  /** Every group version the release serves. */
+  readonly whole: ReleaseIr;
   /** Emitted files keyed relative to the package's `src/`. */
   readonly emitted: Map<string, string>;
   readonly oracle: string;
@@ -107,11 +110,19 @@ function checkerFor(fixture: ReleaseFixture): string {
     `type Oracle = components['schemas'];`,
     '',
     '// Both sides cover the same schemas.',
-    `export const sameSchemas: true = is<Equals<keyof Oracle, ${ir.models.map((m) => JSON.stringify(m.schemaName)).join(' | ')}>>();`,
+    `export const sameSchemas: true = is<Equals<keyof Oracle, ${[...new Set(fixture.whole.groupVersions.flatMap((gv) => gv.models.map((m) => JSON.stringify(m.schemaName))))].join(' | ')}>>();`,
     '',
   ];
   for (const model of ir.models) {
     lines.push(`export const ${checkIdentifier(model)}: Pass = is<Verdict<M.${model.name}, Oracle[${JSON.stringify(model.schemaName)}]>>();`);
+  }
+  // The group's other versions (LeaseCandidate), each from its own folder; shared models are the Lease API's, checked above.
+  const shared = new Set(ir.models.map((m) => m.schemaName));
+  for (const gv of fixture.whole.groupVersions.filter((g) => g !== ir)) {
+    lines.splice(1, 0, `import type * as M_${gv.version} from '../src/${module}/${gv.version}/models.js';`);
+    for (const model of gv.models.filter((m) => !shared.has(m.schemaName))) {
+      lines.push(`export const check_${gv.version}_${model.name}: Pass = is<Verdict<M_${gv.version}.${model.name}, Oracle[${JSON.stringify(model.schemaName)}]>>();`);
+    }
   }
   const hasPreferredHolder = compareReleases(ir.release, '1.31.0') >= 0;
   lines.push(
@@ -173,9 +184,9 @@ beforeAll(async () => {
   fixtures = await Promise.all(
     manifest.releases.map(async (entry): Promise<ReleaseFixture> => {
       const document = readDocument(entry);
-      const ir = buildReleaseIr(entry.release, document, entry.document);
-      const emitted = emitRelease(project, { ir, documentPath: `spec/${entry.document}`, contentHash: entry.contentHash });
-      return { entry, module: releaseModuleName(entry.release), document, ir, emitted, oracle: await oracleFor(document) };
+      const whole = buildReleaseIr(entry.release, document, entry.document);
+      const emitted = emitRelease(project, { ir: whole, documentPath: `spec/${entry.document}`, contentHash: entry.contentHash });
+      return { entry, module: releaseModuleName(entry.release), document, ir: leaseGroupVersion(whole), whole, emitted, oracle: await oracleFor(document) };
     }),
   );
   positive = checkTree(join(tempRoot, 'all'), treeFor(fixtures, runtime));
@@ -309,7 +320,7 @@ describe('a recursive schema emits a recursive type', () => {
 
   it('emits an interface whose members refer to the interface itself, and it compiles', async () => {
     const ir = buildReleaseIr('1.99.0', structuredClone(document), 'recursive.json');
-    expect(ir.models.map((m) => [m.name, m.schemaName])).toEqual([['Node', NODE]]);
+    expect(leaseGroupVersion(ir).models.map((m) => [m.name, m.schemaName])).toEqual([['Node', NODE]]);
     const emitted = emitRelease(createEmitProject(), { ir, documentPath: 'recursive.json', contentHash: 'sha256:test' });
     const models = emitted.get('v1_99/models.ts')!;
 
@@ -327,7 +338,7 @@ describe('a recursive schema emits a recursive type', () => {
     expect(node.getPropertyOrThrow('parent').getType().getNonNullableType().getSymbol()).toBe(self);
 
     // Compiles with the runtime, agrees with the oracle, and rejects a wrongly typed grandchild.
-    const fixture: ReleaseFixture = { entry: { release: '1.99.0', document: 'recursive.json', contentHash: 'sha256:test' }, module: 'v1_99', document, ir, emitted, oracle: await oracleFor(document) };
+    const fixture: ReleaseFixture = { entry: { release: '1.99.0', document: 'recursive.json', contentHash: 'sha256:test' }, module: 'v1_99', document, ir: leaseGroupVersion(ir), whole: ir, emitted, oracle: await oracleFor(document) };
     const files = new Map([['check/helpers.ts', HELPERS], ...[...runtime].map(([p, t]): [string, string] => [`src/${p}`, t])]);
     for (const [path, text] of emitted) files.set(`src/${path}`, text);
     files.set('oracle/v1_99.ts', fixture.oracle);

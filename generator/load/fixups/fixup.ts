@@ -1,5 +1,4 @@
 import { isJsonObject, setOwn, type JsonObject } from '../../shared/json.js';
-import type { GroupVersion } from '../../shared/groupVersion.js';
 
 /**
  * A fixup as k8s-openapi has them (k8s-openapi-codegen/src/fixups/): one named function per defect, listed
@@ -23,7 +22,8 @@ export interface FixupContext {
   readonly release: string;
   /** The upstream form the document came from (fixups run on its OpenAPI 3 conversion). */
   readonly format: 'swagger2' | 'openapi3';
-  readonly gv: GroupVersion;
+  /** The API group being extracted, every version of it. */
+  readonly group: string;
 }
 
 export interface FixupOutcome {

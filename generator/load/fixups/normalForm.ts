@@ -48,11 +48,11 @@ export const restrictGroupVersionKinds: Fixup = {
   name: 'restrictGroupVersionKinds',
   kind: 'normal-form',
   appliesTo: () => true,
-  apply: (document, { gv }): FixupOutcome =>
+  apply: (document, { group }): FixupOutcome =>
     mapDeep(document, (object) => {
       const gvks = object['x-kubernetes-group-version-kind'];
       if (!Array.isArray(gvks)) return object;
-      const own = gvks.filter((entry) => isJsonObject(entry) && entry['group'] === gv.group && entry['version'] === gv.version);
+      const own = gvks.filter((entry) => isJsonObject(entry) && entry['group'] === group);
       if (own.length === gvks.length) return object;
       const { 'x-kubernetes-group-version-kind': _dropped, ...rest } = object;
       return own.length > 0 ? { ...rest, 'x-kubernetes-group-version-kind': own } : rest;
