@@ -9,8 +9,9 @@ import { readManifest } from './manifest/manifest.js';
 import { createEmitProject } from './emit/tsProject.js';
 import { emitRelease } from './emit/emitRelease.js';
 import { copiedTemplateFiles, emitHandWrittenPackageSkeleton, emitPackageSkeleton, emitRootIndex } from './emit/emitPackage.js';
-import { compileDist } from './emit/compileDist.js';
-import { openCompileCache } from './fs/compileCacheFile.js';
+import { compileDist, isCompiledFile } from './emit/compileDist.js';
+import { formatSources, isFormattedText } from './emit/formatSources.js';
+import { openCacheFile } from './fs/cacheFile.js';
 import { replaceDirectory } from './fs/atomicOutput.js';
 import { displayPath, HAND_WRITTEN_PACKAGES, PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, TEMPLATES_DIR } from './config.js';
 import { dependencyRanges } from './fs/projectDependencies.js';
@@ -76,6 +77,9 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
   files.set('CHANGELOG.md', renderChangelog(annotated[0]!.release, diffs, unexportedOperations(annotated)));
   files.set('api-diff.json', JSON.stringify({ releases: annotated.map((ir) => ir.release), diffs }, null, 2) + '\n');
   sources.set('index.ts', emitRootIndex(project, annotated[annotated.length - 1]!));
+  const formatCache = await openCacheFile(join(PROJECT_ROOT, '.build', 'format-cache.json'), isFormattedText);
+  for (const [path, text] of await formatSources(sources, formatCache)) sources.set(path, text);
+  await formatCache.save().catch(() => undefined);
   for (const [path, text] of copiedTemplateFiles(templatesDir, 'runtime', 'runtime/')) sources.set(path, text);
   const version = manifest.packageVersion ?? PACKAGE_VERSION;
   for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version, templatesDir }, annotated, diffs)) files.set(path, text);
@@ -92,7 +96,7 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
     packages.push([pkg.name, copiedTemplateFiles(templatesDir, pkg.source, ''), packageFiles]);
   }
 
-  const cache = await openCompileCache(join(PROJECT_ROOT, '.build', 'compile-cache.json'));
+  const cache = await openCacheFile(join(PROJECT_ROOT, '.build', 'compile-cache.json'), isCompiledFile);
   const all = new Map<string, string>();
   for (const [name, packageSources, packageFiles] of packages) {
     for (const [path, text] of packageFiles) all.set(`${name}/${path}`, text);

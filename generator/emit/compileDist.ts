@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { ts } from 'ts-morph';
+import type { Cache } from '../fs/cacheFile.js';
 
 type Esbuild = typeof import('esbuild');
 const requireFromHere = createRequire(import.meta.url);
@@ -37,14 +38,14 @@ export interface CompiledFile {
 }
 
 /**
- * Remembers compiled files by a digest of their path and text (and the
- * compilers' versions). Sound because each file compiles on its own
- * (isolatedDeclarations, per-file transform); it spares re-compiling the
+ * Compiled files remembered by a digest of their path and text (and the compilers' versions). Sound because
+ * each file compiles on its own (isolatedDeclarations, per-file transform); it spares re-compiling the
  * hand-written runtime on every run.
  */
-export interface CompileCache {
-  get(key: string): CompiledFile | undefined;
-  set(key: string, file: CompiledFile): void;
+export type CompileCache = Cache<CompiledFile>;
+
+export function isCompiledFile(value: unknown): value is CompiledFile {
+  return value !== null && typeof value === 'object' && typeof (value as CompiledFile).js === 'string' && typeof (value as CompiledFile).dts === 'string';
 }
 
 /** Bumped whenever what compileDist does with a file changes (header handling, output shape). */

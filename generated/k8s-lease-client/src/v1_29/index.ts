@@ -2,7 +2,26 @@
 // Source: spec/openapi/v1.29.0.json (Kubernetes 1.29.0, sha256:bdbb380f8d7cdd9907ed48cd343b1bd7a2f3d73ce4b1cca6a837a0b21c21e018)
 // Regenerate with `npm run generate`.
 export * from '../runtime/index.js';
-export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, Status, StatusCause, StatusDetails, Time } from './models.js';
+export type {
+  APIResource,
+  APIResourceList,
+  DeleteOptions,
+  FieldsV1,
+  Lease,
+  LeaseList,
+  LeaseSpec,
+  ListMeta,
+  ManagedFieldsEntry,
+  MicroTime,
+  ObjectMeta,
+  OwnerReference,
+  Patch,
+  Preconditions,
+  Status,
+  StatusCause,
+  StatusDetails,
+  Time,
+} from './models.js';
 export * from './paths.js';
 export * from './operations.js';
 export * from './watches.js';

@@ -41,7 +41,10 @@ export async function getAPIResources(client: Client, options?: CallOptions): Pr
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.29.0
  */
-export async function getAPIResourcesWithResponse(client: Client, options?: CallOptions): Promise<ResponseOf<GetAPIResourcesResponses>> {
+export async function getAPIResourcesWithResponse(
+  client: Client,
+  options?: CallOptions,
+): Promise<ResponseOf<GetAPIResourcesResponses>> {
   return requestWithResponse<GetAPIResourcesResponses>(
     client,
     {
@@ -103,7 +106,7 @@ export interface ListLeaseForAllNamespacesQuery {
    *
    * @since 1.29.0
    */
-  resourceVersionMatch?: "Exact" | "NotOlderThan" | undefined;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan' | undefined;
   /**
    * Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity.
    *
@@ -118,8 +121,7 @@ export interface ListLeaseForAllNamespacesResponses {
 }
 
 /** Arguments of `listLeaseForAllNamespaces`: path parameters, query parameters. */
-export interface ListLeaseForAllNamespacesParams extends ListLeaseForAllNamespacesQuery {
-}
+export interface ListLeaseForAllNamespacesParams extends ListLeaseForAllNamespacesQuery {}
 
 /**
  * list or watch objects of kind Lease
@@ -129,7 +131,11 @@ export interface ListLeaseForAllNamespacesParams extends ListLeaseForAllNamespac
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.29.0
  */
-export async function listLeaseForAllNamespaces(client: Client, params: ListLeaseForAllNamespacesParams = {}, options?: CallOptions): Promise<LeaseList> {
+export async function listLeaseForAllNamespaces(
+  client: Client,
+  params: ListLeaseForAllNamespacesParams = {},
+  options?: CallOptions,
+): Promise<LeaseList> {
   return client.request(
     {
       method: 'GET',
@@ -157,7 +163,11 @@ export async function listLeaseForAllNamespaces(client: Client, params: ListLeas
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.29.0
  */
-export async function listLeaseForAllNamespacesWithResponse(client: Client, params: ListLeaseForAllNamespacesParams = {}, options?: CallOptions): Promise<ResponseOf<ListLeaseForAllNamespacesResponses>> {
+export async function listLeaseForAllNamespacesWithResponse(
+  client: Client,
+  params: ListLeaseForAllNamespacesParams = {},
+  options?: CallOptions,
+): Promise<ResponseOf<ListLeaseForAllNamespacesResponses>> {
   return requestWithResponse<ListLeaseForAllNamespacesResponses>(
     client,
     {
@@ -229,7 +239,7 @@ export interface ListNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  resourceVersionMatch?: "Exact" | "NotOlderThan" | undefined;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan' | undefined;
   /**
    * Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity.
    *
@@ -257,7 +267,11 @@ export interface ListNamespacedLeaseParams extends ListNamespacedLeaseQuery {
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.29.0
  */
-export async function listNamespacedLease(client: Client, params: ListNamespacedLeaseParams, options?: CallOptions): Promise<LeaseList> {
+export async function listNamespacedLease(
+  client: Client,
+  params: ListNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<LeaseList> {
   return client.request(
     {
       method: 'GET',
@@ -285,7 +299,11 @@ export async function listNamespacedLease(client: Client, params: ListNamespaced
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.29.0
  */
-export async function listNamespacedLeaseWithResponse(client: Client, params: ListNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<ListNamespacedLeaseResponses>> {
+export async function listNamespacedLeaseWithResponse(
+  client: Client,
+  params: ListNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<ResponseOf<ListNamespacedLeaseResponses>> {
   return requestWithResponse<ListNamespacedLeaseResponses>(
     client,
     {
@@ -313,7 +331,7 @@ export interface CreateNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  dryRun?: "All" | undefined;
+  dryRun?: 'All' | undefined;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.
    *
@@ -325,7 +343,7 @@ export interface CreateNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  fieldValidation?: "Ignore" | "Strict" | "Warn" | undefined;
+  fieldValidation?: 'Ignore' | 'Strict' | 'Warn' | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
@@ -357,7 +375,11 @@ export interface CreateNamespacedLeaseParams extends CreateNamespacedLeaseQuery 
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.29.0
  */
-export async function createNamespacedLease(client: Client, params: CreateNamespacedLeaseParams, options?: CallOptions): Promise<Lease> {
+export async function createNamespacedLease(
+  client: Client,
+  params: CreateNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<Lease> {
   return client.request(
     {
       method: 'POST',
@@ -382,7 +404,11 @@ export async function createNamespacedLease(client: Client, params: CreateNamesp
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.29.0
  */
-export async function createNamespacedLeaseWithResponse(client: Client, params: CreateNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<CreateNamespacedLeaseResponses>> {
+export async function createNamespacedLeaseWithResponse(
+  client: Client,
+  params: CreateNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<ResponseOf<CreateNamespacedLeaseResponses>> {
   return requestWithResponse<CreateNamespacedLeaseResponses>(
     client,
     {
@@ -415,7 +441,7 @@ export interface DeleteCollectionNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  dryRun?: "All" | undefined;
+  dryRun?: 'All' | undefined;
   /**
    * A selector to restrict the list of returned objects by their fields. Defaults to everything.
    *
@@ -459,7 +485,7 @@ export interface DeleteCollectionNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  propagationPolicy?: "Background" | "Foreground" | "Orphan" | undefined;
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' | undefined;
   /**
    * resourceVersion sets a constraint on what resource versions a request may be served from. See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.
    *
@@ -475,7 +501,7 @@ export interface DeleteCollectionNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  resourceVersionMatch?: "Exact" | "NotOlderThan" | undefined;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan' | undefined;
   /**
    * `sendInitialEvents=true` may be set together with `watch=true`. In that case, the watch stream will begin with synthetic events to produce the current state of objects in the collection. Once all such events have been sent, a synthetic "Bookmark" event  will be sent. The bookmark will report the ResourceVersion (RV) corresponding to the set of objects, and be marked with `"k8s.io/initial-events-end": "true"` annotation. Afterwards, the watch stream will proceed as usual, sending watch events corresponding to changes (subsequent to the RV) to objects watched.
    *
@@ -523,7 +549,11 @@ export interface DeleteCollectionNamespacedLeaseParams extends DeleteCollectionN
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.29.0
  */
-export async function deleteCollectionNamespacedLease(client: Client, params: DeleteCollectionNamespacedLeaseParams, options?: CallOptions): Promise<LeaseList> {
+export async function deleteCollectionNamespacedLease(
+  client: Client,
+  params: DeleteCollectionNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<LeaseList> {
   return client.request(
     {
       method: 'DELETE',
@@ -557,7 +587,11 @@ export async function deleteCollectionNamespacedLease(client: Client, params: De
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.29.0
  */
-export async function deleteCollectionNamespacedLeaseWithResponse(client: Client, params: DeleteCollectionNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<DeleteCollectionNamespacedLeaseResponses>> {
+export async function deleteCollectionNamespacedLeaseWithResponse(
+  client: Client,
+  params: DeleteCollectionNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<ResponseOf<DeleteCollectionNamespacedLeaseResponses>> {
   return requestWithResponse<DeleteCollectionNamespacedLeaseResponses>(
     client,
     {
@@ -615,7 +649,11 @@ export interface ReadNamespacedLeaseParams extends ReadNamespacedLeaseQuery {
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.29.0
  */
-export async function readNamespacedLease(client: Client, params: ReadNamespacedLeaseParams, options?: CallOptions): Promise<Lease> {
+export async function readNamespacedLease(
+  client: Client,
+  params: ReadNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<Lease> {
   return client.request(
     {
       method: 'GET',
@@ -636,7 +674,11 @@ export async function readNamespacedLease(client: Client, params: ReadNamespaced
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.29.0
  */
-export async function readNamespacedLeaseWithResponse(client: Client, params: ReadNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<ReadNamespacedLeaseResponses>> {
+export async function readNamespacedLeaseWithResponse(
+  client: Client,
+  params: ReadNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<ResponseOf<ReadNamespacedLeaseResponses>> {
   return requestWithResponse<ReadNamespacedLeaseResponses>(
     client,
     {
@@ -657,7 +699,7 @@ export interface ReplaceNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  dryRun?: "All" | undefined;
+  dryRun?: 'All' | undefined;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.
    *
@@ -669,7 +711,7 @@ export interface ReplaceNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  fieldValidation?: "Ignore" | "Strict" | "Warn" | undefined;
+  fieldValidation?: 'Ignore' | 'Strict' | 'Warn' | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
@@ -702,7 +744,11 @@ export interface ReplaceNamespacedLeaseParams extends ReplaceNamespacedLeaseQuer
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.29.0
  */
-export async function replaceNamespacedLease(client: Client, params: ReplaceNamespacedLeaseParams, options?: CallOptions): Promise<Lease> {
+export async function replaceNamespacedLease(
+  client: Client,
+  params: ReplaceNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<Lease> {
   return client.request(
     {
       method: 'PUT',
@@ -727,7 +773,11 @@ export async function replaceNamespacedLease(client: Client, params: ReplaceName
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.29.0
  */
-export async function replaceNamespacedLeaseWithResponse(client: Client, params: ReplaceNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<ReplaceNamespacedLeaseResponses>> {
+export async function replaceNamespacedLeaseWithResponse(
+  client: Client,
+  params: ReplaceNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<ResponseOf<ReplaceNamespacedLeaseResponses>> {
   return requestWithResponse<ReplaceNamespacedLeaseResponses>(
     client,
     {
@@ -752,13 +802,13 @@ export interface PatchNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  dryRun?: "All" | undefined;
+  dryRun?: 'All' | undefined;
   /**
    * fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: This will ignore any unknown fields that are silently dropped from the object, and will ignore all but the last duplicate field that the decoder encounters. This is the default behavior prior to v1.23. - Warn: This will send a warning via the standard warning response header for each unknown field that is dropped from the object, and for each duplicate field that is encountered. The request will still succeed if there are no other errors, and will only persist the last of any duplicate fields. This is the default in v1.23+ - Strict: This will fail the request with a BadRequest error if any unknown fields would be dropped from the object, or if any duplicate fields are present. The error returned from the server will contain all unknown and duplicate fields encountered.
    *
    * @since 1.29.0
    */
-  fieldValidation?: "Ignore" | "Strict" | "Warn" | undefined;
+  fieldValidation?: 'Ignore' | 'Strict' | 'Warn' | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
@@ -821,7 +871,11 @@ export type PatchNamespacedLeaseParams = PatchNamespacedLeaseUpdatePatch | Patch
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.29.0
  */
-export async function patchNamespacedLease(client: Client, params: PatchNamespacedLeaseParams, options?: CallOptions): Promise<Lease> {
+export async function patchNamespacedLease(
+  client: Client,
+  params: PatchNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<Lease> {
   return client.request(
     {
       method: 'PATCH',
@@ -847,7 +901,11 @@ export async function patchNamespacedLease(client: Client, params: PatchNamespac
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.29.0
  */
-export async function patchNamespacedLeaseWithResponse(client: Client, params: PatchNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<PatchNamespacedLeaseResponses>> {
+export async function patchNamespacedLeaseWithResponse(
+  client: Client,
+  params: PatchNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<ResponseOf<PatchNamespacedLeaseResponses>> {
   return requestWithResponse<PatchNamespacedLeaseResponses>(
     client,
     {
@@ -873,7 +931,7 @@ export interface DeleteNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  dryRun?: "All" | undefined;
+  dryRun?: 'All' | undefined;
   /**
    * The duration in seconds before the object should be deleted. Value must be non-negative integer. The value zero indicates delete immediately. If this value is nil, the default grace period for the specified type will be used. Defaults to a per object value if not specified. zero means delete immediately.
    *
@@ -897,7 +955,7 @@ export interface DeleteNamespacedLeaseQuery {
    *
    * @since 1.29.0
    */
-  propagationPolicy?: "Background" | "Foreground" | "Orphan" | undefined;
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' | undefined;
 }
 
 /** Response bodies of `deleteNamespacedLease` by HTTP status code, as `deleteNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
@@ -924,7 +982,11 @@ export interface DeleteNamespacedLeaseParams extends DeleteNamespacedLeaseQuery 
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.29.0
  */
-export async function deleteNamespacedLease(client: Client, params: DeleteNamespacedLeaseParams, options?: CallOptions): Promise<Status> {
+export async function deleteNamespacedLease(
+  client: Client,
+  params: DeleteNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<Status> {
   return client.request(
     {
       method: 'DELETE',
@@ -950,7 +1012,11 @@ export async function deleteNamespacedLease(client: Client, params: DeleteNamesp
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.29.0
  */
-export async function deleteNamespacedLeaseWithResponse(client: Client, params: DeleteNamespacedLeaseParams, options?: CallOptions): Promise<ResponseOf<DeleteNamespacedLeaseResponses>> {
+export async function deleteNamespacedLeaseWithResponse(
+  client: Client,
+  params: DeleteNamespacedLeaseParams,
+  options?: CallOptions,
+): Promise<ResponseOf<DeleteNamespacedLeaseResponses>> {
   return requestWithResponse<DeleteNamespacedLeaseResponses>(
     client,
     {

@@ -2,7 +2,13 @@
 // Source: spec/openapi/v1.29.0.json (Kubernetes 1.29.0, sha256:bdbb380f8d7cdd9907ed48cd343b1bd7a2f3d73ce4b1cca6a837a0b21c21e018)
 // Regenerate with `npm run generate`.
 import type { Client } from '../runtime/transport.js';
-import type { Informer, InformerHandlers, ListAllOptions, WatchNotification, WatchOptions } from '../runtime/watch/index.js';
+import type {
+  Informer,
+  InformerHandlers,
+  ListAllOptions,
+  WatchNotification,
+  WatchOptions,
+} from '../runtime/watch/index.js';
 import { createInformer, listAll, watch } from '../runtime/watch/index.js';
 import type { Lease } from './models.js';
 import { leasesPath, namespacedLeasesPath } from './paths.js';
@@ -29,8 +35,16 @@ export interface LeasesForAllNamespacesSelection {
  * @throws KubernetesApiError, WatchError or WatchDecodeError when the watch cannot go on
  * @since 1.29.0
  */
-export function watchLeasesForAllNamespaces(client: Client, params: LeasesForAllNamespacesSelection = {}, options?: WatchOptions): AsyncIterable<WatchNotification<Lease>> {
-  return watch<Lease>(client, { path: leasesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, options);
+export function watchLeasesForAllNamespaces(
+  client: Client,
+  params: LeasesForAllNamespacesSelection = {},
+  options?: WatchOptions,
+): AsyncIterable<WatchNotification<Lease>> {
+  return watch<Lease>(
+    client,
+    { path: leasesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } },
+    options,
+  );
 }
 
 /**
@@ -38,8 +52,16 @@ export function watchLeasesForAllNamespaces(client: Client, params: LeasesForAll
  *
  * @since 1.29.0
  */
-export function listAllLeasesForAllNamespaces(client: Client, params: LeasesForAllNamespacesSelection = {}, options?: ListAllOptions): AsyncIterable<Lease> {
-  return listAll<Lease>(client, { path: leasesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, options);
+export function listAllLeasesForAllNamespaces(
+  client: Client,
+  params: LeasesForAllNamespacesSelection = {},
+  options?: ListAllOptions,
+): AsyncIterable<Lease> {
+  return listAll<Lease>(
+    client,
+    { path: leasesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } },
+    options,
+  );
 }
 
 /**
@@ -47,8 +69,18 @@ export function listAllLeasesForAllNamespaces(client: Client, params: LeasesForA
  *
  * @since 1.29.0
  */
-export function createLeaseInformerForAllNamespaces(client: Client, params: LeasesForAllNamespacesSelection = {}, handlers?: InformerHandlers<Lease>, options?: WatchOptions): Informer<Lease> {
-  return createInformer<Lease>(client, { path: leasesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, handlers, options);
+export function createLeaseInformerForAllNamespaces(
+  client: Client,
+  params: LeasesForAllNamespacesSelection = {},
+  handlers?: InformerHandlers<Lease>,
+  options?: WatchOptions,
+): Informer<Lease> {
+  return createInformer<Lease>(
+    client,
+    { path: leasesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } },
+    handlers,
+    options,
+  );
 }
 
 /** Which Leases `watchNamespacedLeases`, `listAllNamespacedLeases` and `createNamespacedLeaseInformer` cover. */
@@ -75,8 +107,19 @@ export interface NamespacedLeasesSelection {
  * @throws KubernetesApiError, WatchError or WatchDecodeError when the watch cannot go on
  * @since 1.29.0
  */
-export function watchNamespacedLeases(client: Client, params: NamespacedLeasesSelection, options?: WatchOptions): AsyncIterable<WatchNotification<Lease>> {
-  return watch<Lease>(client, { path: namespacedLeasesPath(params.namespace), query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, options);
+export function watchNamespacedLeases(
+  client: Client,
+  params: NamespacedLeasesSelection,
+  options?: WatchOptions,
+): AsyncIterable<WatchNotification<Lease>> {
+  return watch<Lease>(
+    client,
+    {
+      path: namespacedLeasesPath(params.namespace),
+      query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector },
+    },
+    options,
+  );
 }
 
 /**
@@ -84,8 +127,19 @@ export function watchNamespacedLeases(client: Client, params: NamespacedLeasesSe
  *
  * @since 1.29.0
  */
-export function listAllNamespacedLeases(client: Client, params: NamespacedLeasesSelection, options?: ListAllOptions): AsyncIterable<Lease> {
-  return listAll<Lease>(client, { path: namespacedLeasesPath(params.namespace), query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, options);
+export function listAllNamespacedLeases(
+  client: Client,
+  params: NamespacedLeasesSelection,
+  options?: ListAllOptions,
+): AsyncIterable<Lease> {
+  return listAll<Lease>(
+    client,
+    {
+      path: namespacedLeasesPath(params.namespace),
+      query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector },
+    },
+    options,
+  );
 }
 
 /**
@@ -93,6 +147,19 @@ export function listAllNamespacedLeases(client: Client, params: NamespacedLeases
  *
  * @since 1.29.0
  */
-export function createNamespacedLeaseInformer(client: Client, params: NamespacedLeasesSelection, handlers?: InformerHandlers<Lease>, options?: WatchOptions): Informer<Lease> {
-  return createInformer<Lease>(client, { path: namespacedLeasesPath(params.namespace), query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, handlers, options);
+export function createNamespacedLeaseInformer(
+  client: Client,
+  params: NamespacedLeasesSelection,
+  handlers?: InformerHandlers<Lease>,
+  options?: WatchOptions,
+): Informer<Lease> {
+  return createInformer<Lease>(
+    client,
+    {
+      path: namespacedLeasesPath(params.namespace),
+      query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector },
+    },
+    handlers,
+    options,
+  );
 }

@@ -2,7 +2,26 @@
 // Source: spec/openapi/v1.30.0.json (Kubernetes 1.30.0, sha256:d20b0ed91d4a6738887e4a60a9b24e75c7984a79915130c2cad2f55d63fd55ee)
 // Regenerate with `npm run generate`.
 export * from '../runtime/index.js';
-export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, Status, StatusCause, StatusDetails, Time } from './models.js';
+export type {
+  APIResource,
+  APIResourceList,
+  DeleteOptions,
+  FieldsV1,
+  Lease,
+  LeaseList,
+  LeaseSpec,
+  ListMeta,
+  ManagedFieldsEntry,
+  MicroTime,
+  ObjectMeta,
+  OwnerReference,
+  Patch,
+  Preconditions,
+  Status,
+  StatusCause,
+  StatusDetails,
+  Time,
+} from './models.js';
 export * from './paths.js';
 export * from './operations.js';
 export * from './watches.js';

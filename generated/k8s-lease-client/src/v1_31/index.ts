@@ -2,7 +2,26 @@
 // Source: spec/openapi/v1.31.1.json (Kubernetes 1.31.1, sha256:0e57fcc994a7a41cb36df606ff8d81852366b54a07935fe948a7fdb75bc3b084)
 // Regenerate with `npm run generate`.
 export * from '../runtime/index.js';
-export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, Status, StatusCause, StatusDetails, Time } from './models.js';
+export type {
+  APIResource,
+  APIResourceList,
+  DeleteOptions,
+  FieldsV1,
+  Lease,
+  LeaseList,
+  LeaseSpec,
+  ListMeta,
+  ManagedFieldsEntry,
+  MicroTime,
+  ObjectMeta,
+  OwnerReference,
+  Patch,
+  Preconditions,
+  Status,
+  StatusCause,
+  StatusDetails,
+  Time,
+} from './models.js';
 export * from './paths.js';
 export * from './operations.js';
 export * from './watches.js';

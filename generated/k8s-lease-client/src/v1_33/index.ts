@@ -2,7 +2,26 @@
 // Source: spec/openapi/v1.33.1.json (Kubernetes 1.33.1, sha256:7fae5f9c6c42febce3f7f4f3a65b612b8b19fd796c60785a1b2c70184f89a0d9)
 // Regenerate with `npm run generate`.
 export * from '../runtime/index.js';
-export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, Status, StatusCause, StatusDetails, Time } from './models.js';
+export type {
+  APIResource,
+  APIResourceList,
+  DeleteOptions,
+  FieldsV1,
+  Lease,
+  LeaseList,
+  LeaseSpec,
+  ListMeta,
+  ManagedFieldsEntry,
+  MicroTime,
+  ObjectMeta,
+  OwnerReference,
+  Patch,
+  Preconditions,
+  Status,
+  StatusCause,
+  StatusDetails,
+  Time,
+} from './models.js';
 export * from './paths.js';
 export * from './operations.js';
 export * from './watches.js';

@@ -2,7 +2,26 @@
 // Source: spec/openapi/v1.35.0.json (Kubernetes 1.35.0, sha256:7cf55113c4c4c3cfb3a4219ace55585148a9df9b68f8585441d28173a97e9d25)
 // Regenerate with `npm run generate`.
 export * from '../runtime/index.js';
-export type { APIResource, APIResourceList, DeleteOptions, FieldsV1, Lease, LeaseList, LeaseSpec, ListMeta, ManagedFieldsEntry, MicroTime, ObjectMeta, OwnerReference, Patch, Preconditions, Status, StatusCause, StatusDetails, Time } from './models.js';
+export type {
+  APIResource,
+  APIResourceList,
+  DeleteOptions,
+  FieldsV1,
+  Lease,
+  LeaseList,
+  LeaseSpec,
+  ListMeta,
+  ManagedFieldsEntry,
+  MicroTime,
+  ObjectMeta,
+  OwnerReference,
+  Patch,
+  Preconditions,
+  Status,
+  StatusCause,
+  StatusDetails,
+  Time,
+} from './models.js';
 export * from './paths.js';
 export * from './operations.js';
 export * from './watches.js';

@@ -2,7 +2,13 @@
 // Source: spec/openapi/v1.33.1.json (Kubernetes 1.33.1, sha256:7fae5f9c6c42febce3f7f4f3a65b612b8b19fd796c60785a1b2c70184f89a0d9)
 // Regenerate with `npm run generate`.
 import type { Client } from '../../runtime/transport.js';
-import type { Informer, InformerHandlers, ListAllOptions, WatchNotification, WatchOptions } from '../../runtime/watch/index.js';
+import type {
+  Informer,
+  InformerHandlers,
+  ListAllOptions,
+  WatchNotification,
+  WatchOptions,
+} from '../../runtime/watch/index.js';
 import { createInformer, listAll, watch } from '../../runtime/watch/index.js';
 import type { LeaseCandidate } from './models.js';
 import { leasecandidatesPath, namespacedLeasecandidatesPath } from './paths.js';
@@ -29,8 +35,16 @@ export interface LeaseCandidatesForAllNamespacesSelection {
  * @throws KubernetesApiError, WatchError or WatchDecodeError when the watch cannot go on
  * @since 1.33.1
  */
-export function watchLeaseCandidatesForAllNamespaces(client: Client, params: LeaseCandidatesForAllNamespacesSelection = {}, options?: WatchOptions): AsyncIterable<WatchNotification<LeaseCandidate>> {
-  return watch<LeaseCandidate>(client, { path: leasecandidatesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, options);
+export function watchLeaseCandidatesForAllNamespaces(
+  client: Client,
+  params: LeaseCandidatesForAllNamespacesSelection = {},
+  options?: WatchOptions,
+): AsyncIterable<WatchNotification<LeaseCandidate>> {
+  return watch<LeaseCandidate>(
+    client,
+    { path: leasecandidatesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } },
+    options,
+  );
 }
 
 /**
@@ -38,8 +52,16 @@ export function watchLeaseCandidatesForAllNamespaces(client: Client, params: Lea
  *
  * @since 1.33.1
  */
-export function listAllLeaseCandidatesForAllNamespaces(client: Client, params: LeaseCandidatesForAllNamespacesSelection = {}, options?: ListAllOptions): AsyncIterable<LeaseCandidate> {
-  return listAll<LeaseCandidate>(client, { path: leasecandidatesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, options);
+export function listAllLeaseCandidatesForAllNamespaces(
+  client: Client,
+  params: LeaseCandidatesForAllNamespacesSelection = {},
+  options?: ListAllOptions,
+): AsyncIterable<LeaseCandidate> {
+  return listAll<LeaseCandidate>(
+    client,
+    { path: leasecandidatesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } },
+    options,
+  );
 }
 
 /**
@@ -47,8 +69,18 @@ export function listAllLeaseCandidatesForAllNamespaces(client: Client, params: L
  *
  * @since 1.33.1
  */
-export function createLeaseCandidateInformerForAllNamespaces(client: Client, params: LeaseCandidatesForAllNamespacesSelection = {}, handlers?: InformerHandlers<LeaseCandidate>, options?: WatchOptions): Informer<LeaseCandidate> {
-  return createInformer<LeaseCandidate>(client, { path: leasecandidatesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, handlers, options);
+export function createLeaseCandidateInformerForAllNamespaces(
+  client: Client,
+  params: LeaseCandidatesForAllNamespacesSelection = {},
+  handlers?: InformerHandlers<LeaseCandidate>,
+  options?: WatchOptions,
+): Informer<LeaseCandidate> {
+  return createInformer<LeaseCandidate>(
+    client,
+    { path: leasecandidatesPath, query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } },
+    handlers,
+    options,
+  );
 }
 
 /** Which LeaseCandidates `watchNamespacedLeaseCandidates`, `listAllNamespacedLeaseCandidates` and `createNamespacedLeaseCandidateInformer` cover. */
@@ -75,8 +107,19 @@ export interface NamespacedLeaseCandidatesSelection {
  * @throws KubernetesApiError, WatchError or WatchDecodeError when the watch cannot go on
  * @since 1.33.1
  */
-export function watchNamespacedLeaseCandidates(client: Client, params: NamespacedLeaseCandidatesSelection, options?: WatchOptions): AsyncIterable<WatchNotification<LeaseCandidate>> {
-  return watch<LeaseCandidate>(client, { path: namespacedLeasecandidatesPath(params.namespace), query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, options);
+export function watchNamespacedLeaseCandidates(
+  client: Client,
+  params: NamespacedLeaseCandidatesSelection,
+  options?: WatchOptions,
+): AsyncIterable<WatchNotification<LeaseCandidate>> {
+  return watch<LeaseCandidate>(
+    client,
+    {
+      path: namespacedLeasecandidatesPath(params.namespace),
+      query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector },
+    },
+    options,
+  );
 }
 
 /**
@@ -84,8 +127,19 @@ export function watchNamespacedLeaseCandidates(client: Client, params: Namespace
  *
  * @since 1.33.1
  */
-export function listAllNamespacedLeaseCandidates(client: Client, params: NamespacedLeaseCandidatesSelection, options?: ListAllOptions): AsyncIterable<LeaseCandidate> {
-  return listAll<LeaseCandidate>(client, { path: namespacedLeasecandidatesPath(params.namespace), query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, options);
+export function listAllNamespacedLeaseCandidates(
+  client: Client,
+  params: NamespacedLeaseCandidatesSelection,
+  options?: ListAllOptions,
+): AsyncIterable<LeaseCandidate> {
+  return listAll<LeaseCandidate>(
+    client,
+    {
+      path: namespacedLeasecandidatesPath(params.namespace),
+      query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector },
+    },
+    options,
+  );
 }
 
 /**
@@ -93,6 +147,19 @@ export function listAllNamespacedLeaseCandidates(client: Client, params: Namespa
  *
  * @since 1.33.1
  */
-export function createNamespacedLeaseCandidateInformer(client: Client, params: NamespacedLeaseCandidatesSelection, handlers?: InformerHandlers<LeaseCandidate>, options?: WatchOptions): Informer<LeaseCandidate> {
-  return createInformer<LeaseCandidate>(client, { path: namespacedLeasecandidatesPath(params.namespace), query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector } }, handlers, options);
+export function createNamespacedLeaseCandidateInformer(
+  client: Client,
+  params: NamespacedLeaseCandidatesSelection,
+  handlers?: InformerHandlers<LeaseCandidate>,
+  options?: WatchOptions,
+): Informer<LeaseCandidate> {
+  return createInformer<LeaseCandidate>(
+    client,
+    {
+      path: namespacedLeasecandidatesPath(params.namespace),
+      query: { fieldSelector: params.fieldSelector, labelSelector: params.labelSelector },
+    },
+    handlers,
+    options,
+  );
 }

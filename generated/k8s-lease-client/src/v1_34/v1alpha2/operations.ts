@@ -8,7 +8,12 @@ import type { ResponseOf } from '../../runtime/response.js';
 import { requestWithResponse } from '../../runtime/response.js';
 import type { CallOptions, Client } from '../../runtime/transport.js';
 import type { APIResourceList, DeleteOptions, LeaseCandidate, LeaseCandidateList, Status } from './models.js';
-import { apiResourcesPath, leasecandidatesPath, namespacedLeasecandidatePath, namespacedLeasecandidatesPath } from './paths.js';
+import {
+  apiResourcesPath,
+  leasecandidatesPath,
+  namespacedLeasecandidatePath,
+  namespacedLeasecandidatesPath,
+} from './paths.js';
 
 /** Response bodies of `getAPIResources` by HTTP status code, as `getAPIResourcesWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface GetAPIResourcesResponses {
@@ -41,7 +46,10 @@ export async function getAPIResources(client: Client, options?: CallOptions): Pr
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.33.1
  */
-export async function getAPIResourcesWithResponse(client: Client, options?: CallOptions): Promise<ResponseOf<GetAPIResourcesResponses>> {
+export async function getAPIResourcesWithResponse(
+  client: Client,
+  options?: CallOptions,
+): Promise<ResponseOf<GetAPIResourcesResponses>> {
   return requestWithResponse<GetAPIResourcesResponses>(
     client,
     {
@@ -103,7 +111,7 @@ export interface ListLeaseCandidateForAllNamespacesQuery {
    *
    * @since 1.33.1
    */
-  resourceVersionMatch?: "Exact" | "NotOlderThan" | undefined;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan' | undefined;
   /**
    * Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity.
    *
@@ -118,8 +126,7 @@ export interface ListLeaseCandidateForAllNamespacesResponses {
 }
 
 /** Arguments of `listLeaseCandidateForAllNamespaces`: path parameters, query parameters. */
-export interface ListLeaseCandidateForAllNamespacesParams extends ListLeaseCandidateForAllNamespacesQuery {
-}
+export interface ListLeaseCandidateForAllNamespacesParams extends ListLeaseCandidateForAllNamespacesQuery {}
 
 /**
  * list or watch objects of kind LeaseCandidate
@@ -129,7 +136,11 @@ export interface ListLeaseCandidateForAllNamespacesParams extends ListLeaseCandi
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.33.1
  */
-export async function listLeaseCandidateForAllNamespaces(client: Client, params: ListLeaseCandidateForAllNamespacesParams = {}, options?: CallOptions): Promise<LeaseCandidateList> {
+export async function listLeaseCandidateForAllNamespaces(
+  client: Client,
+  params: ListLeaseCandidateForAllNamespacesParams = {},
+  options?: CallOptions,
+): Promise<LeaseCandidateList> {
   return client.request(
     {
       method: 'GET',
@@ -157,7 +168,11 @@ export async function listLeaseCandidateForAllNamespaces(client: Client, params:
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.33.1
  */
-export async function listLeaseCandidateForAllNamespacesWithResponse(client: Client, params: ListLeaseCandidateForAllNamespacesParams = {}, options?: CallOptions): Promise<ResponseOf<ListLeaseCandidateForAllNamespacesResponses>> {
+export async function listLeaseCandidateForAllNamespacesWithResponse(
+  client: Client,
+  params: ListLeaseCandidateForAllNamespacesParams = {},
+  options?: CallOptions,
+): Promise<ResponseOf<ListLeaseCandidateForAllNamespacesResponses>> {
   return requestWithResponse<ListLeaseCandidateForAllNamespacesResponses>(
     client,
     {
@@ -229,7 +244,7 @@ export interface ListNamespacedLeaseCandidateQuery {
    *
    * @since 1.33.1
    */
-  resourceVersionMatch?: "Exact" | "NotOlderThan" | undefined;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan' | undefined;
   /**
    * Timeout for the list/watch call. This limits the duration of the call, regardless of any activity or inactivity.
    *
@@ -257,7 +272,11 @@ export interface ListNamespacedLeaseCandidateParams extends ListNamespacedLeaseC
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.33.1
  */
-export async function listNamespacedLeaseCandidate(client: Client, params: ListNamespacedLeaseCandidateParams, options?: CallOptions): Promise<LeaseCandidateList> {
+export async function listNamespacedLeaseCandidate(
+  client: Client,
+  params: ListNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<LeaseCandidateList> {
   return client.request(
     {
       method: 'GET',
@@ -285,7 +304,11 @@ export async function listNamespacedLeaseCandidate(client: Client, params: ListN
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.33.1
  */
-export async function listNamespacedLeaseCandidateWithResponse(client: Client, params: ListNamespacedLeaseCandidateParams, options?: CallOptions): Promise<ResponseOf<ListNamespacedLeaseCandidateResponses>> {
+export async function listNamespacedLeaseCandidateWithResponse(
+  client: Client,
+  params: ListNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<ResponseOf<ListNamespacedLeaseCandidateResponses>> {
   return requestWithResponse<ListNamespacedLeaseCandidateResponses>(
     client,
     {
@@ -313,7 +336,7 @@ export interface CreateNamespacedLeaseCandidateQuery {
    *
    * @since 1.33.1
    */
-  dryRun?: "All" | undefined;
+  dryRun?: 'All' | undefined;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.
    *
@@ -325,7 +348,7 @@ export interface CreateNamespacedLeaseCandidateQuery {
    *
    * @since 1.33.1
    */
-  fieldValidation?: "Ignore" | "Strict" | "Warn" | undefined;
+  fieldValidation?: 'Ignore' | 'Strict' | 'Warn' | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
@@ -357,7 +380,11 @@ export interface CreateNamespacedLeaseCandidateParams extends CreateNamespacedLe
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.33.1
  */
-export async function createNamespacedLeaseCandidate(client: Client, params: CreateNamespacedLeaseCandidateParams, options?: CallOptions): Promise<LeaseCandidate> {
+export async function createNamespacedLeaseCandidate(
+  client: Client,
+  params: CreateNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<LeaseCandidate> {
   return client.request(
     {
       method: 'POST',
@@ -382,7 +409,11 @@ export async function createNamespacedLeaseCandidate(client: Client, params: Cre
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.33.1
  */
-export async function createNamespacedLeaseCandidateWithResponse(client: Client, params: CreateNamespacedLeaseCandidateParams, options?: CallOptions): Promise<ResponseOf<CreateNamespacedLeaseCandidateResponses>> {
+export async function createNamespacedLeaseCandidateWithResponse(
+  client: Client,
+  params: CreateNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<ResponseOf<CreateNamespacedLeaseCandidateResponses>> {
   return requestWithResponse<CreateNamespacedLeaseCandidateResponses>(
     client,
     {
@@ -415,7 +446,7 @@ export interface DeleteCollectionNamespacedLeaseCandidateQuery {
    *
    * @since 1.33.1
    */
-  dryRun?: "All" | undefined;
+  dryRun?: 'All' | undefined;
   /**
    * A selector to restrict the list of returned objects by their fields. Defaults to everything.
    *
@@ -465,7 +496,7 @@ export interface DeleteCollectionNamespacedLeaseCandidateQuery {
    *
    * @since 1.33.1
    */
-  propagationPolicy?: "Background" | "Foreground" | "Orphan" | undefined;
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' | undefined;
   /**
    * resourceVersion sets a constraint on what resource versions a request may be served from. See https://kubernetes.io/docs/reference/using-api/api-concepts/#resource-versions for details.
    *
@@ -481,7 +512,7 @@ export interface DeleteCollectionNamespacedLeaseCandidateQuery {
    *
    * @since 1.33.1
    */
-  resourceVersionMatch?: "Exact" | "NotOlderThan" | undefined;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan' | undefined;
   /**
    * `sendInitialEvents=true` may be set together with `watch=true`. In that case, the watch stream will begin with synthetic events to produce the current state of objects in the collection. Once all such events have been sent, a synthetic "Bookmark" event  will be sent. The bookmark will report the ResourceVersion (RV) corresponding to the set of objects, and be marked with `"k8s.io/initial-events-end": "true"` annotation. Afterwards, the watch stream will proceed as usual, sending watch events corresponding to changes (subsequent to the RV) to objects watched.
    *
@@ -529,7 +560,11 @@ export interface DeleteCollectionNamespacedLeaseCandidateParams extends DeleteCo
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.33.1
  */
-export async function deleteCollectionNamespacedLeaseCandidate(client: Client, params: DeleteCollectionNamespacedLeaseCandidateParams, options?: CallOptions): Promise<LeaseCandidateList> {
+export async function deleteCollectionNamespacedLeaseCandidate(
+  client: Client,
+  params: DeleteCollectionNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<LeaseCandidateList> {
   return client.request(
     {
       method: 'DELETE',
@@ -564,7 +599,11 @@ export async function deleteCollectionNamespacedLeaseCandidate(client: Client, p
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.33.1
  */
-export async function deleteCollectionNamespacedLeaseCandidateWithResponse(client: Client, params: DeleteCollectionNamespacedLeaseCandidateParams, options?: CallOptions): Promise<ResponseOf<DeleteCollectionNamespacedLeaseCandidateResponses>> {
+export async function deleteCollectionNamespacedLeaseCandidateWithResponse(
+  client: Client,
+  params: DeleteCollectionNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<ResponseOf<DeleteCollectionNamespacedLeaseCandidateResponses>> {
   return requestWithResponse<DeleteCollectionNamespacedLeaseCandidateResponses>(
     client,
     {
@@ -623,7 +662,11 @@ export interface ReadNamespacedLeaseCandidateParams extends ReadNamespacedLeaseC
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.33.1
  */
-export async function readNamespacedLeaseCandidate(client: Client, params: ReadNamespacedLeaseCandidateParams, options?: CallOptions): Promise<LeaseCandidate> {
+export async function readNamespacedLeaseCandidate(
+  client: Client,
+  params: ReadNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<LeaseCandidate> {
   return client.request(
     {
       method: 'GET',
@@ -644,7 +687,11 @@ export async function readNamespacedLeaseCandidate(client: Client, params: ReadN
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.33.1
  */
-export async function readNamespacedLeaseCandidateWithResponse(client: Client, params: ReadNamespacedLeaseCandidateParams, options?: CallOptions): Promise<ResponseOf<ReadNamespacedLeaseCandidateResponses>> {
+export async function readNamespacedLeaseCandidateWithResponse(
+  client: Client,
+  params: ReadNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<ResponseOf<ReadNamespacedLeaseCandidateResponses>> {
   return requestWithResponse<ReadNamespacedLeaseCandidateResponses>(
     client,
     {
@@ -665,7 +712,7 @@ export interface ReplaceNamespacedLeaseCandidateQuery {
    *
    * @since 1.33.1
    */
-  dryRun?: "All" | undefined;
+  dryRun?: 'All' | undefined;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint.
    *
@@ -677,7 +724,7 @@ export interface ReplaceNamespacedLeaseCandidateQuery {
    *
    * @since 1.33.1
    */
-  fieldValidation?: "Ignore" | "Strict" | "Warn" | undefined;
+  fieldValidation?: 'Ignore' | 'Strict' | 'Warn' | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
@@ -710,7 +757,11 @@ export interface ReplaceNamespacedLeaseCandidateParams extends ReplaceNamespaced
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.33.1
  */
-export async function replaceNamespacedLeaseCandidate(client: Client, params: ReplaceNamespacedLeaseCandidateParams, options?: CallOptions): Promise<LeaseCandidate> {
+export async function replaceNamespacedLeaseCandidate(
+  client: Client,
+  params: ReplaceNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<LeaseCandidate> {
   return client.request(
     {
       method: 'PUT',
@@ -735,7 +786,11 @@ export async function replaceNamespacedLeaseCandidate(client: Client, params: Re
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.33.1
  */
-export async function replaceNamespacedLeaseCandidateWithResponse(client: Client, params: ReplaceNamespacedLeaseCandidateParams, options?: CallOptions): Promise<ResponseOf<ReplaceNamespacedLeaseCandidateResponses>> {
+export async function replaceNamespacedLeaseCandidateWithResponse(
+  client: Client,
+  params: ReplaceNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<ResponseOf<ReplaceNamespacedLeaseCandidateResponses>> {
   return requestWithResponse<ReplaceNamespacedLeaseCandidateResponses>(
     client,
     {
@@ -760,13 +815,13 @@ export interface PatchNamespacedLeaseCandidateQuery {
    *
    * @since 1.33.1
    */
-  dryRun?: "All" | undefined;
+  dryRun?: 'All' | undefined;
   /**
    * fieldValidation instructs the server on how to handle objects in the request (POST/PUT/PATCH) containing unknown or duplicate fields. Valid values are: - Ignore: This will ignore any unknown fields that are silently dropped from the object, and will ignore all but the last duplicate field that the decoder encounters. This is the default behavior prior to v1.23. - Warn: This will send a warning via the standard warning response header for each unknown field that is dropped from the object, and for each duplicate field that is encountered. The request will still succeed if there are no other errors, and will only persist the last of any duplicate fields. This is the default in v1.23+ - Strict: This will fail the request with a BadRequest error if any unknown fields would be dropped from the object, or if any duplicate fields are present. The error returned from the server will contain all unknown and duplicate fields encountered.
    *
    * @since 1.33.1
    */
-  fieldValidation?: "Ignore" | "Strict" | "Warn" | undefined;
+  fieldValidation?: 'Ignore' | 'Strict' | 'Warn' | undefined;
   /**
    * If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).
    *
@@ -819,7 +874,9 @@ export interface PatchNamespacedLeaseCandidateApplyPatch extends PatchNamespaced
 }
 
 /** Arguments of `patchNamespacedLeaseCandidate`, discriminated by `patch.type`. */
-export type PatchNamespacedLeaseCandidateParams = PatchNamespacedLeaseCandidateUpdatePatch | PatchNamespacedLeaseCandidateApplyPatch;
+export type PatchNamespacedLeaseCandidateParams =
+  | PatchNamespacedLeaseCandidateUpdatePatch
+  | PatchNamespacedLeaseCandidateApplyPatch;
 
 /**
  * partially update the specified LeaseCandidate
@@ -829,7 +886,11 @@ export type PatchNamespacedLeaseCandidateParams = PatchNamespacedLeaseCandidateU
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.33.1
  */
-export async function patchNamespacedLeaseCandidate(client: Client, params: PatchNamespacedLeaseCandidateParams, options?: CallOptions): Promise<LeaseCandidate> {
+export async function patchNamespacedLeaseCandidate(
+  client: Client,
+  params: PatchNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<LeaseCandidate> {
   return client.request(
     {
       method: 'PATCH',
@@ -855,7 +916,11 @@ export async function patchNamespacedLeaseCandidate(client: Client, params: Patc
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.33.1
  */
-export async function patchNamespacedLeaseCandidateWithResponse(client: Client, params: PatchNamespacedLeaseCandidateParams, options?: CallOptions): Promise<ResponseOf<PatchNamespacedLeaseCandidateResponses>> {
+export async function patchNamespacedLeaseCandidateWithResponse(
+  client: Client,
+  params: PatchNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<ResponseOf<PatchNamespacedLeaseCandidateResponses>> {
   return requestWithResponse<PatchNamespacedLeaseCandidateResponses>(
     client,
     {
@@ -881,7 +946,7 @@ export interface DeleteNamespacedLeaseCandidateQuery {
    *
    * @since 1.33.1
    */
-  dryRun?: "All" | undefined;
+  dryRun?: 'All' | undefined;
   /**
    * The duration in seconds before the object should be deleted. Value must be non-negative integer. The value zero indicates delete immediately. If this value is nil, the default grace period for the specified type will be used. Defaults to a per object value if not specified. zero means delete immediately.
    *
@@ -911,7 +976,7 @@ export interface DeleteNamespacedLeaseCandidateQuery {
    *
    * @since 1.33.1
    */
-  propagationPolicy?: "Background" | "Foreground" | "Orphan" | undefined;
+  propagationPolicy?: 'Background' | 'Foreground' | 'Orphan' | undefined;
 }
 
 /** Response bodies of `deleteNamespacedLeaseCandidate` by HTTP status code, as `deleteNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
@@ -938,7 +1003,11 @@ export interface DeleteNamespacedLeaseCandidateParams extends DeleteNamespacedLe
  * @throws KubernetesApiError for any non-2xx response (see isNotFound, isConflict, …)
  * @since 1.33.1
  */
-export async function deleteNamespacedLeaseCandidate(client: Client, params: DeleteNamespacedLeaseCandidateParams, options?: CallOptions): Promise<Status> {
+export async function deleteNamespacedLeaseCandidate(
+  client: Client,
+  params: DeleteNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<Status> {
   return client.request(
     {
       method: 'DELETE',
@@ -965,7 +1034,11 @@ export async function deleteNamespacedLeaseCandidate(client: Client, params: Del
  * @throws KubernetesApiError for any non-2xx response
  * @since 1.33.1
  */
-export async function deleteNamespacedLeaseCandidateWithResponse(client: Client, params: DeleteNamespacedLeaseCandidateParams, options?: CallOptions): Promise<ResponseOf<DeleteNamespacedLeaseCandidateResponses>> {
+export async function deleteNamespacedLeaseCandidateWithResponse(
+  client: Client,
+  params: DeleteNamespacedLeaseCandidateParams,
+  options?: CallOptions,
+): Promise<ResponseOf<DeleteNamespacedLeaseCandidateResponses>> {
   return requestWithResponse<DeleteNamespacedLeaseCandidateResponses>(
     client,
     {
