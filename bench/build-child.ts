@@ -40,7 +40,10 @@ export async function buildChild(entry: string): Promise<string> {
       {
         name: 'generated-dist-external',
         setup(pluginBuild) {
-          pluginBuild.onResolve({ filter: /generated\/(k8s-lease-client\/)?dist\// }, (args) => ({ path: resolvePath(args.resolveDir, args.path), external: true }));
+          pluginBuild.onResolve({ filter: /generated\/(k8s-lease-client\/)?dist\// }, (args) => ({
+            path: resolvePath(args.resolveDir, args.path),
+            external: true,
+          }));
         },
       },
     ],

@@ -74,7 +74,8 @@ export async function renewLease(baseUrl: string, namespace: string, name: strin
   {
     key: 'client-node',
     platform: 'node',
-    banner: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+    banner:
+      "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
     source: `import { CoordinationV1Api, KubeConfig, V1MicroTime } from '@kubernetes/client-node';
 
 export async function renewLease(baseUrl: string, namespace: string, name: string, holder: string): Promise<string | undefined> {
@@ -121,7 +122,13 @@ async function bundle(dir: string, consumer: Consumer): Promise<Measured & { cod
   const rawCode = raw.outputFiles?.[0]?.contents;
   const code = min.outputFiles?.[0]?.contents;
   if (rawCode === undefined || code === undefined) throw new Error(`${consumer.key}: esbuild produced no output`);
-  return { raw: rawCode.length, min: code.length, gzip: gzipSync(code, { level: 9 }).length, metafile: min.metafile, code };
+  return {
+    raw: rawCode.length,
+    min: code.length,
+    gzip: gzipSync(code, { level: 9 }).length,
+    metafile: min.metafile,
+    code,
+  };
 }
 
 /** Inputs of the (single) output by bytes in the minified bundle, largest first, named relative to the project. */
@@ -132,7 +139,9 @@ function topInputs(dir: string, metafile: Metafile): Array<{ path: string; bytes
     .map(([path, input]) => {
       const absolute = resolve(dir, path);
       // The consumer itself lives in the temporary directory.
-      const name = absolute.startsWith(dir) ? `(consumer) ${relative(dir, absolute)}` : relative(PROJECT_ROOT, absolute);
+      const name = absolute.startsWith(dir)
+        ? `(consumer) ${relative(dir, absolute)}`
+        : relative(PROJECT_ROOT, absolute);
       return { path: name, bytes: input.bytesInOutput };
     })
     .filter((input) => input.bytes > 0)
@@ -173,7 +182,11 @@ export async function benchBundleSize(_context: BenchContext): Promise<BenchResu
       }),
     );
     // The consumers must be correct, typed uses of each library, or the comparison means nothing.
-    const tsc = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir], { encoding: 'utf8' });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', dir],
+      { encoding: 'utf8' },
+    );
     if (tsc.status !== 0) throw new Error(`consumers do not type-check:\n${tsc.stdout}${tsc.stderr}`);
 
     const measured = new Map<Consumer['key'], Measured>();
@@ -185,11 +198,18 @@ export async function benchBundleSize(_context: BenchContext): Promise<BenchResu
         const file = join(dir, `${consumer.key}.bundle.mjs`);
         writeFileSync(file, code);
         const module: unknown = await import(pathToFileURL(file).href);
-        const renewLease: unknown = typeof module === 'object' && module !== null ? Reflect.get(module, 'renewLease') : undefined;
+        const renewLease: unknown =
+          typeof module === 'object' && module !== null ? Reflect.get(module, 'renewLease') : undefined;
         if (typeof renewLease !== 'function') throw new Error(`${consumer.key}: bundle does not export renewLease`);
         const holder = `bench-${consumer.key}`;
-        const got: unknown = await Reflect.apply(renewLease, undefined, [server.baseUrl, LEASE_NAMESPACE, LEASE_NAME, holder]);
-        if (got !== holder) throw new Error(`${consumer.key}: bundled consumer returned ${String(got)}, expected ${holder}`);
+        const got: unknown = await Reflect.apply(renewLease, undefined, [
+          server.baseUrl,
+          LEASE_NAMESPACE,
+          LEASE_NAME,
+          holder,
+        ]);
+        if (got !== holder)
+          throw new Error(`${consumer.key}: bundled consumer returned ${String(got)}, expected ${holder}`);
       }
     } finally {
       await server.close();
@@ -209,7 +229,8 @@ export async function benchBundleSize(_context: BenchContext): Promise<BenchResu
     figures['ratio ours / client-node (gzip)'] = round(ours.gzip / clientNode.gzip, 4);
     // What dominates ours: esbuild's bytes per input in the minified bundle.
     for (const input of topInputs(dir, ours.metafile)) {
-      figures[`ours breakdown: ${input.path} (minified bytes, ${round((100 * input.bytes) / ours.min, 1)}%)`] = input.bytes;
+      figures[`ours breakdown: ${input.path} (minified bytes, ${round((100 * input.bytes) / ours.min, 1)}%)`] =
+        input.bytes;
     }
 
     return {
@@ -219,7 +240,10 @@ export async function benchBundleSize(_context: BenchContext): Promise<BenchResu
       figures,
       goals: [
         { goal: `ours ≤ ${GOAL_GZIP_BYTES} bytes gzipped (got ${ours.gzip})`, met: ours.gzip <= GOAL_GZIP_BYTES },
-        { goal: `ours smaller than openapi-fetch + openapi-typescript, gzipped (got ${ours.gzip} vs ${openapiFetch.gzip})`, met: ours.gzip < openapiFetch.gzip },
+        {
+          goal: `ours smaller than openapi-fetch + openapi-typescript, gzipped (got ${ours.gzip} vs ${openapiFetch.gzip})`,
+          met: ours.gzip < openapiFetch.gzip,
+        },
       ],
     };
   } finally {

@@ -39,11 +39,19 @@ const PANEL_GAP = 18;
 const GOAL_LABEL = 16;
 const HEADER = 44;
 
-const XML_ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const XML_ESCAPES: Readonly<Record<string, string>> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
 
 export function escapeXml(text: string): string {
   // Characters XML 1.0 forbids outright are dropped: escaping cannot make them legal.
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '').replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
+  return text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, '')
+    .replace(/[&<>"']/g, (c) => XML_ESCAPES[c] ?? c);
 }
 
 /** A value as people read it: thousands separated, at most three significant decimals below 10. */
@@ -61,8 +69,14 @@ function panelHeight(panel: ChartPanel): number {
 function renderPanel(panel: ChartPanel, top: number): string[] {
   const plotWidth = WIDTH - LABEL_WIDTH - VALUE_WIDTH - 20;
   const finite = panel.bars.map((b) => b.value).filter((v) => Number.isFinite(v) && v > 0);
-  const scaleMax = Math.max(...finite, panel.scaleMax !== undefined && Number.isFinite(panel.scaleMax) ? panel.scaleMax : 0, panel.goal !== undefined && Number.isFinite(panel.goal.value) ? panel.goal.value : 0, Number.MIN_VALUE);
-  const x = (value: number): number => LABEL_WIDTH + (Math.max(0, Number.isFinite(value) ? value : 0) / scaleMax) * plotWidth;
+  const scaleMax = Math.max(
+    ...finite,
+    panel.scaleMax !== undefined && Number.isFinite(panel.scaleMax) ? panel.scaleMax : 0,
+    panel.goal !== undefined && Number.isFinite(panel.goal.value) ? panel.goal.value : 0,
+    Number.MIN_VALUE,
+  );
+  const x = (value: number): number =>
+    LABEL_WIDTH + (Math.max(0, Number.isFinite(value) ? value : 0) / scaleMax) * plotWidth;
   const out = [`<text x="10" y="${top + 16}" class="panel">${escapeXml(panel.title)}</text>`];
   if (panel.goal !== undefined && Number.isFinite(panel.goal.value)) {
     const gx = x(panel.goal.value).toFixed(1);
@@ -95,15 +109,17 @@ export function renderChart(chart: Chart): string {
     body.push(...renderPanel(panel, top));
     top += (heights[index] ?? 0) + PANEL_GAP;
   });
-  return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeXml(chart.title)}">`,
-    '<style>text{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:12px;fill:#24292f}.title{font-size:15px;font-weight:600}.subtitle{fill:#57606a}.panel{font-weight:600}.value{fill:#57606a;paint-order:stroke;stroke:#fff;stroke-width:3px}.goal-label{paint-order:stroke;stroke:#fff;stroke-width:3px}.ours{fill:#0969da}.other{fill:#8c959f}.goal{stroke:#cf222e;stroke-width:2;stroke-dasharray:5 3}.goal-label{fill:#cf222e;font-size:11px}</style>',
-    `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
-    `<text x="10" y="20" class="title">${escapeXml(chart.title)}</text>`,
-    chart.subtitle === undefined ? '' : `<text x="10" y="36" class="subtitle">${escapeXml(chart.subtitle)}</text>`,
-    ...body,
-    '</svg>',
-  ]
-    .filter((line) => line !== '')
-    .join('\n') + '\n';
+  return (
+    [
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeXml(chart.title)}">`,
+      '<style>text{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:12px;fill:#24292f}.title{font-size:15px;font-weight:600}.subtitle{fill:#57606a}.panel{font-weight:600}.value{fill:#57606a;paint-order:stroke;stroke:#fff;stroke-width:3px}.goal-label{paint-order:stroke;stroke:#fff;stroke-width:3px}.ours{fill:#0969da}.other{fill:#8c959f}.goal{stroke:#cf222e;stroke-width:2;stroke-dasharray:5 3}.goal-label{fill:#cf222e;font-size:11px}</style>',
+      `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
+      `<text x="10" y="20" class="title">${escapeXml(chart.title)}</text>`,
+      chart.subtitle === undefined ? '' : `<text x="10" y="36" class="subtitle">${escapeXml(chart.subtitle)}</text>`,
+      ...body,
+      '</svg>',
+    ]
+      .filter((line) => line !== '')
+      .join('\n') + '\n'
+  );
 }

@@ -17,7 +17,15 @@ export async function benchGenerate(context: BenchContext): Promise<BenchResult>
   const out = join(outParent, 'generated');
   const oracleOut = join(oracleParent, 'types.ts');
   const runOurs = (): number => timeCommand('npm', ['run', '-s', 'generate', '--', '--out', out]);
-  const runTheirs = (): number => timeCommand('npx', ['--no-install', 'openapi-typescript', 'spec/openapi/v1.35.0.json', '-o', oracleOut, '--silent']);
+  const runTheirs = (): number =>
+    timeCommand('npx', [
+      '--no-install',
+      'openapi-typescript',
+      'spec/openapi/v1.35.0.json',
+      '-o',
+      oracleOut,
+      '--silent',
+    ]);
   try {
     // One untimed run each: the first generation after a source change rebuilds the launcher's bundle and caches.
     runOurs();
@@ -50,7 +58,12 @@ export async function benchGenerate(context: BenchContext): Promise<BenchResult>
         'ratio generate / openapi-typescript (median of pair ratios)': round(pairRatio, 3),
         'ratio generate / openapi-typescript (ratio of medians)': round(generateMs / openapiTypescriptMs, 3),
       },
-      goals: [{ goal: `npm run generate (all releases) ≤ 1.0 × openapi-typescript (one release), median of pair ratios (got ${round(pairRatio, 3)}×)`, met: pairRatio <= 1.0 }],
+      goals: [
+        {
+          goal: `npm run generate (all releases) ≤ 1.0 × openapi-typescript (one release), median of pair ratios (got ${round(pairRatio, 3)}×)`,
+          met: pairRatio <= 1.0,
+        },
+      ],
     };
   } finally {
     rmSync(outParent, { recursive: true, force: true });

@@ -58,9 +58,15 @@ export function writeResult(result: BenchResult, quick: boolean): string {
  * <name>.svg beside <name>.json, drawn from the recorded figures alone, so
  * `npm run bench -- --charts` can redraw every picture without measuring again.
  */
-export function writeChart(dir: string, recorded: Pick<BenchResult, 'name' | 'environment' | 'figures'> & { measuredAt: string; quick: boolean }): void {
+export function writeChart(
+  dir: string,
+  recorded: Pick<BenchResult, 'name' | 'environment' | 'figures'> & { measuredAt: string; quick: boolean },
+): void {
   const chart = chartOf(recorded.name, recorded.figures);
   if (chart === undefined) return;
   const subtitle = `${recorded.environment}${recorded.quick ? ' [quick]' : ''}, ${recorded.measuredAt.slice(0, 10)}`;
-  writeFileSync(join(dir, `${recorded.name}.svg`), renderChart({ ...chart, subtitle: chart.subtitle === undefined ? subtitle : `${chart.subtitle}; ${subtitle}` }));
+  writeFileSync(
+    join(dir, `${recorded.name}.svg`),
+    renderChart({ ...chart, subtitle: chart.subtitle === undefined ? subtitle : `${chart.subtitle}; ${subtitle}` }),
+  );
 }

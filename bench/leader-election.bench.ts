@@ -104,7 +104,10 @@ export async function benchLeaderElection(context: BenchContext): Promise<BenchR
         'requests per renewal': round(perRenewal, 2),
       },
       goals: [
-        { goal: `every failover ≤ leaseDuration + 2 × retryPeriod × (1 + JitterFactor) = ${FAILOVER_BOUND} ms`, met: measured.every((m) => m <= FAILOVER_BOUND) },
+        {
+          goal: `every failover ≤ leaseDuration + 2 × retryPeriod × (1 + JitterFactor) = ${FAILOVER_BOUND} ms`,
+          met: measured.every((m) => m <= FAILOVER_BOUND),
+        },
         { goal: 'requests per renewal in the steady state = 1', met: renewals > 0 && perRenewal === 1 },
       ],
     };

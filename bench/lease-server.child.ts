@@ -32,7 +32,11 @@ let lease: Record<string, unknown> = {
         apiVersion: 'coordination.k8s.io/v1',
         time: '2025-01-14T09:21:07Z',
         fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app.kubernetes.io/component': {}, 'f:app.kubernetes.io/part-of': {} } } },
+        fieldsV1: {
+          'f:metadata': {
+            'f:labels': { '.': {}, 'f:app.kubernetes.io/component': {}, 'f:app.kubernetes.io/part-of': {} },
+          },
+        },
       },
       {
         manager: 'kube-controller-manager',
@@ -41,7 +45,13 @@ let lease: Record<string, unknown> = {
         time: '2025-11-20T08:12:44Z',
         fieldsType: 'FieldsV1',
         fieldsV1: {
-          'f:spec': { 'f:acquireTime': {}, 'f:holderIdentity': {}, 'f:leaseDurationSeconds': {}, 'f:leaseTransitions': {}, 'f:renewTime': {} },
+          'f:spec': {
+            'f:acquireTime': {},
+            'f:holderIdentity': {},
+            'f:leaseDurationSeconds': {},
+            'f:leaseTransitions': {},
+            'f:renewTime': {},
+          },
         },
       },
     ],
@@ -63,7 +73,15 @@ const socketIds = new WeakMap<Socket, number>();
 let nextSocketId = 0;
 
 function status(res: ServerResponse, code: number, reason: string, message: string): void {
-  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  const body = JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    code,
+  });
   res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
@@ -90,8 +108,15 @@ function replace(req: IncomingMessage, res: ServerResponse): void {
     }
     const metadata: unknown = Reflect.get(sent, 'metadata');
     const previous: unknown = Reflect.get(lease, 'metadata');
-    const version = typeof previous === 'object' && previous !== null ? Number(Reflect.get(previous, 'resourceVersion')) : 0;
-    lease = { ...sent, metadata: { ...(typeof metadata === 'object' && metadata !== null ? metadata : {}), resourceVersion: String(version + 1) } };
+    const version =
+      typeof previous === 'object' && previous !== null ? Number(Reflect.get(previous, 'resourceVersion')) : 0;
+    lease = {
+      ...sent,
+      metadata: {
+        ...(typeof metadata === 'object' && metadata !== null ? metadata : {}),
+        resourceVersion: String(version + 1),
+      },
+    };
     leaseBody = Buffer.from(JSON.stringify(lease));
     sendLease(res);
   });

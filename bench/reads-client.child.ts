@@ -8,7 +8,12 @@
  *
  *   argv[2]: a ReadsChildConfig as JSON
  */
-import { isReadsChildCommand, type ReadsChildConfig, type ReadsChildMessage, type RemoteReadsContender } from './reads-remote.js';
+import {
+  isReadsChildCommand,
+  type ReadsChildConfig,
+  type ReadsChildMessage,
+  type RemoteReadsContender,
+} from './reads-remote.js';
 import { LEASE_NAME, LEASE_NAMESPACE, LEASE_PATH } from './lease-server.js';
 
 type Read = () => Promise<unknown>;

@@ -1,6 +1,10 @@
 /** The reads benchmark's clients that run in a Node 22 child (reads-client.child.ts), and what it and the parent say over IPC. */
 
-export const REMOTE_READS_CONTENDERS = ['fetch floor (Node 22)', 'ours (Node 22)', 'client-node 2.0.1 (Node 22)'] as const;
+export const REMOTE_READS_CONTENDERS = [
+  'fetch floor (Node 22)',
+  'ours (Node 22)',
+  'client-node 2.0.1 (Node 22)',
+] as const;
 export type RemoteReadsContender = (typeof REMOTE_READS_CONTENDERS)[number];
 
 export interface ReadsChildConfig {
@@ -18,14 +22,23 @@ export interface ReadsChildCommand {
 
 export type ReadsChildMessage =
   | { readonly type: 'ready'; readonly node: string }
-  | { readonly type: 'round'; readonly contender: RemoteReadsContender; readonly seconds: number; readonly cpuMicros: number };
+  | {
+      readonly type: 'round';
+      readonly contender: RemoteReadsContender;
+      readonly seconds: number;
+      readonly cpuMicros: number;
+    };
 
 function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
 }
 
 export function isReadsChildCommand(value: unknown): value is ReadsChildCommand {
-  return field(value, 'type') === 'round' && typeof field(value, 'requests') === 'number' && REMOTE_READS_CONTENDERS.some((c) => c === field(value, 'contender'));
+  return (
+    field(value, 'type') === 'round' &&
+    typeof field(value, 'requests') === 'number' &&
+    REMOTE_READS_CONTENDERS.some((c) => c === field(value, 'contender'))
+  );
 }
 
 export function isReadsChildMessage(value: unknown): value is ReadsChildMessage {

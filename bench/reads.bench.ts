@@ -7,7 +7,13 @@ import { PROJECT_ROOT } from '../generator/config.js';
 import { NODE22, buildChild } from './build-child.js';
 import { environment, median, round, type BenchContext, type BenchResult } from './harness.js';
 import { LEASE_NAME, LEASE_NAMESPACE, LEASE_PATH, startLeaseServer, type ServerStats } from './lease-server.js';
-import { REMOTE_READS_CONTENDERS, isReadsChildMessage, type ReadsChildConfig, type ReadsChildMessage, type RemoteReadsContender } from './reads-remote.js';
+import {
+  REMOTE_READS_CONTENDERS,
+  isReadsChildMessage,
+  type ReadsChildConfig,
+  type ReadsChildMessage,
+  type RemoteReadsContender,
+} from './reads-remote.js';
 
 /**
  * The one operation the reads benchmark calls, typed as openapi-typescript
@@ -18,7 +24,12 @@ interface LeasePaths {
   '/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}': {
     parameters: { query?: never; header?: never; path: { namespace: string; name: string }; cookie?: never };
     get: {
-      parameters: { query?: { pretty?: string }; header?: never; path: { namespace: string; name: string }; cookie?: never };
+      parameters: {
+        query?: { pretty?: string };
+        header?: never;
+        path: { namespace: string; name: string };
+        cookie?: never;
+      };
       requestBody?: never;
       responses: { 200: { headers: { [name: string]: unknown }; content: { 'application/json': Lease } } };
     };
@@ -60,14 +71,20 @@ interface RemoteClients {
 async function startRemoteClients(baseUrl: string, warmup: number): Promise<RemoteClients> {
   const entry = await buildChild('reads-client.child.ts');
   const config: ReadsChildConfig = { baseUrl, contenders: REMOTE_READS_CONTENDERS, warmup };
-  const child: ChildProcess = fork(entry, [JSON.stringify(config)], { cwd: PROJECT_ROOT, execPath: NODE22, execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(entry, [JSON.stringify(config)], {
+    cwd: PROJECT_ROOT,
+    execPath: NODE22,
+    execArgv: [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const waiters: Array<{ resolve: (message: ReadsChildMessage) => void; reject: (error: Error) => void }> = [];
   const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('message', (message: unknown) => {
     if (isReadsChildMessage(message)) waiters.shift()?.resolve(message);
   });
   child.once('exit', (code, signal) => {
-    for (const waiter of waiters.splice(0)) waiter.reject(new Error(`Node 22 reads child exited (code ${String(code)}, signal ${String(signal)})`));
+    for (const waiter of waiters.splice(0))
+      waiter.reject(new Error(`Node 22 reads child exited (code ${String(code)}, signal ${String(signal)})`));
   });
   const next = (): Promise<ReadsChildMessage> => new Promise((resolve, reject) => waiters.push({ resolve, reject }));
   const ready = await next();
@@ -78,7 +95,8 @@ async function startRemoteClients(baseUrl: string, warmup: number): Promise<Remo
       const answer = next();
       child.send({ type: 'round', contender: key, requests });
       const message = await answer;
-      if (message.type !== 'round' || message.contender !== key) throw new Error(`Node 22 reads child answered ${JSON.stringify(message)} to a round of ${key}`);
+      if (message.type !== 'round' || message.contender !== key)
+        throw new Error(`Node 22 reads child answered ${JSON.stringify(message)} to a round of ${key}`);
       return { seconds: message.seconds, cpuMicros: message.cpuMicros };
     },
   });
@@ -142,10 +160,14 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
     const local = [
       localContender('fetch floor', () => fetch(url).then((r) => r.json())),
       localContender('ours', () => readNamespacedLease(ours, { namespace: LEASE_NAMESPACE, name: LEASE_NAME })),
-      localContender('client-node', () => coordination.readNamespacedLease({ namespace: LEASE_NAMESPACE, name: LEASE_NAME })),
+      localContender('client-node', () =>
+        coordination.readNamespacedLease({ namespace: LEASE_NAMESPACE, name: LEASE_NAME }),
+      ),
       localContender('openapi-fetch', () =>
         openapiFetch
-          .GET('/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}', { params: { path: { namespace: LEASE_NAMESPACE, name: LEASE_NAME } } })
+          .GET('/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}', {
+            params: { path: { namespace: LEASE_NAMESPACE, name: LEASE_NAME } },
+          })
           .then((r) => r.data),
       ),
     ];
@@ -159,14 +181,17 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
     remote = existsSync(NODE22) ? await startRemoteClients(server.baseUrl, warmup) : undefined;
     const contenders: Contender[] = [...local, ...(remote?.contenders ?? [])];
 
-    const measured = new Map<string, Measured>(contenders.map((c) => [c.key, { rps: [], cpuMicros: [], usedConnections: [], newConnections: [] }]));
+    const measured = new Map<string, Measured>(
+      contenders.map((c) => [c.key, { rps: [], cpuMicros: [], usedConnections: [], newConnections: [] }]),
+    );
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 === 0 ? contenders : [...contenders].reverse();
       for (const contender of order) {
         await server.reset();
         const { seconds, cpuMicros } = await contender.round(requests);
         const stats: ServerStats = await server.stats();
-        if (stats.requests !== requests) throw new Error(`${contender.key}: server saw ${stats.requests} requests, expected ${requests}`);
+        if (stats.requests !== requests)
+          throw new Error(`${contender.key}: server saw ${stats.requests} requests, expected ${requests}`);
         const m = measured.get(contender.key)!;
         m.rps.push(requests / seconds);
         m.cpuMicros.push(cpuMicros / requests);
@@ -213,8 +238,14 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
     if (remote === undefined) figures['Node 22'] = `not run: no binary at ${NODE22}`;
     else {
       figures['Node 22 version'] = remote.node;
-      figures['Node 22: ratio ours / client-node 2.0.1 (median of per-round ratios)'] = round(pairedRatio('client-node 2.0.1 (Node 22)', 'ours (Node 22)'), 3);
-      figures['Node 22: ratio ours / fetch floor (median of per-round ratios)'] = round(pairedRatio('fetch floor (Node 22)', 'ours (Node 22)'), 3);
+      figures['Node 22: ratio ours / client-node 2.0.1 (median of per-round ratios)'] = round(
+        pairedRatio('client-node 2.0.1 (Node 22)', 'ours (Node 22)'),
+        3,
+      );
+      figures['Node 22: ratio ours / fetch floor (median of per-round ratios)'] = round(
+        pairedRatio('fetch floor (Node 22)', 'ours (Node 22)'),
+        3,
+      );
     }
     for (const contender of contenders) {
       const m = measured.get(contender.key)!;
@@ -228,9 +259,18 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
       environment: remote === undefined ? environment() : `${environment()}; Node 22 clients: node ${remote.node}`,
       figures,
       goals: [
-        { goal: `ours ≥ 0.95 × fetch floor (req/s, median of per-round ratios; got ${round(oursVsFloor, 3)}×)`, met: oursVsFloor >= 0.95 },
-        { goal: `ours ≥ 1.3 × @kubernetes/client-node (req/s, median of per-round ratios; got ${round(oursVsClientNode, 3)}×)`, met: oursVsClientNode >= 1.3 },
-        { goal: `ours keeps connections alive: ≤ 5 TCP connections per ${requests} requests (got ${ourConnections})`, met: ourConnections <= 5 },
+        {
+          goal: `ours ≥ 0.95 × fetch floor (req/s, median of per-round ratios; got ${round(oursVsFloor, 3)}×)`,
+          met: oursVsFloor >= 0.95,
+        },
+        {
+          goal: `ours ≥ 1.3 × @kubernetes/client-node (req/s, median of per-round ratios; got ${round(oursVsClientNode, 3)}×)`,
+          met: oursVsClientNode >= 1.3,
+        },
+        {
+          goal: `ours keeps connections alive: ≤ 5 TCP connections per ${requests} requests (got ${ourConnections})`,
+          met: ourConnections <= 5,
+        },
       ],
     };
   } finally {

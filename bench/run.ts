@@ -36,7 +36,10 @@ if (args.includes('--charts')) {
   // Redraws every recorded picture and SUMMARY.md from bench/results/*.json, measuring nothing.
   const dir = join(PROJECT_ROOT, 'bench', 'results');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
-    const recorded = JSON.parse(readFileSync(join(dir, file), 'utf8')) as BenchResult & { measuredAt: string; quick: boolean };
+    const recorded = JSON.parse(readFileSync(join(dir, file), 'utf8')) as BenchResult & {
+      measuredAt: string;
+      quick: boolean;
+    };
     writeChart(dir, recorded);
   }
   console.log(`summary: ${writeSummary()}`);

@@ -3,7 +3,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../generator/config.js';
 import { environment, median, round, type BenchContext, type BenchResult } from './harness.js';
-import { isSlowWatcherResult, type SlowWatcherConfig, type SlowWatcherResult, type SlowWatcherScenario } from './slow-watcher.js';
+import {
+  isSlowWatcherResult,
+  type SlowWatcherConfig,
+  type SlowWatcherResult,
+  type SlowWatcherScenario,
+} from './slow-watcher.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const MB = 1024 * 1024;
@@ -28,7 +33,11 @@ function runScenario(config: SlowWatcherConfig): Promise<SlowWatcherResult> {
       if (isSlowWatcherResult(message)) result = message;
     });
     child.once('error', reject);
-    child.once('exit', (code) => (result !== undefined ? resolve(result) : reject(new Error(`slow-watcher child exited with ${String(code)} and no result`))));
+    child.once('exit', (code) =>
+      result !== undefined
+        ? resolve(result)
+        : reject(new Error(`slow-watcher child exited with ${String(code)} and no result`)),
+    );
   });
 }
 
@@ -44,7 +53,10 @@ export async function benchSlowWatcher(context: BenchContext): Promise<BenchResu
   const results: Record<SlowWatcherScenario, SlowWatcherResult[]> = { 'reading only': [], 'never-reading': [] };
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? scenarios : [...scenarios].reverse();
-    for (const scenario of order) results[scenario].push(await runScenario({ scenario, events, eventBytes: EVENT_BYTES, watchBufferBytes: WATCH_BUFFER_BYTES }));
+    for (const scenario of order)
+      results[scenario].push(
+        await runScenario({ scenario, events, eventBytes: EVENT_BYTES, watchBufferBytes: WATCH_BUFFER_BYTES }),
+      );
   }
   const rss = (s: SlowWatcherScenario): number => median(results[s].map((r) => r.peakRssBytes));
   const live = (s: SlowWatcherScenario): number => median(results[s].map((r) => r.peakLiveBytes));
@@ -71,7 +83,10 @@ export async function benchSlowWatcher(context: BenchContext): Promise<BenchResu
     },
     goals: [
       { goal: `peak RSS with a never-reading watcher ≤ ${MAX_RSS_RATIO} × reading only`, met: ratio <= MAX_RSS_RATIO },
-      { goal: `extra peak heap+external ≤ 2 × watchBufferBytes + ${SLACK_BYTES / MB} MB = ${liveBound / MB} MB (unbounded: the whole backlog)`, met: extraLive <= liveBound },
+      {
+        goal: `extra peak heap+external ≤ 2 × watchBufferBytes + ${SLACK_BYTES / MB} MB = ${liveBound / MB} MB (unbounded: the whole backlog)`,
+        met: extraLive <= liveBound,
+      },
       { goal: 'the never-reading watcher is terminated; the reading one stays', met: terminated },
       { goal: `the reading watcher receives all ${events} events`, met: allDelivered },
     ],

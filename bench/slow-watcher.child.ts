@@ -49,7 +49,10 @@ let peakLive = 0;
 const payload = 'x'.repeat(config.eventBytes);
 const started = process.hrtime.bigint();
 for (let i = 0; i < config.events; i++) {
-  const written = server.store.update({ metadata: { name: 'big', namespace: 'default', annotations: { payload: `${i}${payload}` } }, spec: {} });
+  const written = server.store.update({
+    metadata: { name: 'big', namespace: 'default', annotations: { payload: `${i}${payload}` } },
+    spec: {},
+  });
   if (!written.ok) throw new Error(written.error.message);
   const usage = process.memoryUsage();
   peakLive = Math.max(peakLive, usage.heapUsed + usage.external);

@@ -12,7 +12,17 @@ interface RecordedResult {
 }
 
 /** The order pictures appear in: what users compare first. Benchmarks not listed follow alphabetically. */
-const ORDER = ['reads', 'watch', 'informer-scale', 'generate', 'bundle-size', 'tls-reads', 'leader-election', 'slow-watcher', 'package-size'];
+const ORDER = [
+  'reads',
+  'watch',
+  'informer-scale',
+  'generate',
+  'bundle-size',
+  'tls-reads',
+  'leader-election',
+  'slow-watcher',
+  'package-size',
+];
 
 function rank(name: string): number {
   const index = ORDER.indexOf(name);
@@ -36,7 +46,12 @@ export function writeSummary(): string {
     .filter((f) => f.endsWith('.json'))
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as RecordedResult)
     .sort((a, b) => rank(a.name) - rank(b.name) || (a.name < b.name ? -1 : 1));
-  const lines = ['# Recorded benchmark figures', '', 'Written by `npm run bench` from `bench/results/*.json` and `*.svg`; see bench/README.md for what each benchmark measures. Blue bars are this project, the dashed red line is the goal.', ''];
+  const lines = [
+    '# Recorded benchmark figures',
+    '',
+    'Written by `npm run bench` from `bench/results/*.json` and `*.svg`; see bench/README.md for what each benchmark measures. Blue bars are this project, the dashed red line is the goal.',
+    '',
+  ];
   for (const r of results) {
     if (files.has(`${r.name}.svg`)) lines.push(`![${r.name}](${r.name}.svg)`, '');
   }
@@ -44,7 +59,9 @@ export function writeSummary(): string {
   for (const r of results) {
     const missed = r.goals.filter((g) => !g.met).map((g) => cell(g.goal));
     const met = r.goals.length - missed.length;
-    lines.push(`| [${r.name}](${r.name}.json) | ${met} of ${r.goals.length} | ${missed.length === 0 ? '—' : missed.join('; ')} | \`${r.command}\` | ${r.measuredAt.slice(0, 10)}, ${cell(r.environment)} |`);
+    lines.push(
+      `| [${r.name}](${r.name}.json) | ${met} of ${r.goals.length} | ${missed.length === 0 ? '—' : missed.join('; ')} | \`${r.command}\` | ${r.measuredAt.slice(0, 10)}, ${cell(r.environment)} |`,
+    );
   }
   lines.push('');
   const file = join(dir, 'SUMMARY.md');

@@ -41,7 +41,11 @@ const leaseBody = Buffer.from(
           apiVersion: 'coordination.k8s.io/v1',
           time: '2025-01-14T09:21:07Z',
           fieldsType: 'FieldsV1',
-          fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:app.kubernetes.io/component': {}, 'f:app.kubernetes.io/part-of': {} } } },
+          fieldsV1: {
+            'f:metadata': {
+              'f:labels': { '.': {}, 'f:app.kubernetes.io/component': {}, 'f:app.kubernetes.io/part-of': {} },
+            },
+          },
         },
         {
           manager: 'kube-controller-manager',
@@ -49,7 +53,15 @@ const leaseBody = Buffer.from(
           apiVersion: 'coordination.k8s.io/v1',
           time: '2025-11-20T08:12:44Z',
           fieldsType: 'FieldsV1',
-          fieldsV1: { 'f:spec': { 'f:acquireTime': {}, 'f:holderIdentity': {}, 'f:leaseDurationSeconds': {}, 'f:leaseTransitions': {}, 'f:renewTime': {} } },
+          fieldsV1: {
+            'f:spec': {
+              'f:acquireTime': {},
+              'f:holderIdentity': {},
+              'f:leaseDurationSeconds': {},
+              'f:leaseTransitions': {},
+              'f:renewTime': {},
+            },
+          },
         },
       ],
     },
@@ -72,7 +84,15 @@ const socketIds = new WeakMap<Socket, number>();
 let nextSocketId = 0;
 
 function status(res: ServerResponse, code: number, reason: string, message: string): void {
-  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  const body = JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    code,
+  });
   res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }
@@ -103,7 +123,14 @@ server.on('secureConnection', (socket: TLSSocket) => {
 server.keepAliveTimeout = 60_000;
 
 function stats(): TlsServerStats {
-  return { type: 'stats', requests, tcpConnections, tlsHandshakes, resumedSessions, usedConnections: usedConnections.size };
+  return {
+    type: 'stats',
+    requests,
+    tcpConnections,
+    tlsHandshakes,
+    resumedSessions,
+    usedConnections: usedConnections.size,
+  };
 }
 
 function send(message: TlsChildMessage): void {
@@ -129,7 +156,15 @@ process.on('disconnect', () => {
 server.listen(0, '127.0.0.1', () => {
   const url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const kubeconfig = join(dir, 'kubeconfig');
-  void writeFile(kubeconfig, renderKubeconfig({ server: url, name: 'bench', namespace: 'default', certificateAuthority: pki.ca.certificate, token: BENCH_TOKEN }), { mode: 0o600 }).then(() =>
-    send({ type: 'listening', url, kubeconfig, leaseBytes: leaseBody.length }),
-  );
+  void writeFile(
+    kubeconfig,
+    renderKubeconfig({
+      server: url,
+      name: 'bench',
+      namespace: 'default',
+      certificateAuthority: pki.ca.certificate,
+      token: BENCH_TOKEN,
+    }),
+    { mode: 0o600 },
+  ).then(() => send({ type: 'listening', url, kubeconfig, leaseBytes: leaseBody.length }));
 });

@@ -23,7 +23,9 @@ export interface TlsServerStats {
   usedConnections: number;
 }
 
-export type TlsChildMessage = TlsServerStats | { type: 'listening'; url: string; kubeconfig: string; leaseBytes: number };
+export type TlsChildMessage =
+  | TlsServerStats
+  | { type: 'listening'; url: string; kubeconfig: string; leaseBytes: number };
 
 function isChildMessage(value: unknown): value is TlsChildMessage {
   if (typeof value !== 'object' || value === null) return false;

@@ -38,7 +38,10 @@ const contenders: readonly Contender[] = [
     async open(kubeconfig) {
       const config = await kubeconfigClientOptions({ kubeconfig });
       const client = createClient(config.clientOptions);
-      return { read: () => readNamespacedLease(client, { namespace: LEASE_NAMESPACE, name: LEASE_NAME }), close: () => config.close() };
+      return {
+        read: () => readNamespacedLease(client, { namespace: LEASE_NAMESPACE, name: LEASE_NAME }),
+        close: () => config.close(),
+      };
     },
   },
   {
@@ -47,7 +50,10 @@ const contenders: readonly Contender[] = [
       const kubeConfig = new KubeConfig();
       kubeConfig.loadFromFile(kubeconfig);
       const coordination = kubeConfig.makeApiClient(CoordinationV1Api);
-      return { read: () => coordination.readNamespacedLease({ namespace: LEASE_NAMESPACE, name: LEASE_NAME }), close: async () => {} };
+      return {
+        read: () => coordination.readNamespacedLease({ namespace: LEASE_NAMESPACE, name: LEASE_NAME }),
+        close: async () => {},
+      };
     },
   },
 ];
@@ -78,7 +84,12 @@ export async function benchTlsReads(context: BenchContext): Promise<BenchResult>
       }
     }
 
-    const measured = new Map<string, Measured>(contenders.map((c) => [c.key, { rps: [], cpuMicros: [], tlsHandshakes: [], tcpConnections: [], resumedSessions: [] }]));
+    const measured = new Map<string, Measured>(
+      contenders.map((c) => [
+        c.key,
+        { rps: [], cpuMicros: [], tlsHandshakes: [], tcpConnections: [], resumedSessions: [] },
+      ]),
+    );
     for (let r = 0; r < rounds; r++) {
       const order = r % 2 === 0 ? contenders : [...contenders].reverse();
       for (const contender of order) {
@@ -94,7 +105,8 @@ export async function benchTlsReads(context: BenchContext): Promise<BenchResult>
         const seconds = Number(process.hrtime.bigint() - started) / 1e9;
         const cpu = process.cpuUsage(cpuBefore);
         const stats: TlsServerStats = await server.stats();
-        if (stats.requests !== requests) throw new Error(`${contender.key}: server saw ${stats.requests} requests, expected ${requests}`);
+        if (stats.requests !== requests)
+          throw new Error(`${contender.key}: server saw ${stats.requests} requests, expected ${requests}`);
         const m = measured.get(contender.key)!;
         m.rps.push(requests / seconds);
         m.cpuMicros.push((cpu.user + cpu.system) / requests);
@@ -127,7 +139,9 @@ export async function benchTlsReads(context: BenchContext): Promise<BenchResult>
     figures['ratio ours / client-node (ratio of medians)'] = round(ratioOfMedians, 3);
     for (const contender of contenders) {
       const m = get(contender.key);
-      figures[`${contender.key}: TLS handshakes per round of ${requests} requests (max over rounds)`] = Math.max(...m.tlsHandshakes);
+      figures[`${contender.key}: TLS handshakes per round of ${requests} requests (max over rounds)`] = Math.max(
+        ...m.tlsHandshakes,
+      );
       figures[`${contender.key}: TLS handshakes per round`] = m.tlsHandshakes.join(', ');
       figures[`${contender.key}: resumed TLS sessions per round`] = m.resumedSessions.join(', ');
       figures[`${contender.key}: TCP connections per round`] = m.tcpConnections.join(', ');
@@ -139,8 +153,14 @@ export async function benchTlsReads(context: BenchContext): Promise<BenchResult>
       environment: environment(),
       figures,
       goals: [
-        { goal: `ours ≥ 5 × @kubernetes/client-node over HTTPS (req/s, median of per-round ratios; got ${round(pairedRatio, 3)}×)`, met: pairedRatio >= 5 },
-        { goal: `ours ≤ 2 TLS handshakes per round of ${requests} requests, the first connection included (got ${ourHandshakes})`, met: ourHandshakes <= 2 },
+        {
+          goal: `ours ≥ 5 × @kubernetes/client-node over HTTPS (req/s, median of per-round ratios; got ${round(pairedRatio, 3)}×)`,
+          met: pairedRatio >= 5,
+        },
+        {
+          goal: `ours ≤ 2 TLS handshakes per round of ${requests} requests, the first connection included (got ${ourHandshakes})`,
+          met: ourHandshakes <= 2,
+        },
       ],
     };
   } finally {

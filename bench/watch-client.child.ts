@@ -12,7 +12,15 @@
  * so no client's RSS carries another's modules.
  */
 
-import { WARMUP_SELECTOR, WATCH_NAMESPACE, WATCH_PATH, buildWatchStream, type WatchClientConfig, type WatchClientResult, type WatchContender } from './watch-stream.js';
+import {
+  WARMUP_SELECTOR,
+  WATCH_NAMESPACE,
+  WATCH_PATH,
+  buildWatchStream,
+  type WatchClientConfig,
+  type WatchClientResult,
+  type WatchContender,
+} from './watch-stream.js';
 
 const LF = 0x0a;
 
@@ -126,7 +134,12 @@ async function ours(baseUrl: string): Promise<Runner> {
 
 /** What the benchmark uses of client-node's `Watch`, the same in 1.x and 2.x. */
 interface ClientNodeWatch {
-  watch(path: string, query: Record<string, string>, callback: (type: string, object: unknown, event: unknown) => void, done: (error: unknown) => void): Promise<unknown>;
+  watch(
+    path: string,
+    query: Record<string, string>,
+    callback: (type: string, object: unknown, event: unknown) => void,
+    done: (error: unknown) => void,
+  ): Promise<unknown>;
 }
 
 const KUBECONFIG_OPTIONS = (baseUrl: string) =>
@@ -158,7 +171,10 @@ async function clientNode(baseUrl: string, major: 1 | 2): Promise<Runner> {
           WATCH_PATH,
           warmup ? { labelSelector: WARMUP_SELECTOR } : {},
           (_type: string, _object: unknown, event: unknown) => counter.add(event),
-          (error: unknown) => (error === null || error === undefined ? resolve() : reject(error instanceof Error ? error : new Error(String(error)))),
+          (error: unknown) =>
+            error === null || error === undefined
+              ? resolve()
+              : reject(error instanceof Error ? error : new Error(String(error))),
         )
         .catch(reject);
     });
@@ -207,7 +223,8 @@ async function runnerFor(config: WatchClientConfig): Promise<Runner> {
 function resourceVersionOf(event: unknown): string {
   const object: unknown = typeof event === 'object' && event !== null ? Reflect.get(event, 'object') : undefined;
   const metadata: unknown = typeof object === 'object' && object !== null ? Reflect.get(object, 'metadata') : undefined;
-  const rv: unknown = typeof metadata === 'object' && metadata !== null ? Reflect.get(metadata, 'resourceVersion') : undefined;
+  const rv: unknown =
+    typeof metadata === 'object' && metadata !== null ? Reflect.get(metadata, 'resourceVersion') : undefined;
   return typeof rv === 'string' ? rv : '';
 }
 

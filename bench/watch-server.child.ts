@@ -14,7 +14,13 @@
 
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { buildWatchStream, WARMUP_SELECTOR, WATCH_PATH, type WatchServerMessage, type WatchStream } from './watch-stream.js';
+import {
+  buildWatchStream,
+  WARMUP_SELECTOR,
+  WATCH_PATH,
+  type WatchServerMessage,
+  type WatchStream,
+} from './watch-stream.js';
 
 const events = Number(process.argv[2]);
 const warmupEvents = Number(process.argv[3]);
@@ -25,7 +31,15 @@ const measured = buildWatchStream(events);
 const warmup = buildWatchStream(warmupEvents);
 
 function status(res: ServerResponse, code: number, reason: string, message: string): void {
-  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  const body = JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    code,
+  });
   res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }

@@ -104,7 +104,14 @@ export function buildWatchStream(events: number): WatchStream {
   return { chunks, events, bytes, lastResourceVersion: events > 0 ? resourceVersionOf(events - 1) : '' };
 }
 
-export type WatchContender = 'bytes only' | 'fetch floor' | 'ours' | 'client-node' | 'JSON.parse only' | 'ours (Node 22)' | 'client-node 2.0.1 (Node 22)';
+export type WatchContender =
+  | 'bytes only'
+  | 'fetch floor'
+  | 'ours'
+  | 'client-node'
+  | 'JSON.parse only'
+  | 'ours (Node 22)'
+  | 'client-node 2.0.1 (Node 22)';
 
 /** Contenders whose process runs on Node 22 (client-node 2.x needs Node ≥ 22); the others run on the parent's Node. */
 export function runsOnNode22(contender: WatchContender): boolean {
@@ -157,7 +164,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 export function isWatchClientResult(value: unknown): value is WatchClientResult {
-  return isRecord(value) && value['type'] === 'result' && typeof value['events'] === 'number' && Array.isArray(value['heapSamples']);
+  return (
+    isRecord(value) &&
+    value['type'] === 'result' &&
+    typeof value['events'] === 'number' &&
+    Array.isArray(value['heapSamples'])
+  );
 }
 
 export function isListeningMessage(value: unknown): value is WatchServerMessage {

@@ -5,7 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../generator/config.js';
 import { NODE22, buildChild, node22Version } from './build-child.js';
 import { environment, median, round, type BenchContext, type BenchResult } from './harness.js';
-import { isListeningMessage, isWatchClientResult, runsOnNode22, type WatchClientConfig, type WatchClientResult, type WatchContender, type WatchServerMessage } from './watch-stream.js';
+import {
+  isListeningMessage,
+  isWatchClientResult,
+  runsOnNode22,
+  type WatchClientConfig,
+  type WatchClientResult,
+  type WatchContender,
+  type WatchServerMessage,
+} from './watch-stream.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const MB = 1024 * 1024;
@@ -13,7 +21,13 @@ const MB = 1024 * 1024;
 const FLAT_HEAP_BYTES_PER_100K = 1_000_000;
 
 /** In measuring order (reversed every other round). */
-const NODE20_CONTENDERS: readonly WatchContender[] = ['bytes only', 'fetch floor', 'ours', 'client-node', 'JSON.parse only'];
+const NODE20_CONTENDERS: readonly WatchContender[] = [
+  'bytes only',
+  'fetch floor',
+  'ours',
+  'client-node',
+  'JSON.parse only',
+];
 /** The same watch on Node 22, with client-node 2.x (which needs Node ≥ 22), interleaved in the same rounds. */
 const NODE22_CONTENDERS: readonly WatchContender[] = ['ours (Node 22)', 'client-node 2.0.1 (Node 22)'];
 const HAVE_NODE22 = existsSync(NODE22);
@@ -55,7 +69,11 @@ async function startWatchServer(events: number, warmupEvents: number): Promise<W
 }
 
 /** Runs one client in its own process (plain node, the compiled child) and resolves with its result once the process has exited. */
-function runClient(entry: string, config: WatchClientConfig, nodeFlags: readonly string[] = []): Promise<WatchClientResult> {
+function runClient(
+  entry: string,
+  config: WatchClientConfig,
+  nodeFlags: readonly string[] = [],
+): Promise<WatchClientResult> {
   return new Promise((resolve, reject) => {
     const child = fork(entry, [JSON.stringify(config)], {
       cwd: PROJECT_ROOT,
@@ -70,7 +88,12 @@ function runClient(entry: string, config: WatchClientConfig, nodeFlags: readonly
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       if (result !== undefined) resolve(result);
-      else reject(new Error(`${config.contender} client exited without a result (code ${String(code)}, signal ${String(signal)})`));
+      else
+        reject(
+          new Error(
+            `${config.contender} client exited without a result (code ${String(code)}, signal ${String(signal)})`,
+          ),
+        );
     });
   });
 }
@@ -140,15 +163,24 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
       (result.contender === 'bytes only' || result.lastResourceVersion === server.lastResourceVersion);
     for (const contender of ['bytes only', 'fetch floor', 'JSON.parse only'] as const) {
       for (const result of results.get(contender)!) {
-        if (!correct(result)) throw new Error(`${contender}: ${result.events} events, last resourceVersion ${result.lastResourceVersion}${result.error === '' ? '' : `, ${result.error}`}`);
+        if (!correct(result))
+          throw new Error(
+            `${contender}: ${result.events} events, last resourceVersion ${result.lastResourceVersion}${result.error === '' ? '' : `, ${result.error}`}`,
+          );
       }
     }
     const describeReceipt = (list: readonly WatchClientResult[]): string =>
       list
-        .map((r) => `${r.events} events, last rv ${r.lastResourceVersion || '(none)'}${r.warmupEventsReceived === warmupEvents ? '' : ` (warm-up: ${r.warmupEventsReceived})`}${r.error === '' ? '' : `, failed: ${r.error}`}`)
+        .map(
+          (r) =>
+            `${r.events} events, last rv ${r.lastResourceVersion || '(none)'}${r.warmupEventsReceived === warmupEvents ? '' : ` (warm-up: ${r.warmupEventsReceived})`}${r.error === '' ? '' : `, failed: ${r.error}`}`,
+        )
         .join('; ');
     const oursCorrect = [...results.get('ours')!, ...(results.get('ours (Node 22)') ?? []), heapRun].every(correct);
-    const clientNodeCorrect = [...results.get('client-node')!, ...(results.get('client-node 2.0.1 (Node 22)') ?? [])].every(correct);
+    const clientNodeCorrect = [
+      ...results.get('client-node')!,
+      ...(results.get('client-node 2.0.1 (Node 22)') ?? []),
+    ].every(correct);
 
     const rates = (contender: WatchContender): number[] => results.get(contender)!.map((r) => r.events / r.seconds);
     const rate = (contender: WatchContender): number => median(rates(contender));
@@ -157,7 +189,8 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
       return median(rates(ours).map((value, i) => value / baseline[i]!));
     };
     /** The child's user + system CPU per event: less sensitive than wall time to other load on the machine (GC helper threads count too). */
-    const cpuPerEvent = (contender: WatchContender): number => median(results.get(contender)!.map((r) => r.cpuMicros / r.events));
+    const cpuPerEvent = (contender: WatchContender): number =>
+      median(results.get(contender)!.map((r) => r.cpuMicros / r.events));
     const oursVsFloor = pairedRatio('fetch floor');
     const oursVsClientNode = pairedRatio('client-node');
     const oursVsLimit = pairedRatio('JSON.parse only');
@@ -180,7 +213,9 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
     for (const contender of CONTENDERS) {
       const list = results.get(contender)!;
       figures[`${contender}: median events/s`] = round(rate(contender), 0);
-      figures[`${contender}: events/s per round`] = rates(contender).map((v) => round(v, 0)).join(', ');
+      figures[`${contender}: events/s per round`] = rates(contender)
+        .map((v) => round(v, 0))
+        .join(', ');
       figures[`${contender}: MB/s (median)`] = round((rate(contender) * server.bytes) / events / 1e6, 1);
       figures[`${contender}: client CPU µs per event (median)`] = round(cpuPerEvent(contender), 2);
       figures[`${contender}: peak RSS MB (median over rounds)`] = mb(median(list.map((r) => r.maxRssBytes)));
@@ -191,26 +226,51 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
     figures['ratio ours / client-node (ratio of medians)'] = round(rate('ours') / rate('client-node'), 3);
     figures['ratio ours / JSON.parse only (median of per-round ratios)'] = round(oursVsLimit, 3);
     figures['ratio ours / JSON.parse only (ratio of medians)'] = round(rate('ours') / rate('JSON.parse only'), 3);
-    figures['ratio fetch floor / JSON.parse only (ratio of medians)'] = round(rate('fetch floor') / rate('JSON.parse only'), 3);
-    figures['ratio client-node / JSON.parse only (ratio of medians)'] = round(rate('client-node') / rate('JSON.parse only'), 3);
+    figures['ratio fetch floor / JSON.parse only (ratio of medians)'] = round(
+      rate('fetch floor') / rate('JSON.parse only'),
+      3,
+    );
+    figures['ratio client-node / JSON.parse only (ratio of medians)'] = round(
+      rate('client-node') / rate('JSON.parse only'),
+      3,
+    );
     if (HAVE_NODE22) {
-      figures['Node 22: ratio ours / client-node 2.0.1 (median of per-round ratios)'] = round(pairedRatio('client-node 2.0.1 (Node 22)', 'ours (Node 22)'), 3);
-      figures['ratio ours on Node 22 / ours on Node 20 (ratio of medians)'] = round(rate('ours (Node 22)') / rate('ours'), 3);
+      figures['Node 22: ratio ours / client-node 2.0.1 (median of per-round ratios)'] = round(
+        pairedRatio('client-node 2.0.1 (Node 22)', 'ours (Node 22)'),
+        3,
+      );
+      figures['ratio ours on Node 22 / ours on Node 20 (ratio of medians)'] = round(
+        rate('ours (Node 22)') / rate('ours'),
+        3,
+      );
       figures['client-node 2.0.1 (Node 22): received'] = describeReceipt(results.get('client-node 2.0.1 (Node 22)')!);
       figures['ours (Node 22): received'] = describeReceipt(results.get('ours (Node 22)')!);
     } else figures['Node 22'] = `not run: no binary at ${NODE22}`;
-    figures['ratio bytes only / ours (ratio of medians): transport headroom'] = round(rate('bytes only') / rate('ours'), 2);
+    figures['ratio bytes only / ours (ratio of medians): transport headroom'] = round(
+      rate('bytes only') / rate('ours'),
+      2,
+    );
     figures['client CPU per event, ours / fetch floor'] = round(cpuPerEvent('ours') / cpuPerEvent('fetch floor'), 3);
     figures['client CPU per event, ours / client-node'] = round(cpuPerEvent('ours') / cpuPerEvent('client-node'), 3);
-    figures['client CPU per event, ours / JSON.parse only'] = round(cpuPerEvent('ours') / cpuPerEvent('JSON.parse only'), 3);
+    figures['client CPU per event, ours / JSON.parse only'] = round(
+      cpuPerEvent('ours') / cpuPerEvent('JSON.parse only'),
+      3,
+    );
     figures['heap sample interval (events)'] = sampleEvery;
-    figures['ours heap, GC before each sample: first / last / max MB'] = `${mb(retained[0] ?? NaN, 2)} / ${mb(retained[retained.length - 1] ?? NaN, 2)} / ${mb(Math.max(...retained), 2)}`;
-    figures['ours heap, GC before each sample: slope bytes per 10k events (after the first 10 %)'] = round(heapSlopePer10k, 0);
+    figures['ours heap, GC before each sample: first / last / max MB'] =
+      `${mb(retained[0] ?? NaN, 2)} / ${mb(retained[retained.length - 1] ?? NaN, 2)} / ${mb(Math.max(...retained), 2)}`;
+    figures['ours heap, GC before each sample: slope bytes per 10k events (after the first 10 %)'] = round(
+      heapSlopePer10k,
+      0,
+    );
     figures['ours heap, GC before each sample: slope bytes per 100k events'] = round(heapSlopePer100k, 0);
     figures['ours heap, GC before each sample: samples MB'] = retained.map((v) => mb(v, 2)).join(', ');
     figures['ours heap, timed rounds (no forced GC): first / last / max MB per round'] = results
       .get('ours')!
-      .map((r) => `${mb(r.heapSamples[0] ?? NaN)} / ${mb(r.heapSamples[r.heapSamples.length - 1] ?? NaN)} / ${mb(Math.max(...r.heapSamples))}`)
+      .map(
+        (r) =>
+          `${mb(r.heapSamples[0] ?? NaN)} / ${mb(r.heapSamples[r.heapSamples.length - 1] ?? NaN)} / ${mb(Math.max(...r.heapSamples))}`,
+      )
       .join('; ');
     figures['ours heap run (forced GC, untimed): events/s'] = round(heapRun.events / heapRun.seconds, 0);
     figures['ours: received'] = describeReceipt(results.get('ours')!);
@@ -223,15 +283,30 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
       environment: HAVE_NODE22 ? `${environment()}; Node 22 clients: node ${node22Version()}` : environment(),
       figures,
       goals: [
-        { goal: `ours ≥ 1.0 × fetch floor (events/s, median of per-round ratios; got ${round(oursVsFloor, 3)}×)`, met: oursVsFloor >= 1.0 },
-        { goal: `ours ≥ 1.0 × @kubernetes/client-node (events/s, median of per-round ratios; got ${round(oursVsClientNode, 3)}×)`, met: oursVsClientNode >= 1.0 },
-        { goal: `ours ≥ 0.7 × JSON.parse only (events/s, median of per-round ratios; got ${round(oursVsLimit, 3)}×)`, met: oursVsLimit >= 0.7 },
+        {
+          goal: `ours ≥ 1.0 × fetch floor (events/s, median of per-round ratios; got ${round(oursVsFloor, 3)}×)`,
+          met: oursVsFloor >= 1.0,
+        },
+        {
+          goal: `ours ≥ 1.0 × @kubernetes/client-node (events/s, median of per-round ratios; got ${round(oursVsClientNode, 3)}×)`,
+          met: oursVsClientNode >= 1.0,
+        },
+        {
+          goal: `ours ≥ 0.7 × JSON.parse only (events/s, median of per-round ratios; got ${round(oursVsLimit, 3)}×)`,
+          met: oursVsLimit >= 0.7,
+        },
         {
           goal: `ours' heap stays flat: retained heap grows < 1 MB per 100k events (least-squares slope, GC before each sample; got ${round(heapSlopePer100k / 1e6, 3)} MB)`,
           met: heapFlat,
         },
-        { goal: `ours receives all ${events} events, the last at resourceVersion ${server.lastResourceVersion}, in every run (Node 20 and 22)`, met: oursCorrect },
-        { goal: `client-node (1.4.0 on Node 20, 2.0.1 on Node 22) receives all ${events} events, the last at resourceVersion ${server.lastResourceVersion}, in every round`, met: clientNodeCorrect },
+        {
+          goal: `ours receives all ${events} events, the last at resourceVersion ${server.lastResourceVersion}, in every run (Node 20 and 22)`,
+          met: oursCorrect,
+        },
+        {
+          goal: `client-node (1.4.0 on Node 20, 2.0.1 on Node 22) receives all ${events} events, the last at resourceVersion ${server.lastResourceVersion}, in every round`,
+          met: clientNodeCorrect,
+        },
       ],
     };
   } finally {

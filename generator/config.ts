@@ -53,8 +53,18 @@ export const NODE_PACKAGE: HandWrittenPackage = {
 export const HAND_WRITTEN_PACKAGES: readonly HandWrittenPackage[] = [SERVER_PACKAGE, NODE_PACKAGE];
 
 /** `repository`, `homepage` and `bugs` of a generated package: it lives in generated/<name> of this repository. */
-export function packageLinks(name: string): { repositoryUrl: string; directory: string; homepage: string; bugs: string } {
-  return { repositoryUrl: `git+${REPOSITORY_URL}.git`, directory: `generated/${name}`, homepage: `${REPOSITORY_URL}/tree/main/generated/${name}#readme`, bugs: `${REPOSITORY_URL}/issues` };
+export function packageLinks(name: string): {
+  repositoryUrl: string;
+  directory: string;
+  homepage: string;
+  bugs: string;
+} {
+  return {
+    repositoryUrl: `git+${REPOSITORY_URL}.git`,
+    directory: `generated/${name}`,
+    homepage: `${REPOSITORY_URL}/tree/main/generated/${name}#readme`,
+    bugs: `${REPOSITORY_URL}/issues`,
+  };
 }
 
 export const DEFAULT_SPEC_DIR = join(PROJECT_ROOT, 'spec');

@@ -34,7 +34,8 @@ export class GeneratorError extends Error {
 
   /** One line, as the command line prints it: `file#/pointer: detail`. */
   toLine(): string {
-    const where = this.file === undefined ? '' : this.pointer === undefined ? `${this.file}: ` : `${this.file}#${this.pointer}: `;
+    const where =
+      this.file === undefined ? '' : this.pointer === undefined ? `${this.file}: ` : `${this.file}#${this.pointer}: `;
     // File names and pointers come from input too: a key with a line break must not split the line.
     return `error: ${where}${this.message}`.replace(/\s*[\r\n\u2028\u2029]\s*/g, ' ');
   }

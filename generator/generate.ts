@@ -8,12 +8,24 @@ import { releaseModuleName } from './shared/releaseNames.js';
 import { readManifest } from './manifest/manifest.js';
 import { createEmitProject } from './emit/tsProject.js';
 import { emitRelease } from './emit/emitRelease.js';
-import { copiedTemplateFiles, emitHandWrittenPackageSkeleton, emitPackageSkeleton, emitRootIndex } from './emit/emitPackage.js';
+import {
+  copiedTemplateFiles,
+  emitHandWrittenPackageSkeleton,
+  emitPackageSkeleton,
+  emitRootIndex,
+} from './emit/emitPackage.js';
 import { compileDist, isCompiledFile } from './emit/compileDist.js';
 import { formatSources, isFormattedText } from './emit/formatSources.js';
 import { openCacheFile } from './fs/cacheFile.js';
 import { replaceDirectory } from './fs/atomicOutput.js';
-import { displayPath, HAND_WRITTEN_PACKAGES, PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, TEMPLATES_DIR } from './config.js';
+import {
+  displayPath,
+  HAND_WRITTEN_PACKAGES,
+  PACKAGE_NAME,
+  PACKAGE_VERSION,
+  PROJECT_ROOT,
+  TEMPLATES_DIR,
+} from './config.js';
 import { dependencyRanges } from './fs/projectDependencies.js';
 import { annotateSince } from './ir/annotateSince.js';
 import { diffReleases } from './diff/diffReleases.js';
@@ -37,9 +49,14 @@ export interface GenerateOptions {
 }
 
 /** Everything `generated/` holds, as a map from relative path to content. Pure apart from reading inputs. */
-export async function buildPackageFiles(options: GenerateOptions): Promise<{ files: Map<string, string>; releases: LoadedRelease[]; diffs: ReleaseDiff[] }> {
+export async function buildPackageFiles(
+  options: GenerateOptions,
+): Promise<{ files: Map<string, string>; releases: LoadedRelease[]; diffs: ReleaseDiff[] }> {
   const manifest = await readManifest(options.specDir);
-  if (manifest.releases.length === 0) throw new GeneratorError('unknown-release', 'no releases in the manifest; add one with spec:update', { file: displayPath(join(options.displaySpecDir ?? options.specDir, 'releases.json')) });
+  if (manifest.releases.length === 0)
+    throw new GeneratorError('unknown-release', 'no releases in the manifest; add one with spec:update', {
+      file: displayPath(join(options.displaySpecDir ?? options.specDir, 'releases.json')),
+    });
   const templatesDir = options.templatesDir ?? TEMPLATES_DIR;
   const project = createEmitProject();
   const sources = new Map<string, string>();
@@ -51,7 +68,12 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
     const started = performance.now();
     const moduleName = releaseModuleName(entry.release);
     const clash = seenModules.get(moduleName);
-    if (clash !== undefined) throw new GeneratorError('usage', `releases ${clash} and ${entry.release} share the minor version; keep one per minor`, { file: displayPath(join(options.displaySpecDir ?? options.specDir, 'releases.json')) });
+    if (clash !== undefined)
+      throw new GeneratorError(
+        'usage',
+        `releases ${clash} and ${entry.release} share the minor version; keep one per minor`,
+        { file: displayPath(join(options.displaySpecDir ?? options.specDir, 'releases.json')) },
+      );
     seenModules.set(moduleName, entry.release);
     const loaded = await loadReleaseDocument(options.specDir, entry, options.displaySpecDir);
     releases.push({ ...loaded, ir: buildReleaseIr(entry.release, loaded.document, loaded.documentPath) });
@@ -62,7 +84,11 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
   annotated.forEach((ir, index) => {
     const started = performance.now();
     const loaded = releases[index]!;
-    const emitted = emitRelease(project, { ir, documentPath: loaded.documentPath, contentHash: loaded.entry.contentHash });
+    const emitted = emitRelease(project, {
+      ir,
+      documentPath: loaded.documentPath,
+      contentHash: loaded.entry.contentHash,
+    });
     for (const [path, text] of emitted) sources.set(path, text);
     const previous = annotated[index - 1];
     const diff = previous === undefined ? undefined : diffReleases(previous, ir);
@@ -82,7 +108,8 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
   await formatCache.save().catch(() => undefined);
   for (const [path, text] of copiedTemplateFiles(templatesDir, 'runtime', 'runtime/')) sources.set(path, text);
   const version = manifest.packageVersion ?? PACKAGE_VERSION;
-  for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version, templatesDir }, annotated, diffs)) files.set(path, text);
+  for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version, templatesDir }, annotated, diffs))
+    files.set(path, text);
   // The package's own changes (runtime, packaging), hand-written, beside the generated API diff in CHANGELOG.md.
   files.set(PACKAGE_CHANGELOG_FILE, options.packageChangelog ?? (await readPackageChangelog(templatesDir)));
 
@@ -90,9 +117,14 @@ export async function buildPackageFiles(options: GenerateOptions): Promise<{ fil
   for (const pkg of HAND_WRITTEN_PACKAGES) {
     // Hand-written code as its whole src/; the server also ships every release's document to serve.
     const packageFiles = new Map<string, string>();
-    if (pkg.shipsOpenApi) for (const loaded of releases) packageFiles.set(`openapi/v${loaded.entry.release}.json`, loaded.documentText);
+    if (pkg.shipsOpenApi)
+      for (const loaded of releases) packageFiles.set(`openapi/v${loaded.entry.release}.json`, loaded.documentText);
     const dependencies = await dependencyRanges(join(PROJECT_ROOT, 'package.json'), pkg.dependencies);
-    for (const [path, text] of emitHandWrittenPackageSkeleton({ name: pkg.name, version, clientName: PACKAGE_NAME, templatesDir, skeleton: pkg.skeleton, dependencies }, annotated)) packageFiles.set(path, text);
+    for (const [path, text] of emitHandWrittenPackageSkeleton(
+      { name: pkg.name, version, clientName: PACKAGE_NAME, templatesDir, skeleton: pkg.skeleton, dependencies },
+      annotated,
+    ))
+      packageFiles.set(path, text);
     packages.push([pkg.name, copiedTemplateFiles(templatesDir, pkg.source, ''), packageFiles]);
   }
 
@@ -118,7 +150,11 @@ export async function readPackageChangelog(templatesDir: string): Promise<string
   try {
     return await readFile(packageChangelogPath(templatesDir), 'utf8');
   } catch (cause) {
-    throw new GeneratorError('io', `cannot read the package changelog: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { file: displayPath(packageChangelogPath(templatesDir)) });
+    throw new GeneratorError(
+      'io',
+      `cannot read the package changelog: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`,
+      { file: displayPath(packageChangelogPath(templatesDir)) },
+    );
   }
 }
 

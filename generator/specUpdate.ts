@@ -8,7 +8,15 @@ import { stableJson } from './load/canonicalJson.js';
 import { download, findInMirror } from './load/locateUpstream.js';
 import { checkRelease, releaseSubpath } from './shared/releaseNames.js';
 import { displayPath, PACKAGE_NAME, PACKAGE_VERSION } from './config.js';
-import { bumpVersion, documentPathFor, MANIFEST_FILE, readManifest, serializeManifest, upstreamUrls, withRelease } from './manifest/manifest.js';
+import {
+  bumpVersion,
+  documentPathFor,
+  MANIFEST_FILE,
+  readManifest,
+  serializeManifest,
+  upstreamUrls,
+  withRelease,
+} from './manifest/manifest.js';
 import { buildPackageFiles, type LoadedRelease } from './generate.js';
 import { renderModelTables, renderOperationTables } from './ir/renderTables.js';
 import { replaceDirectory, writeFilesAtomically } from './fs/atomicOutput.js';
@@ -54,7 +62,9 @@ export interface SpecUpdateResult {
 export function withChangelogEntry(changelog: string, version: string, lines: readonly string[]): string {
   const entry = `## ${version}\n\n${lines.map((line) => `- ${line}`).join('\n')}\n\n`;
   const first = changelog.search(/^## /m);
-  return first === -1 ? `${changelog.trimEnd()}\n\n${entry}` : changelog.slice(0, first) + entry + changelog.slice(first);
+  return first === -1
+    ? `${changelog.trimEnd()}\n\n${entry}`
+    : changelog.slice(0, first) + entry + changelog.slice(first);
 }
 
 /** The release's golden tables, rendered as the golden test renders them, so `npm test` passes right after. */
@@ -79,14 +89,22 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
   const upstream = await locateSource(options, known?.upstream.swagger);
   const source = upstream.file;
   const normalized = await normalizeUpstreamDocument(upstream, options.release);
-  const entry = { release: options.release, document: documentPathFor(options.release), contentHash: normalized.contentHash, upstream: known?.upstream ?? upstreamUrls(options.release) };
+  const entry = {
+    release: options.release,
+    document: documentPathFor(options.release),
+    contentHash: normalized.contentHash,
+    upstream: known?.upstream ?? upstreamUrls(options.release),
+  };
   // The version moves as the package README promises: a new release is a minor, a changed document a patch.
   const bump = known === undefined ? 'minor' : known.contentHash !== normalized.contentHash ? 'patch' : undefined;
   const currentVersion = manifest.packageVersion ?? PACKAGE_VERSION;
   const packageVersion = bump === undefined ? currentVersion : bumpVersion(currentVersion, bump);
   const specFiles = new Map([
     [entry.document, stableJson(normalized.document)],
-    [MANIFEST_FILE, serializeManifest(withRelease(bump === undefined ? manifest : { ...manifest, packageVersion }, entry))],
+    [
+      MANIFEST_FILE,
+      serializeManifest(withRelease(bump === undefined ? manifest : { ...manifest, packageVersion }, entry)),
+    ],
   ]);
   const changelogFile = options.packageChangelog;
   const changelog =
@@ -116,8 +134,14 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
     const goldenDir = options.goldenDir;
     const previous = await currentContents(options.specDir, [...specFiles.keys()]);
     const previousGolden = goldenDir === undefined ? undefined : await currentContents(goldenDir, [...golden.keys()]);
-    const changelogWrite = changelogFile === undefined || changelog === undefined ? undefined : { dir: dirname(changelogFile), files: new Map([[basename(changelogFile), changelog]]) };
-    const previousChangelog = changelogWrite === undefined ? undefined : await currentContents(changelogWrite.dir, [...changelogWrite.files.keys()]);
+    const changelogWrite =
+      changelogFile === undefined || changelog === undefined
+        ? undefined
+        : { dir: dirname(changelogFile), files: new Map([[basename(changelogFile), changelog]]) };
+    const previousChangelog =
+      changelogWrite === undefined
+        ? undefined
+        : await currentContents(changelogWrite.dir, [...changelogWrite.files.keys()]);
     await writeFilesAtomically(options.specDir, specFiles);
     try {
       if (goldenDir !== undefined) await writeFilesAtomically(goldenDir, golden);
@@ -126,8 +150,10 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
     } catch (cause) {
       // spec/, the golden tables and generated/ change together or not at all.
       await restoreContents(options.specDir, previous).catch(() => undefined);
-      if (goldenDir !== undefined && previousGolden !== undefined) await restoreContents(goldenDir, previousGolden).catch(() => undefined);
-      if (changelogWrite !== undefined && previousChangelog !== undefined) await restoreContents(changelogWrite.dir, previousChangelog).catch(() => undefined);
+      if (goldenDir !== undefined && previousGolden !== undefined)
+        await restoreContents(goldenDir, previousGolden).catch(() => undefined);
+      if (changelogWrite !== undefined && previousChangelog !== undefined)
+        await restoreContents(changelogWrite.dir, previousChangelog).catch(() => undefined);
       throw cause;
     }
     const diff = diffs.find((d) => d.to === options.release);
@@ -150,9 +176,13 @@ async function locateSource(options: SpecUpdateOptions, knownUrl: string | undef
   if (options.spec !== undefined) return readUpstreamDocument(options.spec);
   if (options.from !== undefined) return readUpstreamDocument(await findInMirror(options.from, options.release));
   if (knownUrl === undefined) {
-    throw new GeneratorError('unknown-release', `unknown release ${options.release}: it is not in ${MANIFEST_FILE}; to add it, give its document with --from DIR or --spec FILE`, {
-      file: displayPath(join(options.specDir, MANIFEST_FILE)),
-    });
+    throw new GeneratorError(
+      'unknown-release',
+      `unknown release ${options.release}: it is not in ${MANIFEST_FILE}; to add it, give its document with --from DIR or --spec FILE`,
+      {
+        file: displayPath(join(options.specDir, MANIFEST_FILE)),
+      },
+    );
   }
   return download(knownUrl);
 }
@@ -161,7 +191,11 @@ async function readChangelog(file: string): Promise<string> {
   try {
     return await readFile(file, 'utf8');
   } catch (cause) {
-    throw new GeneratorError('io', `cannot read the package changelog: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { file: displayPath(file) });
+    throw new GeneratorError(
+      'io',
+      `cannot read the package changelog: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`,
+      { file: displayPath(file) },
+    );
   }
 }
 

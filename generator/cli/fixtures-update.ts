@@ -22,11 +22,20 @@ const V3_FILE = 'apis__coordination.k8s.io__v1_openapi.json';
 const COMMAND = {
   name: 'fixtures:update',
   synopsis: '--from DIR [--spec-dir DIR] [--out DIR]',
-  summary: "Rebuilds test/fixtures/upstream from an offline mirror: each manifest release's swagger.json cut down to coordination.k8s.io/v1, plus the per-group OpenAPI v3 snapshots.",
+  summary:
+    "Rebuilds test/fixtures/upstream from an offline mirror: each manifest release's swagger.json cut down to coordination.k8s.io/v1, plus the per-group OpenAPI v3 snapshots.",
   options: {
     from: { kind: 'string', value: 'DIR', help: 'the offline mirror, in the layout spec:update --from reads' },
-    'spec-dir': { kind: 'string', value: 'DIR', help: 'the spec directory whose releases.json lists the releases (default: spec/)' },
-    out: { kind: 'string', value: 'DIR', help: 'the fixtures directory, replaced as a whole (default: test/fixtures/upstream)' },
+    'spec-dir': {
+      kind: 'string',
+      value: 'DIR',
+      help: 'the spec directory whose releases.json lists the releases (default: spec/)',
+    },
+    out: {
+      kind: 'string',
+      value: 'DIR',
+      help: 'the fixtures directory, replaced as a whole (default: test/fixtures/upstream)',
+    },
   },
 } as const;
 
@@ -46,12 +55,22 @@ await runCli(async (argv) => {
     const target = join('kubernetes', `v${release}`, basename(source));
     const text = JSON.stringify(upstreamFixture(upstream), null, 2) + '\n';
     // The fixture stands in for upstream only if ingest cannot tell them apart.
-    const [whole, cut] = await Promise.all([normalizeUpstreamDocument(upstream, release), normalizeUpstreamDocument(parseUpstreamDocument(target, text), release)]);
+    const [whole, cut] = await Promise.all([
+      normalizeUpstreamDocument(upstream, release),
+      normalizeUpstreamDocument(parseUpstreamDocument(target, text), release),
+    ]);
     if (cut.contentHash !== whole.contentHash) {
-      throw new GeneratorError('hash-mismatch', `the fixture ingests to ${cut.contentHash}, the whole document to ${whole.contentHash}`, { file: source });
+      throw new GeneratorError(
+        'hash-mismatch',
+        `the fixture ingests to ${cut.contentHash}, the whole document to ${whole.contentHash}`,
+        { file: source },
+      );
     }
     files.set(target, text);
-    const note = whole.contentHash === contentHash ? '' : `  (spec/releases.json records ${contentHash}: run spec:update for ${release})`;
+    const note =
+      whole.contentHash === contentHash
+        ? ''
+        : `  (spec/releases.json records ${contentHash}: run spec:update for ${release})`;
     console.log(`${release.padEnd(8)} ${target}  ${Math.round(text.length / 1024)} KB  ${whole.contentHash}${note}`);
   }
 
@@ -73,5 +92,8 @@ async function v3Snapshots(dir: string): Promise<string[]> {
   } catch {
     return [];
   }
-  return entries.filter((entry) => basename(entry) === V3_FILE).sort().map((entry) => join(dir, entry));
+  return entries
+    .filter((entry) => basename(entry) === V3_FILE)
+    .sort()
+    .map((entry) => join(dir, entry));
 }

@@ -44,15 +44,25 @@ const requireExternals = {
   setup(pluginBuild) {
     pluginBuild.onResolve({ filter: /^[^./]/ }, (resolved) => {
       if (resolved.path.startsWith('node:')) return undefined;
-      return resolved.namespace === 'require-external' ? { path: resolved.path, external: true } : { path: resolved.path, namespace: 'require-external' };
+      return resolved.namespace === 'require-external'
+        ? { path: resolved.path, external: true }
+        : { path: resolved.path, namespace: 'require-external' };
     });
-    pluginBuild.onLoad({ filter: /.*/, namespace: 'require-external' }, (loaded) => ({ contents: `module.exports = require(${JSON.stringify(loaded.path)});`, loader: 'js' }));
+    pluginBuild.onLoad({ filter: /.*/, namespace: 'require-external' }, (loaded) => ({
+      contents: `module.exports = require(${JSON.stringify(loaded.path)});`,
+      loader: 'js',
+    }));
   },
 };
 
 const bundle = join(root, '.build', `${command}.mjs`);
-const built = await stat(bundle).then((s) => s.mtimeMs, () => 0);
-if (built <= Math.max(await newestSourceMtime(join(root, 'generator')), statSync(fileURLToPath(import.meta.url)).mtimeMs)) {
+const built = await stat(bundle).then(
+  (s) => s.mtimeMs,
+  () => 0,
+);
+if (
+  built <= Math.max(await newestSourceMtime(join(root, 'generator')), statSync(fileURLToPath(import.meta.url)).mtimeMs)
+) {
   // Built under a name of its own, then renamed: concurrent runs never see a half-written bundle.
   const staging = `${bundle}.${process.pid}.tmp.mjs`;
   // Loaded only to rebuild: importing esbuild as ESM costs ~45 ms of lexing on every run.
@@ -65,7 +75,9 @@ if (built <= Math.max(await newestSourceMtime(join(root, 'generator')), statSync
     format: 'esm',
     target: 'node20',
     plugins: [requireExternals],
-    banner: { js: "import { createRequire as __launchCreateRequire } from 'node:module'; const require = __launchCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __launchCreateRequire } from 'node:module'; const require = __launchCreateRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
   await rename(staging, bundle);
@@ -93,18 +105,27 @@ function installCompileHook() {
   const original = Module.prototype._compile;
   const produced = [];
   Module.prototype._compile = function compileWithCodeCache(content, filename) {
-    if (!filename.includes(`${'/'}node_modules${'/'}`) || content.length < 100_000) return original.call(this, content, filename);
+    if (!filename.includes(`${'/'}node_modules${'/'}`) || content.length < 100_000)
+      return original.call(this, content, filename);
     let file;
     let cachedData;
     try {
       const info = statSync(filename);
-      file = join(codeCacheDir, `${createHash('sha256').update(`${process.versions.v8}\0${filename}\0${info.size}\0${info.mtimeMs}`).digest('hex').slice(0, 32)}.bin`);
+      file = join(
+        codeCacheDir,
+        `${createHash('sha256').update(`${process.versions.v8}\0${filename}\0${info.size}\0${info.mtimeMs}`).digest('hex').slice(0, 32)}.bin`,
+      );
       cachedData = readFileSync(file);
     } catch {
       cachedData = undefined;
     }
-    const script = new vm.Script(Module.wrap(content), { filename, cachedData, importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER });
-    if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true)) produced.push([file, script]);
+    const script = new vm.Script(Module.wrap(content), {
+      filename,
+      cachedData,
+      importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+    });
+    if (file !== undefined && (cachedData === undefined || script.cachedDataRejected === true))
+      produced.push([file, script]);
     const wrapper = script.runInThisContext({ displayErrors: true });
     const require = createRequire(filename);
     return wrapper.call(this.exports, this.exports, require, this, filename, dirname(filename));

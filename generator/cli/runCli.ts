@@ -13,7 +13,9 @@ export async function runCli(main: (argv: string[]) => Promise<void>): Promise<v
       process.exitCode = 2;
       return;
     }
-    process.stderr.write(`internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 1;
   }
 }

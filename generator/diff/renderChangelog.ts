@@ -38,7 +38,9 @@ export function unexportedOperations(irs: readonly ReleaseIr[]): ReadonlySet<str
     return namespace === undefined ? name : `${namespace}.${name}`;
   };
   const exported = new Set(gvs.flatMap((gv) => clientOperations(gv).map((o) => qualified(gv, o.name))));
-  return new Set(gvs.flatMap((gv) => gv.operations.map((o) => qualified(gv, o.name))).filter((name) => !exported.has(name)));
+  return new Set(
+    gvs.flatMap((gv) => gv.operations.map((o) => qualified(gv, o.name))).filter((name) => !exported.has(name)),
+  );
 }
 
 /** The changes of `diff` a user of the exported functions can meet: none about operations the package does not export. */
@@ -53,7 +55,10 @@ function changeLine(c: ApiChange): string {
 
 function countLine(changes: readonly ApiChange[], unusedMedia: number): string {
   const count = (cls: ApiChange['class']): number => changes.filter((c) => c.class === cls).length;
-  const media = unusedMedia > 0 ? `, plus ${unusedMedia} media-type ${unusedMedia === 1 ? 'change' : 'changes'} the JSON client does not use` : '';
+  const media =
+    unusedMedia > 0
+      ? `, plus ${unusedMedia} media-type ${unusedMedia === 1 ? 'change' : 'changes'} the JSON client does not use`
+      : '';
   return `${count('breaking')} breaking, ${count('additive')} additive, ${count('docs-only')} docs-only${media}.`;
 }
 
@@ -62,7 +67,11 @@ function countLine(changes: readonly ApiChange[], unusedMedia: number): string {
  * release before it. Changes to operations the package does not export are left out, and media-type changes
  * the JSON client never uses are summarised in one line apart (api-diff.json keeps every change, for tools).
  */
-export function renderChangelog(first: string, diffs: readonly ReleaseDiff[], unexported: ReadonlySet<string> = new Set()): string {
+export function renderChangelog(
+  first: string,
+  diffs: readonly ReleaseDiff[],
+  unexported: ReadonlySet<string> = new Set(),
+): string {
   const lines = [
     '# API changes between Kubernetes releases',
     '',
@@ -81,7 +90,12 @@ export function renderChangelog(first: string, diffs: readonly ReleaseDiff[], un
     }
     const docs = changes.filter((c) => c.class === 'docs-only');
     if (docs.length > 0) {
-      lines.push('### Docs only', '', `Descriptions changed on: ${docs.map((c) => `\`${c.subject}\``).join(', ')}.`, '');
+      lines.push(
+        '### Docs only',
+        '',
+        `Descriptions changed on: ${docs.map((c) => `\`${c.subject}\``).join(', ')}.`,
+        '',
+      );
     }
     if (unusedMedia.length > 0) {
       const types = [...new Set(unusedMedia.flatMap(changedMediaTypes))].sort();

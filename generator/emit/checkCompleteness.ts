@@ -20,6 +20,10 @@ export function checkModelCompleteness(ir: GroupVersionIr, models: SourceFile, f
     if (count !== 1) problems.push(`${name} emitted ${count} times`);
   }
   if (problems.length > 0) {
-    throw new GeneratorError('incomplete-models', `model completeness check failed for ${ir.release}: ${problems.join(', ')}`, { file });
+    throw new GeneratorError(
+      'incomplete-models',
+      `model completeness check failed for ${ir.release}: ${problems.join(', ')}`,
+      { file },
+    );
   }
 }

@@ -45,7 +45,12 @@ export interface CompiledFile {
 export type CompileCache = Cache<CompiledFile>;
 
 export function isCompiledFile(value: unknown): value is CompiledFile {
-  return value !== null && typeof value === 'object' && typeof (value as CompiledFile).js === 'string' && typeof (value as CompiledFile).dts === 'string';
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    typeof (value as CompiledFile).js === 'string' &&
+    typeof (value as CompiledFile).dts === 'string'
+  );
 }
 
 /** Bumped whenever what compileDist does with a file changes (header handling, output shape). */
@@ -54,7 +59,9 @@ const TRANSFORM_OPTIONS = { loader: 'ts', format: 'esm', target: 'es2022', legal
 
 export function compileCacheKey(path: string, text: string): string {
   return createHash('sha256')
-    .update(`${CACHE_FORMAT}\0${ts.version}\0${esbuildVersion}\0${JSON.stringify(DECLARATION_OPTIONS)}\0${JSON.stringify(TRANSFORM_OPTIONS)}\0${path}\0`)
+    .update(
+      `${CACHE_FORMAT}\0${ts.version}\0${esbuildVersion}\0${JSON.stringify(DECLARATION_OPTIONS)}\0${JSON.stringify(TRANSFORM_OPTIONS)}\0${path}\0`,
+    )
     .update(text)
     .digest('hex');
 }
@@ -109,7 +116,9 @@ function emitDeclarations(files: ReadonlyArray<readonly [string, string]>): Map<
   const program = ts.createProgram({ rootNames: [...byName.keys()], options: DECLARATION_OPTIONS, host });
   const declarations = new Map<string, string>();
   const result = program.emit(undefined, (name, text) => declarations.set(name.slice(root.length), text));
-  const errors = result.diagnostics.map((d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
+  const errors = result.diagnostics.map(
+    (d) => `${d.file?.fileName ?? ''}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`,
+  );
   if (errors.length > 0) throw new Error(`cannot emit declarations: ${errors[0]}`);
   return declarations;
 }

@@ -1,4 +1,9 @@
-import { StructureKind, type InterfaceDeclarationStructure, type StatementStructures, type TypeAliasDeclarationStructure } from 'ts-morph';
+import {
+  StructureKind,
+  type InterfaceDeclarationStructure,
+  type StatementStructures,
+  type TypeAliasDeclarationStructure,
+} from 'ts-morph';
 import type { GroupVersionIr, ModelIr } from '../ir/types.js';
 import { jsDocs, sinceTag } from './jsDoc.js';
 import { propertyName, typeText } from './typeText.js';
@@ -19,7 +24,11 @@ export interface SharedModels {
  * Models in `shared` (ObjectMeta, Status, … in LeaseCandidate's versions) are re-exported from the Lease API's
  * module, so `v1beta1.ObjectMeta` and `ObjectMeta` are one type.
  */
-export function modelStatements(ir: GroupVersionIr, place: ModulePlace = RELEASE_FOLDER, shared?: SharedModels): Array<string | StatementStructures> {
+export function modelStatements(
+  ir: GroupVersionIr,
+  place: ModulePlace = RELEASE_FOLDER,
+  shared?: SharedModels,
+): Array<string | StatementStructures> {
   const reexported = ir.models.filter((m) => shared?.schemaNames.has(m.schemaName) === true);
   const own = ir.models.filter((m) => !reexported.includes(m));
   const statements: Array<string | StatementStructures> = [];
@@ -29,13 +38,21 @@ export function modelStatements(ir: GroupVersionIr, place: ModulePlace = RELEASE
       kind: StructureKind.ImportDeclaration,
       isTypeOnly: true,
       moduleSpecifier: relocateRuntime('../runtime/time.js', place),
-      namedImports: timestamps.map((m) => ({ name: m.shape.kind === 'timestamp' && m.shape.precision === 'microseconds' ? 'MicroTime' : 'Time', alias: `${m.name}String` })),
+      namedImports: timestamps.map((m) => ({
+        name: m.shape.kind === 'timestamp' && m.shape.precision === 'microseconds' ? 'MicroTime' : 'Time',
+        alias: `${m.name}String`,
+      })),
     });
   }
   if (shared !== undefined && reexported.length > 0) {
     // Imported as well as exported: this module's own models name them.
     const names = reexported.map((m) => m.name).sort();
-    statements.push({ kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: shared.module, namedImports: names });
+    statements.push({
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: shared.module,
+      namedImports: names,
+    });
     statements.push({ kind: StructureKind.ExportDeclaration, isTypeOnly: true, namedExports: names });
   }
   for (const model of [...own].sort((a, b) => (a.name < b.name ? -1 : 1))) statements.push(modelStatement(model));
@@ -59,12 +76,22 @@ function modelStatement(model: ModelIr): InterfaceDeclarationStructure | TypeAli
           docs: jsDocs(p.description, sinceTag(p)),
         })),
         ...(model.shape.additionalProperties !== undefined
-          ? { indexSignatures: [{ keyName: 'key', keyType: 'string', returnType: typeText(model.shape.additionalProperties) }] }
+          ? {
+              indexSignatures: [
+                { keyName: 'key', keyType: 'string', returnType: typeText(model.shape.additionalProperties) },
+              ],
+            }
           : {}),
       };
     case 'timestamp':
       return { kind: StructureKind.TypeAlias, name: model.name, isExported: true, docs, type: `${model.name}String` };
     case 'alias':
-      return { kind: StructureKind.TypeAlias, name: model.name, isExported: true, docs, type: typeText(model.shape.type) };
+      return {
+        kind: StructureKind.TypeAlias,
+        name: model.name,
+        isExported: true,
+        docs,
+        type: typeText(model.shape.type),
+      };
   }
 }

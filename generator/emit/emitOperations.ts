@@ -1,4 +1,10 @@
-import { StructureKind, type InterfaceDeclarationStructure, type OptionalKind, type PropertySignatureStructure, type StatementStructures } from 'ts-morph';
+import {
+  StructureKind,
+  type InterfaceDeclarationStructure,
+  type OptionalKind,
+  type PropertySignatureStructure,
+  type StatementStructures,
+} from 'ts-morph';
 import type { GroupVersionIr, OperationIr, ParameterIr, TypeRef } from '../ir/types.js';
 import { referencedModels } from '../ir/typeRefs.js';
 import type { WriterFunction } from 'ts-morph';
@@ -17,7 +23,10 @@ const STREAMING_KINDS: ReadonlySet<OperationIr['kind']> = new Set(['watch', 'wat
  * accepting a flag that would turn the response into a stream.
  */
 export function isWatchOnlyParameter(operation: OperationIr, parameter: ParameterIr): boolean {
-  return (operation.kind === 'list' || operation.kind === 'listForAllNamespaces') && ['watch', 'allowWatchBookmarks', 'sendInitialEvents'].includes(parameter.name);
+  return (
+    (operation.kind === 'list' || operation.kind === 'listForAllNamespaces') &&
+    ['watch', 'allowWatchBookmarks', 'sendInitialEvents'].includes(parameter.name)
+  );
 }
 
 /** Patch media types the clients speak, each a variant of the patch argument. CBOR variants are not offered: the runtime speaks JSON. */
@@ -55,7 +64,9 @@ function usedType(imports: ImportTracker, type: TypeRef): string {
 }
 
 function successTypes(operation: OperationIr, imports: ImportTracker): Array<{ code: string; type: string }> {
-  return operation.responses.filter((r) => /^2\d\d$/.test(r.code) && r.type !== undefined).map((r) => ({ code: r.code, type: usedType(imports, r.type!) }));
+  return operation.responses
+    .filter((r) => /^2\d\d$/.test(r.code) && r.type !== undefined)
+    .map((r) => ({ code: r.code, type: usedType(imports, r.type!) }));
 }
 
 function returnType(operation: OperationIr, imports: ImportTracker): string {
@@ -73,7 +84,11 @@ function patchedModel(operation: OperationIr, imports: ImportTracker): string {
   return successTypes(operation, imports)[0]?.type ?? 'unknown';
 }
 
-function parameterProperty(imports: ImportTracker, parameter: ParameterIr, options: { optional?: boolean } = {}): OptionalKind<PropertySignatureStructure> {
+function parameterProperty(
+  imports: ImportTracker,
+  parameter: ParameterIr,
+  options: { optional?: boolean } = {},
+): OptionalKind<PropertySignatureStructure> {
   const optional = options.optional ?? !parameter.required;
   return {
     name: propertyName(parameter.name),
@@ -91,10 +106,16 @@ export function inputType(type: string, optional: boolean): string {
   return optional ? `${type} | undefined` : type;
 }
 
-export function operationStatements(ir: GroupVersionIr, place: ModulePlace = RELEASE_FOLDER): Array<string | StatementStructures> {
+export function operationStatements(
+  ir: GroupVersionIr,
+  place: ModulePlace = RELEASE_FOLDER,
+): Array<string | StatementStructures> {
   const imports = createImportTracker();
   const declarations = clientOperations(ir).flatMap((operation) => operationDeclarations(operation, imports));
-  return [...imports.declarations().map((d) => ({ ...d, moduleSpecifier: relocateRuntime(d.moduleSpecifier, place) })), ...declarations];
+  return [
+    ...imports.declarations().map((d) => ({ ...d, moduleSpecifier: relocateRuntime(d.moduleSpecifier, place) })),
+    ...declarations,
+  ];
 }
 
 function operationDeclarations(operation: OperationIr, imports: ImportTracker): StatementStructures[] {
@@ -106,7 +127,11 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
   const declarations: StatementStructures[] = [];
   const hasInputs = operation.pathParameters.length > 0 || query.length > 0 || operation.requestBody !== undefined;
   // `listLeaseForAllNamespaces(client)`: an argument with nothing required in it may be left out.
-  const inputsRequired = operation.pathParameters.length > 0 || query.some((p) => p.required) || operation.requestBody?.required === true || isPatch;
+  const inputsRequired =
+    operation.pathParameters.length > 0 ||
+    query.some((p) => p.required) ||
+    operation.requestBody?.required === true ||
+    isPatch;
 
   const queryInterface: InterfaceDeclarationStructure = {
     kind: StructureKind.Interface,
@@ -121,7 +146,9 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
     kind: StructureKind.Interface,
     name: `${typeBase}Responses`,
     isExported: true,
-    docs: jsDocs(`Response bodies of \`${name}\` by HTTP status code, as \`${name}WithResponse\` returns them. Any other status is thrown as a KubernetesApiError.`),
+    docs: jsDocs(
+      `Response bodies of \`${name}\` by HTTP status code, as \`${name}WithResponse\` returns them. Any other status is thrown as a KubernetesApiError.`,
+    ),
     properties: successTypes(operation, imports).map((s) => ({ name: s.code, type: s.type })),
   };
   declarations.push(responses);
@@ -134,7 +161,11 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
             name: 'body',
             type: inputType(usedType(imports, operation.requestBody.type), !operation.requestBody.required),
             hasQuestionToken: !operation.requestBody.required,
-            docs: jsDocs(operation.kind === 'delete' || operation.kind === 'deleteCollection' ? 'DeleteOptions sent as the request body, e.g. preconditions on uid or resourceVersion.' : 'The object sent as the request body.'),
+            docs: jsDocs(
+              operation.kind === 'delete' || operation.kind === 'deleteCollection'
+                ? 'DeleteOptions sent as the request body, e.g. preconditions on uid or resourceVersion.'
+                : 'The object sent as the request body.',
+            ),
           },
         ]
       : [];
@@ -147,7 +178,9 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
       name: `${typeBase}Params`,
       isExported: true,
       extends: [`${typeBase}Query`],
-      docs: jsDocs(`Arguments of \`${name}\`: path parameters, query parameters${bodyProperty.length > 0 ? ' and the request body' : ''}.`),
+      docs: jsDocs(
+        `Arguments of \`${name}\`: path parameters, query parameters${bodyProperty.length > 0 ? ' and the request body' : ''}.`,
+      ),
       properties: [...pathProperties, ...bodyProperty],
     });
   }
@@ -155,18 +188,36 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
   imports.value(PATHS, operation.pathBuilder);
   const path = pathBuilderCall(operation);
   const fields: RequestField[] = [`method: '${operation.method}'`, `path: ${path}`];
-  if (query.length > 0) fields.push({ call: `query: ${imports.value(QUERY, 'encodeQuery')}`, entries: query.map((p) => `${objectLiteralKey(p.name)}: ${accessor(p.name)}`) });
+  if (query.length > 0)
+    fields.push({
+      call: `query: ${imports.value(QUERY, 'encodeQuery')}`,
+      entries: query.map((p) => `${objectLiteralKey(p.name)}: ${accessor(p.name)}`),
+    });
   if (isPatch) fields.push(`...${imports.value(PATCH, 'patchRequest')}(params.patch)`);
   else if (operation.requestBody !== undefined) {
     // The transport sends a body as application/json unless told otherwise.
-    fields.push(operation.requestBody.required ? 'body: JSON.stringify(params.body)' : 'body: params.body === undefined ? undefined : JSON.stringify(params.body)');
+    fields.push(
+      operation.requestBody.required
+        ? 'body: JSON.stringify(params.body)'
+        : 'body: params.body === undefined ? undefined : JSON.stringify(params.body)',
+    );
   }
   const description = [operation.description, '', `\`${operation.method} ${operation.path}\``].join('\n');
   const since = sinceTag(operation);
-  const deprecated = operation.deprecated ? [{ tagName: 'deprecated', text: deprecationNote(operation.description) }] : [];
+  const deprecated = operation.deprecated
+    ? [{ tagName: 'deprecated', text: deprecationNote(operation.description) }]
+    : [];
   const parameters = [
     { name: 'client', type: imports.type(TRANSPORT, 'Client') },
-    ...(hasInputs ? [{ name: 'params', type: `${typeBase}Params`, ...(inputsRequired ? {} : { initializer: emptyParams(`${typeBase}Params`, query) }) }] : []),
+    ...(hasInputs
+      ? [
+          {
+            name: 'params',
+            type: `${typeBase}Params`,
+            ...(inputsRequired ? {} : { initializer: emptyParams(`${typeBase}Params`, query) }),
+          },
+        ]
+      : []),
     { name: 'options', type: imports.type(TRANSPORT, 'CallOptions'), hasQuestionToken: true },
   ];
   declarations.push({
@@ -198,7 +249,9 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
     ),
     parameters,
     returnType: `Promise<${imports.type(RESPONSE, 'ResponseOf')}<${typeBase}Responses>>`,
-    statements: [requestStatement(`${imports.value(RESPONSE, 'requestWithResponse')}<${typeBase}Responses>`, fields, 'client')],
+    statements: [
+      requestStatement(`${imports.value(RESPONSE, 'requestWithResponse')}<${typeBase}Responses>`, fields, 'client'),
+    ],
   });
   return declarations;
 }
@@ -214,10 +267,15 @@ function patchParamsDeclarations(
   const fieldManager = query.find((p) => p.name === 'fieldManager');
   const force = query.find((p) => p.name === 'force');
   const variants = patchVariants(operation);
-  const nonApply = variants.filter((v) => !v.apply).map((v) => (v.typeName === 'JsonPatch' ? imports.type(PATCH, v.typeName) : `${imports.type(PATCH, v.typeName)}<${model}>`));
+  const nonApply = variants
+    .filter((v) => !v.apply)
+    .map((v) =>
+      v.typeName === 'JsonPatch' ? imports.type(PATCH, v.typeName) : `${imports.type(PATCH, v.typeName)}<${model}>`,
+    );
   const apply = variants.find((v) => v.apply);
   const members: string[] = [];
-  const fieldManagerDoc = fieldManager === undefined ? [] : [parameterProperty(imports, fieldManager, { optional: true })];
+  const fieldManagerDoc =
+    fieldManager === undefined ? [] : [parameterProperty(imports, fieldManager, { optional: true })];
   const declarations: StatementStructures[] = [
     {
       kind: StructureKind.Interface,
@@ -234,8 +292,14 @@ function patchParamsDeclarations(
       name: `${typeBase}UpdatePatch`,
       isExported: true,
       extends: [`${typeBase}Target`],
-      docs: jsDocs('A JSON, merge or strategic merge patch. `force` is only for server-side apply, so it cannot be set here.'),
-      properties: [{ name: 'patch', type: nonApply.join(' | ') }, ...fieldManagerDoc, ...(force !== undefined ? [{ name: 'force', type: 'undefined', hasQuestionToken: true }] : [])],
+      docs: jsDocs(
+        'A JSON, merge or strategic merge patch. `force` is only for server-side apply, so it cannot be set here.',
+      ),
+      properties: [
+        { name: 'patch', type: nonApply.join(' | ') },
+        ...fieldManagerDoc,
+        ...(force !== undefined ? [{ name: 'force', type: 'undefined', hasQuestionToken: true }] : []),
+      ],
     });
     members.push(`${typeBase}UpdatePatch`);
   }
@@ -245,7 +309,9 @@ function patchParamsDeclarations(
       name: `${typeBase}ApplyPatch`,
       isExported: true,
       extends: [`${typeBase}Target`],
-      docs: jsDocs('A server-side apply patch: `fieldManager` is required, `force` re-acquires fields owned by other managers.'),
+      docs: jsDocs(
+        'A server-side apply patch: `fieldManager` is required, `force` re-acquires fields owned by other managers.',
+      ),
       properties: [
         { name: 'patch', type: `${imports.type(PATCH, 'ApplyPatch')}<${model}>` },
         ...(fieldManager !== undefined ? [parameterProperty(imports, fieldManager, { optional: false })] : []),
@@ -279,7 +345,9 @@ function accessor(name: string): string {
   const read = /^[A-Za-z_$][\w$]*$/.test(name) ? `params.${name}` : `params[${JSON.stringify(name)}]`;
   // A parameter named like an Object.prototype member (constructor, toString, __proto__) the caller left out
   // would read the inherited one and send `constructor=function Object()…`: read own properties only.
-  return name in Object.prototype ? `(Object.prototype.hasOwnProperty.call(params, ${JSON.stringify(name)}) ? ${read} : undefined)` : read;
+  return name in Object.prototype
+    ? `(Object.prototype.hasOwnProperty.call(params, ${JSON.stringify(name)}) ? ${read} : undefined)`
+    : read;
 }
 
 /** `return client.request({ … }, options);` (or another callee with leading arguments), one field per line, as a formatter would lay it out. */
@@ -296,7 +364,9 @@ function requestStatement(callee: string, fields: readonly RequestField[], clien
             continue;
           }
           writer.writeLine(`${field.call}({`);
-          writer.indent(() => field.entries.forEach((entry) => writer.writeLine(`${entry},`)));
+          writer.indent(() => {
+            for (const entry of field.entries) writer.writeLine(`${entry},`);
+          });
           writer.writeLine('}),');
         }
       });

@@ -9,7 +9,12 @@ import { groupVersionNamespace } from '../shared/groupVersion.js';
 import { leaseGroupVersion } from '../ir/buildReleaseIr.js';
 import { clientOperations, queryParameters } from './emitOperations.js';
 import { markdownCell } from '../shared/markdown.js';
-import { changedMediaTypes, isUnusedMediaTypeChange, unexportedOperations, userFacingChanges } from '../diff/renderChangelog.js';
+import {
+  changedMediaTypes,
+  isUnusedMediaTypeChange,
+  unexportedOperations,
+  userFacingChanges,
+} from '../diff/renderChangelog.js';
 import { generatedHeader } from './header.js';
 import { printSourceFile } from './tsProject.js';
 import { LICENSE_FILE, packageLinks } from '../config.js';
@@ -37,7 +42,10 @@ export function copiedTemplateFiles(templatesDir: string, folder: string, prefix
     for (const entry of [...entries].sort((a, b) => (a.name < b.name ? -1 : 1))) {
       if (entry.isDirectory()) walk(join(dir, entry.name), `${prefix}${entry.name}/`, `${relative}${entry.name}/`);
       else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts')) {
-        files.set(`${prefix}${entry.name}`, withCopyHeader(readFileSync(join(dir, entry.name), 'utf8'), `templates/${folder}/${relative}${entry.name}`));
+        files.set(
+          `${prefix}${entry.name}`,
+          withCopyHeader(readFileSync(join(dir, entry.name), 'utf8'), `templates/${folder}/${relative}${entry.name}`),
+        );
       }
     }
   };
@@ -58,9 +66,12 @@ function withCopyHeader(text: string, source: string): string {
 
 /** Root entry point: the newest release. */
 export function emitRootIndex(project: Project, newest: ReleaseIr): string {
-  return printSourceFile(project, '/src/index.ts', generatedHeader(`newest release in spec/releases.json (${newest.release})`), [
-    { kind: StructureKind.ExportDeclaration, moduleSpecifier: `./${releaseModuleName(newest.release)}/index.js` },
-  ]).text;
+  return printSourceFile(
+    project,
+    '/src/index.ts',
+    generatedHeader(`newest release in spec/releases.json (${newest.release})`),
+    [{ kind: StructureKind.ExportDeclaration, moduleSpecifier: `./${releaseModuleName(newest.release)}/index.js` }],
+  ).text;
 }
 
 /** One table cell: what a release adds or breaks relative to the one before it, for users of the exported functions. */
@@ -74,9 +85,15 @@ function whatItAdds(release: string, diffs: readonly ReleaseDiff[], unexported: 
   const media = changes.filter((c) => c.kind === 'content-types-changed');
   const unused = media.every(isUnusedMediaTypeChange) ? ' (not used by this JSON client)' : '';
   const mediaTypes = [...new Set(media.flatMap(changedMediaTypes))].sort();
-  const mediaPhrase = media.length > 0 ? `media types ${mediaTypes.map((t) => `\`${t}\``).join(', ')} on ${media.length} requests/responses${unused}${media.some((c) => c.class === 'breaking') ? ' (**breaking**: some removed)' : ''}` : '';
+  const mediaPhrase =
+    media.length > 0
+      ? `media types ${mediaTypes.map((t) => `\`${t}\``).join(', ')} on ${media.length} requests/responses${unused}${media.some((c) => c.class === 'breaking') ? ' (**breaking**: some removed)' : ''}`
+      : '';
   const docs = changes.filter((c) => c.class === 'docs-only').length;
-  return markdownCell([...notable, mediaPhrase, docs > 0 ? `${docs} description changes` : ''].filter(Boolean).join(', ') || 'no API changes');
+  return markdownCell(
+    [...notable, mediaPhrase, docs > 0 ? `${docs} description changes` : ''].filter(Boolean).join(', ') ||
+      'no API changes',
+  );
 }
 
 /**
@@ -96,9 +113,12 @@ function summary(operation: OperationIr): string {
 }
 
 function example(operation: OperationIr): string {
-  const target = operation.pathParameters.map((p) => `${p.name}: ${p.name === 'namespace' ? "'default'" : "'my-lease'"}`).join(', ');
+  const target = operation.pathParameters
+    .map((p) => `${p.name}: ${p.name === 'namespace' ? "'default'" : "'my-lease'"}`)
+    .join(', ');
   const args = (extra: string): string => `{ ${[target, extra].filter(Boolean).join(', ')} }`;
-  const call = (params: string): string => `const result = await ${operation.name}(client${params === '' ? '' : ', ' + params});`;
+  const call = (params: string): string =>
+    `const result = await ${operation.name}(client${params === '' ? '' : ', ' + params});`;
   switch (operation.kind) {
     case 'getAPIResources':
       return call('');
@@ -106,15 +126,20 @@ function example(operation: OperationIr): string {
       return call(args(''));
     case 'list':
     case 'listForAllNamespaces':
-      return [call(args("labelSelector: 'app=web', limit: 100")), 'for (const lease of result.items) console.log(lease.metadata?.name);'].join('\n');
+      return [
+        call(args("labelSelector: 'app=web', limit: 100")),
+        'for (const lease of result.items) console.log(lease.metadata?.name);',
+      ].join('\n');
     case 'create':
-      return call(args("body: { metadata: { name: 'my-lease' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } }"));
+      return call(
+        args("body: { metadata: { name: 'my-lease' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } }"),
+      );
     case 'replace':
       return call(args('body: lease'));
     case 'patch':
       return call(args("patch: { type: 'merge', body: { spec: { holderIdentity: 'me' } } }"));
     case 'delete':
-      return call(args("body: { preconditions: { resourceVersion: lease.metadata?.resourceVersion } }"));
+      return call(args('body: { preconditions: { resourceVersion: lease.metadata?.resourceVersion } }'));
     case 'deleteCollection':
       return call(args("labelSelector: 'app=web'"));
     default:
@@ -122,7 +147,11 @@ function example(operation: OperationIr): string {
   }
 }
 
-export function emitPackageSkeleton(info: PackageInfo, releases: readonly ReleaseIr[], diffs: readonly ReleaseDiff[]): Map<string, string> {
+export function emitPackageSkeleton(
+  info: PackageInfo,
+  releases: readonly ReleaseIr[],
+  diffs: readonly ReleaseDiff[],
+): Map<string, string> {
   const newest = releases[releases.length - 1]!;
   const unexported = unexportedOperations(releases);
   const data = {
@@ -142,7 +171,17 @@ export function emitPackageSkeleton(info: PackageInfo, releases: readonly Releas
       // The group's other versions: a namespace of the release entry and a subpath of their own.
       groupVersions: r.groupVersions.flatMap((gv) => {
         const namespace = groupVersionNamespace(gv);
-        return namespace === undefined ? [] : [{ namespace, apiVersion: `${gv.group}/${gv.version}`, subpath: `${releaseSubpath(r.release)}/${namespace}`, subpathName: `${releaseSubpath(r.release).slice(2)}/${namespace}`, module: `${releaseModuleName(r.release)}/${namespace}` }];
+        return namespace === undefined
+          ? []
+          : [
+              {
+                namespace,
+                apiVersion: `${gv.group}/${gv.version}`,
+                subpath: `${releaseSubpath(r.release)}/${namespace}`,
+                subpathName: `${releaseSubpath(r.release).slice(2)}/${namespace}`,
+                module: `${releaseModuleName(r.release)}/${namespace}`,
+              },
+            ];
       }),
       servedVersions: r.groupVersions.map((gv) => `\`${gv.version}\``).join(', '),
     })),
@@ -170,7 +209,10 @@ export interface HandWrittenPackageInfo {
 }
 
 /** package.json, README.md and tsconfig.json of a package of hand-written code (the server, the Node config). */
-export function emitHandWrittenPackageSkeleton(info: HandWrittenPackageInfo, releases: readonly ReleaseIr[]): Map<string, string> {
+export function emitHandWrittenPackageSkeleton(
+  info: HandWrittenPackageInfo,
+  releases: readonly ReleaseIr[],
+): Map<string, string> {
   const newest = releases[releases.length - 1]!;
   const data = {
     name: info.name,
@@ -180,14 +222,17 @@ export function emitHandWrittenPackageSkeleton(info: HandWrittenPackageInfo, rel
     releaseRange: `${releases[0]!.release} – ${newest.release}`,
     newest: { release: newest.release },
     releases: releases.map((r) => ({ release: r.release, minor: r.release.split('.').slice(0, 2).join('.') })),
-    dependencies: [...info.dependencies].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, range], index, all) => ({ name, range, last: index === all.length - 1 })),
+    dependencies: [...info.dependencies]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, range], index, all) => ({ name, range, last: index === all.length - 1 })),
   };
   return renderSkeleton(info.templatesDir, info.skeleton, data);
 }
 
 function renderSkeleton(templatesDir: string, folder: string, data: object): Map<string, string> {
   const handlebars = Handlebars.create();
-  const render = (template: string): string => handlebars.compile(readFileSync(join(templatesDir, folder, template), 'utf8'), { noEscape: true })(data);
+  const render = (template: string): string =>
+    handlebars.compile(readFileSync(join(templatesDir, folder, template), 'utf8'), { noEscape: true })(data);
   return new Map([
     ['package.json', JSON.stringify(JSON.parse(render('package.json.hbs')), null, 2) + '\n'],
     ['README.md', render('README.md.hbs')],

@@ -14,22 +14,30 @@ export function templateLiteralText(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${');
 }
 
-
 /**
  * Builders for the paths the exported functions call. The deprecated `/watch/` paths are left out: watches use
  * the list paths with `watch=true`, and a builder for a path no function sends to only invites its use.
  */
-export function pathStatements(ir: GroupVersionIr, place: ModulePlace = RELEASE_FOLDER): Array<string | StatementStructures> {
+export function pathStatements(
+  ir: GroupVersionIr,
+  place: ModulePlace = RELEASE_FOLDER,
+): Array<string | StatementStructures> {
   const used = new Set(clientOperations(ir).map((o) => o.path));
   const paths = ir.paths.filter((p) => used.has(p.template));
   const validators = [...new Set(paths.flatMap((p) => p.parameters.map(segmentValidator)))].sort();
   const statements: Array<string | StatementStructures> = [];
   if (validators.length > 0) {
-    statements.push({ kind: StructureKind.ImportDeclaration, moduleSpecifier: relocateRuntime('../runtime/pathSegments.js', place), namedImports: validators });
+    statements.push({
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: relocateRuntime('../runtime/pathSegments.js', place),
+      namedImports: validators,
+    });
   }
   for (const path of paths) {
     // A path is deprecated when all its operations are; the note is what the spec says about them.
-    const note = path.deprecated ? deprecationNote(ir.operations.find((o) => o.path === path.template)?.description ?? '') : undefined;
+    const note = path.deprecated
+      ? deprecationNote(ir.operations.find((o) => o.path === path.template)?.description ?? '')
+      : undefined;
     statements.push(path.parameters.length === 0 ? constantPath(path, note) : pathFunction(path, note));
   }
   return statements;
@@ -40,7 +48,10 @@ function constantPath(path: PathTemplateIr, deprecation: string | undefined): St
     kind: StructureKind.VariableStatement,
     isExported: true,
     declarationKind: VariableDeclarationKind.Const,
-    docs: jsDocs(`The path \`${path.template}\`.`, deprecation !== undefined ? [{ tagName: 'deprecated', text: deprecation }] : []),
+    docs: jsDocs(
+      `The path \`${path.template}\`.`,
+      deprecation !== undefined ? [{ tagName: 'deprecated', text: deprecation }] : [],
+    ),
     declarations: [{ name: path.builderName, initializer: singleQuoted(path.template) }],
   };
 }
@@ -62,7 +73,10 @@ function pathFunction(path: PathTemplateIr, deprecation: string | undefined): St
     docs: jsDocs(
       `Builds \`${path.template}\`. Every parameter is validated before any request exists (namespace: DNS-1123 label; name: DNS-1123 subdomain), so an accepted value holds only a-z, 0-9, '-' and '.', which need no percent-encoding: nothing else can reach the URL.`,
       [
-        { tagName: 'throws', text: `InvalidPathParameterError when ${path.parameters.map((p) => `\`${p}\``).join(' or ')} is not acceptable` },
+        {
+          tagName: 'throws',
+          text: `InvalidPathParameterError when ${path.parameters.map((p) => `\`${p}\``).join(' or ')} is not acceptable`,
+        },
         ...(deprecation !== undefined ? [{ tagName: 'deprecated', text: deprecation }] : []),
       ],
     ),
@@ -79,6 +93,11 @@ export function singleQuoted(text: string): string {
 }
 
 /** `namespacedLeasePath(params.namespace, params.name)`, or the constant for a path without parameters. */
-export function pathBuilderCall(operation: { readonly pathBuilder: string; readonly pathParameters: ReadonlyArray<{ readonly name: string }> }): string {
-  return operation.pathParameters.length === 0 ? operation.pathBuilder : `${operation.pathBuilder}(${operation.pathParameters.map((p) => `params.${p.name}`).join(', ')})`;
+export function pathBuilderCall(operation: {
+  readonly pathBuilder: string;
+  readonly pathParameters: ReadonlyArray<{ readonly name: string }>;
+}): string {
+  return operation.pathParameters.length === 0
+    ? operation.pathBuilder
+    : `${operation.pathBuilder}(${operation.pathParameters.map((p) => `params.${p.name}`).join(', ')})`;
 }

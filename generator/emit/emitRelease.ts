@@ -1,4 +1,10 @@
-import { StructureKind, VariableDeclarationKind, type ExportDeclarationStructure, type Project, type StatementStructures } from 'ts-morph';
+import {
+  StructureKind,
+  VariableDeclarationKind,
+  type ExportDeclarationStructure,
+  type Project,
+  type StatementStructures,
+} from 'ts-morph';
 import type { GroupVersionIr, ReleaseIr } from '../ir/types.js';
 import { releaseModuleName } from '../shared/releaseNames.js';
 import { groupVersionNamespace } from '../shared/groupVersion.js';
@@ -31,14 +37,29 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
   const header = generatedHeader(`${source.documentPath} (Kubernetes ${ir.release}, ${source.contentHash})`);
   const files = new Map<string, string>();
   const lease = ir.groupVersions.find((gv) => groupVersionNamespace(gv) === undefined);
-  const shared: SharedModels | undefined = lease === undefined ? undefined : { module: '../models.js', schemaNames: new Set(lease.models.map((m) => m.schemaName)) };
+  const shared: SharedModels | undefined =
+    lease === undefined
+      ? undefined
+      : { module: '../models.js', schemaNames: new Set(lease.models.map((m) => m.schemaName)) };
   const namespaces: ExportDeclarationStructure[] = [];
   for (const gv of ir.groupVersions) {
     const namespace = groupVersionNamespace(gv);
     const folder = namespace === undefined ? dir : `${dir}/${namespace}`;
     const place = namespace === undefined ? RELEASE_FOLDER : GROUP_VERSION_FOLDER;
-    for (const [file, text] of emitGroupVersion(project, gv, { folder, place, header, documentPath: source.documentPath, ...(namespace === undefined || shared === undefined ? {} : { shared }) })) files.set(file, text);
-    if (namespace !== undefined) namespaces.push({ kind: StructureKind.ExportDeclaration, namespaceExport: namespace, moduleSpecifier: `./${namespace}/index.js` });
+    for (const [file, text] of emitGroupVersion(project, gv, {
+      folder,
+      place,
+      header,
+      documentPath: source.documentPath,
+      ...(namespace === undefined || shared === undefined ? {} : { shared }),
+    }))
+      files.set(file, text);
+    if (namespace !== undefined)
+      namespaces.push({
+        kind: StructureKind.ExportDeclaration,
+        namespaceExport: namespace,
+        moduleSpecifier: `./${namespace}/index.js`,
+      });
   }
   files.set(
     `${dir}/index.ts`,
@@ -73,9 +94,18 @@ function emitGroupVersion(project: Project, gv: GroupVersionIr, where: GroupVers
   const models = printSourceFile(project, `/src/${folder}/models.ts`, header, modelStatements(gv, place, where.shared));
   checkModelCompleteness(gv, models.sourceFile, where.documentPath);
   files.set(`${folder}/models.ts`, models.text);
-  files.set(`${folder}/paths.ts`, printSourceFile(project, `/src/${folder}/paths.ts`, header, pathStatements(gv, place)).text);
-  files.set(`${folder}/operations.ts`, printSourceFile(project, `/src/${folder}/operations.ts`, header, operationStatements(gv, place)).text);
-  files.set(`${folder}/watches.ts`, printSourceFile(project, `/src/${folder}/watches.ts`, header, watchStatements(gv, place)).text);
+  files.set(
+    `${folder}/paths.ts`,
+    printSourceFile(project, `/src/${folder}/paths.ts`, header, pathStatements(gv, place)).text,
+  );
+  files.set(
+    `${folder}/operations.ts`,
+    printSourceFile(project, `/src/${folder}/operations.ts`, header, operationStatements(gv, place)).text,
+  );
+  files.set(
+    `${folder}/watches.ts`,
+    printSourceFile(project, `/src/${folder}/watches.ts`, header, watchStatements(gv, place)).text,
+  );
   if (place !== RELEASE_FOLDER) {
     files.set(
       `${folder}/index.ts`,
@@ -85,7 +115,7 @@ function emitGroupVersion(project: Project, gv: GroupVersionIr, where: GroupVers
           kind: StructureKind.VariableStatement,
           isExported: true,
           declarationKind: VariableDeclarationKind.Const,
-          docs: [{ description: 'The `apiVersion` of this group version\'s objects.' }],
+          docs: [{ description: "The `apiVersion` of this group version's objects." }],
           declarations: [{ name: 'apiVersion', initializer: singleQuoted(`${gv.group}/${gv.version}`) }],
         },
       ]).text,
@@ -97,7 +127,12 @@ function emitGroupVersion(project: Project, gv: GroupVersionIr, where: GroupVers
 function groupVersionExports(gv: GroupVersionIr): StatementStructures[] {
   return [
     // Named, not `export *`: a model (e.g. MicroTime) wins over a runtime export of the same name.
-    { kind: StructureKind.ExportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedExports: exportedModelNames(gv) },
+    {
+      kind: StructureKind.ExportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: './models.js',
+      namedExports: exportedModelNames(gv),
+    },
     { kind: StructureKind.ExportDeclaration, moduleSpecifier: './paths.js' },
     { kind: StructureKind.ExportDeclaration, moduleSpecifier: './operations.js' },
     { kind: StructureKind.ExportDeclaration, moduleSpecifier: './watches.js' },
@@ -110,5 +145,8 @@ function groupVersionExports(gv: GroupVersionIr): StatementStructures[] {
  */
 export function exportedModelNames(ir: GroupVersionIr): string[] {
   const used = reachableModels({ ...ir, operations: clientOperations(ir) });
-  return ir.models.map((m) => m.name).filter((name) => used.has(name)).sort();
+  return ir.models
+    .map((m) => m.name)
+    .filter((name) => used.has(name))
+    .sort();
 }

@@ -34,7 +34,9 @@ export function collectionFunctions(ir: GroupVersionIr): CollectionFunctions[] {
       const kind = response.name.slice(0, -'List'.length);
       const stem = list.name.replace(/^list/, '');
       const plural = stem.replace(new RegExp(`${kind}(?=ForAllNamespaces$|$)`), `${kind}s`);
-      const informer = stem.endsWith('ForAllNamespaces') ? `create${stem.replace(/ForAllNamespaces$/, '')}InformerForAllNamespaces` : `create${stem}Informer`;
+      const informer = stem.endsWith('ForAllNamespaces')
+        ? `create${stem.replace(/ForAllNamespaces$/, '')}InformerForAllNamespaces`
+        : `create${stem}Informer`;
       return [
         {
           list,
@@ -49,16 +51,37 @@ export function collectionFunctions(ir: GroupVersionIr): CollectionFunctions[] {
     });
 }
 
-export function watchStatements(ir: GroupVersionIr, place: ModulePlace = RELEASE_FOLDER): Array<string | StatementStructures> {
+export function watchStatements(
+  ir: GroupVersionIr,
+  place: ModulePlace = RELEASE_FOLDER,
+): Array<string | StatementStructures> {
   const collections = collectionFunctions(ir);
   if (collections.length === 0) return [];
   const kinds = [...new Set(collections.map((c) => c.kind))].sort();
   const statements: Array<string | StatementStructures> = [
-    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: relocateRuntime('../runtime/transport.js', place), namedImports: ['Client'] },
-    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: relocateRuntime('../runtime/watch/index.js', place), namedImports: ['Informer', 'InformerHandlers', 'ListAllOptions', 'WatchNotification', 'WatchOptions'] },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: relocateRuntime('../runtime/watch/index.js', place), namedImports: ['createInformer', 'listAll', 'watch'] },
+    {
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: relocateRuntime('../runtime/transport.js', place),
+      namedImports: ['Client'],
+    },
+    {
+      kind: StructureKind.ImportDeclaration,
+      isTypeOnly: true,
+      moduleSpecifier: relocateRuntime('../runtime/watch/index.js', place),
+      namedImports: ['Informer', 'InformerHandlers', 'ListAllOptions', 'WatchNotification', 'WatchOptions'],
+    },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: relocateRuntime('../runtime/watch/index.js', place),
+      namedImports: ['createInformer', 'listAll', 'watch'],
+    },
     { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedImports: kinds },
-    { kind: StructureKind.ImportDeclaration, moduleSpecifier: './paths.js', namedImports: [...new Set(collections.map((c) => c.list.pathBuilder))].sort() },
+    {
+      kind: StructureKind.ImportDeclaration,
+      moduleSpecifier: './paths.js',
+      namedImports: [...new Set(collections.map((c) => c.list.pathBuilder))].sort(),
+    },
   ];
   for (const c of collections) statements.push(...collectionDeclarations(c));
   return statements;
@@ -66,9 +89,16 @@ export function watchStatements(ir: GroupVersionIr, place: ModulePlace = RELEASE
 
 function collectionDeclarations(c: CollectionFunctions): StatementStructures[] {
   const path = pathBuilderCall(c.list);
-  const target = c.selection.length === 0 ? `{ path: ${path} }` : `{ path: ${path}, query: { ${c.selection.map((p) => `${propertyName(p.name)}: params.${p.name}`).join(', ')} } }`;
+  const target =
+    c.selection.length === 0
+      ? `{ path: ${path} }`
+      : `{ path: ${path}, query: { ${c.selection.map((p) => `${propertyName(p.name)}: params.${p.name}`).join(', ')} } }`;
   // Without path parameters every selection field is optional, and so is the argument.
-  const paramsParameter = { name: 'params', type: c.params, ...(c.list.pathParameters.length === 0 ? { initializer: '{}' } : {}) };
+  const paramsParameter = {
+    name: 'params',
+    type: c.params,
+    ...(c.list.pathParameters.length === 0 ? { initializer: '{}' } : {}),
+  };
   const where = `\`GET ${c.list.path}\``;
   const since = sinceTag(c.list);
   return [
@@ -78,8 +108,17 @@ function collectionDeclarations(c: CollectionFunctions): StatementStructures[] {
       isExported: true,
       docs: jsDocs(`Which ${c.kind}s \`${c.watch}\`, \`${c.listAll}\` and \`${c.informer}\` cover.`),
       properties: [
-        ...c.list.pathParameters.map((p) => ({ name: propertyName(p.name), type: typeText(p.type), docs: jsDocs(p.description) })),
-        ...c.selection.map((p) => ({ name: propertyName(p.name), type: `${typeText(p.type)} | undefined`, hasQuestionToken: true, docs: jsDocs(p.description, sinceTag(p)) })),
+        ...c.list.pathParameters.map((p) => ({
+          name: propertyName(p.name),
+          type: typeText(p.type),
+          docs: jsDocs(p.description),
+        })),
+        ...c.selection.map((p) => ({
+          name: propertyName(p.name),
+          type: `${typeText(p.type)} | undefined`,
+          hasQuestionToken: true,
+          docs: jsDocs(p.description, sinceTag(p)),
+        })),
       ],
     },
     {
@@ -91,9 +130,16 @@ function collectionDeclarations(c: CollectionFunctions): StatementStructures[] {
           'resumes from the last resourceVersion after a lost connection, a server-side timeout or an idle stream (capped exponential backoff with jitter), ' +
           'and answers a 410 Gone by re-listing and yielding a `RESYNC` with the complete state. An in-stream ERROR is never yielded as an event. ' +
           'Abort `options.signal` (or `break`) to stop.',
-        [{ tagName: 'throws', text: 'KubernetesApiError, WatchError or WatchDecodeError when the watch cannot go on' }, ...since],
+        [
+          { tagName: 'throws', text: 'KubernetesApiError, WatchError or WatchDecodeError when the watch cannot go on' },
+          ...since,
+        ],
       ),
-      parameters: [{ name: 'client', type: 'Client' }, paramsParameter, { name: 'options', type: 'WatchOptions', hasQuestionToken: true }],
+      parameters: [
+        { name: 'client', type: 'Client' },
+        paramsParameter,
+        { name: 'options', type: 'WatchOptions', hasQuestionToken: true },
+      ],
       returnType: `AsyncIterable<WatchNotification<${c.kind}>>`,
       statements: [`return watch<${c.kind}>(client, ${target}, options);`],
     },
@@ -106,7 +152,11 @@ function collectionDeclarations(c: CollectionFunctions): StatementStructures[] {
           "`options.onExpired` chooses: 'restart' (default; items may repeat) or 'continue' with the inconsistent token the server offers; `options.onExpiredContinue` says which happened.",
         since,
       ),
-      parameters: [{ name: 'client', type: 'Client' }, paramsParameter, { name: 'options', type: 'ListAllOptions', hasQuestionToken: true }],
+      parameters: [
+        { name: 'client', type: 'Client' },
+        paramsParameter,
+        { name: 'options', type: 'ListAllOptions', hasQuestionToken: true },
+      ],
       returnType: `AsyncIterable<${c.kind}>`,
       statements: [`return listAll<${c.kind}>(client, ${target}, options);`],
     },

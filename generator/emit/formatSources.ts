@@ -25,7 +25,10 @@ const requireFromHere = createRequire(import.meta.url);
 const biomeVersion = (requireFromHere('@biomejs/biome/package.json') as { version: string }).version;
 
 export function formatCacheKey(path: string, text: string): string {
-  return createHash('sha256').update(`${biomeVersion}\0${JSON.stringify(FORMATTER_CONFIG)}\0${path}\0`).update(text).digest('hex');
+  return createHash('sha256')
+    .update(`${biomeVersion}\0${JSON.stringify(FORMATTER_CONFIG)}\0${path}\0`)
+    .update(text)
+    .digest('hex');
 }
 
 export function isFormattedText(value: unknown): value is string {
@@ -37,7 +40,10 @@ export function isFormattedText(value: unknown): value is string {
  * long signatures on one line). Files already formatted in an earlier run come from the cache; the rest are
  * formatted by one Biome process over a scratch directory, which keeps a run with changes to ~150 ms.
  */
-export async function formatSources(sources: ReadonlyMap<string, string>, cache?: Cache<string>): Promise<Map<string, string>> {
+export async function formatSources(
+  sources: ReadonlyMap<string, string>,
+  cache?: Cache<string>,
+): Promise<Map<string, string>> {
   const formatted = new Map<string, string>();
   const misses = new Map<string, string>();
   for (const [path, text] of sources) {
@@ -75,11 +81,17 @@ async function formatWithBiome(sources: ReadonlyMap<string, string>): Promise<Ma
 function runBiome(dir: string): Promise<void> {
   const bin = requireFromHere.resolve('@biomejs/biome/bin/biome');
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [bin, 'format', '--write', '--no-errors-on-unmatched', 'src'], { cwd: dir, maxBuffer: 16 * 1024 * 1024 }, (error, _stdout, stderr) => {
-      if (error === null) return resolve();
-      // Biome names the file and the syntax error; the first such line is the useful one.
-      const detail = stderr.split('\n').find((line) => /\S/.test(line) && !/^\s*[×!i]\s*$/.test(line)) ?? error.message;
-      reject(new GeneratorError('io', `biome could not format the emitted code: ${detail.trim()}`));
-    });
+    execFile(
+      process.execPath,
+      [bin, 'format', '--write', '--no-errors-on-unmatched', 'src'],
+      { cwd: dir, maxBuffer: 16 * 1024 * 1024 },
+      (error, _stdout, stderr) => {
+        if (error === null) return resolve();
+        // Biome names the file and the syntax error; the first such line is the useful one.
+        const detail =
+          stderr.split('\n').find((line) => /\S/.test(line) && !/^\s*[×!i]\s*$/.test(line)) ?? error.message;
+        reject(new GeneratorError('io', `biome could not format the emitted code: ${detail.trim()}`));
+      },
+    );
   });
 }

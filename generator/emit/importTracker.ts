@@ -36,9 +36,20 @@ export function createImportTracker(): ImportTracker {
   };
 }
 
-function declaration(module: string, names: ReadonlySet<string> | undefined, isTypeOnly: boolean): ImportDeclarationStructure[] {
+function declaration(
+  module: string,
+  names: ReadonlySet<string> | undefined,
+  isTypeOnly: boolean,
+): ImportDeclarationStructure[] {
   if (names === undefined || names.size === 0) return [];
-  return [{ kind: StructureKind.ImportDeclaration, ...(isTypeOnly ? { isTypeOnly } : {}), moduleSpecifier: module, namedImports: [...names].sort(byCodePoint) }];
+  return [
+    {
+      kind: StructureKind.ImportDeclaration,
+      ...(isTypeOnly ? { isTypeOnly } : {}),
+      moduleSpecifier: module,
+      namedImports: [...names].sort(byCodePoint),
+    },
+  ];
 }
 
 function byCodePoint(a: string, b: string): number {

@@ -15,5 +15,7 @@ const AS_WRITTEN = '../runtime/';
 
 /** A runtime module specifier as written by an emitter (`../runtime/x.js`), for a module at `place`. */
 export function relocateRuntime(moduleSpecifier: string, place: ModulePlace): string {
-  return moduleSpecifier.startsWith(AS_WRITTEN) ? `${place.runtime}/${moduleSpecifier.slice(AS_WRITTEN.length)}` : moduleSpecifier;
+  return moduleSpecifier.startsWith(AS_WRITTEN)
+    ? `${place.runtime}/${moduleSpecifier.slice(AS_WRITTEN.length)}`
+    : moduleSpecifier;
 }

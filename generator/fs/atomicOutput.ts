@@ -51,8 +51,11 @@ async function swapInDirectory(target: string, files: ReadonlyMap<string, string
 async function holdsExactly(dir: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<boolean> {
   try {
     const present = await regularFiles(dir, '');
-    if (present === undefined || present.length !== files.size || present.some((relative) => !files.has(relative))) return false;
-    const same = await Promise.all([...files].map(async ([relative, content]) => Buffer.from(content).equals(await readFile(join(dir, relative)))));
+    if (present === undefined || present.length !== files.size || present.some((relative) => !files.has(relative)))
+      return false;
+    const same = await Promise.all(
+      [...files].map(async ([relative, content]) => Buffer.from(content).equals(await readFile(join(dir, relative)))),
+    );
     return same.every(Boolean);
   } catch {
     return false;

@@ -12,7 +12,10 @@ export interface Cache<T> {
  * dropped when it is saved, so the file holds only what the current sources need. A missing or unreadable
  * file, or an entry of the wrong shape, is a miss: the cache can only save time, never change output.
  */
-export async function openCacheFile<T>(file: string, isValue: (value: unknown) => value is T): Promise<Cache<T> & { save(): Promise<void> }> {
+export async function openCacheFile<T>(
+  file: string,
+  isValue: (value: unknown) => value is T,
+): Promise<Cache<T> & { save(): Promise<void> }> {
   let previous: Record<string, unknown> = {};
   try {
     const parsed: unknown = JSON.parse(await readFile(file, 'utf8'));

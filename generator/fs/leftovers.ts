@@ -24,8 +24,12 @@ export async function sweepLeftovers(dir: string, prefix: string): Promise<strin
     if (pid === undefined || Number(pid) === process.pid || isRunning(Number(pid))) continue;
     const path = join(dir, name);
     const stats = await lstat(path).catch(() => undefined);
-    if (stats === undefined || !stats.isDirectory() || (process.getuid !== undefined && stats.uid !== process.getuid())) continue;
-    await rm(path, { recursive: true, force: true }).then(() => removed.push(name), () => undefined);
+    if (stats === undefined || !stats.isDirectory() || (process.getuid !== undefined && stats.uid !== process.getuid()))
+      continue;
+    await rm(path, { recursive: true, force: true }).then(
+      () => removed.push(name),
+      () => undefined,
+    );
   }
   return removed;
 }

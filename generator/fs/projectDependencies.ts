@@ -9,12 +9,18 @@ import { isJsonObject, parseJsonFile } from '../shared/json.js';
  */
 export async function dependencyRanges(packageJson: string, names: readonly string[]): Promise<Map<string, string>> {
   const parsed = parseJsonFile(packageJson, await readFile(packageJson, 'utf8'));
-  const pinned = isJsonObject(parsed) ? { ...asStrings(parsed['dependencies']), ...asStrings(parsed['devDependencies']) } : {};
+  const pinned = isJsonObject(parsed)
+    ? { ...asStrings(parsed['dependencies']), ...asStrings(parsed['devDependencies']) }
+    : {};
   const ranges = new Map<string, string>();
   for (const name of names) {
     const version = pinned[name];
     if (version === undefined || !/^\d+\.\d+\.\d+$/.test(version)) {
-      throw new GeneratorError('usage', `devDependencies.${name}: the server package depends on it, so pin an exact version here`, { file: packageJson });
+      throw new GeneratorError(
+        'usage',
+        `devDependencies.${name}: the server package depends on it, so pin an exact version here`,
+        { file: packageJson },
+      );
     }
     ranges.set(name, `^${version}`);
   }
@@ -23,5 +29,7 @@ export async function dependencyRanges(packageJson: string, names: readonly stri
 
 function asStrings(value: unknown): Record<string, string> {
   if (!isJsonObject(value)) return {};
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }

@@ -21,7 +21,8 @@ export function annotateSince(releases: readonly ReleaseIr[]): ReleaseIr[] {
       }
       for (const m of gv.models) {
         note(`${s}model:${m.name}`, ir.release);
-        if (m.shape.kind === 'object') for (const p of m.shape.properties) note(`${s}field:${m.name}.${p.name}`, ir.release);
+        if (m.shape.kind === 'object')
+          for (const p of m.shape.properties) note(`${s}field:${m.name}.${p.name}`, ir.release);
       }
     }
   }
@@ -36,7 +37,13 @@ export function annotateSince(releases: readonly ReleaseIr[]): ReleaseIr[] {
     const model = (m: ModelIr): ModelIr => ({
       ...m,
       since: since(`model:${m.name}`),
-      shape: m.shape.kind === 'object' ? { ...m.shape, properties: m.shape.properties.map((p) => ({ ...p, since: since(`field:${m.name}.${p.name}`) })) } : m.shape,
+      shape:
+        m.shape.kind === 'object'
+          ? {
+              ...m.shape,
+              properties: m.shape.properties.map((p) => ({ ...p, since: since(`field:${m.name}.${p.name}`) })),
+            }
+          : m.shape,
     });
     return { ...gv, operations: gv.operations.map(operation), models: gv.models.map(model) };
   };

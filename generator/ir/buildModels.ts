@@ -21,17 +21,27 @@ function timestampPrecision(schemaName: string, schema: JsonObject): 'seconds' |
  * schemas its own paths reach, and names must be unique only among those.
  */
 export function buildModels(document: JsonObject, file: string, only?: ReadonlySet<string>): ModelIr[] {
-  const schemas = isJsonObject(document['components']) && isJsonObject(document['components']['schemas']) ? document['components']['schemas'] : {};
+  const schemas =
+    isJsonObject(document['components']) && isJsonObject(document['components']['schemas'])
+      ? document['components']['schemas']
+      : {};
   const byName = new Map<string, string>();
   const models: ModelIr[] = [];
-  for (const schemaName of Object.keys(schemas).filter((name) => only === undefined || only.has(name)).sort()) {
+  for (const schemaName of Object.keys(schemas)
+    .filter((name) => only === undefined || only.has(name))
+    .sort()) {
     const schema = schemas[schemaName];
     const pointer = joinPointer('/components/schemas', schemaName);
-    if (!isJsonObject(schema)) throw new GeneratorError('unsupported-schema', 'schema is not an object', { file, pointer });
+    if (!isJsonObject(schema))
+      throw new GeneratorError('unsupported-schema', 'schema is not an object', { file, pointer });
     const name = modelNameOf(schemaName);
     const clash = byName.get(name);
     if (clash !== undefined) {
-      throw new GeneratorError('unsupported-schema', `schemas ${clash} and ${schemaName} would both be emitted as ${name}`, { file, pointer });
+      throw new GeneratorError(
+        'unsupported-schema',
+        `schemas ${clash} and ${schemaName} would both be emitted as ${name}`,
+        { file, pointer },
+      );
     }
     byName.set(name, schemaName);
     models.push({
@@ -49,7 +59,9 @@ function shapeOf(schemaName: string, schema: JsonObject, context: { file: string
   if (precision !== undefined) return { kind: 'timestamp', precision };
   const properties = schema['properties'];
   if (isJsonObject(properties)) {
-    const required = new Set(Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : []);
+    const required = new Set(
+      Array.isArray(schema['required']) ? schema['required'].filter((r): r is string => typeof r === 'string') : [],
+    );
     const props: PropertyIr[] = Object.keys(properties)
       .sort()
       .map((name) => {

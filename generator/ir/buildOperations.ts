@@ -24,7 +24,9 @@ export function buildOperations(document: JsonObject, file: string, gv: GroupVer
   const paths = isJsonObject(document['paths']) ? document['paths'] : {};
   const operations: OperationIr[] = [];
   const prefix = groupPathPrefix(gv);
-  for (const path of Object.keys(paths).filter((p) => p.startsWith(prefix)).sort()) {
+  for (const path of Object.keys(paths)
+    .filter((p) => p.startsWith(prefix))
+    .sort()) {
     const item = paths[path];
     if (!isJsonObject(item)) continue;
     const pathPointer = joinPointer('/paths', path);
@@ -38,12 +40,22 @@ export function buildOperations(document: JsonObject, file: string, gv: GroupVer
   return operations;
 }
 
-function buildOperation(path: string, method: HttpMethod, operation: JsonObject, shared: ParameterIr[], context: Context, pointer: string): OperationIr {
+function buildOperation(
+  path: string,
+  method: HttpMethod,
+  operation: JsonObject,
+  shared: ParameterIr[],
+  context: Context,
+  pointer: string,
+): OperationIr {
   const own = parametersOf(operation['parameters'], { file: context.file, pointer: pointer + '/parameters' });
   // Operation-level parameters override path-level ones of the same name and location.
-  const merged = [...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)), ...own].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const merged = [...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)), ...own].sort((a, b) =>
+    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   const operationId = typeof operation['operationId'] === 'string' ? operation['operationId'] : undefined;
-  if (operationId === undefined) throw new GeneratorError('unsupported-schema', 'operation has no operationId', { file: context.file, pointer });
+  if (operationId === undefined)
+    throw new GeneratorError('unsupported-schema', 'operation has no operationId', { file: context.file, pointer });
   const action = typeof operation['x-kubernetes-action'] === 'string' ? operation['x-kubernetes-action'] : undefined;
   const description = typeof operation['description'] === 'string' ? operation['description'] : '';
   return {
@@ -57,7 +69,10 @@ function buildOperation(path: string, method: HttpMethod, operation: JsonObject,
     description,
     // Upstream's prose deprecations are turned into the flag by markProseDeprecations (load/fixups/upstreamBugs.ts).
     deprecated: operation['deprecated'] === true,
-    pathParameters: orderPathParameters(path, merged.filter((p) => p.in === 'path')),
+    pathParameters: orderPathParameters(
+      path,
+      merged.filter((p) => p.in === 'path'),
+    ),
     queryParameters: merged.filter((p) => p.in === 'query'),
     requestBody: requestBodyOf(operation['requestBody'], { file: context.file, pointer: pointer + '/requestBody' }),
     responses: responsesOf(operation['responses'], { file: context.file, pointer: pointer + '/responses' }),
@@ -67,11 +82,16 @@ function buildOperation(path: string, method: HttpMethod, operation: JsonObject,
 /** `readCoordinationV1NamespacedLease` → `readNamespacedLease`: the group and version are already in the import path. */
 export function clientFunctionName(operationId: string, gv: GroupVersion): string {
   const groupWord = gv.group.split('.')[0]!;
-  const infix = groupWord.charAt(0).toUpperCase() + groupWord.slice(1) + gv.version.charAt(0).toUpperCase() + gv.version.slice(1);
+  const infix =
+    groupWord.charAt(0).toUpperCase() + groupWord.slice(1) + gv.version.charAt(0).toUpperCase() + gv.version.slice(1);
   return operationId.replace(infix, '');
 }
 
-function operationKindOf(action: string | undefined, path: string, location: { file: string; pointer: string }): OperationKind {
+function operationKindOf(
+  action: string | undefined,
+  path: string,
+  location: { file: string; pointer: string },
+): OperationKind {
   const namespaced = path.includes('{namespace}');
   switch (action) {
     case undefined:
@@ -129,7 +149,10 @@ function requestBodyOf(value: unknown, location: { file: string; pointer: string
   const first = contentTypes[0];
   const media = first === undefined ? undefined : value['content'][first];
   return {
-    type: typeRefOf(isJsonObject(media) ? media['schema'] : undefined, { file: location.file, pointer: joinPointer(location.pointer, 'content', first ?? '') + '/schema' }),
+    type: typeRefOf(isJsonObject(media) ? media['schema'] : undefined, {
+      file: location.file,
+      pointer: joinPointer(location.pointer, 'content', first ?? '') + '/schema',
+    }),
     required: value['required'] === true,
     contentTypes,
   };
@@ -147,8 +170,14 @@ function responsesOf(value: unknown, location: { file: string; pointer: string }
       const media = content !== undefined && first !== undefined ? content[first] : undefined;
       return {
         code,
-        description: isJsonObject(response) && typeof response['description'] === 'string' ? response['description'] : '',
-        type: isJsonObject(media) ? typeRefOf(media['schema'], { file: location.file, pointer: joinPointer(location.pointer, code, 'content', first ?? '') + '/schema' }) : undefined,
+        description:
+          isJsonObject(response) && typeof response['description'] === 'string' ? response['description'] : '',
+        type: isJsonObject(media)
+          ? typeRefOf(media['schema'], {
+              file: location.file,
+              pointer: joinPointer(location.pointer, code, 'content', first ?? '') + '/schema',
+            })
+          : undefined,
         contentTypes,
       };
     });

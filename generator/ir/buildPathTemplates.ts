@@ -11,7 +11,9 @@ import type { PathTemplateIr } from './types.js';
  *   …/watch/namespaces/{namespace}/leases/{name}  → watchNamespacedLeasePath
  */
 export function pathBuilderName(template: string, gv: GroupVersion): string {
-  const rest = template.startsWith(groupPathPrefix(gv)) ? template.slice(groupPathPrefix(gv).length) : template.replace(/^\//, '');
+  const rest = template.startsWith(groupPathPrefix(gv))
+    ? template.slice(groupPathPrefix(gv).length)
+    : template.replace(/^\//, '');
   const segments = rest.split('/').filter(Boolean);
   if (segments.length === 0) return 'apiResourcesPath';
   const words: string[] = [];
@@ -30,7 +32,10 @@ export function pathBuilderName(template: string, gv: GroupVersion): string {
   return camel + 'Path';
 }
 
-export function buildPathTemplates(templates: ReadonlyArray<{ path: string; deprecated: boolean }>, gv: GroupVersion): PathTemplateIr[] {
+export function buildPathTemplates(
+  templates: ReadonlyArray<{ path: string; deprecated: boolean }>,
+  gv: GroupVersion,
+): PathTemplateIr[] {
   const unique = new Map<string, boolean>();
   for (const t of templates) unique.set(t.path, (unique.get(t.path) ?? true) && t.deprecated);
   return [...unique.entries()]

@@ -1,6 +1,12 @@
 import type { JsonObject } from '../shared/json.js';
 import { isJsonObject } from '../shared/json.js';
-import { COORDINATION_GROUP, COORDINATION_V1, compareKubeVersions, versionOfPath, type GroupVersion } from '../shared/groupVersion.js';
+import {
+  COORDINATION_GROUP,
+  COORDINATION_V1,
+  compareKubeVersions,
+  versionOfPath,
+  type GroupVersion,
+} from '../shared/groupVersion.js';
 import { GeneratorError } from '../errors.js';
 import { buildModels } from './buildModels.js';
 import { buildOperations } from './buildOperations.js';
@@ -16,13 +22,27 @@ import { validateNames } from './validateNames.js';
 export function buildReleaseIr(release: string, document: JsonObject, file: string): ReleaseIr {
   const versions = servedVersions(document, COORDINATION_GROUP);
   if (!versions.includes(COORDINATION_V1.version)) {
-    throw new GeneratorError('no-group-paths', `no ${COORDINATION_V1.group}/${COORDINATION_V1.version} paths (the Lease API); found ${versions.join(', ') || 'none'}`, { file, pointer: '/paths' });
+    throw new GeneratorError(
+      'no-group-paths',
+      `no ${COORDINATION_V1.group}/${COORDINATION_V1.version} paths (the Lease API); found ${versions.join(', ') || 'none'}`,
+      { file, pointer: '/paths' },
+    );
   }
-  return { release, groupVersions: versions.map((version) => buildGroupVersionIr(release, document, file, { group: COORDINATION_GROUP, version })) };
+  return {
+    release,
+    groupVersions: versions.map((version) =>
+      buildGroupVersionIr(release, document, file, { group: COORDINATION_GROUP, version }),
+    ),
+  };
 }
 
 /** One group version of a release, built from the paths under its prefix and the schemas they reach. */
-export function buildGroupVersionIr(release: string, document: JsonObject, file: string, gv: GroupVersion): GroupVersionIr {
+export function buildGroupVersionIr(
+  release: string,
+  document: JsonObject,
+  file: string,
+  gv: GroupVersion,
+): GroupVersionIr {
   const operations = buildOperations(document, file, gv);
   const ir: GroupVersionIr = {
     release,

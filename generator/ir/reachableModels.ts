@@ -8,7 +8,8 @@ export function reachableModels(ir: GroupVersionIr): Set<string> {
   const pending: string[] = [];
   for (const operation of ir.operations) {
     if (operation.requestBody !== undefined) pending.push(...referencedModels(operation.requestBody.type));
-    for (const response of operation.responses) if (response.type !== undefined) pending.push(...referencedModels(response.type));
+    for (const response of operation.responses)
+      if (response.type !== undefined) pending.push(...referencedModels(response.type));
   }
   while (pending.length > 0) {
     const name = pending.pop()!;
@@ -18,7 +19,8 @@ export function reachableModels(ir: GroupVersionIr): Set<string> {
     if (model === undefined) continue;
     if (model.shape.kind === 'object') {
       for (const p of model.shape.properties) pending.push(...referencedModels(p.type));
-      if (model.shape.additionalProperties !== undefined) pending.push(...referencedModels(model.shape.additionalProperties));
+      if (model.shape.additionalProperties !== undefined)
+        pending.push(...referencedModels(model.shape.additionalProperties));
     } else if (model.shape.kind === 'alias') pending.push(...referencedModels(model.shape.type));
   }
   return reached;

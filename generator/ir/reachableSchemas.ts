@@ -9,7 +9,10 @@ import { schemaNameOfRef } from './typeRefs.js';
  */
 export function reachableSchemas(document: JsonObject, gv: GroupVersion): Set<string> {
   const paths = isJsonObject(document['paths']) ? document['paths'] : {};
-  const schemas = isJsonObject(document['components']) && isJsonObject(document['components']['schemas']) ? document['components']['schemas'] : {};
+  const schemas =
+    isJsonObject(document['components']) && isJsonObject(document['components']['schemas'])
+      ? document['components']['schemas']
+      : {};
   const prefix = groupPathPrefix(gv);
   const reached = new Set<string>();
   const pending: unknown[] = Object.keys(paths)

@@ -29,18 +29,28 @@ function renderGroupVersionOperationTables(ir: GroupVersionIr): string {
     lines.push(`- request: \`${op.method} ${op.path}\``);
     lines.push(`- deprecated: ${op.deprecated ? 'yes' : 'no'}`);
     lines.push(`- description: ${markdownCell(op.description)}`);
-    lines.push(`- path parameters: ${op.pathParameters.map((p) => `\`${p.name}\` (${typeName(p.type)})`).join(', ') || '-'}`);
+    lines.push(
+      `- path parameters: ${op.pathParameters.map((p) => `\`${p.name}\` (${typeName(p.type)})`).join(', ') || '-'}`,
+    );
     if (op.requestBody !== undefined) {
-      lines.push(`- request body: ${typeName(op.requestBody.type)}${op.requestBody.required ? ', required' : ''}; ${op.requestBody.contentTypes.map((c) => `\`${c}\``).join(', ')}`);
+      lines.push(
+        `- request body: ${typeName(op.requestBody.type)}${op.requestBody.required ? ', required' : ''}; ${op.requestBody.contentTypes.map((c) => `\`${c}\``).join(', ')}`,
+      );
     } else lines.push('- request body: -');
     lines.push('');
     if (op.queryParameters.length > 0) {
       lines.push('| query parameter | type | required | description |', '|---|---|---|---|');
-      for (const p of op.queryParameters) lines.push(`| ${p.name} | ${markdownCell(typeName(p.type))} | ${p.required ? 'yes' : 'no'} | ${markdownCell(p.description)} |`);
+      for (const p of op.queryParameters)
+        lines.push(
+          `| ${p.name} | ${markdownCell(typeName(p.type))} | ${p.required ? 'yes' : 'no'} | ${markdownCell(p.description)} |`,
+        );
       lines.push('');
     }
     lines.push('| code | body | content types | description |', '|---|---|---|---|');
-    for (const r of op.responses) lines.push(`| ${r.code} | ${typeName(r.type)} | ${r.contentTypes.join(', ') || '-'} | ${markdownCell(r.description)} |`);
+    for (const r of op.responses)
+      lines.push(
+        `| ${r.code} | ${typeName(r.type)} | ${r.contentTypes.join(', ') || '-'} | ${markdownCell(r.description)} |`,
+      );
     lines.push('');
   }
   return lines.join('\n');
@@ -52,7 +62,10 @@ function renderGroupVersionModelTables(ir: GroupVersionIr): string {
     lines.push(`## ${model.name} (${model.schemaName})`, '', markdownCell(model.description) || '-', '');
     if (model.shape.kind === 'object') {
       lines.push('| field | type | required | description |', '|---|---|---|---|');
-      for (const p of model.shape.properties) lines.push(`| ${p.name} | ${markdownCell(typeName(p.type))} | ${p.required ? 'yes' : 'no'} | ${markdownCell(p.description)} |`);
+      for (const p of model.shape.properties)
+        lines.push(
+          `| ${p.name} | ${markdownCell(typeName(p.type))} | ${p.required ? 'yes' : 'no'} | ${markdownCell(p.description)} |`,
+        );
     } else if (model.shape.kind === 'timestamp') lines.push(`timestamp string, ${model.shape.precision} precision`);
     else lines.push(`alias of ${typeName(model.shape.type)}`);
     lines.push('');

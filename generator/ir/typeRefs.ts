@@ -20,7 +20,8 @@ export function schemaNameOfRef(ref: string): string | undefined {
 export function refOf(schema: Record<string, unknown>): string | undefined {
   if (typeof schema['$ref'] === 'string') return schema['$ref'];
   const allOf = schema['allOf'];
-  if (Array.isArray(allOf) && allOf.length === 1 && isJsonObject(allOf[0]) && typeof allOf[0]['$ref'] === 'string') return allOf[0]['$ref'];
+  if (Array.isArray(allOf) && allOf.length === 1 && isJsonObject(allOf[0]) && typeof allOf[0]['$ref'] === 'string')
+    return allOf[0]['$ref'];
   return undefined;
 }
 
@@ -34,14 +35,25 @@ function typeShapeOf(schema: JsonObject, context: { file: string; pointer: strin
   const ref = refOf(schema);
   if (ref !== undefined) {
     const schemaName = schemaNameOfRef(ref);
-    if (schemaName === undefined) throw new GeneratorError('unsupported-schema', `$ref ${JSON.stringify(ref)} does not point into #/components/schemas`, context);
+    if (schemaName === undefined)
+      throw new GeneratorError(
+        'unsupported-schema',
+        `$ref ${JSON.stringify(ref)} does not point into #/components/schemas`,
+        context,
+      );
     return { kind: 'model', name: modelNameOf(schemaName) };
   }
   const format = typeof schema['format'] === 'string' ? schema['format'] : undefined;
   switch (schema['type']) {
     case 'string': {
-      const values = Array.isArray(schema['enum']) ? schema['enum'].filter((v): v is string => typeof v === 'string') : undefined;
-      return { kind: 'string', ...(format !== undefined ? { format } : {}), ...(values !== undefined && values.length > 0 ? { enum: values } : {}) };
+      const values = Array.isArray(schema['enum'])
+        ? schema['enum'].filter((v): v is string => typeof v === 'string')
+        : undefined;
+      return {
+        kind: 'string',
+        ...(format !== undefined ? { format } : {}),
+        ...(values !== undefined && values.length > 0 ? { enum: values } : {}),
+      };
     }
     case 'integer':
       return { kind: 'integer', ...(format !== undefined ? { format } : {}) };
@@ -54,15 +66,29 @@ function typeShapeOf(schema: JsonObject, context: { file: string; pointer: strin
     case 'object':
     case undefined: {
       if (isJsonObject(schema['additionalProperties'])) {
-        return { kind: 'map', values: typeRefOf(schema['additionalProperties'], { ...context, pointer: context.pointer + '/additionalProperties' }) };
+        return {
+          kind: 'map',
+          values: typeRefOf(schema['additionalProperties'], {
+            ...context,
+            pointer: context.pointer + '/additionalProperties',
+          }),
+        };
       }
       if (isJsonObject(schema['properties'])) {
-        throw new GeneratorError('unsupported-schema', 'inline object schemas with properties are not supported; upstream names every object type', context);
+        throw new GeneratorError(
+          'unsupported-schema',
+          'inline object schemas with properties are not supported; upstream names every object type',
+          context,
+        );
       }
       return schema['type'] === 'object' ? { kind: 'object' } : { kind: 'unknown' };
     }
     default:
-      throw new GeneratorError('unsupported-schema', `unsupported schema type ${JSON.stringify(schema['type'])}`, context);
+      throw new GeneratorError(
+        'unsupported-schema',
+        `unsupported schema type ${JSON.stringify(schema['type'])}`,
+        context,
+      );
   }
 }
 

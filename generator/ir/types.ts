@@ -96,7 +96,11 @@ export interface PropertyIr extends SinceIr {
 }
 
 export type ModelShape =
-  | { readonly kind: 'object'; readonly properties: readonly PropertyIr[]; readonly additionalProperties: TypeRef | undefined }
+  | {
+      readonly kind: 'object';
+      readonly properties: readonly PropertyIr[];
+      readonly additionalProperties: TypeRef | undefined;
+    }
   | { readonly kind: 'alias'; readonly type: TypeRef }
   /** A timestamp carried as an exact string: Kubernetes `Time` (seconds) or `MicroTime` (6 fractional digits). */
   | { readonly kind: 'timestamp'; readonly precision: 'seconds' | 'microseconds' };

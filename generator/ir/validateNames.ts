@@ -31,23 +31,41 @@ export function validateNames(ir: GroupVersionIr, file: string): void {
   const functions = new Map<string, string>();
   for (const op of ir.operations) {
     const pointer = joinPointer('/paths', op.path, op.method.toLowerCase(), 'operationId');
-    if (!isIdentifier(op.name)) fail(`operationId ${JSON.stringify(op.operationId)} does not make a TypeScript function name (${JSON.stringify(op.name)})`, pointer);
+    if (!isIdentifier(op.name))
+      fail(
+        `operationId ${JSON.stringify(op.operationId)} does not make a TypeScript function name (${JSON.stringify(op.name)})`,
+        pointer,
+      );
     const clash = functions.get(op.name);
-    if (clash !== undefined) fail(`operations ${clash} and ${op.operationId} would both be emitted as ${op.name}`, pointer);
+    if (clash !== undefined)
+      fail(`operations ${clash} and ${op.operationId} would both be emitted as ${op.name}`, pointer);
     functions.set(op.name, op.operationId);
     for (const p of op.pathParameters) {
-      if (!isIdentifier(p.name)) fail(`path parameter ${JSON.stringify(p.name)} is not usable as a TypeScript parameter name`, joinPointer('/paths', op.path));
+      if (!isIdentifier(p.name))
+        fail(
+          `path parameter ${JSON.stringify(p.name)} is not usable as a TypeScript parameter name`,
+          joinPointer('/paths', op.path),
+        );
     }
   }
   const builders = new Map<string, string>();
   for (const path of ir.paths) {
     const pointer = joinPointer('/paths', path.template);
-    if (!isIdentifier(path.builderName)) fail(`path ${JSON.stringify(path.template)} does not make a path builder name (${JSON.stringify(path.builderName)})`, pointer);
+    if (!isIdentifier(path.builderName))
+      fail(
+        `path ${JSON.stringify(path.template)} does not make a path builder name (${JSON.stringify(path.builderName)})`,
+        pointer,
+      );
     const clash = builders.get(path.builderName);
-    if (clash !== undefined) fail(`paths ${clash} and ${path.template} would both be built by ${path.builderName}`, pointer);
+    if (clash !== undefined)
+      fail(`paths ${clash} and ${path.template} would both be built by ${path.builderName}`, pointer);
     builders.set(path.builderName, path.template);
   }
   for (const model of ir.models) {
-    if (!isIdentifier(model.name)) fail(`schema name ${JSON.stringify(model.schemaName)} does not make a TypeScript type name (${JSON.stringify(model.name)})`, joinPointer('/components/schemas', model.schemaName));
+    if (!isIdentifier(model.name))
+      fail(
+        `schema name ${JSON.stringify(model.schemaName)} does not make a TypeScript type name (${JSON.stringify(model.name)})`,
+        joinPointer('/components/schemas', model.schemaName),
+      );
   }
 }

@@ -18,13 +18,21 @@ export function extractGroupSubset(upstream: UpstreamDocument, group: string): J
     throw new GeneratorError('not-openapi', 'document has no "paths" object', { file, pointer: '/paths' });
   }
   // The group's versioned paths only: its discovery path `/apis/<group>/` belongs to no version.
-  const groupPaths = Object.keys(paths).filter((p) => versionOfPath(p, group) !== undefined).sort();
+  const groupPaths = Object.keys(paths)
+    .filter((p) => versionOfPath(p, group) !== undefined)
+    .sort();
   if (groupPaths.length === 0) {
-    throw new GeneratorError('no-group-paths', `no ${group} paths (none start with /apis/${group}/<version>/)`, { file, pointer: '/paths' });
+    throw new GeneratorError('no-group-paths', `no ${group} paths (none start with /apis/${group}/<version>/)`, {
+      file,
+      pointer: '/paths',
+    });
   }
 
   const reached = new Set<string>();
-  const pending: Array<{ node: unknown; pointer: string }> = groupPaths.map((p) => ({ node: paths[p], pointer: joinPointer('/paths', p) }));
+  const pending: Array<{ node: unknown; pointer: string }> = groupPaths.map((p) => ({
+    node: paths[p],
+    pointer: joinPointer('/paths', p),
+  }));
   while (pending.length > 0) {
     const { node, pointer } = pending.pop()!;
     for (const { ref, at } of collectRefs(node, pointer)) {
@@ -46,7 +54,17 @@ export function extractGroupSubset(upstream: UpstreamDocument, group: string): J
 }
 
 /** Keys whose value maps user-chosen names to schemas: there, `example` or `x-foo` is a property name, not a keyword. */
-const NAME_MAPS = new Set(['properties', 'patternProperties', 'definitions', 'schemas', 'parameters', 'responses', 'requestBodies', 'paths', 'content']);
+const NAME_MAPS = new Set([
+  'properties',
+  'patternProperties',
+  'definitions',
+  'schemas',
+  'parameters',
+  'responses',
+  'requestBodies',
+  'paths',
+  'content',
+]);
 
 function* collectRefs(node: unknown, pointer: string, isNameMap = false): Generator<{ ref: string; at: string }> {
   if (Array.isArray(node)) {
@@ -59,7 +77,8 @@ function* collectRefs(node: unknown, pointer: string, isNameMap = false): Genera
     if (isNameMap) yield* collectRefs(child, at);
     else if (key === '$ref' && typeof child === 'string') yield { ref: child, at };
     // Examples and extension values are data, not schema: a "$ref" inside them is not a reference.
-    else if (key !== 'example' && key !== 'examples' && !key.startsWith('x-')) yield* collectRefs(child, at, NAME_MAPS.has(key) && isJsonObject(child));
+    else if (key !== 'example' && key !== 'examples' && !key.startsWith('x-'))
+      yield* collectRefs(child, at, NAME_MAPS.has(key) && isJsonObject(child));
   }
 }
 
@@ -69,17 +88,32 @@ function followRefChain(document: JsonObject, ref: string, at: string, file: str
   let current = ref;
   for (;;) {
     if (!current.startsWith('#/')) {
-      throw new GeneratorError('dangling-ref', `external $ref ${JSON.stringify(current)} is not supported (documents must be self-contained)`, { file, pointer: at });
+      throw new GeneratorError(
+        'dangling-ref',
+        `external $ref ${JSON.stringify(current)} is not supported (documents must be self-contained)`,
+        { file, pointer: at },
+      );
     }
     if (chain.includes(current)) {
-      throw new GeneratorError('ref-cycle', `$ref cycle that never reaches a schema: ${[...chain, current].join(' -> ')}`, { file, pointer: at });
+      throw new GeneratorError(
+        'ref-cycle',
+        `$ref cycle that never reaches a schema: ${[...chain, current].join(' -> ')}`,
+        { file, pointer: at },
+      );
     }
     chain.push(current);
     const target = resolveLocalRef(document, current);
     if (target === undefined) {
-      throw new GeneratorError('dangling-ref', `dangling $ref ${JSON.stringify(current)}: nothing at that pointer`, { file, pointer: at });
+      throw new GeneratorError('dangling-ref', `dangling $ref ${JSON.stringify(current)}: nothing at that pointer`, {
+        file,
+        pointer: at,
+      });
     }
-    if (isJsonObject(target) && typeof target['$ref'] === 'string' && Object.keys(target).every((k) => k === '$ref' || k === 'description')) {
+    if (
+      isJsonObject(target) &&
+      typeof target['$ref'] === 'string' &&
+      Object.keys(target).every((k) => k === '$ref' || k === 'description')
+    ) {
       at = current.slice(1) + '/$ref';
       current = target['$ref'];
       continue;

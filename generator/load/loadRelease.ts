@@ -16,20 +16,32 @@ export interface LoadedDocument {
 }
 
 /** Reads a committed normalised document and checks it against the manifest's content hash. */
-export async function loadReleaseDocument(specDir: string, entry: ReleaseEntry, displaySpecDir: string = specDir): Promise<LoadedDocument> {
+export async function loadReleaseDocument(
+  specDir: string,
+  entry: ReleaseEntry,
+  displaySpecDir: string = specDir,
+): Promise<LoadedDocument> {
   const file = join(specDir, entry.document);
   const shown = displayPath(join(displaySpecDir, entry.document));
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (cause) {
-    throw new GeneratorError('io', `cannot read normalised document for ${entry.release}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`, { file: shown });
+    throw new GeneratorError(
+      'io',
+      `cannot read normalised document for ${entry.release}: ${(cause as NodeJS.ErrnoException).code ?? String(cause)}`,
+      { file: shown },
+    );
   }
   const document = parseJsonFile(shown, text);
   if (!isJsonObject(document)) throw new GeneratorError('not-openapi', 'not an OpenAPI document', { file: shown });
   const actual = contentHash(document);
   if (actual !== entry.contentHash) {
-    throw new GeneratorError('hash-mismatch', `content hash ${actual} does not match ${entry.contentHash} recorded for ${entry.release} in releases.json (edited by hand? rerun spec:update)`, { file: shown });
+    throw new GeneratorError(
+      'hash-mismatch',
+      `content hash ${actual} does not match ${entry.contentHash} recorded for ${entry.release} in releases.json (edited by hand? rerun spec:update)`,
+      { file: shown },
+    );
   }
   return { entry, document, documentText: text, documentPath: shown };
 }

@@ -26,7 +26,11 @@ export async function findInMirror(dir: string, release: string): Promise<string
       // try the next layout
     }
   }
-  throw new GeneratorError('missing-source', `no document for release ${release} (looked for v${release}/swagger.json and v${release}/apis__coordination.k8s.io__v1_openapi.json, also under kubernetes/)`, { file: dir });
+  throw new GeneratorError(
+    'missing-source',
+    `no document for release ${release} (looked for v${release}/swagger.json and v${release}/apis__coordination.k8s.io__v1_openapi.json, also under kubernetes/)`,
+    { file: dir },
+  );
 }
 
 /** Downloads an upstream document; a network failure is a one-line error naming the URL. Nothing is written to disk. */
@@ -37,8 +41,13 @@ export async function download(url: string, timeoutMs = 60_000): Promise<Upstrea
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     text = await response.text();
   } catch (cause) {
-    const reason = cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
-    throw new GeneratorError('missing-source', `cannot download: ${reason} (work offline with --from DIR or --spec FILE)`, { file: url });
+    const reason =
+      cause instanceof Error ? ((cause.cause as Error | undefined)?.message ?? cause.message) : String(cause);
+    throw new GeneratorError(
+      'missing-source',
+      `cannot download: ${reason} (work offline with --from DIR or --spec FILE)`,
+      { file: url },
+    );
   }
   return parseUpstreamDocument(url, text);
 }

@@ -21,19 +21,31 @@ export interface NormalizedSpec {
  * self-contained OpenAPI 3.0 document holding only the group's paths (every version) and what
  * they reach, with the release's fixups applied (load/fixups/) and parameters sorted by name.
  */
-export async function normalizeUpstreamDocument(upstream: UpstreamDocument, release: string, group: string = COORDINATION_GROUP): Promise<NormalizedSpec> {
+export async function normalizeUpstreamDocument(
+  upstream: UpstreamDocument,
+  release: string,
+  group: string = COORDINATION_GROUP,
+): Promise<NormalizedSpec> {
   const subset = extractGroupSubset(upstream, group);
   // The Lease API is what every release entry exports: a document with only LeaseCandidate's versions is refused here, naming the upstream file.
   const paths = isJsonObject(subset['paths']) ? Object.keys(subset['paths']) : [];
   if (group === COORDINATION_V1.group && !paths.some((p) => p.startsWith(groupPathPrefix(COORDINATION_V1)))) {
     const found = [...new Set(paths.map((p) => versionOfPath(p, group)))].join(', ');
-    throw new GeneratorError('no-group-paths', `no ${COORDINATION_V1.group}/${COORDINATION_V1.version} paths (the Lease API); found ${found}`, { file: upstream.file, pointer: '/paths' });
+    throw new GeneratorError(
+      'no-group-paths',
+      `no ${COORDINATION_V1.group}/${COORDINATION_V1.version} paths (the Lease API); found ${found}`,
+      { file: upstream.file, pointer: '/paths' },
+    );
   }
   await validateWithSwaggerParser(subset, upstream.file);
   const openapi3 = upstream.format === 'swagger2' ? swagger2ToOpenApi3(subset) : inlineComponentIndirections(subset);
   const fixups = applyFixups(openapi3, { release, format: upstream.format, group });
   if (!fixups.ok) {
-    throw new GeneratorError('obsolete-fixup', `fixup ${fixups.obsolete} found nothing to fix in ${release} (${upstream.format}): upstream may have repaired it; narrow its releases in generator/load/fixups/`, { file: upstream.file });
+    throw new GeneratorError(
+      'obsolete-fixup',
+      `fixup ${fixups.obsolete} found nothing to fix in ${release} (${upstream.format}): upstream may have repaired it; narrow its releases in generator/load/fixups/`,
+      { file: upstream.file },
+    );
   }
   const fixed = fixups.document;
   const document = sortKeysDeep({
@@ -44,7 +56,7 @@ export async function normalizeUpstreamDocument(upstream: UpstreamDocument, rele
       'x-kubernetes-release': release,
     },
     paths: sortParameters(fixed['paths']),
-    components: { schemas: isJsonObject(fixed['components']) ? fixed['components']['schemas'] ?? {} : {} },
+    components: { schemas: isJsonObject(fixed['components']) ? (fixed['components']['schemas'] ?? {}) : {} },
   }) as JsonObject;
   await validateWithSwaggerParser(document, upstream.file);
   return { release, document, contentHash: contentHash(document) };
@@ -56,7 +68,8 @@ function inlineComponentIndirections(subset: JsonObject): JsonObject {
     if (Array.isArray(node)) return node.map(inline);
     if (!isJsonObject(node)) return node;
     const ref = node['$ref'];
-    if (typeof ref === 'string' && /^#\/components\/(parameters|responses|requestBodies)\//.test(ref)) return inline(resolveLocalRef(subset, ref));
+    if (typeof ref === 'string' && /^#\/components\/(parameters|responses|requestBodies)\//.test(ref))
+      return inline(resolveLocalRef(subset, ref));
     const out: JsonObject = {};
     for (const [key, child] of Object.entries(node)) setOwn(out, key, inline(child));
     return out;
@@ -77,7 +90,8 @@ function sortParameters(paths: unknown): unknown {
     const sortedItem: JsonObject = {};
     for (const [key, value] of Object.entries(item)) {
       if (key === 'parameters' && Array.isArray(value)) setOwn(sortedItem, key, [...value].sort(byName));
-      else if (isJsonObject(value) && Array.isArray(value['parameters'])) setOwn(sortedItem, key, { ...value, parameters: [...value['parameters']].sort(byName) });
+      else if (isJsonObject(value) && Array.isArray(value['parameters']))
+        setOwn(sortedItem, key, { ...value, parameters: [...value['parameters']].sort(byName) });
       else setOwn(sortedItem, key, value);
     }
     setOwn(out, path, sortedItem);

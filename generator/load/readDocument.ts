@@ -20,7 +20,11 @@ export async function readUpstreamDocument(file: string): Promise<UpstreamDocume
 export function parseUpstreamDocument(file: string, text: string): UpstreamDocument {
   const parsed = parseJsonFile(file, text);
   if (!isJsonObject(parsed)) {
-    throw new GeneratorError('not-openapi', 'not a Swagger 2.0 or OpenAPI 3.x document: the top level is not an object', { file });
+    throw new GeneratorError(
+      'not-openapi',
+      'not a Swagger 2.0 or OpenAPI 3.x document: the top level is not an object',
+      { file },
+    );
   }
   if (parsed['swagger'] === '2.0') return { format: 'swagger2', file, document: parsed };
   if (typeof parsed['openapi'] === 'string' && /^3\.[01]\.\d+$/.test(parsed['openapi'])) {
@@ -31,5 +35,8 @@ export function parseUpstreamDocument(file: string, text: string): UpstreamDocum
     version === undefined
       ? 'not a Swagger 2.0 or OpenAPI 3.x document: neither a "swagger" nor an "openapi" field'
       : `not a Swagger 2.0 or OpenAPI 3.x document: unsupported version ${JSON.stringify(version)}`;
-  throw new GeneratorError('not-openapi', detail, { file, pointer: parsed['openapi'] !== undefined ? '/openapi' : parsed['swagger'] !== undefined ? '/swagger' : undefined });
+  throw new GeneratorError('not-openapi', detail, {
+    file,
+    pointer: parsed['openapi'] !== undefined ? '/openapi' : parsed['swagger'] !== undefined ? '/swagger' : undefined,
+  });
 }

@@ -18,7 +18,10 @@ export function swagger2ToOpenApi3(subset: JsonObject): JsonObject {
     if (!isJsonObject(item)) continue;
     const converted: JsonObject = {};
     if (Array.isArray(item['parameters'])) {
-      converted['parameters'] = item['parameters'].map((p) => inlineParameter(subset, p)).filter((p) => p['in'] !== 'body').map(convertParameter);
+      converted['parameters'] = item['parameters']
+        .map((p) => inlineParameter(subset, p))
+        .filter((p) => p['in'] !== 'body')
+        .map(convertParameter);
     }
     for (const method of HTTP_METHODS) {
       const operation = item[method];
@@ -98,7 +101,8 @@ export function convertSchema(schema: unknown): unknown {
   if (!isJsonObject(schema)) return schema;
   const out: JsonObject = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === '$ref' && typeof value === 'string') out[key] = value.replace(/^#\/definitions\//, '#/components/schemas/');
+    if (key === '$ref' && typeof value === 'string')
+      out[key] = value.replace(/^#\/definitions\//, '#/components/schemas/');
     else if (key.startsWith('x-') || key === 'example' || key === 'enum' || key === 'default') setOwn(out, key, value);
     else if (key === 'properties' && isJsonObject(value)) {
       const props: JsonObject = {};

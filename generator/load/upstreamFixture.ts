@@ -27,7 +27,10 @@ export function upstreamFixture(upstream: UpstreamDocument, group: string = COOR
   const components = document['components'];
   const fixtureComponents = fixture['components'];
   if (isJsonObject(components) && components['securitySchemes'] !== undefined && isJsonObject(fixtureComponents)) {
-    fixture['components'] = inOrderOf(components, { ...fixtureComponents, securitySchemes: components['securitySchemes'] });
+    fixture['components'] = inOrderOf(components, {
+      ...fixtureComponents,
+      securitySchemes: components['securitySchemes'],
+    });
   }
   return fixture;
 }
@@ -40,5 +43,8 @@ function inOrderOf(reference: unknown, value: unknown): unknown {
   if (!isJsonObject(reference) || !isJsonObject(value)) return value;
   const known = Object.keys(reference).filter((key) => Object.hasOwn(value, key));
   const extra = Object.keys(value).filter((key) => !Object.hasOwn(reference, key));
-  return Object.fromEntries([...known.map((key) => [key, inOrderOf(reference[key], value[key])] as const), ...extra.map((key) => [key, value[key]] as const)]);
+  return Object.fromEntries([
+    ...known.map((key) => [key, inOrderOf(reference[key], value[key])] as const),
+    ...extra.map((key) => [key, value[key]] as const),
+  ]);
 }

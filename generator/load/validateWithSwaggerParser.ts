@@ -10,7 +10,12 @@ export async function validateWithSwaggerParser(document: JsonObject, file: stri
   try {
     await SwaggerParser.validate(structuredClone(document) as unknown as Parameters<typeof SwaggerParser.validate>[0]);
   } catch (cause) {
-    const message = (cause as Error).message.split('\n').map((line) => line.trim()).filter(Boolean).slice(0, 2).join(' ');
+    const message = (cause as Error).message
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .slice(0, 2)
+      .join(' ');
     throw new GeneratorError('invalid-openapi', `invalid OpenAPI document: ${message}`, { file });
   }
 }

@@ -45,7 +45,8 @@ export async function readManifest(specDir: string): Promise<ReleaseManifest> {
     throw new GeneratorError('io', `cannot read: ${String(cause)}`, { file });
   }
   const parsed = parseJsonFile(file, text);
-  if (!isJsonObject(parsed) || !Array.isArray(parsed['releases'])) throw new GeneratorError('usage', 'manifest has no "releases" array', { file, pointer: '/releases' });
+  if (!isJsonObject(parsed) || !Array.isArray(parsed['releases']))
+    throw new GeneratorError('usage', 'manifest has no "releases" array', { file, pointer: '/releases' });
   const releases = parsed['releases'].map((entry, index): ReleaseEntry => {
     const pointer = `/releases/${index}`;
     if (!isJsonObject(entry) || typeof entry['release'] !== 'string' || !RELEASE_PATTERN.test(entry['release'])) {
@@ -65,7 +66,10 @@ export async function readManifest(specDir: string): Promise<ReleaseManifest> {
   });
   const packageVersion = parsed['packageVersion'];
   if (packageVersion !== undefined && (typeof packageVersion !== 'string' || !RELEASE_PATTERN.test(packageVersion))) {
-    throw new GeneratorError('usage', '"packageVersion" must be a version like "0.2.0"', { file, pointer: '/packageVersion' });
+    throw new GeneratorError('usage', '"packageVersion" must be a version like "0.2.0"', {
+      file,
+      pointer: '/packageVersion',
+    });
   }
   return {
     ...(packageVersion !== undefined ? { packageVersion } : {}),

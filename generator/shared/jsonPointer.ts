@@ -19,7 +19,10 @@ export function joinPointer(base: string, ...tokens: string[]): string {
 export function refTokens(ref: string): string[] | undefined {
   if (!ref.startsWith('#/')) return undefined;
   try {
-    return ref.slice(2).split('/').map((raw) => unescapePointerToken(decodeURIComponent(raw)));
+    return ref
+      .slice(2)
+      .split('/')
+      .map((raw) => unescapePointerToken(decodeURIComponent(raw)));
   } catch {
     return undefined;
   }
@@ -31,7 +34,8 @@ export function resolveLocalRef(document: unknown, ref: string): unknown {
   if (tokens === undefined) return undefined;
   let node: unknown = document;
   for (const token of tokens) {
-    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, token)) return undefined;
+    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, token))
+      return undefined;
     node = (node as Record<string, unknown>)[token];
   }
   return node;

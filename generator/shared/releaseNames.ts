@@ -32,6 +32,9 @@ export const RELEASE_PATTERN = /^(?:0|[1-9]\d{0,5})\.(?:0|[1-9]\d{0,5})\.(?:0|[1
 /** A usage error unless `release` is a canonical X.Y.Z. */
 export function checkRelease(release: string): void {
   if (!RELEASE_PATTERN.test(release)) {
-    throw new GeneratorError('usage', `--release must look like 1.35.0 (X.Y.Z, decimal numbers without leading zeros), got ${JSON.stringify(release)}`);
+    throw new GeneratorError(
+      'usage',
+      `--release must look like 1.35.0 (X.Y.Z, decimal numbers without leading zeros), got ${JSON.stringify(release)}`,
+    );
   }
 }

@@ -7,10 +7,19 @@ import { BlockList, isIP } from 'node:net';
 /** The proxy URL for `target`, or undefined to connect directly. */
 export function proxyFromEnvironment(target: string, env: NodeJS.ProcessEnv): string | undefined {
   const url = new URL(target);
-  const raw = url.protocol === 'https:' ? (env['HTTPS_PROXY'] ?? env['https_proxy']) : (env['HTTP_PROXY'] ?? env['http_proxy']);
+  const raw =
+    url.protocol === 'https:' ? (env['HTTPS_PROXY'] ?? env['https_proxy']) : (env['HTTP_PROXY'] ?? env['http_proxy']);
   if (!raw) return undefined;
   const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  if (isLoopback(host) || noProxyMatches(host, url.port || (url.protocol === 'https:' ? '443' : '80'), env['NO_PROXY'] ?? env['no_proxy'] ?? '')) return undefined;
+  if (
+    isLoopback(host) ||
+    noProxyMatches(
+      host,
+      url.port || (url.protocol === 'https:' ? '443' : '80'),
+      env['NO_PROXY'] ?? env['no_proxy'] ?? '',
+    )
+  )
+    return undefined;
   // httpproxy: a value without a scheme means http://.
   return /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `http://${raw}`;
 }

@@ -18,7 +18,11 @@ export function fileTokenProvider(path: string): () => Promise<string> {
       const key = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}:${info.ctimeMs}`;
       if (cached?.key === key) return cached.token;
       // Tokens are a few KiB; a path pointing at something huge must not be read into memory.
-      if (!info.isFile() || info.size > MAX_TOKEN_BYTES) throw new KubeconfigError(`${path}: not a token file (not a regular file of at most ${MAX_TOKEN_BYTES} bytes)`, path);
+      if (!info.isFile() || info.size > MAX_TOKEN_BYTES)
+        throw new KubeconfigError(
+          `${path}: not a token file (not a regular file of at most ${MAX_TOKEN_BYTES} bytes)`,
+          path,
+        );
       const token = (await readFile(path, 'utf8')).trim();
       if (token === '') throw new KubeconfigError(`${path}: token file is empty`, path);
       cached = { key, token };
@@ -26,7 +30,9 @@ export function fileTokenProvider(path: string): () => Promise<string> {
     } catch (cause) {
       if (cached) return cached.token;
       if (cause instanceof KubeconfigError) throw cause;
-      throw new KubeconfigError(`${path}: cannot read token file (${errorCode(cause) ?? 'unknown error'})`, path, { cause });
+      throw new KubeconfigError(`${path}: cannot read token file (${errorCode(cause) ?? 'unknown error'})`, path, {
+        cause,
+      });
     }
   };
 }

@@ -194,7 +194,9 @@ export class ResponseDecodeError extends Error {
   declare readonly body: string;
 
   constructor(init: ResponseDecodeErrorInit) {
-    super(`${where(init)}${init.status} response is not valid JSON: ${excerpt(init.body) || '(empty)'}`, { cause: init.cause });
+    super(`${where(init)}${init.status} response is not valid JSON: ${excerpt(init.body) || '(empty)'}`, {
+      cause: init.cause,
+    });
     Object.assign(this, init, { body: truncate(init.body) });
   }
 }
@@ -265,7 +267,8 @@ export async function errorFromResponse(method: string, url: string, response: R
     url,
     statusObject,
     body,
-    retryAfterSeconds: Number.isFinite(fromStatus) && fromStatus! > 0 ? fromStatus : fromHeader >= 0 ? fromHeader : undefined,
+    retryAfterSeconds:
+      Number.isFinite(fromStatus) && fromStatus! > 0 ? fromStatus : fromHeader >= 0 ? fromHeader : undefined,
   });
 }
 
@@ -307,7 +310,9 @@ export function isTooManyRequests(error: unknown): boolean {
 
 /** 410: the requested resourceVersion is too old (`Expired`) or gone; a watch must re-list. */
 export function isGone(error: unknown): boolean {
-  return matches(error, 410, 'Gone') || (isKubernetesApiError(error) && error.status === 410 && error.reason === 'Expired');
+  return (
+    matches(error, 410, 'Gone') || (isKubernetesApiError(error) && error.status === 410 && error.reason === 'Expired')
+  );
 }
 
 export function isBadRequest(error: unknown): boolean {

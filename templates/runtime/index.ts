@@ -1,4 +1,10 @@
-export type { KubernetesApiErrorInit, KubernetesStatus, RequestContext, ResponseDecodeErrorInit, UnexpectedResponseErrorInit } from './errors.js';
+export type {
+  KubernetesApiErrorInit,
+  KubernetesStatus,
+  RequestContext,
+  ResponseDecodeErrorInit,
+  UnexpectedResponseErrorInit,
+} from './errors.js';
 export {
   errorFromResponse,
   InvalidPathParameterError,

@@ -23,7 +23,8 @@ export const DEFAULT_MAX_RESPONSE_BYTES: number = 64 * 1024 * 1024;
  * by `maxLineBytes` instead.
  */
 export function limitResponseBytes(maxBytes: number = DEFAULT_MAX_RESPONSE_BYTES, inner?: typeof fetch): typeof fetch {
-  if (!(maxBytes >= 0 && maxBytes <= Number.MAX_SAFE_INTEGER)) throw new RangeError(`maxBytes must be a number in 0..2^53-1, got ${maxBytes}`);
+  if (!(maxBytes >= 0 && maxBytes <= Number.MAX_SAFE_INTEGER))
+    throw new RangeError(`maxBytes must be a number in 0..2^53-1, got ${maxBytes}`);
   return async (input, init) => {
     // Called as a plain function: browsers throw "Illegal invocation" when fetch's `this` is some other object.
     const response = await (inner ?? fetch)(input, init);
@@ -56,7 +57,11 @@ export function limitResponseBytes(maxBytes: number = DEFAULT_MAX_RESPONSE_BYTES
       },
       cancel: (reason) => reader.cancel(reason),
     });
-    return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+    return new Response(counted, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    });
   };
 }
 

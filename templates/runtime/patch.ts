@@ -11,18 +11,20 @@ export type JsonPatchOperation =
   | { readonly op: 'move' | 'copy'; readonly from: string; readonly path: string };
 
 /** Every field optional, recursively; `null` deletes a field in a merge patch (RFC 7386). */
-export type MergePatchBody<T> = T extends ReadonlyArray<infer U>
-  ? ReadonlyArray<MergePatchBody<U>>
-  : T extends object
-    ? { [K in keyof T]?: MergePatchBody<T[K]> | null }
-    : T;
+export type MergePatchBody<T> =
+  T extends ReadonlyArray<infer U>
+    ? ReadonlyArray<MergePatchBody<U>>
+    : T extends object
+      ? { [K in keyof T]?: MergePatchBody<T[K]> | null }
+      : T;
 
 /** Every field optional, recursively: what a server-side apply configuration may state. */
-export type ApplyConfiguration<T> = T extends ReadonlyArray<infer U>
-  ? ReadonlyArray<ApplyConfiguration<U>>
-  : T extends object
-    ? { [K in keyof T]?: ApplyConfiguration<T[K]> }
-    : T;
+export type ApplyConfiguration<T> =
+  T extends ReadonlyArray<infer U>
+    ? ReadonlyArray<ApplyConfiguration<U>>
+    : T extends object
+      ? { [K in keyof T]?: ApplyConfiguration<T[K]> }
+      : T;
 
 /** `application/json-patch+json`: an RFC 6902 operation list. */
 export interface JsonPatch {
@@ -58,8 +60,11 @@ const CONTENT_TYPES = {
 } as const;
 
 /** The request body and Content-Type for a patch argument. */
-export function patchRequest(patch: JsonPatch | { readonly type: 'merge' | 'strategic' | 'apply'; readonly body: unknown }): { body: string; contentType: string } {
+export function patchRequest(
+  patch: JsonPatch | { readonly type: 'merge' | 'strategic' | 'apply'; readonly body: unknown },
+): { body: string; contentType: string } {
   const contentType = CONTENT_TYPES[patch.type];
-  if (contentType === undefined) throw new TypeError(`unknown patch type ${JSON.stringify((patch as { type: unknown }).type)}`);
+  if (contentType === undefined)
+    throw new TypeError(`unknown patch type ${JSON.stringify((patch as { type: unknown }).type)}`);
   return { body: JSON.stringify(patch.type === 'json' ? patch.operations : patch.body), contentType };
 }

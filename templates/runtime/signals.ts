@@ -33,7 +33,11 @@ const NONE: CombinedSignal = Object.freeze({ signal: undefined, dispose: noop, s
  *
  * `context` names the request in the RequestTimeoutError.
  */
-export function combineSignals(signal: AbortSignal | undefined, timeoutMs: number | undefined, context?: RequestContext): CombinedSignal {
+export function combineSignals(
+  signal: AbortSignal | undefined,
+  timeoutMs: number | undefined,
+  context?: RequestContext,
+): CombinedSignal {
   if (timeoutMs !== undefined && !(timeoutMs >= 0 && timeoutMs < Infinity)) {
     throw new RangeError(`timeoutMs must be a finite number >= 0, got ${timeoutMs}`);
   }

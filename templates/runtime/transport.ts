@@ -112,7 +112,11 @@ export function createClient(options: ClientOptions): Client {
     const headers = mergeHeaders(
       {},
       baseHeaders,
-      { accept: spec.accept, 'content-type': spec.contentType ?? (body !== undefined && JSON_TYPE), authorization: trimmed ? `Bearer ${trimmed}` : undefined },
+      {
+        accept: spec.accept,
+        'content-type': spec.contentType ?? (body !== undefined && JSON_TYPE),
+        authorization: trimmed ? `Bearer ${trimmed}` : undefined,
+      },
       callOptions?.headers,
     );
     const linked = combineSignals(callOptions?.signal, callOptions?.timeoutMs ?? defaultTimeoutMs, { method, url });
@@ -125,7 +129,14 @@ export function createClient(options: ClientOptions): Client {
       // re-sent there and its answer taken for the API server's. kube-apiserver does not redirect API calls, so a 3xx is a
       // KubernetesApiError (status 0 in browsers, where the redirect response is opaque).
       // `as`: fetch takes an undefined body and signal alike; the DOM typings only say so without exactOptionalPropertyTypes.
-      response = await (customFetch ?? fetch)(url, { redirect: 'manual', ...extraInit, method, headers, body, signal } as RequestInit);
+      response = await (customFetch ?? fetch)(url, {
+        redirect: 'manual',
+        ...extraInit,
+        method,
+        headers,
+        body,
+        signal,
+      } as RequestInit);
       if (!response.ok) throw await errorFromResponse(method, url, response);
       if (stream) return [response, linked];
       // text() + JSON.parse rather than json(): an empty 2xx body (e.g. some DELETEs) must be undefined, not a SyntaxError.
@@ -175,7 +186,10 @@ function normaliseBaseUrl(baseUrl: string): string {
  * from a caller replaces our `accept` instead of being sent alongside it.
  * Skips what is not a string (undefined, false): no header.
  */
-function mergeHeaders(target: Record<string, string>, ...sources: Array<Record<string, string | false | undefined> | undefined>): Record<string, string> {
+function mergeHeaders(
+  target: Record<string, string>,
+  ...sources: Array<Record<string, string | false | undefined> | undefined>
+): Record<string, string> {
   for (const source of sources) {
     for (const name in source) {
       const value = source[name];

@@ -4,13 +4,23 @@ import { chartOf } from '../../bench/charts.js';
 
 /** The text nodes of an SVG, unescaped as a viewer shows them. */
 function texts(svg: string): string[] {
-  return [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) => m[1]!.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&'));
+  return [...svg.matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((m) =>
+    m[1]!
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&'),
+  );
 }
 
 describe('benchmark charts', () => {
   it('shows hostile labels as text: markup in a label never becomes an element', () => {
     const label = '<script>alert("x")</script> & \'q\'';
-    const svg = renderChart({ title: `t ${label}`, panels: [{ title: label, unit: '<u>', bars: [{ label, value: 3 }], goal: { value: 2, label } }] });
+    const svg = renderChart({
+      title: `t ${label}`,
+      panels: [{ title: label, unit: '<u>', bars: [{ label, value: 3 }], goal: { value: 2, label } }],
+    });
     expect(svg).not.toContain('<script');
     expect(svg).not.toContain('<u>');
     expect(texts(svg)).toContain(label);
@@ -24,7 +34,17 @@ describe('benchmark charts', () => {
   it('draws one bar per client, ours in the accent colour, and the goal line where the goal is', () => {
     const svg = renderChart({
       title: 'reads',
-      panels: [{ title: 'req/s', unit: 'req/s', bars: [{ label: 'ours', value: 200, ours: true }, { label: 'client-node', value: 100 }], goal: { value: 130, label: 'goal ≥ 1.3 × client-node' } }],
+      panels: [
+        {
+          title: 'req/s',
+          unit: 'req/s',
+          bars: [
+            { label: 'ours', value: 200, ours: true },
+            { label: 'client-node', value: 100 },
+          ],
+          goal: { value: 130, label: 'goal ≥ 1.3 × client-node' },
+        },
+      ],
     });
     const rects = [...svg.matchAll(/<rect x="(\d+)" y="\d+" width="([\d.]+)" height="\d+" class="(\w+)"\/>/g)];
     expect(rects.map((r) => r[3])).toEqual(['ours', 'other']);
@@ -44,7 +64,11 @@ describe('benchmark charts', () => {
   });
 
   it('renders the same bytes for the same figures', () => {
-    const figures = { 'ours: gzip -9 bytes': 2557, 'openapi-fetch: gzip -9 bytes': 2818, 'client-node: gzip -9 bytes': 207919 };
+    const figures = {
+      'ours: gzip -9 bytes': 2557,
+      'openapi-fetch: gzip -9 bytes': 2818,
+      'client-node: gzip -9 bytes': 207919,
+    };
     expect(renderChart(chartOf('bundle-size', figures)!)).toBe(renderChart(chartOf('bundle-size', figures)!));
   });
 });

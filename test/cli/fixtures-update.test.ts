@@ -29,13 +29,17 @@ describe('npm run fixtures:update', () => {
     mkdirSync(join(mirror, 'kubernetes'));
     const result = runCommand('fixtures-update', ['--from', mirror, '--out', out]);
     expect(result.status).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual([`error: ${mirror}: no document for release ${manifestReleases()[0]!.release} (looked for v${manifestReleases()[0]!.release}/swagger.json and v${manifestReleases()[0]!.release}/apis__coordination.k8s.io__v1_openapi.json, also under kubernetes/)`]);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      `error: ${mirror}: no document for release ${manifestReleases()[0]!.release} (looked for v${manifestReleases()[0]!.release}/swagger.json and v${manifestReleases()[0]!.release}/apis__coordination.k8s.io__v1_openapi.json, also under kubernetes/)`,
+    ]);
     expect(treeDigest(out)).toBe(before);
   });
 
   it('needs --from', () => {
     const result = runCommand('fixtures-update', []);
     expect(result.status).toBe(2);
-    expect(result.stderr.trim()).toBe('error: usage: npm run fixtures:update -- --from DIR [--spec-dir DIR] [--out DIR]');
+    expect(result.stderr.trim()).toBe(
+      'error: usage: npm run fixtures:update -- --from DIR [--spec-dir DIR] [--out DIR]',
+    );
   });
 });

@@ -36,7 +36,10 @@ interface CapturedRequest {
   readonly path: string;
   readonly query?: string;
 }
-type ListOperation = (client: { request: (request: CapturedRequest) => Promise<CapturedRequest> }, params: Json) => Promise<CapturedRequest>;
+type ListOperation = (
+  client: { request: (request: CapturedRequest) => Promise<CapturedRequest> },
+  params: Json,
+) => Promise<CapturedRequest>;
 
 describe('spec:update with spec names that are Object.prototype members', () => {
   let spec: string;
@@ -47,12 +50,33 @@ describe('spec:update with spec names that are Object.prototype members', () => 
   beforeAll(() => {
     const doc = upstream();
     const definitions = doc['definitions'] as Record<string, Json>;
-    defineOwn(definitions['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Json, '__proto__', { type: 'string', description: 'a property named __proto__' });
+    defineOwn(definitions['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Json, '__proto__', {
+      type: 'string',
+      description: 'a property named __proto__',
+    });
     const item = (doc['paths'] as Record<string, Json>)[ALL_LEASES]!;
-    item['parameters'] = [...(item['parameters'] as unknown[]), ...PROTOTYPE_NAMES.map((name) => ({ name, in: 'query', type: 'string', uniqueItems: true, description: `a query parameter named ${name}` }))];
+    item['parameters'] = [
+      ...(item['parameters'] as unknown[]),
+      ...PROTOTYPE_NAMES.map((name) => ({
+        name,
+        in: 'query',
+        type: 'string',
+        uniqueItems: true,
+        description: `a query parameter named ${name}`,
+      })),
+    ];
     spec = copyOfSpecDir();
     out = join(tempDir('lease-hostile-out-'), 'generated');
-    ({ status, stderr } = runCommand('spec-update', ['--release', '1.35.0', '--spec', writeDocument(doc), '--spec-dir', spec, '--out', out]));
+    ({ status, stderr } = runCommand('spec-update', [
+      '--release',
+      '1.35.0',
+      '--spec',
+      writeDocument(doc),
+      '--spec-dir',
+      spec,
+      '--out',
+      out,
+    ]));
   });
 
   it('succeeds', () => {
@@ -60,7 +84,9 @@ describe('spec:update with spec names that are Object.prototype members', () => 
   });
 
   it('a property named __proto__ is kept in spec/openapi and in the model', () => {
-    const document = JSON.parse(readFileSync(join(spec, 'openapi', 'v1.35.0.json'), 'utf8')) as { components: { schemas: Record<string, { properties: Json }> } };
+    const document = JSON.parse(readFileSync(join(spec, 'openapi', 'v1.35.0.json'), 'utf8')) as {
+      components: { schemas: Record<string, { properties: Json }> };
+    };
     const properties = document.components.schemas['io.k8s.api.coordination.v1.LeaseSpec']!.properties;
     expect(Object.hasOwn(properties, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
@@ -74,7 +100,9 @@ describe('spec:update with spec names that are Object.prototype members', () => 
   });
 
   it.each(PROTOTYPE_NAMES)('a query parameter named %s is sent when given and absent when not', async (name) => {
-    const operations = (await import(pathToFileURL(join(out, 'k8s-lease-client', 'dist', 'v1_35', 'operations.js')).href)) as { listLeaseForAllNamespaces: ListOperation };
+    const operations = (await import(
+      pathToFileURL(join(out, 'k8s-lease-client', 'dist', 'v1_35', 'operations.js')).href
+    )) as { listLeaseForAllNamespaces: ListOperation };
     const client = { request: (request: CapturedRequest): Promise<CapturedRequest> => Promise.resolve(request) };
     expect((await operations.listLeaseForAllNamespaces(client, {})).query).toBe('');
     const params: Json = {};
@@ -86,14 +114,29 @@ describe('spec:update with spec names that are Object.prototype members', () => 
 describe('spec:update with an operationId strict mode forbids', () => {
   it.each(['eval', 'arguments'])('operationId %s is a one-line error, exit 2, nothing written', (operationId) => {
     const doc = upstream();
-    const named = (doc['paths'] as Record<string, Record<string, Json>>)['/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}']!;
+    const named = (doc['paths'] as Record<string, Record<string, Json>>)[
+      '/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}'
+    ]!;
     named['get']!['operationId'] = operationId;
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-hostile-out-'), 'generated');
     const before = [treeDigest(spec), treeDigest(out)];
-    const result = runCommand('spec-update', ['--release', '1.35.0', '--spec', writeDocument(doc), '--spec-dir', spec, '--out', out]);
+    const result = runCommand('spec-update', [
+      '--release',
+      '1.35.0',
+      '--spec',
+      writeDocument(doc),
+      '--spec-dir',
+      spec,
+      '--out',
+      out,
+    ]);
     expect(result.status, result.stderr).toBe(2);
-    expect(result.stderr.trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^error: .*/get/operationId: operationId "${operationId}" does not make a TypeScript function name`))]);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        new RegExp(`^error: .*/get/operationId: operationId "${operationId}" does not make a TypeScript function name`),
+      ),
+    ]);
     expect([treeDigest(spec), treeDigest(out)]).toEqual(before);
   });
 });

@@ -8,7 +8,11 @@ import { PROJECT_ROOT } from '../helpers/project.js';
 
 /** `npm run generate -- --out DIR` exactly as npm runs it: through launch.mjs, on this Node. */
 function generateThroughLauncher(out: string): { status: number | null; stderr: string } {
-  const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'generator', 'cli', 'launch.mjs'), 'generate', '--out', out], { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(
+    process.execPath,
+    [join(PROJECT_ROOT, 'generator', 'cli', 'launch.mjs'), 'generate', '--out', out],
+    { cwd: PROJECT_ROOT, encoding: 'utf8', timeout: 120_000 },
+  );
   return { status: result.status, stderr: result.stderr };
 }
 

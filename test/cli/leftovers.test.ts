@@ -8,19 +8,31 @@ import { PROJECT_ROOT, UPSTREAM_FIXTURES } from '../helpers/project.js';
 const CLI = (command: string): string[] => ['--import', 'tsx', join(PROJECT_ROOT, 'generator', 'cli', `${command}.ts`)];
 
 /** Runs a command under a given umask and temporary directory, as a user's shell would. */
-function runWith(options: { umask: string; tmp: string }, command: string, args: readonly string[]): { status: number | null; stderr: string } {
-  const result = spawnSync('/bin/sh', ['-c', `umask ${options.umask} && exec "$@"`, 'sh', process.execPath, ...CLI(command), ...args], {
-    cwd: PROJECT_ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-    env: { ...process.env, TMPDIR: options.tmp },
-  });
+function runWith(
+  options: { umask: string; tmp: string },
+  command: string,
+  args: readonly string[],
+): { status: number | null; stderr: string } {
+  const result = spawnSync(
+    '/bin/sh',
+    ['-c', `umask ${options.umask} && exec "$@"`, 'sh', process.execPath, ...CLI(command), ...args],
+    {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, TMPDIR: options.tmp },
+    },
+  );
   return { status: result.status, stderr: result.stderr };
 }
 
 /** A pid that certainly ran and certainly is gone: a child that killed itself. */
 function deadPid(): number {
-  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid)); process.kill(process.pid, "SIGKILL")'], { encoding: 'utf8' });
+  const child = spawnSync(
+    process.execPath,
+    ['-e', 'process.stdout.write(String(process.pid)); process.kill(process.pid, "SIGKILL")'],
+    { encoding: 'utf8' },
+  );
   return Number(child.stdout);
 }
 
@@ -30,7 +42,11 @@ describe('leftovers of a killed run', () => {
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-kill-out-'), 'generated');
     const args = ['--release', '1.35.0', '--from', UPSTREAM_FIXTURES, '--spec-dir', spec, '--out', out];
-    const child = spawn(process.execPath, [...CLI('spec-update'), ...args], { cwd: PROJECT_ROOT, env: { ...process.env, TMPDIR: tmp }, stdio: 'ignore' });
+    const child = spawn(process.execPath, [...CLI('spec-update'), ...args], {
+      cwd: PROJECT_ROOT,
+      env: { ...process.env, TMPDIR: tmp },
+      stdio: 'ignore',
+    });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     // The staged copy of spec/ exists for the whole dry generation (seconds): kill it then.
     const prefix = `lease-spec-staging-${child.pid}-`;
@@ -51,7 +67,11 @@ describe('leftovers of a killed run', () => {
     mkdirSync(stranger);
     const next = runWith({ umask: '022', tmp }, 'spec-update', args);
     expect(next.status, next.stderr).toBe(0);
-    expect(readdirSync(tmp).filter((name) => name.startsWith('lease-spec-staging')).sort()).toEqual([`lease-spec-staging-${process.pid}-AbC123`, 'lease-spec-staging-keep']);
+    expect(
+      readdirSync(tmp)
+        .filter((name) => name.startsWith('lease-spec-staging'))
+        .sort(),
+    ).toEqual([`lease-spec-staging-${process.pid}-AbC123`, 'lease-spec-staging-keep']);
   });
 
   it('generate removes .generated.staging-* left by a killed run beside the output, and keeps a running one', () => {
@@ -62,9 +82,16 @@ describe('leftovers of a killed run', () => {
       mkdirSync(join(parent, name, 'k8s-lease-client'), { recursive: true });
       writeFileSync(join(parent, name, 'k8s-lease-client', 'package.json'), '{}');
     }
-    const kept = [`.generated.staging-${process.pid}-Zz99Yy`, '.generated.staging-notours', `.other.staging-${dead}-Xy12Ab`];
+    const kept = [
+      `.generated.staging-${process.pid}-Zz99Yy`,
+      '.generated.staging-notours',
+      `.other.staging-${dead}-Xy12Ab`,
+    ];
     for (const name of kept) mkdirSync(join(parent, name));
-    const result = runWith({ umask: '022', tmp: tempDir('lease-tmpdir-') }, 'generate', ['--out', join(parent, 'generated')]);
+    const result = runWith({ umask: '022', tmp: tempDir('lease-tmpdir-') }, 'generate', [
+      '--out',
+      join(parent, 'generated'),
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(readdirSync(parent).sort()).toEqual([...kept, 'generated'].sort());
     expect(existsSync(join(parent, 'generated', 'k8s-lease-client', 'package.json'))).toBe(true);

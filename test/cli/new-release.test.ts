@@ -20,7 +20,13 @@ function futureSwagger(): Json {
   const paths = doc['paths'] as Record<string, Record<string, Json>>;
   const list = paths['/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases']!['get']!;
   (list['parameters'] as Json[] | undefined) ?? (list['parameters'] = []);
-  (list['parameters'] as Json[]).push({ name: 'shardSelector', in: 'query', type: 'string', uniqueItems: true, description: 'shardSelector restricts the list to one shard.' });
+  (list['parameters'] as Json[]).push({
+    name: 'shardSelector',
+    in: 'query',
+    type: 'string',
+    uniqueItems: true,
+    description: 'shardSelector restricts the list to one shard.',
+  });
   const definitions = doc['definitions'] as Record<string, Json>;
   definitions['io.k8s.api.coordination.v1.LeaseFencing'] = {
     description: 'LeaseFencing carries a fencing token.',
@@ -29,8 +35,15 @@ function futureSwagger(): Json {
     properties: { token: { description: 'token increases with every new holder.', type: 'integer', format: 'int64' } },
   };
   const specProperties = definitions['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Record<string, Json>;
-  specProperties['fencing'] = { $ref: '#/definitions/io.k8s.api.coordination.v1.LeaseFencing', description: 'fencing protects writers from stale holders.' };
-  specProperties['renewCount'] = { description: 'renewCount counts renewals by the current holder.', type: 'integer', format: 'int32' };
+  specProperties['fencing'] = {
+    $ref: '#/definitions/io.k8s.api.coordination.v1.LeaseFencing',
+    description: 'fencing protects writers from stale holders.',
+  };
+  specProperties['renewCount'] = {
+    description: 'renewCount counts renewals by the current holder.',
+    type: 'integer',
+    format: 'int32',
+  };
   return doc;
 }
 
@@ -42,11 +55,22 @@ describe('a Kubernetes release the generator has never seen', () => {
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-out-'), 'generated');
 
-    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirror, '--spec-dir', spec, '--out', out]);
+    const result = runCommand('spec-update', [
+      '--release',
+      '1.36.0',
+      '--from',
+      mirror,
+      '--spec-dir',
+      spec,
+      '--out',
+      out,
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/1\.36\.0: updated .*; API vs 1\.35\.0: 0 breaking, 4 additive, 0 docs-only/);
 
-    const manifest = JSON.parse(readFileSync(join(spec, 'releases.json'), 'utf8')) as { releases: Array<{ release: string; contentHash: string }> };
+    const manifest = JSON.parse(readFileSync(join(spec, 'releases.json'), 'utf8')) as {
+      releases: Array<{ release: string; contentHash: string }>;
+    };
     expect(manifest.releases.map((r) => r.release).at(-1)).toBe('1.36.0');
     expect(manifest.releases.at(-1)!.contentHash).toMatch(/^sha256:[0-9a-f]{64}$/);
 
@@ -57,15 +81,21 @@ describe('a Kubernetes release the generator has never seen', () => {
     expect(section).toContain('`LeaseSpec.fencing` — field added: LeaseFencing');
     expect(section).toContain('`LeaseSpec.renewCount` — field added: integer(int32)');
     expect(section).toContain('`LeaseFencing` — model added');
-    const apiDiff = JSON.parse(readFileSync(join(out, 'k8s-lease-client', 'api-diff.json'), 'utf8')) as { diffs: Array<{ to: string; counts: { breaking: number } }> };
+    const apiDiff = JSON.parse(readFileSync(join(out, 'k8s-lease-client', 'api-diff.json'), 'utf8')) as {
+      diffs: Array<{ to: string; counts: { breaking: number } }>;
+    };
     expect(apiDiff.diffs.at(-1)).toMatchObject({ to: '1.36.0', counts: { breaking: 0 } });
 
     const models = readFileSync(join(out, 'k8s-lease-client', 'src', 'v1_36', 'models.ts'), 'utf8');
     expect(models).toMatch(/@since 1\.36\.0\s+\*\/\s+renewCount\?: number \| undefined;/);
     expect(models).toMatch(/export interface LeaseFencing/);
-    const packageJson = JSON.parse(readFileSync(join(out, 'k8s-lease-client', 'package.json'), 'utf8')) as { exports: Record<string, unknown> };
+    const packageJson = JSON.parse(readFileSync(join(out, 'k8s-lease-client', 'package.json'), 'utf8')) as {
+      exports: Record<string, unknown>;
+    };
     expect(Object.keys(packageJson.exports)).toContain('./v1.36');
-    expect(readFileSync(join(out, 'k8s-lease-client', 'src', 'index.ts'), 'utf8')).toContain("export * from './v1_36/index.js';");
+    expect(readFileSync(join(out, 'k8s-lease-client', 'src', 'index.ts'), 'utf8')).toContain(
+      "export * from './v1_36/index.js';",
+    );
 
     expect(typeCheckDirectory(join(out, 'k8s-lease-client', 'src'))).toEqual([]);
   });
@@ -79,14 +109,30 @@ describe('adding a release keeps npm test green without test:update-golden', () 
     return mirror;
   }
 
-  it('spec:update --golden-dir writes the new release\'s golden tables, as the golden test renders them', () => {
+  it("spec:update --golden-dir writes the new release's golden tables, as the golden test renders them", () => {
     const spec = copyOfSpecDir();
     const golden = tempDir('lease-golden-');
-    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirrorWithFuture(), '--spec-dir', spec, '--golden-dir', golden, '--no-generate']);
+    const result = runCommand('spec-update', [
+      '--release',
+      '1.36.0',
+      '--from',
+      mirrorWithFuture(),
+      '--spec-dir',
+      spec,
+      '--golden-dir',
+      golden,
+      '--no-generate',
+    ]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/golden tables: .*v1\.36\.0\.operations\.md, .*v1\.36\.0\.models\.md \(review with git diff\)/);
+    expect(result.stdout).toMatch(
+      /golden tables: .*v1\.36\.0\.operations\.md, .*v1\.36\.0\.models\.md \(review with git diff\)/,
+    );
     // Exactly what test/ir/golden-tables.test.ts compares against, from the spec/ the command wrote.
-    const ir = buildReleaseIr('1.36.0', JSON.parse(readFileSync(join(spec, 'openapi', 'v1.36.0.json'), 'utf8')) as Record<string, unknown>, 'spec/openapi/v1.36.0.json');
+    const ir = buildReleaseIr(
+      '1.36.0',
+      JSON.parse(readFileSync(join(spec, 'openapi', 'v1.36.0.json'), 'utf8')) as Record<string, unknown>,
+      'spec/openapi/v1.36.0.json',
+    );
     expect(readFileSync(join(golden, 'v1.36.0.operations.md'), 'utf8')).toBe(renderOperationTables(ir));
     expect(readFileSync(join(golden, 'v1.36.0.models.md'), 'utf8')).toBe(renderModelTables(ir));
     expect(readFileSync(join(golden, 'v1.36.0.models.md'), 'utf8')).toContain('renewCount');
@@ -94,7 +140,15 @@ describe('adding a release keeps npm test green without test:update-golden', () 
 
   it('with another --spec-dir and no --golden-dir, test/golden is left alone', () => {
     const before = treeDigest(join(PROJECT_ROOT, 'test', 'golden'));
-    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirrorWithFuture(), '--spec-dir', copyOfSpecDir(), '--no-generate']);
+    const result = runCommand('spec-update', [
+      '--release',
+      '1.36.0',
+      '--from',
+      mirrorWithFuture(),
+      '--spec-dir',
+      copyOfSpecDir(),
+      '--no-generate',
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).not.toContain('golden tables');
     expect(treeDigest(join(PROJECT_ROOT, 'test', 'golden'))).toBe(before);
@@ -107,7 +161,18 @@ describe('adding a release keeps npm test green without test:update-golden', () 
     const before = [treeDigest(spec), treeDigest(golden)];
     const blocker = join(tempDir('lease-blocked-'), 'file');
     writeFileSync(blocker, 'not a directory');
-    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirrorWithFuture(), '--spec-dir', spec, '--golden-dir', golden, '--out', join(blocker, 'generated')]);
+    const result = runCommand('spec-update', [
+      '--release',
+      '1.36.0',
+      '--from',
+      mirrorWithFuture(),
+      '--spec-dir',
+      spec,
+      '--golden-dir',
+      golden,
+      '--out',
+      join(blocker, 'generated'),
+    ]);
     expect(result.status).toBe(2);
     expect(result.stderr).toMatch(/cannot write output/);
     expect([treeDigest(spec), treeDigest(golden)]).toEqual(before);
@@ -116,9 +181,15 @@ describe('adding a release keeps npm test green without test:update-golden', () 
 
 describe('the package version moves as the README promises', () => {
   function versions(out: string): Record<string, unknown> {
-    const read = (name: string): Record<string, unknown> => JSON.parse(readFileSync(join(out, name, 'package.json'), 'utf8')) as Record<string, unknown>;
+    const read = (name: string): Record<string, unknown> =>
+      JSON.parse(readFileSync(join(out, name, 'package.json'), 'utf8')) as Record<string, unknown>;
     const server = read('k8s-lease-api-server');
-    return { client: read('k8s-lease-client')['version'], server: server['version'], node: read('k8s-lease-client-node')['version'], serverDependsOn: (server['dependencies'] as Record<string, string>)['k8s-lease-client'] };
+    return {
+      client: read('k8s-lease-client')['version'],
+      server: server['version'],
+      node: read('k8s-lease-client-node')['version'],
+      serverDependsOn: (server['dependencies'] as Record<string, string>)['k8s-lease-client'],
+    };
   }
   function manifestVersion(spec: string): unknown {
     return (JSON.parse(readFileSync(join(spec, 'releases.json'), 'utf8')) as Record<string, unknown>)['packageVersion'];
@@ -136,7 +207,18 @@ describe('the package version moves as the README promises', () => {
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-out-'), 'generated');
     const changelog = changelogCopy();
-    const result = runCommand('spec-update', ['--release', '1.36.0', '--from', mirror, '--spec-dir', spec, '--out', out, '--package-changelog', changelog]);
+    const result = runCommand('spec-update', [
+      '--release',
+      '1.36.0',
+      '--from',
+      mirror,
+      '--spec-dir',
+      spec,
+      '--out',
+      out,
+      '--package-changelog',
+      changelog,
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toContain('packages: version 0.2.0, entry added to ');
     expect(manifestVersion(spec)).toBe('0.2.0');
@@ -147,7 +229,18 @@ describe('the package version moves as the README promises', () => {
     expect(readFileSync(join(out, 'k8s-lease-client', 'PACKAGE_CHANGELOG.md'), 'utf8')).toBe(text);
 
     // Refreshing a release whose document did not change moves nothing.
-    const again = runCommand('spec-update', ['--release', '1.36.0', '--from', mirror, '--spec-dir', spec, '--out', out, '--package-changelog', changelog]);
+    const again = runCommand('spec-update', [
+      '--release',
+      '1.36.0',
+      '--from',
+      mirror,
+      '--spec-dir',
+      spec,
+      '--out',
+      out,
+      '--package-changelog',
+      changelog,
+    ]);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).not.toContain('packages: version');
     expect(manifestVersion(spec)).toBe('0.2.0');
@@ -156,16 +249,34 @@ describe('the package version moves as the README promises', () => {
 
   it('a refreshed release whose document changed is a patch bump', () => {
     const doc = JSON.parse(readFileSync(upstreamSwagger('1.35.0'), 'utf8')) as Json;
-    ((doc['definitions'] as Record<string, Json>)['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Record<string, unknown>)['renewCount'] = { type: 'integer', format: 'int32' };
+    (
+      (doc['definitions'] as Record<string, Json>)['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Record<
+        string,
+        unknown
+      >
+    )['renewCount'] = { type: 'integer', format: 'int32' };
     const file = join(tempDir('lease-refresh-'), 'swagger.json');
     writeFileSync(file, JSON.stringify(doc));
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-out-'), 'generated');
     const changelog = changelogCopy();
-    const result = runCommand('spec-update', ['--release', '1.35.0', '--spec', file, '--spec-dir', spec, '--out', out, '--package-changelog', changelog]);
+    const result = runCommand('spec-update', [
+      '--release',
+      '1.35.0',
+      '--spec',
+      file,
+      '--spec-dir',
+      spec,
+      '--out',
+      out,
+      '--package-changelog',
+      changelog,
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(manifestVersion(spec)).toBe('0.1.1');
     expect(versions(out)).toEqual({ client: '0.1.1', server: '0.1.1', node: '0.1.1', serverDependsOn: '0.1.1' });
-    expect(readFileSync(changelog, 'utf8')).toMatch(/## 0\.1\.1\n\n- Kubernetes 1\.35\.0's document refreshed \(sha256:[0-9a-f]{64}\)/);
+    expect(readFileSync(changelog, 'utf8')).toMatch(
+      /## 0\.1\.1\n\n- Kubernetes 1\.35\.0's document refreshed \(sha256:[0-9a-f]{64}\)/,
+    );
   });
 });

@@ -38,17 +38,32 @@ describe('the published packages', () => {
     expect(paths).toContain('README.md');
     expect(paths).toContain('dist/index.js');
     expect(paths).toContain('dist/index.d.ts');
-    for (const prefix of extra) expect(paths.some((p) => p.startsWith(prefix)), prefix).toBe(true);
+    for (const prefix of extra)
+      expect(
+        paths.some((p) => p.startsWith(prefix)),
+        prefix,
+      ).toBe(true);
     expect(paths.filter((p) => p.startsWith('src/') || p === 'tsconfig.json')).toEqual([]);
     expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toBe(readFileSync(join(PROJECT_ROOT, 'LICENSE'), 'utf8'));
     expect(readFileSync(join(dir, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0, January 2004/);
   });
 
-  it.each(PACKAGES)('$name package.json names its license, repository directory, homepage and issue tracker', ({ name }) => {
-    const pkg = JSON.parse(readFileSync(join(out, name, 'package.json'), 'utf8')) as Record<string, unknown>;
-    expect(pkg['license']).toBe('Apache-2.0');
-    expect(pkg['repository']).toEqual({ type: 'git', url: expect.stringMatching(/^git\+https:\/\/github\.com\/[\w.-]+\/lease-api-generator\.git$/), directory: `generated/${name}` });
-    expect(pkg['homepage']).toMatch(new RegExp(`^https://github\\.com/[\\w.-]+/lease-api-generator/tree/main/generated/${name}#readme$`));
-    expect(pkg['bugs']).toEqual({ url: expect.stringMatching(/^https:\/\/github\.com\/[\w.-]+\/lease-api-generator\/issues$/) });
-  });
+  it.each(PACKAGES)(
+    '$name package.json names its license, repository directory, homepage and issue tracker',
+    ({ name }) => {
+      const pkg = JSON.parse(readFileSync(join(out, name, 'package.json'), 'utf8')) as Record<string, unknown>;
+      expect(pkg['license']).toBe('Apache-2.0');
+      expect(pkg['repository']).toEqual({
+        type: 'git',
+        url: expect.stringMatching(/^git\+https:\/\/github\.com\/[\w.-]+\/lease-api-generator\.git$/),
+        directory: `generated/${name}`,
+      });
+      expect(pkg['homepage']).toMatch(
+        new RegExp(`^https://github\\.com/[\\w.-]+/lease-api-generator/tree/main/generated/${name}#readme$`),
+      );
+      expect(pkg['bugs']).toEqual({
+        url: expect.stringMatching(/^https:\/\/github\.com\/[\w.-]+\/lease-api-generator\/issues$/),
+      });
+    },
+  );
 });

@@ -22,23 +22,52 @@ describe('CHANGELOG.md is written for the client’s users (issue 12)', () => {
   });
 
   it('lists what a JSON user meets in 1.33, and the CBOR media types in one line apart', () => {
-    expect(section133).toContain('1 breaking, 5 additive, 0 docs-only, plus 15 media-type changes the JSON client does not use.');
-    expect(section133).toContain('- `deleteNamespacedLease ?ignoreStoreReadErrorWithClusterBreakingPotential` — query parameter added: boolean');
-    expect(section133).toContain('- `DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential` — field added: boolean');
+    expect(section133).toContain(
+      '1 breaking, 5 additive, 0 docs-only, plus 15 media-type changes the JSON client does not use.',
+    );
+    expect(section133).toContain(
+      '- `deleteNamespacedLease ?ignoreStoreReadErrorWithClusterBreakingPotential` — query parameter added: boolean',
+    );
+    expect(section133).toContain(
+      '- `DeleteOptions.ignoreStoreReadErrorWithClusterBreakingPotential` — field added: boolean',
+    );
     expect(section133).not.toMatch(/^- .*cbor/m);
     const mediaLines = section133.split('\n').filter((line) => line.includes('application/cbor'));
-    expect(mediaLines).toEqual(['added `application/apply-patch+cbor`, `application/cbor`, `application/cbor-seq` on 15 requests/responses; nothing changes for this package, which speaks JSON.']);
+    expect(mediaLines).toEqual([
+      'added `application/apply-patch+cbor`, `application/cbor`, `application/cbor-seq` on 15 requests/responses; nothing changes for this package, which speaks JSON.',
+    ]);
   });
 
   it('still lists a media-type change the JSON client does use', () => {
     const lease = leaseGroupVersion(v133);
     const removedJson = {
       release: 'next',
-      groupVersions: v133.groupVersions.map((gv) => (gv !== lease ? gv : { ...gv, release: 'next', operations: gv.operations.map((o) =>
-        o.name === 'readNamespacedLease' ? { ...o, responses: o.responses.map((r) => (r.code === '200' ? { ...r, contentTypes: r.contentTypes.filter((t) => t !== 'application/json') } : r)) } : o,
-      ) })),
+      groupVersions: v133.groupVersions.map((gv) =>
+        gv !== lease
+          ? gv
+          : {
+              ...gv,
+              release: 'next',
+              operations: gv.operations.map((o) =>
+                o.name === 'readNamespacedLease'
+                  ? {
+                      ...o,
+                      responses: o.responses.map((r) =>
+                        r.code === '200'
+                          ? { ...r, contentTypes: r.contentTypes.filter((t) => t !== 'application/json') }
+                          : r,
+                      ),
+                    }
+                  : o,
+              ),
+            },
+      ),
     };
-    const text = renderChangelog('1.33.1', [diffReleases(v133, removedJson)], unexportedOperations([v133, removedJson]));
+    const text = renderChangelog(
+      '1.33.1',
+      [diffReleases(v133, removedJson)],
+      unexportedOperations([v133, removedJson]),
+    );
     expect(text).toContain('1 breaking, 0 additive, 0 docs-only.');
     expect(text).toContain('- `readNamespacedLease 200` — content types changed: removed application/json');
   });

@@ -12,15 +12,22 @@ import { releaseDocument } from '../helpers/project.js';
 /** A copy of 1.35.0's document as a made-up 1.36.0 in which LeaseSpec.leaseDurationSeconds became an int64. */
 function widenedDocument(): Record<string, unknown> {
   const document = releaseDocument('1.35.0');
-  const schemas = (document['components'] as { schemas: Record<string, { properties: Record<string, { format?: string }> }> }).schemas;
+  const schemas = (
+    document['components'] as { schemas: Record<string, { properties: Record<string, { format?: string }> }> }
+  ).schemas;
   const field = schemas['io.k8s.api.coordination.v1.LeaseSpec']?.properties['leaseDurationSeconds'];
-  if (field?.format !== 'int32') throw new Error('1.35.0 no longer has an int32 LeaseSpec.leaseDurationSeconds; pick another field');
+  if (field?.format !== 'int32')
+    throw new Error('1.35.0 no longer has an int32 LeaseSpec.leaseDurationSeconds; pick another field');
   field.format = 'int64';
   return document;
 }
 
 interface ApiDiffJson {
-  diffs: Array<{ from: string; to: string; changes: Array<{ class: string; kind: string; subject: string; detail: string }> }>;
+  diffs: Array<{
+    from: string;
+    to: string;
+    changes: Array<{ class: string; kind: string; subject: string; detail: string }>;
+  }>;
 }
 
 describe('a format-only change (int32 → int64) reaches the API diff', () => {
@@ -38,7 +45,12 @@ describe('a format-only change (int32 → int64) reaches the API diff', () => {
     const releases = [];
     for (const [release, document] of documents) {
       await writeFile(join(specDir, 'openapi', `v${release}.json`), JSON.stringify(document));
-      releases.push({ release, document: `openapi/v${release}.json`, contentHash: contentHash(document), upstream: { swagger: 'https://example.invalid/swagger.json' } });
+      releases.push({
+        release,
+        document: `openapi/v${release}.json`,
+        contentHash: contentHash(document),
+        upstream: { swagger: 'https://example.invalid/swagger.json' },
+      });
     }
     await writeFile(join(specDir, 'releases.json'), JSON.stringify({ releases }));
     ({ files } = await buildPackageFiles({ specDir, outDir: join(dir, 'out') }));
@@ -52,13 +64,22 @@ describe('a format-only change (int32 → int64) reaches the API diff', () => {
     const changelog = files.get('k8s-lease-client/CHANGELOG.md') ?? '';
     const section = changelog.slice(changelog.indexOf('## 1.36.0'), changelog.indexOf('## 1.35.0'));
     expect(section).toContain('1 breaking, 0 additive, 0 docs-only.');
-    expect(section).toContain('### Breaking\n\n- `LeaseSpec.leaseDurationSeconds` — field retyped: integer(int32) → integer(int64)\n');
+    expect(section).toContain(
+      '### Breaking\n\n- `LeaseSpec.leaseDurationSeconds` — field retyped: integer(int32) → integer(int64)\n',
+    );
   });
 
   it('api-diff.json records it as a breaking field-retyped change', () => {
     const apiDiff = JSON.parse(files.get('k8s-lease-client/api-diff.json') ?? '{}') as ApiDiffJson;
     expect(apiDiff.diffs).toHaveLength(1);
-    expect(apiDiff.diffs[0]?.changes).toEqual([{ class: 'breaking', kind: 'field-retyped', subject: 'LeaseSpec.leaseDurationSeconds', detail: 'integer(int32) → integer(int64)' }]);
+    expect(apiDiff.diffs[0]?.changes).toEqual([
+      {
+        class: 'breaking',
+        kind: 'field-retyped',
+        subject: 'LeaseSpec.leaseDurationSeconds',
+        detail: 'integer(int32) → integer(int64)',
+      },
+    ]);
   });
 
   it('the generated TypeScript keeps the field a number in both releases', () => {
@@ -75,13 +96,31 @@ describe('the IR type description', () => {
     ['integer without one', { kind: 'integer' }, 'integer', 'number'],
     ['number with a format', { kind: 'number', format: 'double' }, 'number(double)', 'number'],
     ['string with a format', { kind: 'string', format: 'date-time' }, 'string(date-time)', 'string'],
-    ['string enum', { kind: 'string', enum: ['Exact', 'NotOlderThan'] }, '"Exact" | "NotOlderThan"', '"Exact" | "NotOlderThan"'],
+    [
+      'string enum',
+      { kind: 'string', enum: ['Exact', 'NotOlderThan'] },
+      '"Exact" | "NotOlderThan"',
+      '"Exact" | "NotOlderThan"',
+    ],
     ['nullable model', { kind: 'model', name: 'Lease', nullable: true }, 'Lease | null', 'Lease | null'],
-    ['array of formatted integers', { kind: 'array', items: { kind: 'integer', format: 'int32' } }, 'integer(int32)[]', 'number[]'],
-    ['map of strings', { kind: 'map', values: { kind: 'string' } }, '{ [key: string]: string }', '{ [key: string]: string }'],
+    [
+      'array of formatted integers',
+      { kind: 'array', items: { kind: 'integer', format: 'int32' } },
+      'integer(int32)[]',
+      'number[]',
+    ],
+    [
+      'map of strings',
+      { kind: 'map', values: { kind: 'string' } },
+      '{ [key: string]: string }',
+      '{ [key: string]: string }',
+    ],
     ['free-form object', { kind: 'object' }, 'object', '{ [key: string]: unknown }'],
-  ])('%s: one description for tables and diffs, its TypeScript type for the emitters', (_name, type, description, typescript) => {
-    expect(describeType(type)).toBe(description);
-    expect(typeText(type)).toBe(typescript);
-  });
+  ])(
+    '%s: one description for tables and diffs, its TypeScript type for the emitters',
+    (_name, type, description, typescript) => {
+      expect(describeType(type)).toBe(description);
+      expect(typeText(type)).toBe(typescript);
+    },
+  );
 });

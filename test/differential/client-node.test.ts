@@ -13,13 +13,7 @@
  * are in ACCEPTED_PARAMETER_DIFFERENCES and checked at the type level.
  */
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
-import {
-  CoordinationV1Api,
-  KubeConfig,
-  PatchStrategy,
-  V1MicroTime,
-  setHeaderOptions,
-} from '@kubernetes/client-node';
+import { CoordinationV1Api, KubeConfig, PatchStrategy, V1MicroTime, setHeaderOptions } from '@kubernetes/client-node';
 import type {
   CoordinationV1ApiCreateNamespacedLeaseRequest,
   CoordinationV1ApiDeleteNamespacedLeaseRequest,
@@ -117,7 +111,13 @@ const theirsLease = (acquire: Date, renew: Date): V1Lease => ({
   apiVersion: 'coordination.k8s.io/v1',
   kind: 'Lease',
   metadata: { name: NAME, namespace: NS, labels: { app: 'scheduler' } },
-  spec: { holderIdentity: 'node-a_4f1c', leaseDurationSeconds: 15, leaseTransitions: 0, acquireTime: acquire, renewTime: renew },
+  spec: {
+    holderIdentity: 'node-a_4f1c',
+    leaseDurationSeconds: 15,
+    leaseTransitions: 0,
+    acquireTime: acquire,
+    renewTime: renew,
+  },
 });
 
 const minimalOurs: Lease = {
@@ -144,10 +144,23 @@ const readBackOurs = (): Lease => ({
     resourceVersion: '4242',
     creationTimestamp: asTime(CREATED),
     managedFields: [
-      { manager: 'kube-scheduler', operation: 'Update', apiVersion: 'coordination.k8s.io/v1', time: asTime(MANAGED_AT), fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:holderIdentity': {} } } },
+      {
+        manager: 'kube-scheduler',
+        operation: 'Update',
+        apiVersion: 'coordination.k8s.io/v1',
+        time: asTime(MANAGED_AT),
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:holderIdentity': {} } },
+      },
     ],
   },
-  spec: { holderIdentity: 'node-b', leaseDurationSeconds: 15, leaseTransitions: 4, acquireTime: asMicroTime(ACQUIRE), renewTime: asMicroTime(RENEW) },
+  spec: {
+    holderIdentity: 'node-b',
+    leaseDurationSeconds: 15,
+    leaseTransitions: 4,
+    acquireTime: asMicroTime(ACQUIRE),
+    renewTime: asMicroTime(RENEW),
+  },
 });
 const readBackTheirs = (): V1Lease => {
   const metadata: V1ObjectMeta = {
@@ -157,10 +170,23 @@ const readBackTheirs = (): V1Lease => {
     resourceVersion: '4242',
     creationTimestamp: new Date(CREATED),
     managedFields: [
-      { manager: 'kube-scheduler', operation: 'Update', apiVersion: 'coordination.k8s.io/v1', time: new Date(MANAGED_AT), fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:holderIdentity': {} } } },
+      {
+        manager: 'kube-scheduler',
+        operation: 'Update',
+        apiVersion: 'coordination.k8s.io/v1',
+        time: new Date(MANAGED_AT),
+        fieldsType: 'FieldsV1',
+        fieldsV1: { 'f:spec': { 'f:holderIdentity': {} } },
+      },
     ],
   };
-  const spec: V1LeaseSpec = { holderIdentity: 'node-b', leaseDurationSeconds: 15, leaseTransitions: 4, acquireTime: new V1MicroTime(ACQUIRE), renewTime: new V1MicroTime(RENEW) };
+  const spec: V1LeaseSpec = {
+    holderIdentity: 'node-b',
+    leaseDurationSeconds: 15,
+    leaseTransitions: 4,
+    acquireTime: new V1MicroTime(ACQUIRE),
+    renewTime: new V1MicroTime(RENEW),
+  };
   return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata, spec };
 };
 
@@ -187,7 +213,12 @@ const viaContentType = (strategy: string) => setHeaderOptions('Content-Type', st
 
 const CASES: readonly Case[] = [
   // getAPIResources
-  { name: 'getAPIResources', operation: 'getAPIResources', ours: (c) => getAPIResources(c), theirs: (api) => api.getAPIResources() },
+  {
+    name: 'getAPIResources',
+    operation: 'getAPIResources',
+    ours: (c) => getAPIResources(c),
+    theirs: (api) => api.getAPIResources(),
+  },
 
   // listLeaseForAllNamespaces
   {
@@ -225,9 +256,24 @@ const CASES: readonly Case[] = [
   {
     name: 'listLeaseForAllNamespaces: zeros, false and empty strings',
     operation: 'listLeaseForAllNamespaces',
-    ours: (c) => listLeaseForAllNamespaces(c, { limit: 0, timeoutSeconds: 0, pretty: false, resourceVersion: '', labelSelector: '', resourceVersionMatch: 'Exact' }),
+    ours: (c) =>
+      listLeaseForAllNamespaces(c, {
+        limit: 0,
+        timeoutSeconds: 0,
+        pretty: false,
+        resourceVersion: '',
+        labelSelector: '',
+        resourceVersionMatch: 'Exact',
+      }),
     theirs: (api) =>
-      api.listLeaseForAllNamespaces({ limit: 0, timeoutSeconds: 0, pretty: 'false', resourceVersion: '', labelSelector: '', resourceVersionMatch: 'Exact' }),
+      api.listLeaseForAllNamespaces({
+        limit: 0,
+        timeoutSeconds: 0,
+        pretty: 'false',
+        resourceVersion: '',
+        labelSelector: '',
+        resourceVersionMatch: 'Exact',
+      }),
   },
 
   // listNamespacedLease
@@ -274,8 +320,18 @@ const CASES: readonly Case[] = [
   {
     name: 'listNamespacedLease: non-ASCII, plus and slash in selectors',
     operation: 'listNamespacedLease',
-    ours: (c) => listNamespacedLease(c, { namespace: NS, labelSelector: 'team=café,env notin (prod,stage)', fieldSelector: 'spec.holderIdentity=a+b/c' }),
-    theirs: (api) => api.listNamespacedLease({ namespace: NS, labelSelector: 'team=café,env notin (prod,stage)', fieldSelector: 'spec.holderIdentity=a+b/c' }),
+    ours: (c) =>
+      listNamespacedLease(c, {
+        namespace: NS,
+        labelSelector: 'team=café,env notin (prod,stage)',
+        fieldSelector: 'spec.holderIdentity=a+b/c',
+      }),
+    theirs: (api) =>
+      api.listNamespacedLease({
+        namespace: NS,
+        labelSelector: 'team=café,env notin (prod,stage)',
+        fieldSelector: 'spec.holderIdentity=a+b/c',
+      }),
   },
 
   // createNamespacedLease
@@ -289,33 +345,58 @@ const CASES: readonly Case[] = [
     name: 'createNamespacedLease: MicroTimes with microseconds',
     operation: 'createNamespacedLease',
     ours: (c) => createNamespacedLease(c, { namespace: NS, body: oursLease(ACQUIRE, RENEW) }),
-    theirs: (api) => api.createNamespacedLease({ namespace: NS, body: theirsLease(new V1MicroTime(ACQUIRE), new V1MicroTime(RENEW)) }),
+    theirs: (api) =>
+      api.createNamespacedLease({ namespace: NS, body: theirsLease(new V1MicroTime(ACQUIRE), new V1MicroTime(RENEW)) }),
   },
   {
     name: 'createNamespacedLease: MicroTimes on whole milliseconds',
     operation: 'createNamespacedLease',
     ours: (c) => createNamespacedLease(c, { namespace: NS, body: oursLease(ACQUIRE_WHOLE_MS, ACQUIRE_WHOLE_MS) }),
     theirs: (api) =>
-      api.createNamespacedLease({ namespace: NS, body: theirsLease(new V1MicroTime(ACQUIRE_WHOLE_MS), new V1MicroTime(ACQUIRE_WHOLE_MS)) }),
+      api.createNamespacedLease({
+        namespace: NS,
+        body: theirsLease(new V1MicroTime(ACQUIRE_WHOLE_MS), new V1MicroTime(ACQUIRE_WHOLE_MS)),
+      }),
   },
   {
     name: 'createNamespacedLease: client-node given plain Dates as MicroTimes',
     operation: 'createNamespacedLease',
     ours: (c) => createNamespacedLease(c, { namespace: NS, body: oursLease(ACQUIRE_WHOLE_MS, ACQUIRE_WHOLE_MS) }),
-    theirs: (api) => api.createNamespacedLease({ namespace: NS, body: theirsLease(new Date(ACQUIRE_WHOLE_MS), new Date(ACQUIRE_WHOLE_MS)) }),
+    theirs: (api) =>
+      api.createNamespacedLease({
+        namespace: NS,
+        body: theirsLease(new Date(ACQUIRE_WHOLE_MS), new Date(ACQUIRE_WHOLE_MS)),
+      }),
   },
   {
     name: 'createNamespacedLease: every query parameter',
     operation: 'createNamespacedLease',
-    ours: (c) => createNamespacedLease(c, { namespace: NS, body: minimalOurs, dryRun: 'All', fieldManager: 'leader-elector', fieldValidation: 'Strict', pretty: true }),
+    ours: (c) =>
+      createNamespacedLease(c, {
+        namespace: NS,
+        body: minimalOurs,
+        dryRun: 'All',
+        fieldManager: 'leader-elector',
+        fieldValidation: 'Strict',
+        pretty: true,
+      }),
     theirs: (api) =>
-      api.createNamespacedLease({ namespace: NS, body: minimalTheirs, dryRun: 'All', fieldManager: 'leader-elector', fieldValidation: 'Strict', pretty: 'true' }),
+      api.createNamespacedLease({
+        namespace: NS,
+        body: minimalTheirs,
+        dryRun: 'All',
+        fieldManager: 'leader-elector',
+        fieldValidation: 'Strict',
+        pretty: 'true',
+      }),
   },
   {
     name: 'createNamespacedLease: fieldValidation Ignore, pretty false',
     operation: 'createNamespacedLease',
-    ours: (c) => createNamespacedLease(c, { namespace: NS, body: minimalOurs, fieldValidation: 'Ignore', pretty: false }),
-    theirs: (api) => api.createNamespacedLease({ namespace: NS, body: minimalTheirs, fieldValidation: 'Ignore', pretty: 'false' }),
+    ours: (c) =>
+      createNamespacedLease(c, { namespace: NS, body: minimalOurs, fieldValidation: 'Ignore', pretty: false }),
+    theirs: (api) =>
+      api.createNamespacedLease({ namespace: NS, body: minimalTheirs, fieldValidation: 'Ignore', pretty: 'false' }),
   },
 
   // readNamespacedLease
@@ -374,13 +455,19 @@ const CASES: readonly Case[] = [
   {
     name: 'patchNamespacedLease: json patch',
     operation: 'patchNamespacedLease',
-    ours: (c) => patchNamespacedLease(c, { namespace: NS, name: NAME, patch: { type: 'json', operations: JSON_PATCH_OPS } }),
-    theirs: (api) => api.patchNamespacedLease({ namespace: NS, name: NAME, body: JSON_PATCH_OPS }, viaContentType(PatchStrategy.JsonPatch)),
+    ours: (c) =>
+      patchNamespacedLease(c, { namespace: NS, name: NAME, patch: { type: 'json', operations: JSON_PATCH_OPS } }),
+    theirs: (api) =>
+      api.patchNamespacedLease(
+        { namespace: NS, name: NAME, body: JSON_PATCH_OPS },
+        viaContentType(PatchStrategy.JsonPatch),
+      ),
   },
   {
     name: 'patchNamespacedLease: json patch, client-node default Content-Type',
     operation: 'patchNamespacedLease',
-    ours: (c) => patchNamespacedLease(c, { namespace: NS, name: NAME, patch: { type: 'json', operations: JSON_PATCH_OPS } }),
+    ours: (c) =>
+      patchNamespacedLease(c, { namespace: NS, name: NAME, patch: { type: 'json', operations: JSON_PATCH_OPS } }),
     theirs: (api) => api.patchNamespacedLease({ namespace: NS, name: NAME, body: JSON_PATCH_OPS }),
   },
   {
@@ -390,19 +477,35 @@ const CASES: readonly Case[] = [
       patchNamespacedLease(c, {
         namespace: NS,
         name: NAME,
-        patch: { type: 'merge', body: { metadata: { labels: { stale: null } }, spec: { holderIdentity: null, renewTime: asMicroTime(RENEW) } } },
+        patch: {
+          type: 'merge',
+          body: {
+            metadata: { labels: { stale: null } },
+            spec: { holderIdentity: null, renewTime: asMicroTime(RENEW) },
+          },
+        },
       }),
     theirs: (api) =>
       api.patchNamespacedLease(
-        { namespace: NS, name: NAME, body: { metadata: { labels: { stale: null } }, spec: { holderIdentity: null, renewTime: RENEW } } },
+        {
+          namespace: NS,
+          name: NAME,
+          body: { metadata: { labels: { stale: null } }, spec: { holderIdentity: null, renewTime: RENEW } },
+        },
         viaContentType(PatchStrategy.MergePatch),
       ),
   },
   {
     name: 'patchNamespacedLease: merge patch, client-node without Content-Type option',
     operation: 'patchNamespacedLease',
-    ours: (c) => patchNamespacedLease(c, { namespace: NS, name: NAME, patch: { type: 'merge', body: { spec: { holderIdentity: 'node-b' } } } }),
-    theirs: (api) => api.patchNamespacedLease({ namespace: NS, name: NAME, body: { spec: { holderIdentity: 'node-b' } } }),
+    ours: (c) =>
+      patchNamespacedLease(c, {
+        namespace: NS,
+        name: NAME,
+        patch: { type: 'merge', body: { spec: { holderIdentity: 'node-b' } } },
+      }),
+    theirs: (api) =>
+      api.patchNamespacedLease({ namespace: NS, name: NAME, body: { spec: { holderIdentity: 'node-b' } } }),
   },
   {
     name: 'patchNamespacedLease: merge patch with every query parameter',
@@ -419,7 +522,15 @@ const CASES: readonly Case[] = [
       }),
     theirs: (api) =>
       api.patchNamespacedLease(
-        { namespace: NS, name: NAME, body: { spec: { leaseDurationSeconds: 0 } }, dryRun: 'All', fieldManager: 'leader-elector', fieldValidation: 'Ignore', pretty: 'false' },
+        {
+          namespace: NS,
+          name: NAME,
+          body: { spec: { leaseDurationSeconds: 0 } },
+          dryRun: 'All',
+          fieldManager: 'leader-elector',
+          fieldValidation: 'Ignore',
+          pretty: 'false',
+        },
         viaContentType(PatchStrategy.MergePatch),
       ),
   },
@@ -427,7 +538,11 @@ const CASES: readonly Case[] = [
     name: 'patchNamespacedLease: strategic merge patch',
     operation: 'patchNamespacedLease',
     ours: (c) =>
-      patchNamespacedLease(c, { namespace: NS, name: NAME, patch: { type: 'strategic', body: { $patch: 'merge', metadata: { ownerReferences: [OWNER] } } } }),
+      patchNamespacedLease(c, {
+        namespace: NS,
+        name: NAME,
+        patch: { type: 'strategic', body: { $patch: 'merge', metadata: { ownerReferences: [OWNER] } } },
+      }),
     theirs: (api) =>
       api.patchNamespacedLease(
         { namespace: NS, name: NAME, body: { $patch: 'merge', metadata: { ownerReferences: [OWNER] } } },
@@ -437,7 +552,14 @@ const CASES: readonly Case[] = [
   {
     name: 'patchNamespacedLease: apply with force true',
     operation: 'patchNamespacedLease',
-    ours: (c) => patchNamespacedLease(c, { namespace: NS, name: NAME, patch: { type: 'apply', body: APPLY_BODY }, fieldManager: 'leader-elector', force: true }),
+    ours: (c) =>
+      patchNamespacedLease(c, {
+        namespace: NS,
+        name: NAME,
+        patch: { type: 'apply', body: APPLY_BODY },
+        fieldManager: 'leader-elector',
+        force: true,
+      }),
     theirs: (api) =>
       api.patchNamespacedLease(
         { namespace: NS, name: NAME, body: APPLY_BODY, fieldManager: 'leader-elector', force: true },
@@ -460,7 +582,16 @@ const CASES: readonly Case[] = [
       }),
     theirs: (api) =>
       api.patchNamespacedLease(
-        { namespace: NS, name: NAME, body: APPLY_BODY, fieldManager: 'leader-elector', force: false, dryRun: 'All', fieldValidation: 'Strict', pretty: 'true' },
+        {
+          namespace: NS,
+          name: NAME,
+          body: APPLY_BODY,
+          fieldManager: 'leader-elector',
+          force: false,
+          dryRun: 'All',
+          fieldValidation: 'Strict',
+          pretty: 'true',
+        },
         viaContentType(PatchStrategy.ServerSideApply),
       ),
   },
@@ -663,9 +794,20 @@ const CASES: readonly Case[] = [
   {
     name: 'v1.30 createNamespacedLease: MicroTimes with microseconds',
     operation: 'createNamespacedLease',
-    ours: (c) => v1_30.createNamespacedLease(c, { namespace: NS, body: oursLease(ACQUIRE, RENEW), dryRun: 'All', fieldValidation: 'Strict' }),
+    ours: (c) =>
+      v1_30.createNamespacedLease(c, {
+        namespace: NS,
+        body: oursLease(ACQUIRE, RENEW),
+        dryRun: 'All',
+        fieldValidation: 'Strict',
+      }),
     theirs: (api) =>
-      api.createNamespacedLease({ namespace: NS, body: theirsLease(new V1MicroTime(ACQUIRE), new V1MicroTime(RENEW)), dryRun: 'All', fieldValidation: 'Strict' }),
+      api.createNamespacedLease({
+        namespace: NS,
+        body: theirsLease(new V1MicroTime(ACQUIRE), new V1MicroTime(RENEW)),
+        dryRun: 'All',
+        fieldValidation: 'Strict',
+      }),
   },
   {
     name: 'v1.30 readNamespacedLease: pretty true',
@@ -676,13 +818,27 @@ const CASES: readonly Case[] = [
   {
     name: 'v1.30 replaceNamespacedLease: read-modify-write body with Time and MicroTime values',
     operation: 'replaceNamespacedLease',
-    ours: (c) => v1_30.replaceNamespacedLease(c, { namespace: NS, name: NAME, body: readBackOurs(), fieldManager: 'leader-elector' }),
-    theirs: (api) => api.replaceNamespacedLease({ namespace: NS, name: NAME, body: readBackTheirs(), fieldManager: 'leader-elector' }),
+    ours: (c) =>
+      v1_30.replaceNamespacedLease(c, {
+        namespace: NS,
+        name: NAME,
+        body: readBackOurs(),
+        fieldManager: 'leader-elector',
+      }),
+    theirs: (api) =>
+      api.replaceNamespacedLease({ namespace: NS, name: NAME, body: readBackTheirs(), fieldManager: 'leader-elector' }),
   },
   {
     name: 'v1.30 patchNamespacedLease: apply with force',
     operation: 'patchNamespacedLease',
-    ours: (c) => v1_30.patchNamespacedLease(c, { namespace: NS, name: NAME, patch: { type: 'apply', body: APPLY_BODY }, fieldManager: 'leader-elector', force: true }),
+    ours: (c) =>
+      v1_30.patchNamespacedLease(c, {
+        namespace: NS,
+        name: NAME,
+        patch: { type: 'apply', body: APPLY_BODY },
+        fieldManager: 'leader-elector',
+        force: true,
+      }),
     theirs: (api) =>
       api.patchNamespacedLease(
         { namespace: NS, name: NAME, body: APPLY_BODY, fieldManager: 'leader-elector', force: true },
@@ -692,7 +848,13 @@ const CASES: readonly Case[] = [
   {
     name: 'v1.30 patchNamespacedLease: strategic merge patch',
     operation: 'patchNamespacedLease',
-    ours: (c) => v1_30.patchNamespacedLease(c, { namespace: NS, name: NAME, patch: { type: 'strategic', body: { metadata: { ownerReferences: [OWNER] } } }, dryRun: 'All' }),
+    ours: (c) =>
+      v1_30.patchNamespacedLease(c, {
+        namespace: NS,
+        name: NAME,
+        patch: { type: 'strategic', body: { metadata: { ownerReferences: [OWNER] } } },
+        dryRun: 'All',
+      }),
     theirs: (api) =>
       api.patchNamespacedLease(
         { namespace: NS, name: NAME, body: { metadata: { ownerReferences: [OWNER] } }, dryRun: 'All' },
@@ -702,9 +864,22 @@ const CASES: readonly Case[] = [
   {
     name: 'v1.30 deleteNamespacedLease: preconditions body, propagationPolicy, gracePeriodSeconds 0',
     operation: 'deleteNamespacedLease',
-    ours: (c) => v1_30.deleteNamespacedLease(c, { namespace: NS, name: NAME, gracePeriodSeconds: 0, propagationPolicy: 'Background', body: { preconditions: PRECONDITIONS } }),
+    ours: (c) =>
+      v1_30.deleteNamespacedLease(c, {
+        namespace: NS,
+        name: NAME,
+        gracePeriodSeconds: 0,
+        propagationPolicy: 'Background',
+        body: { preconditions: PRECONDITIONS },
+      }),
     theirs: (api) =>
-      api.deleteNamespacedLease({ namespace: NS, name: NAME, gracePeriodSeconds: 0, propagationPolicy: 'Background', body: { preconditions: PRECONDITIONS } }),
+      api.deleteNamespacedLease({
+        namespace: NS,
+        name: NAME,
+        gracePeriodSeconds: 0,
+        propagationPolicy: 'Background',
+        body: { preconditions: PRECONDITIONS },
+      }),
   },
   {
     name: 'v1.30 deleteCollectionNamespacedLease: no params, no body',
@@ -753,13 +928,13 @@ const BODILESS_DELETE_CASES = [
 ] as const;
 
 const WHY_QUERY_ENCODING =
-  'Same decoded value, different escaping. Ours uses encodeURIComponent (space as %20; ( ) ! ~ * \' left literal, all RFC 3986 sub-delims/unreserved that are legal in a query); client-node uses URLSearchParams (application/x-www-form-urlencoded: space as +, ( ) ! ~ \' escaped). The API server decodes both with Go url.ParseQuery to the identical selector, so this is cosmetic; ours avoids the + ambiguity and a URLSearchParams allocation per request.';
+  "Same decoded value, different escaping. Ours uses encodeURIComponent (space as %20; ( ) ! ~ * ' left literal, all RFC 3986 sub-delims/unreserved that are legal in a query); client-node uses URLSearchParams (application/x-www-form-urlencoded: space as +, ( ) ! ~ ' escaped). The API server decodes both with Go url.ParseQuery to the identical selector, so this is cosmetic; ours avoids the + ambiguity and a URLSearchParams allocation per request.";
 const WHY_MICROTIME =
   'MicroTime is kept as its exact wire string in our models, so microseconds survive read-modify-write and are sent verbatim. client-node types MicroTime as V1MicroTime, a Date subclass: the value is truncated to milliseconds on construction and written back as .SSS000Z, silently changing acquireTime/renewTime on every write.';
 const WHY_PLAIN_DATE =
   'client-node accepts any Date where a MicroTime is expected (V1MicroTime is structurally a Date) and serialises a plain Date with Date#toISOString, i.e. three fractional digits. The API server parses MicroTime with Go layout RFC3339Micro (.000000, exactly six digits), which rejects this value. Ours only takes a branded MicroTime string (asMicroTime/formatMicroTime validate six digits).';
 const WHY_TIME =
-  'metav1.Time is kept as the server\'s exact RFC 3339 string (second precision), so a read-modify-write sends back what was read. client-node deserialises Time into Date and re-serialises with toISOString, adding .000; the server accepts both (Go RFC3339 parsing allows a fraction), so the value is equal but the bytes are not.';
+  "metav1.Time is kept as the server's exact RFC 3339 string (second precision), so a read-modify-write sends back what was read. client-node deserialises Time into Date and re-serialises with toISOString, adding .000; the server accepts both (Go RFC3339 parsing allows a fraction), so the value is equal but the bytes are not.";
 
 const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
   {
@@ -847,7 +1022,7 @@ const DELIBERATE_DIFFERENCES: readonly DeliberateDifference[] = [
     field: 'content-type',
     ours: 'application/merge-patch+json',
     theirs: 'application/json-patch+json',
-    why: 'Ours derives the Content-Type from the patch argument\'s type, so the body is always read as what it is. client-node\'s patchNamespacedLease takes an untyped body and, unless the caller adds setHeaderOptions(\'Content-Type\', PatchStrategy.X) middleware, sends the first media type of the spec list (application/json-patch+json) via ObjectSerializer.getPreferredMediaType; a merge body sent under that type fails on the server (it is not a JSON-patch operation list). With the option set (every other patch case here) the two agree byte for byte.',
+    why: "Ours derives the Content-Type from the patch argument's type, so the body is always read as what it is. client-node's patchNamespacedLease takes an untyped body and, unless the caller adds setHeaderOptions('Content-Type', PatchStrategy.X) middleware, sends the first media type of the spec list (application/json-patch+json) via ObjectSerializer.getPreferredMediaType; a merge body sent under that type fails on the server (it is not a JSON-patch operation list). With the option set (every other patch case here) the two agree byte for byte.",
   },
   {
     operation: ['deleteNamespacedLease', 'deleteCollectionNamespacedLease'],
@@ -905,7 +1080,8 @@ const ACCEPTED_PARAMETER_DIFFERENCES: readonly AcceptedParameterDifference[] = [
     operation: 'patchNamespacedLease',
     parameter: 'patch type / Content-Type',
     ours: "patch: { type: 'json' | 'merge' | 'strategic' | 'apply', … } picks the Content-Type",
-    theirs: "body: any; Content-Type via setHeaderOptions('Content-Type', PatchStrategy.X) (default application/json-patch+json)",
+    theirs:
+      "body: any; Content-Type via setHeaderOptions('Content-Type', PatchStrategy.X) (default application/json-patch+json)",
     why: 'See the content-type row of DELIBERATE_DIFFERENCES: the body and its media type cannot disagree in ours.',
   },
   {
@@ -971,7 +1147,11 @@ async function captureOne(run: () => Promise<unknown>): Promise<{ wire: WireRequ
 }
 
 function expectedFor(testCase: Case): WireDifference[] {
-  return DELIBERATE_DIFFERENCES.filter((d) => appliesTo(d, testCase)).map(({ field, ours, theirs }) => ({ field, ours, theirs }));
+  return DELIBERATE_DIFFERENCES.filter((d) => appliesTo(d, testCase)).map(({ field, ours, theirs }) => ({
+    field,
+    ours,
+    theirs,
+  }));
 }
 
 function appliesTo(d: DeliberateDifference, testCase: Case): boolean {
@@ -988,7 +1168,8 @@ describe('differential: generated client vs @kubernetes/client-node Coordination
     // Both succeeded against the same canned answer and got the same kind of object back.
     expect(kindOf(oursResult)).toBeDefined();
     expect(kindOf(oursResult)).toBe(kindOf(theirsResult));
-    if (queryOrderDiffers(ours, theirs)) orderReport.push(`  ${testCase.name}: ours ${ours.queryOrder.join(',')} | theirs ${theirs.queryOrder.join(',')}`);
+    if (queryOrderDiffers(ours, theirs))
+      orderReport.push(`  ${testCase.name}: ours ${ours.queryOrder.join(',')} | theirs ${theirs.queryOrder.join(',')}`);
     const actual = compareWire(ours, theirs).sort(byField);
     if (process.env['DIFFERENTIAL_DEBUG'] !== undefined && actual.length > 0) console.info(testCase.name, actual);
     expect(actual).toEqual(expectedFor(testCase).sort(byField));
@@ -1027,9 +1208,13 @@ describe('differential: generated client vs @kubernetes/client-node Coordination
       for (const name of d.cases ?? []) {
         const found = CASES.find((c) => c.name === name);
         expect(found, `${d.field}: unknown case ${name}`).toBeDefined();
-        if (found !== undefined) expect(appliesTo(d, found), `${d.field}: case ${name} is not a ${String(d.operation)} case`).toBe(true);
+        if (found !== undefined)
+          expect(appliesTo(d, found), `${d.field}: case ${name} is not a ${String(d.operation)} case`).toBe(true);
       }
-      expect(CASES.some((c) => appliesTo(d, c)), `${d.field} applies to no case`).toBe(true);
+      expect(
+        CASES.some((c) => appliesTo(d, c)),
+        `${d.field} applies to no case`,
+      ).toBe(true);
       expect(d.ours, `${d.field}: ours and theirs must differ`).not.toBe(d.theirs);
     }
   });
@@ -1056,11 +1241,17 @@ describe('differential: generated client vs @kubernetes/client-node Coordination
     // Literal unions vs string.
     expectTypeOf<CreateNamespacedLeaseParams['dryRun']>().toEqualTypeOf<'All' | undefined>();
     expectTypeOf<CoordinationV1ApiCreateNamespacedLeaseRequest['dryRun']>().toEqualTypeOf<string | undefined>();
-    expectTypeOf<DeleteNamespacedLeaseParams['propagationPolicy']>().toEqualTypeOf<'Background' | 'Foreground' | 'Orphan' | undefined>();
-    expectTypeOf<CoordinationV1ApiDeleteNamespacedLeaseRequest['propagationPolicy']>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<DeleteNamespacedLeaseParams['propagationPolicy']>().toEqualTypeOf<
+      'Background' | 'Foreground' | 'Orphan' | undefined
+    >();
+    expectTypeOf<CoordinationV1ApiDeleteNamespacedLeaseRequest['propagationPolicy']>().toEqualTypeOf<
+      string | undefined
+    >();
     // Patch: typed, discriminated argument vs an untyped body; fieldManager/force tied to apply.
     expectTypeOf<CoordinationV1ApiPatchNamespacedLeaseRequest['body']>().toBeAny();
-    expectTypeOf<Extract<PatchNamespacedLeaseParams, { patch: { type: 'apply' } }>['fieldManager']>().toEqualTypeOf<string>();
+    expectTypeOf<
+      Extract<PatchNamespacedLeaseParams, { patch: { type: 'apply' } }>['fieldManager']
+    >().toEqualTypeOf<string>();
     expectTypeOf<Extract<PatchNamespacedLeaseParams, { patch: { type: 'merge' } }>['force']>().toBeNever();
     expectTypeOf<CoordinationV1ApiPatchNamespacedLeaseRequest['fieldManager']>().toEqualTypeOf<string | undefined>();
     // MicroTime: branded string vs Date subclass.

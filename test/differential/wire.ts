@@ -84,7 +84,11 @@ export function compareWire(ours: WireRequest, theirs: WireRequest): WireDiffere
     if (decodedA !== decodedB) {
       add(`query.${key}`, decodedA, decodedB);
     } else {
-      add(`query.${key} (raw encoding)`, showValues(ours.rawQueryValues.get(key)), showValues(theirs.rawQueryValues.get(key)));
+      add(
+        `query.${key} (raw encoding)`,
+        showValues(ours.rawQueryValues.get(key)),
+        showValues(theirs.rawQueryValues.get(key)),
+      );
     }
   }
   add('content-type', ours.contentType, theirs.contentType);
@@ -115,7 +119,8 @@ function parseJson(text: string): Parsed {
 
 function diffBodies(ours: string, theirs: string, out: WireDifference[]): void {
   if (ours === '' || theirs === '') {
-    if (ours !== theirs) out.push({ field: 'body', ours: ours === '' ? ABSENT : ours, theirs: theirs === '' ? ABSENT : theirs });
+    if (ours !== theirs)
+      out.push({ field: 'body', ours: ours === '' ? ABSENT : ours, theirs: theirs === '' ? ABSENT : theirs });
     return;
   }
   const a = parseJson(ours);
@@ -136,7 +141,11 @@ function diffValues(path: string, a: unknown, b: unknown, out: WireDifference[])
     for (const key of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) {
       const member = /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
       if (!(key in a) || !(key in b)) {
-        out.push({ field: member, ours: key in a ? JSON.stringify(a[key]) : ABSENT, theirs: key in b ? JSON.stringify(b[key]) : ABSENT });
+        out.push({
+          field: member,
+          ours: key in a ? JSON.stringify(a[key]) : ABSENT,
+          theirs: key in b ? JSON.stringify(b[key]) : ABSENT,
+        });
       } else {
         diffValues(member, a[key], b[key], out);
       }

@@ -26,7 +26,9 @@ describe('model completeness check', () => {
     const error = emit({ ...ir, models: ir.models.filter((m) => m.name !== 'LeaseSpec') });
     expect(error).toBeInstanceOf(GeneratorError);
     expect((error as GeneratorError).code).toBe('incomplete-models');
-    expect((error as GeneratorError).toLine()).toBe('error: spec/openapi/test.json: model completeness check failed for 1.35.0: LeaseSpec emitted 0 times');
+    expect((error as GeneratorError).toLine()).toBe(
+      'error: spec/openapi/test.json: model completeness check failed for 1.35.0: LeaseSpec emitted 0 times',
+    );
   });
 
   it('fails generation when a schema would be emitted twice', () => {

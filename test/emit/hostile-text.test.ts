@@ -17,7 +17,16 @@ import { emitRelease } from '../../generator/emit/emitRelease.js';
 import { createEmitProject } from '../../generator/emit/tsProject.js';
 import { buildPackageFiles } from '../../generator/generate.js';
 import { isJsonObject, type JsonObject } from '../../generator/shared/json.js';
-import { diagnosticPath, makeTempDir, removeTempDir, REPO_ROOT, runtimeSources, typeCheck, writeTree, type CheckResult } from './typeCheck.js';
+import {
+  diagnosticPath,
+  makeTempDir,
+  removeTempDir,
+  REPO_ROOT,
+  runtimeSources,
+  typeCheck,
+  writeTree,
+  type CheckResult,
+} from './typeCheck.js';
 
 const SPEC_DIR = join(REPO_ROOT, 'spec');
 const RELEASE = '1.35.0';
@@ -99,7 +108,9 @@ function child(node: unknown, ...keys: string[]): JsonObject {
 
 function queryParameter(document: JsonObject, name: string): JsonObject {
   const parameters = child(document, 'paths', LIST_PATH, 'get')['parameters'];
-  const found = Array.isArray(parameters) ? parameters.find((p) => isJsonObject(p) && p['name'] === name && p['in'] === 'query') : undefined;
+  const found = Array.isArray(parameters)
+    ? parameters.find((p) => isJsonObject(p) && p['name'] === name && p['in'] === 'query')
+    : undefined;
   if (!isJsonObject(found)) throw new Error(`no query parameter ${name}`);
   return found;
 }
@@ -108,7 +119,10 @@ function queryParameter(document: JsonObject, name: string): JsonObject {
 function hostileDocument(withOpenComment = true): JsonObject {
   const document = readDocument();
   child(document, 'components', 'schemas', LEASE_SPEC)['description'] = payload('schema', withOpenComment);
-  child(document, 'components', 'schemas', LEASE_SPEC, 'properties', 'holderIdentity')['description'] = payload('property', withOpenComment);
+  child(document, 'components', 'schemas', LEASE_SPEC, 'properties', 'holderIdentity')['description'] = payload(
+    'property',
+    withOpenComment,
+  );
   queryParameter(document, 'limit')['description'] = payload('query', withOpenComment);
   child(document, 'paths', ITEM_PATH, 'get')['description'] = payload('operation', withOpenComment);
   return document;
@@ -116,7 +130,10 @@ function hostileDocument(withOpenComment = true): JsonObject {
 
 function emit(document: JsonObject): { ir: GroupVersionIr; files: Map<string, string> } {
   const ir = buildReleaseIr(RELEASE, document, DOCUMENT_PATH);
-  return { ir: leaseGroupVersion(ir), files: emitRelease(createEmitProject(), { ir, documentPath: DOCUMENT_PATH, contentHash: 'sha256:test' }) };
+  return {
+    ir: leaseGroupVersion(ir),
+    files: emitRelease(createEmitProject(), { ir, documentPath: DOCUMENT_PATH, contentHash: 'sha256:test' }),
+  };
 }
 
 /** Syntax tree without comments: node kinds plus identifier/literal text, one line per node. */
@@ -124,8 +141,14 @@ function skeleton(text: string): string[] {
   const source = ts.createSourceFile('file.ts', text, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
   const lines: string[] = [];
   const visit = (node: ts.Node, depth: number): void => {
-    const leaf = ts.isIdentifier(node) || ts.isPrivateIdentifier(node) || ts.isLiteralExpression(node) || ts.isTemplateLiteralToken(node);
-    lines.push(`${' '.repeat(depth)}${ts.SyntaxKind[node.kind]}${leaf ? ` ${JSON.stringify(node.getText(source))}` : ''}`);
+    const leaf =
+      ts.isIdentifier(node) ||
+      ts.isPrivateIdentifier(node) ||
+      ts.isLiteralExpression(node) ||
+      ts.isTemplateLiteralToken(node);
+    lines.push(
+      `${' '.repeat(depth)}${ts.SyntaxKind[node.kind]}${leaf ? ` ${JSON.stringify(node.getText(source))}` : ''}`,
+    );
     ts.forEachChild(node, (c) => visit(c, depth + 1));
   };
   visit(source, 0);
@@ -137,7 +160,12 @@ function declarations(text: string): string[] {
   const project = new Project({ useInMemoryFileSystem: true });
   const source = project.createSourceFile('/file.ts', text);
   return [
-    ...source.getInterfaces().flatMap((i) => [`interface ${i.getName()}`, ...i.getMembers().map((m) => `  ${m.getKindName()} ${m.getText().split(':')[0]}`)]),
+    ...source
+      .getInterfaces()
+      .flatMap((i) => [
+        `interface ${i.getName()}`,
+        ...i.getMembers().map((m) => `  ${m.getKindName()} ${m.getText().split(':')[0]}`),
+      ]),
     ...source.getTypeAliases().map((t) => `type ${t.getName()}`),
     ...source.getFunctions().map((f) => `function ${f.getName() ?? ''}(${f.getParameters().length})`),
     ...source.getVariableDeclarations().map((v) => `const ${v.getName()}`),
@@ -148,7 +176,10 @@ function declarations(text: string): string[] {
 
 /** Syntax errors of one file, as messages. */
 function syntaxErrors(text: string): string[] {
-  const out = ts.transpileModule(text, { reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext } });
+  const out = ts.transpileModule(text, {
+    reportDiagnostics: true,
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext },
+  });
   return (out.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, ' '));
 }
 
@@ -174,7 +205,8 @@ function jsDocRanges(text: string): Array<[number, number]> {
   const ranges = new Map<number, number>();
   const visit = (node: ts.Node): void => {
     for (const range of ts.getLeadingCommentRanges(text, node.pos) ?? []) {
-      if (range.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith('/**', range.pos)) ranges.set(range.pos, range.end);
+      if (range.kind === ts.SyntaxKind.MultiLineCommentTrivia && text.startsWith('/**', range.pos))
+        ranges.set(range.pos, range.end);
     }
     ts.forEachChild(node, visit);
   };
@@ -192,7 +224,13 @@ function firstJsDoc(node: JSDocableNode): { description: string; tags: string[] 
   const doc = node.getJsDocs()[0];
   if (doc === undefined) return { description: '<no JSDoc>', tags: [] };
   // `/\*` and `/*` read the same; the check is about the comment staying intact.
-  return { description: doc.getDescription().trim().replace(/\/\\\*/g, '/*'), tags: doc.getTags().map((t) => t.getTagName()) };
+  return {
+    description: doc
+      .getDescription()
+      .trim()
+      .replace(/\/\\\*/g, '/*'),
+    tags: doc.getTags().map((t) => t.getTagName()),
+  };
 }
 
 /** The JSDoc each location's payload must end up in. */
@@ -226,7 +264,11 @@ beforeAll(() => {
   control = emit(hostileDocument(false));
   const runtime = runtimeSources();
   const tree = new Map<string, string>();
-  for (const [name, emitted] of [['baseline', baseline], ['hostile', hostile], ['control', control]] as const) {
+  for (const [name, emitted] of [
+    ['baseline', baseline],
+    ['hostile', hostile],
+    ['control', control],
+  ] as const) {
     for (const [path, text] of runtime) tree.set(`${name}/src/${path}`, text);
     for (const [path, text] of emitted.files) tree.set(`${name}/src/${path}`, text);
   }
@@ -236,19 +278,40 @@ beforeAll(() => {
 afterAll(() => removeTempDir(tempRoot));
 
 function compileMessages(tree: string): string[] {
-  return compiled.diagnostics.flatMap((d, i) => (diagnosticPath(tempRoot!, d)?.startsWith(`${tree}/`) === true || d.file === undefined ? [compiled.messages[i]!] : []));
+  return compiled.diagnostics.flatMap((d, i) =>
+    diagnosticPath(tempRoot!, d)?.startsWith(`${tree}/`) === true || d.file === undefined
+      ? [compiled.messages[i]!]
+      : [],
+  );
 }
 
 describe('hostile description text', () => {
   it('is carried into the IR unchanged (the payload really reaches the emitter)', () => {
     const leaseSpec = hostile.ir.models.find((m) => m.schemaName === LEASE_SPEC)!;
     expect(leaseSpec.description).toBe(payload('schema'));
-    expect(leaseSpec.shape.kind === 'object' ? leaseSpec.shape.properties.find((p) => p.name === 'holderIdentity')?.description : undefined).toBe(payload('property'));
+    expect(
+      leaseSpec.shape.kind === 'object'
+        ? leaseSpec.shape.properties.find((p) => p.name === 'holderIdentity')?.description
+        : undefined,
+    ).toBe(payload('property'));
     const list = hostile.ir.operations.find((o) => o.operationId === 'listCoordinationV1NamespacedLease')!;
     expect(list.queryParameters.find((p) => p.name === 'limit')?.description).toBe(payload('query'));
-    expect(hostile.ir.operations.find((o) => o.operationId === 'readCoordinationV1NamespacedLease')?.description).toBe(payload('operation'));
+    expect(hostile.ir.operations.find((o) => o.operationId === 'readCoordinationV1NamespacedLease')?.description).toBe(
+      payload('operation'),
+    );
     for (const location of LOCATIONS) {
-      for (const hazard of ['*/', '/*', '`', '${process.exit(1)}', '\u2028', '\u2029', '\r\n', '\n@deprecated', '</script>']) expect(payload(location)).toContain(hazard);
+      for (const hazard of [
+        '*/',
+        '/*',
+        '`',
+        '${process.exit(1)}',
+        '\u2028',
+        '\u2029',
+        '\r\n',
+        '\n@deprecated',
+        '</script>',
+      ])
+        expect(payload(location)).toContain(hazard);
     }
   });
 
@@ -276,7 +339,10 @@ describe('hostile description text', () => {
     const docs = readBack(hostile.files);
     const original = readBack(baseline.files);
     for (const location of LOCATIONS) {
-      const expected = location === 'operation' ? `${expectedDescription(location)}\n\n\`GET ${ITEM_PATH}\`` : expectedDescription(location);
+      const expected =
+        location === 'operation'
+          ? `${expectedDescription(location)}\n\n\`GET ${ITEM_PATH}\``
+          : expectedDescription(location);
       expect(docs[location].description, location).toBe(expected);
     }
     // Tag-like lines stay text: the schema keeps only its @see, the property and the parameter have none.
@@ -290,12 +356,16 @@ describe('hostile description text', () => {
   it('no injected text appears outside comments', () => {
     for (const [path, text] of hostile.files) {
       const code = codeOnly(text);
-      for (const needle of FORBIDDEN_IN_CODE) expect(code.includes(needle), `${needle} in the code of ${path}`).toBe(false);
+      for (const needle of FORBIDDEN_IN_CODE)
+        expect(code.includes(needle), `${needle} in the code of ${path}`).toBe(false);
       // Every occurrence of a location marker lies inside a JSDoc comment.
       const ranges = jsDocRanges(text);
       for (const location of LOCATIONS) {
         for (const at of occurrences(text, marker(location))) {
-          expect(ranges.some(([start, end]) => start <= at && at < end), `${marker(location)} at ${at} of ${path} is outside JSDoc`).toBe(true);
+          expect(
+            ranges.some(([start, end]) => start <= at && at < end),
+            `${marker(location)} at ${at} of ${path} is outside JSDoc`,
+          ).toBe(true);
         }
       }
       // Raw line terminators never reach the file.
@@ -325,7 +395,8 @@ describe('hostile description text', () => {
     for (const [path, text] of control.files) {
       expect(skeleton(text), path).toEqual(skeleton(baseline.files.get(path)!));
       const code = codeOnly(text);
-      for (const needle of FORBIDDEN_IN_CODE) expect(code.includes(needle), `${needle} in the code of ${path}`).toBe(false);
+      for (const needle of FORBIDDEN_IN_CODE)
+        expect(code.includes(needle), `${needle} in the code of ${path}`).toBe(false);
     }
     const docs = readBack(control.files);
     expect(docs.schema).toEqual({ description: expectedDescription('schema', false), tags: ['see'] });
@@ -337,7 +408,10 @@ describe('hostile description text', () => {
   it('negative control: the checks detect text that escapes its comment', () => {
     // Hand-made breakage of the kind the checks guard against: a property doc closed early.
     const text = baseline.files.get(`${MODULE}/models.ts`)!;
-    const broken = text.replace('  /** holderIdentity contains', '  /** HOSTILE_PROPERTY */ PWNED_X: 1; /** holderIdentity contains');
+    const broken = text.replace(
+      '  /** holderIdentity contains',
+      '  /** HOSTILE_PROPERTY */ PWNED_X: 1; /** holderIdentity contains',
+    );
     expect(broken).not.toBe(text);
     expect(syntaxErrors(broken)).toEqual([]);
     expect(skeleton(broken)).not.toEqual(skeleton(text));
@@ -349,36 +423,56 @@ describe('hostile description text', () => {
 });
 
 describe('deterministic output with the DO NOT EDIT header', () => {
-  const releases = (JSON.parse(readFileSync(join(SPEC_DIR, 'releases.json'), 'utf8')) as { releases: Array<{ release: string; document: string; contentHash: string }> }).releases;
+  const releases = (
+    JSON.parse(readFileSync(join(SPEC_DIR, 'releases.json'), 'utf8')) as {
+      releases: Array<{ release: string; document: string; contentHash: string }>;
+    }
+  ).releases;
 
-  it.each(releases.map((r) => r.release))('%s: emitting the same IR in two fresh projects gives byte-identical files', (release) => {
-    const entry = releases.find((r) => r.release === release)!;
-    const document = JSON.parse(readFileSync(join(SPEC_DIR, entry.document), 'utf8')) as JsonObject;
-    const ir = buildReleaseIr(release, document, entry.document);
-    const source = { ir, documentPath: `spec/${entry.document}`, contentHash: entry.contentHash };
-    const first = emitRelease(createEmitProject(), source);
-    // A project that already holds other files must not change the result either.
-    const busy = createEmitProject();
-    busy.createSourceFile('/src/other.ts', 'export const other = 1;\n');
-    emitRelease(busy, source);
-    const second = emitRelease(busy, source);
-    const third = emitRelease(createEmitProject(), { ...source, ir: buildReleaseIr(release, structuredClone(document), entry.document) });
-    const module = releaseModuleName(release);
-    // The Lease API in the release folder, then one folder per other group version the release serves.
-    expect([...first.keys()].filter((path) => path.split('/').length === 2)).toEqual([`${module}/models.ts`, `${module}/paths.ts`, `${module}/operations.ts`, `${module}/watches.ts`, `${module}/index.ts`]);
-    for (const gv of ir.groupVersions.filter((g) => g.version !== 'v1')) {
-      expect([...first.keys()].filter((path) => path.startsWith(`${module}/${gv.version}/`)).sort()).toEqual(['index', 'models', 'operations', 'paths', 'watches'].map((f) => `${module}/${gv.version}/${f}.ts`));
-    }
-    for (const other of [second, third]) {
-      expect([...other.keys()]).toEqual([...first.keys()]);
-      for (const [path, text] of first) expect(other.get(path) === text, path).toBe(true);
-    }
-    for (const [path, text] of first) {
-      expect(text.split('\n')[0], path).toBe(HEADER_FIRST_LINE);
-      expect(text.split('\n')[1], path).toBe(`// Source: spec/${entry.document} (Kubernetes ${release}, ${entry.contentHash})`);
-      expect(text.endsWith('\n') && !text.endsWith('\n\n'), path).toBe(true);
-    }
-  });
+  it.each(releases.map((r) => r.release))(
+    '%s: emitting the same IR in two fresh projects gives byte-identical files',
+    (release) => {
+      const entry = releases.find((r) => r.release === release)!;
+      const document = JSON.parse(readFileSync(join(SPEC_DIR, entry.document), 'utf8')) as JsonObject;
+      const ir = buildReleaseIr(release, document, entry.document);
+      const source = { ir, documentPath: `spec/${entry.document}`, contentHash: entry.contentHash };
+      const first = emitRelease(createEmitProject(), source);
+      // A project that already holds other files must not change the result either.
+      const busy = createEmitProject();
+      busy.createSourceFile('/src/other.ts', 'export const other = 1;\n');
+      emitRelease(busy, source);
+      const second = emitRelease(busy, source);
+      const third = emitRelease(createEmitProject(), {
+        ...source,
+        ir: buildReleaseIr(release, structuredClone(document), entry.document),
+      });
+      const module = releaseModuleName(release);
+      // The Lease API in the release folder, then one folder per other group version the release serves.
+      expect([...first.keys()].filter((path) => path.split('/').length === 2)).toEqual([
+        `${module}/models.ts`,
+        `${module}/paths.ts`,
+        `${module}/operations.ts`,
+        `${module}/watches.ts`,
+        `${module}/index.ts`,
+      ]);
+      for (const gv of ir.groupVersions.filter((g) => g.version !== 'v1')) {
+        expect([...first.keys()].filter((path) => path.startsWith(`${module}/${gv.version}/`)).sort()).toEqual(
+          ['index', 'models', 'operations', 'paths', 'watches'].map((f) => `${module}/${gv.version}/${f}.ts`),
+        );
+      }
+      for (const other of [second, third]) {
+        expect([...other.keys()]).toEqual([...first.keys()]);
+        for (const [path, text] of first) expect(other.get(path) === text, path).toBe(true);
+      }
+      for (const [path, text] of first) {
+        expect(text.split('\n')[0], path).toBe(HEADER_FIRST_LINE);
+        expect(text.split('\n')[1], path).toBe(
+          `// Source: spec/${entry.document} (Kubernetes ${release}, ${entry.contentHash})`,
+        );
+        expect(text.endsWith('\n') && !text.endsWith('\n\n'), path).toBe(true);
+      }
+    },
+  );
 
   it('the whole package is byte-identical across two builds, and every generated source starts with the header', async () => {
     const templatesDir = join(REPO_ROOT, 'templates');
@@ -390,15 +484,28 @@ describe('deterministic output with the DO NOT EDIT header', () => {
       for (const [path, text] of first.files) expect(second.files.get(path) === text, path).toBe(true);
 
       const client = 'k8s-lease-client/src/';
-      const generated = [...first.files.keys()].filter((p) => p.startsWith(client) && p.endsWith('.ts') && !p.startsWith(`${client}runtime/`));
+      const generated = [...first.files.keys()].filter(
+        (p) => p.startsWith(client) && p.endsWith('.ts') && !p.startsWith(`${client}runtime/`),
+      );
       expect(generated).toContain(`${client}index.ts`);
       // Five modules per group version a release serves (the Lease API's index is the release's), plus the root index.
-      const groupVersions = releases.reduce((n, r) => n + buildReleaseIr(r.release, JSON.parse(readFileSync(join(SPEC_DIR, r.document), 'utf8')) as JsonObject, r.document).groupVersions.length, 0);
+      const groupVersions = releases.reduce(
+        (n, r) =>
+          n +
+          buildReleaseIr(
+            r.release,
+            JSON.parse(readFileSync(join(SPEC_DIR, r.document), 'utf8')) as JsonObject,
+            r.document,
+          ).groupVersions.length,
+        0,
+      );
       expect(groupVersions).toBe(13);
       expect(generated.length).toBe(groupVersions * 5 + 1);
       for (const path of generated) expect(first.files.get(path)!.split('\n')[0], path).toBe(HEADER_FIRST_LINE);
       // The copied runtime is hand-written and says so by not claiming to be generated.
-      const handWritten = [...first.files.keys()].filter((p) => p.startsWith(`${client}runtime/`) || p.startsWith('k8s-lease-api-server/src/'));
+      const handWritten = [...first.files.keys()].filter(
+        (p) => p.startsWith(`${client}runtime/`) || p.startsWith('k8s-lease-api-server/src/'),
+      );
       expect(handWritten.length).toBeGreaterThan(10);
       for (const path of handWritten) expect(first.files.get(path)!.startsWith(HEADER_FIRST_LINE), path).toBe(false);
     } finally {

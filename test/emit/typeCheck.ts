@@ -85,9 +85,18 @@ export interface CheckResult {
 }
 
 /** Type-checks `rootFiles` (absolute paths) and everything they import; returns every diagnostic. */
-export function typeCheck(root: string, rootFiles: readonly string[], options: ts.CompilerOptions = STRICT_OPTIONS): CheckResult {
+export function typeCheck(
+  root: string,
+  rootFiles: readonly string[],
+  options: ts.CompilerOptions = STRICT_OPTIONS,
+): CheckResult {
   const program = ts.createProgram({ rootNames: [...rootFiles], options, host: cachingHost(options) });
-  const diagnostics = [...program.getOptionsDiagnostics(), ...program.getGlobalDiagnostics(), ...program.getSyntacticDiagnostics(), ...program.getSemanticDiagnostics()];
+  const diagnostics = [
+    ...program.getOptionsDiagnostics(),
+    ...program.getGlobalDiagnostics(),
+    ...program.getSyntacticDiagnostics(),
+    ...program.getSemanticDiagnostics(),
+  ];
   return { program, diagnostics, messages: diagnostics.map((d) => formatDiagnostic(root, d)) };
 }
 

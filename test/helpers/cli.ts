@@ -13,11 +13,15 @@ export interface CliResult {
 
 /** Runs one of the generator's commands the way `npm run` does, in a child process. */
 export function runCommand(script: 'spec-update' | 'generate' | 'fixtures-update', args: readonly string[]): CliResult {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', join(PROJECT_ROOT, 'generator', 'cli', `${script}.ts`), ...args], {
-    cwd: PROJECT_ROOT,
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', join(PROJECT_ROOT, 'generator', 'cli', `${script}.ts`), ...args],
+    {
+      cwd: PROJECT_ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    },
+  );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 

@@ -22,7 +22,13 @@ function npm(args: string[], cwd: string): string {
   return execFileSync('npm', args, {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, npm_config_loglevel: 'error', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' },
+    env: {
+      ...process.env,
+      npm_config_loglevel: 'error',
+      npm_config_audit: 'false',
+      npm_config_fund: 'false',
+      npm_config_update_notifier: 'false',
+    },
   });
 }
 
@@ -56,10 +62,14 @@ export interface PackedServer {
  * "listening on" line (and the kubeconfig line, when `--kubeconfig` is given).
  */
 export async function startPackedServer(install: PackedInstall, args: readonly string[]): Promise<PackedServer> {
-  const child: ChildProcess = spawn(join(install.projectDir, 'node_modules', '.bin', 'lease-api-server'), ['serve', '--port', '0', ...args], {
-    cwd: install.projectDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = spawn(
+    join(install.projectDir, 'node_modules', '.bin', 'lease-api-server'),
+    ['serve', '--port', '0', ...args],
+    {
+      cwd: install.projectDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   child.stdout?.on('data', (chunk: Buffer) => (out += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -10,7 +10,12 @@ export { PROJECT_ROOT };
  * (made by `npm run fixtures:update`), so tests need nothing outside the repository.
  */
 export const UPSTREAM_FIXTURES = join(PROJECT_ROOT, 'test', 'fixtures', 'upstream');
-export const V3_SNAPSHOT = join(UPSTREAM_FIXTURES, 'kubernetes-v3-snapshots', 'between-v1.30-and-v1.31', 'apis__coordination.k8s.io__v1_openapi.json');
+export const V3_SNAPSHOT = join(
+  UPSTREAM_FIXTURES,
+  'kubernetes-v3-snapshots',
+  'between-v1.30-and-v1.31',
+  'apis__coordination.k8s.io__v1_openapi.json',
+);
 
 export interface ManifestRelease {
   release: string;
@@ -19,12 +24,17 @@ export interface ManifestRelease {
 }
 
 export function manifestReleases(): ManifestRelease[] {
-  const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'spec', 'releases.json'), 'utf8')) as { releases: ManifestRelease[] };
+  const manifest = JSON.parse(readFileSync(join(PROJECT_ROOT, 'spec', 'releases.json'), 'utf8')) as {
+    releases: ManifestRelease[];
+  };
   return manifest.releases;
 }
 
 export function releaseDocument(release: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(PROJECT_ROOT, 'spec', 'openapi', `v${release}.json`), 'utf8')) as Record<string, unknown>;
+  return JSON.parse(readFileSync(join(PROJECT_ROOT, 'spec', 'openapi', `v${release}.json`), 'utf8')) as Record<
+    string,
+    unknown
+  >;
 }
 
 export function releaseIr(release: string): ReleaseIr {

@@ -28,11 +28,36 @@ function failure(edit: (doc: Json) => void): GeneratorError {
 
 describe('names that reach TypeScript are checked', () => {
   it.each([
-    ['an operationId that is not an identifier', (d: Json): void => void (d.paths[NAMED]!.get.operationId = 'readCoordinationV1Namespaced-Lease'), /operationId "readCoordinationV1Namespaced-Lease" does not make a TypeScript function name/, '#/paths/~1apis~1coordination.k8s.io~1v1~1namespaces~1{namespace}~1leases~1{name}/get/operationId'],
-    ['two operations with one function name', (d: Json): void => void (d.paths[NAMED]!.put.operationId = 'readCoordinationV1NamespacedLease'), /would both be emitted as readNamespacedLease/, '/put/operationId'],
-    ['a reserved word as function name', (d: Json): void => void (d.paths[NAMED]!.get.operationId = 'delete'), /does not make a TypeScript function name \("delete"\)/, '/get/operationId'],
-    ['eval as function name (no binding may be named so in a module)', (d: Json): void => void (d.paths[NAMED]!.get.operationId = 'eval'), /does not make a TypeScript function name \("eval"\)/, '/get/operationId'],
-    ['arguments as function name', (d: Json): void => void (d.paths[NAMED]!.get.operationId = 'arguments'), /does not make a TypeScript function name \("arguments"\)/, '/get/operationId'],
+    [
+      'an operationId that is not an identifier',
+      (d: Json): void => void (d.paths[NAMED]!.get.operationId = 'readCoordinationV1Namespaced-Lease'),
+      /operationId "readCoordinationV1Namespaced-Lease" does not make a TypeScript function name/,
+      '#/paths/~1apis~1coordination.k8s.io~1v1~1namespaces~1{namespace}~1leases~1{name}/get/operationId',
+    ],
+    [
+      'two operations with one function name',
+      (d: Json): void => void (d.paths[NAMED]!.put.operationId = 'readCoordinationV1NamespacedLease'),
+      /would both be emitted as readNamespacedLease/,
+      '/put/operationId',
+    ],
+    [
+      'a reserved word as function name',
+      (d: Json): void => void (d.paths[NAMED]!.get.operationId = 'delete'),
+      /does not make a TypeScript function name \("delete"\)/,
+      '/get/operationId',
+    ],
+    [
+      'eval as function name (no binding may be named so in a module)',
+      (d: Json): void => void (d.paths[NAMED]!.get.operationId = 'eval'),
+      /does not make a TypeScript function name \("eval"\)/,
+      '/get/operationId',
+    ],
+    [
+      'arguments as function name',
+      (d: Json): void => void (d.paths[NAMED]!.get.operationId = 'arguments'),
+      /does not make a TypeScript function name \("arguments"\)/,
+      '/get/operationId',
+    ],
     [
       'a path parameter that is not an identifier',
       (d: Json): void => {

@@ -38,7 +38,12 @@ export class KubectlSession {
 
   /** HOME and KUBECACHEDIR point into a private directory so discovery caches never leak between tests. */
   private env(): NodeJS.ProcessEnv {
-    return { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: this.home, KUBECACHEDIR: join(this.home, 'cache'), KUBECONFIG: this.kubeconfig };
+    return {
+      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+      HOME: this.home,
+      KUBECACHEDIR: join(this.home, 'cache'),
+      KUBECONFIG: this.kubeconfig,
+    };
   }
 
   private args(args: string[], requestTimeout: string): string[] {
@@ -47,22 +52,35 @@ export class KubectlSession {
 
   run(args: string[]): Promise<KubectlResult> {
     return new Promise((resolve) => {
-      execFile(this.binary.path, this.args(args, '15s'), { env: this.env(), timeout: 45_000 }, (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
-        resolve({ code, stdout, stderr });
-      });
+      execFile(
+        this.binary.path,
+        this.args(args, '15s'),
+        { env: this.env(), timeout: 45_000 },
+        (error, stdout, stderr) => {
+          const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
+          resolve({ code, stdout, stderr });
+        },
+      );
     });
   }
 
-  spawn(args: string[]): { child: ChildProcess; output: () => string; waitFor: (text: string, timeoutMs?: number) => Promise<void> } {
-    const child = spawn(this.binary.path, this.args(args, '60s'), { env: this.env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  spawn(args: string[]): {
+    child: ChildProcess;
+    output: () => string;
+    waitFor: (text: string, timeoutMs?: number) => Promise<void>;
+  } {
+    const child = spawn(this.binary.path, this.args(args, '60s'), {
+      env: this.env(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const waitFor = async (text: string, timeoutMs = 20_000): Promise<void> => {
       const deadline = Date.now() + timeoutMs;
       while (!output.includes(text)) {
-        if (Date.now() > deadline) throw new Error(`kubectl output never contained ${JSON.stringify(text)}; got:\n${output}`);
+        if (Date.now() > deadline)
+          throw new Error(`kubectl output never contained ${JSON.stringify(text)}; got:\n${output}`);
         await new Promise((r) => setTimeout(r, 50));
       }
     };

@@ -4,13 +4,20 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPackedPackages, startPackedServer, type PackedInstall, type PackedServer } from '../helpers/packedPackages.js';
+import {
+  installPackedPackages,
+  startPackedServer,
+  type PackedInstall,
+  type PackedServer,
+} from '../helpers/packedPackages.js';
 import { KubectlSession, kubectlBinaries } from './kubectl-runner.js';
 import { serverApi, withoutClientCertificate, type ServerApi } from './server-api.js';
 
 const binaries = kubectlBinaries();
 if (binaries.length === 0) {
-  console.warn('\n*** kubectl NOT FOUND: the kubectl conformance suite is SKIPPED (looked in /usr/bin and /usr/lib/google-cloud-sdk/bin) ***\n');
+  console.warn(
+    '\n*** kubectl NOT FOUND: the kubectl conformance suite is SKIPPED (looked in /usr/bin and /usr/lib/google-cloud-sdk/bin) ***\n',
+  );
 }
 
 const TOKEN = 'kubectl-conformance-token';
@@ -52,30 +59,58 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
     beforeAll(async () => {
       dir = mkdtempSync(join(tmpdir(), 'kubectl-files-'));
       const kubeconfig = join(dir, 'kubeconfig');
-      server = await startPackedServer(install, ['--release', '1.30', '--tls', '--token', TOKEN, '--kubeconfig', kubeconfig]);
+      server = await startPackedServer(install, [
+        '--release',
+        '1.30',
+        '--tls',
+        '--token',
+        TOKEN,
+        '--kubeconfig',
+        kubeconfig,
+      ]);
       api = serverApi(kubeconfig);
       kubectl = new KubectlSession(binary, kubeconfig);
     });
     afterAll(() => server.close());
 
     it('creates from a file and gets the Lease as JSON', async () => {
-      const created = await kubectl.run(['create', '-f', file('a.yaml', leaseYaml('lease-a', 'alice', { app: 'demo' }))]);
+      const created = await kubectl.run([
+        'create',
+        '-f',
+        file('a.yaml', leaseYaml('lease-a', 'alice', { app: 'demo' })),
+      ]);
       expect(created).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-a created\n' });
       const got = await kubectl.run(['get', 'lease', 'lease-a', '-o', 'json']);
       expect(got.code).toBe(0);
-      const lease = JSON.parse(got.stdout) as { kind: string; metadata: { name: string; labels: Record<string, string> }; spec: { holderIdentity: string } };
+      const lease = JSON.parse(got.stdout) as {
+        kind: string;
+        metadata: { name: string; labels: Record<string, string> };
+        spec: { holderIdentity: string };
+      };
       expect(lease.kind).toBe('Lease');
       expect(lease.metadata.labels).toEqual({ app: 'demo' });
       expect(lease.spec.holderIdentity).toBe('alice');
     });
 
     it('creates a namespace with kubectl create namespace, and refuses Leases in a missing one as kube-apiserver does', async () => {
-      const missing = await kubectl.run(['create', '-n', 'team-x', '-f', file('x.yaml', leaseYaml('lease-x', 'xavier'))]);
+      const missing = await kubectl.run([
+        'create',
+        '-n',
+        'team-x',
+        '-f',
+        file('x.yaml', leaseYaml('lease-x', 'xavier')),
+      ]);
       expect(missing.code).not.toBe(0);
       expect(missing.stderr).toContain('namespaces "team-x" not found');
       const ns = await kubectl.run(['create', 'namespace', 'team-x']);
       expect(ns).toMatchObject({ code: 0, stdout: 'namespace/team-x created\n' });
-      const created = await kubectl.run(['create', '-n', 'team-x', '-f', file('x.yaml', leaseYaml('lease-x', 'xavier'))]);
+      const created = await kubectl.run([
+        'create',
+        '-n',
+        'team-x',
+        '-f',
+        file('x.yaml', leaseYaml('lease-x', 'xavier')),
+      ]);
       expect(created).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-x created\n' });
       expect((await api.get('lease-x', 'team-x'))?.spec?.holderIdentity).toBe('xavier');
       const got = await kubectl.run(['get', 'namespace', 'team-x', '-o', 'jsonpath={.status.phase}']);
@@ -86,7 +121,10 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       await kubectl.run(['create', '-f', file('b.yaml', leaseYaml('lease-b', 'bob', { app: 'other' }))]);
       const byLabel = await kubectl.run(['get', 'leases', '-l', 'app=demo']);
       expect(byLabel.code).toBe(0);
-      const rows = byLabel.stdout.trim().split('\n').map((line) => line.split(/\s+/));
+      const rows = byLabel.stdout
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/\s+/));
       expect(rows[0]).toEqual(['NAME', 'HOLDER', 'AGE']);
       expect(rows.slice(1).map((r) => r.slice(0, 2))).toEqual([['lease-a', 'alice']]);
       const byField = await kubectl.run(['get', 'leases', '--field-selector', 'metadata.name=lease-b', '-o', 'name']);
@@ -94,32 +132,70 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       const unsupported = await kubectl.run(['get', 'leases', '--field-selector', 'spec.holderIdentity=bob']);
       expect(unsupported.code).not.toBe(0);
       // Lease registers no field-label conversion, so kube-apiserver answers with the scheme's default message.
-      expect(unsupported.stderr).toContain('"spec.holderIdentity" is not a known field selector: only "metadata.name", "metadata.namespace"');
+      expect(unsupported.stderr).toContain(
+        '"spec.holderIdentity" is not a known field selector: only "metadata.name", "metadata.namespace"',
+      );
     });
 
     it('reports NotFound and strict field validation errors from the server', async () => {
       const missing = await kubectl.run(['get', 'lease', 'missing']);
       expect(missing.code).toBe(1);
       expect(missing.stderr).toContain('Error from server (NotFound): leases.coordination.k8s.io "missing" not found');
-      const unknown = await kubectl.run(['create', '-f', file('bad.yaml', leaseYaml('lease-bad', 'x', {}, '  bogus: 1'))]);
+      const unknown = await kubectl.run([
+        'create',
+        '-f',
+        file('bad.yaml', leaseYaml('lease-bad', 'x', {}, '  bogus: 1')),
+      ]);
       expect(unknown.code).not.toBe(0);
       expect(unknown.stderr).toContain('strict decoding error: unknown field "spec.bogus"');
     });
 
     it('replaces from a file', async () => {
-      const replaced = await kubectl.run(['replace', '-f', file('a2.yaml', leaseYaml('lease-a', 'alice-2', { app: 'demo' }))]);
+      const replaced = await kubectl.run([
+        'replace',
+        '-f',
+        file('a2.yaml', leaseYaml('lease-a', 'alice-2', { app: 'demo' })),
+      ]);
       expect(replaced).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-a replaced\n' });
       expect((await api.get('lease-a'))?.spec?.holderIdentity).toBe('alice-2');
     });
 
     it('patches with json, merge and strategic patches', async () => {
-      const json = await kubectl.run(['patch', 'lease', 'lease-a', '--type=json', '-p', '[{"op":"replace","path":"/spec/holderIdentity","value":"json-holder"}]']);
+      const json = await kubectl.run([
+        'patch',
+        'lease',
+        'lease-a',
+        '--type=json',
+        '-p',
+        '[{"op":"replace","path":"/spec/holderIdentity","value":"json-holder"}]',
+      ]);
       expect(json).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-a patched\n' });
-      const merge = await kubectl.run(['patch', 'lease', 'lease-a', '--type=merge', '-p', '{"spec":{"leaseTransitions":3}}']);
+      const merge = await kubectl.run([
+        'patch',
+        'lease',
+        'lease-a',
+        '--type=merge',
+        '-p',
+        '{"spec":{"leaseTransitions":3}}',
+      ]);
       expect(merge.stdout).toBe('lease.coordination.k8s.io/lease-a patched\n');
-      const strategic = await kubectl.run(['patch', 'lease', 'lease-a', '--type=strategic', '-p', '{"metadata":{"labels":{"tier":"gold"}}}']);
+      const strategic = await kubectl.run([
+        'patch',
+        'lease',
+        'lease-a',
+        '--type=strategic',
+        '-p',
+        '{"metadata":{"labels":{"tier":"gold"}}}',
+      ]);
       expect(strategic.stdout).toBe('lease.coordination.k8s.io/lease-a patched\n');
-      const again = await kubectl.run(['patch', 'lease', 'lease-a', '--type=strategic', '-p', '{"metadata":{"labels":{"tier":"gold"}}}']);
+      const again = await kubectl.run([
+        'patch',
+        'lease',
+        'lease-a',
+        '--type=strategic',
+        '-p',
+        '{"metadata":{"labels":{"tier":"gold"}}}',
+      ]);
       expect(again.stdout).toBe('lease.coordination.k8s.io/lease-a patched (no change)\n');
       const lease = await api.get('lease-a');
       expect(lease?.spec).toMatchObject({ holderIdentity: 'json-holder', leaseTransitions: 3 });
@@ -136,11 +212,21 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       expect(conflict.code).not.toBe(0);
       expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .spec.holderIdentity');
       expect((await api.get('lease-ssa'))?.spec?.holderIdentity).toBe('first');
-      const forced = await kubectl.run(['apply', '--server-side', '--field-manager=other', '--force-conflicts', '-f', other]);
+      const forced = await kubectl.run([
+        'apply',
+        '--server-side',
+        '--field-manager=other',
+        '--force-conflicts',
+        '-f',
+        other,
+      ]);
       expect(forced).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-ssa serverside-applied\n' });
       const lease = await api.get('lease-ssa');
       expect(lease?.spec?.holderIdentity).toBe('second');
-      expect(lease?.metadata.managedFields?.map((m) => `${m.manager}/${m.operation}`).sort()).toEqual(['kubectl/Apply', 'other/Apply']);
+      expect(lease?.metadata.managedFields?.map((m) => `${m.manager}/${m.operation}`).sort()).toEqual([
+        'kubectl/Apply',
+        'other/Apply',
+      ]);
     });
 
     it('streams changes made by another client with get -w', async () => {
@@ -191,7 +277,14 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
     it('authenticates with a bearer token alone when client certificates are accepted but not presented', async () => {
       const dir = mkdtempSync(join(tmpdir(), 'kubectl-token-'));
       const full = join(dir, 'kubeconfig');
-      const server = await startPackedServer(install, ['--tls', '--client-certs', '--token', TOKEN, '--kubeconfig', full]);
+      const server = await startPackedServer(install, [
+        '--tls',
+        '--client-certs',
+        '--token',
+        TOKEN,
+        '--kubeconfig',
+        full,
+      ]);
       try {
         const path = join(dir, 'token-only');
         writeFileSync(path, withoutClientCertificate(readFileSync(full, 'utf8')), { mode: 0o600 });

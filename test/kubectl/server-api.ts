@@ -22,7 +22,8 @@ interface Credentials {
   key?: string;
 }
 
-const fromBase64 = (value: unknown): string | undefined => (typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : undefined);
+const fromBase64 = (value: unknown): string | undefined =>
+  typeof value === 'string' ? Buffer.from(value, 'base64').toString('utf8') : undefined;
 
 function credentials(kubeconfig: string): Credentials {
   const config = parse(readFileSync(kubeconfig, 'utf8')) as {
@@ -31,7 +32,10 @@ function credentials(kubeconfig: string): Credentials {
   };
   const cluster = config.clusters[0]!.cluster;
   const user = config.users[0]!.user;
-  const result: Credentials = { server: String(cluster['server']), ca: fromBase64(cluster['certificate-authority-data']) ?? '' };
+  const result: Credentials = {
+    server: String(cluster['server']),
+    ca: fromBase64(cluster['certificate-authority-data']) ?? '',
+  };
   if (typeof user['token'] === 'string') result.token = user['token'];
   const cert = fromBase64(user['client-certificate-data']);
   const key = fromBase64(user['client-key-data']);
@@ -41,9 +45,15 @@ function credentials(kubeconfig: string): Credentials {
 
 export function serverApi(kubeconfig: string): ServerApi {
   const creds = credentials(kubeconfig);
-  const leases = (namespace: string): string => `${creds.server}/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`;
+  const leases = (namespace: string): string =>
+    `${creds.server}/apis/coordination.k8s.io/v1/namespaces/${namespace}/leases`;
   const collection = leases('default');
-  const send = (method: string, url: string, contentType?: string, body?: string): Promise<{ status: number; text: string }> =>
+  const send = (
+    method: string,
+    url: string,
+    contentType?: string,
+    body?: string,
+  ): Promise<{ status: number; text: string }> =>
     new Promise((resolve, reject) => {
       const headers: Record<string, string> = {};
       if (creds.token !== undefined) headers['Authorization'] = `Bearer ${creds.token}`;
@@ -70,7 +80,14 @@ export function serverApi(kubeconfig: string): ServerApi {
       return JSON.parse(res.text) as Lease;
     },
     async patchHolder(name, holder) {
-      return (await send('PATCH', `${collection}/${name}`, 'application/merge-patch+json', JSON.stringify({ spec: { holderIdentity: holder } }))).status;
+      return (
+        await send(
+          'PATCH',
+          `${collection}/${name}`,
+          'application/merge-patch+json',
+          JSON.stringify({ spec: { holderIdentity: holder } }),
+        )
+      ).status;
     },
   };
 }

@@ -60,7 +60,13 @@ it('chaos: never two leaders, bounded failover, one transition per change of hol
   let reportedErrors = 0;
   const starts: Array<{ identity: string; at: number }> = [];
 
-  const slots: Slot[] = ['p0', 'p1', 'p2', 'p3', 'p4'].map((name) => ({ name, view: clock.view(), log: [], generation: 0, identity: '' }));
+  const slots: Slot[] = ['p0', 'p1', 'p2', 'p3', 'p4'].map((name) => ({
+    name,
+    view: clock.view(),
+    log: [],
+    generation: 0,
+    identity: '',
+  }));
   const leaders = (): Slot[] => slots.filter((s) => s.elector?.isLeader());
 
   const launch = (slot: Slot): void => {
@@ -70,18 +76,30 @@ it('chaos: never two leaders, bounded failover, one transition per change of hol
     slot.leaderSignal = undefined;
     // One log per elector instance, so a relaunched successor's requests are never blamed on (or credited to) its predecessor.
     slot.log = [];
-    const client = processClient(server.url, slot.view, {
-      latencyMs: () => Math.floor(rng() * MAX_LATENCY),
-      reset: () => {
-        if (!chaos) return undefined;
-        const r = rng();
-        return r < 0.08 ? 'before' : r < 0.16 ? 'after' : undefined;
+    const client = processClient(
+      server.url,
+      slot.view,
+      {
+        latencyMs: () => Math.floor(rng() * MAX_LATENCY),
+        reset: () => {
+          if (!chaos) return undefined;
+          const r = rng();
+          return r < 0.08 ? 'before' : r < 0.16 ? 'after' : undefined;
+        },
+        onCommitted: (body) => {
+          const lease = JSON.parse(body) as {
+            metadata: { resourceVersion: string };
+            spec: { holderIdentity?: string; leaseTransitions?: number };
+          };
+          committed.push({
+            rv: Number(lease.metadata.resourceVersion),
+            holder: lease.spec.holderIdentity ?? '',
+            transitions: lease.spec.leaseTransitions ?? 0,
+          });
+        },
       },
-      onCommitted: (body) => {
-        const lease = JSON.parse(body) as { metadata: { resourceVersion: string }; spec: { holderIdentity?: string; leaseTransitions?: number } };
-        committed.push({ rv: Number(lease.metadata.resourceVersion), holder: lease.spec.holderIdentity ?? '', transitions: lease.spec.leaseTransitions ?? 0 });
-      },
-    }, slot.log);
+      slot.log,
+    );
     const elector = createLeaderElector({
       client,
       namespace: 'default',
@@ -92,7 +110,10 @@ it('chaos: never two leaders, bounded failover, one transition per change of hol
       onError: () => void reportedErrors++,
       onStartedLeading: (signal) => {
         const others = leaders().filter((s) => s !== slot);
-        if (others.length > 0) overlaps.push(`${identity} started leading at ${clock.now()} while ${others.map((s) => s.identity).join(', ')} lead`);
+        if (others.length > 0)
+          overlaps.push(
+            `${identity} started leading at ${clock.now()} while ${others.map((s) => s.identity).join(', ')} lead`,
+          );
         slot.leaderSignal = signal;
         starts.push({ identity, at: clock.now() });
       },
@@ -178,7 +199,10 @@ it('chaos: never two leaders, bounded failover, one transition per change of hol
     expect(signal.aborted).toBe(true);
     expect(elector.isLeader()).toBe(false);
     const staleWrites = log.filter((r) => r.method !== 'GET' && r.startedAt >= resumedAt);
-    if (staleWrites.length !== 0) violations.push(`stale leader ${identity} sent ${staleWrites.map((r) => `${r.method} ${r.status}`).join(', ')} after resuming`);
+    if (staleWrites.length !== 0)
+      violations.push(
+        `stale leader ${identity} sent ${staleWrites.map((r) => `${r.method} ${r.status}`).join(', ')} after resuming`,
+      );
     staleChecked++;
   }
   chaos = false;
@@ -197,7 +221,10 @@ it('chaos: never two leaders, bounded failover, one transition per change of hol
     if (previous === undefined) continue;
     const changed = write.holder !== '' && write.holder !== previous.holder;
     const expected = previous.transitions + (changed ? 1 : 0);
-    if (write.transitions !== expected) violations.push(`rv ${write.rv}: ${previous.holder}→${write.holder} transitions ${previous.transitions}→${write.transitions}`);
+    if (write.transitions !== expected)
+      violations.push(
+        `rv ${write.rv}: ${previous.holder}→${write.holder} transitions ${previous.transitions}→${write.transitions}`,
+      );
     if (changed && write.holder !== lastHolder) transitions++;
     if (write.holder !== '') lastHolder = write.holder;
   }

@@ -11,22 +11,25 @@ const cases = [
   { title: 'a month', ms: 30 * 24 * 3600 * 1000 },
   { title: 'Infinity (never)', ms: Number.POSITIVE_INFINITY },
 ];
-it.each(cases)('sleep($title) has not resolved 1 s or 2^31 - 1 ms later, and ends when its signal aborts', async ({ ms }) => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
-  const stop = new AbortController();
-  let outcome = 'pending';
-  const sleeping = realClock.sleep(ms, stop.signal).then(
-    () => void (outcome = 'resolved'),
-    () => void (outcome = 'aborted'),
-  );
-  await vi.advanceTimersByTimeAsync(1_000);
-  expect(outcome).toBe('pending');
-  await vi.advanceTimersByTimeAsync(2 ** 31 - 1 - 1_000 - 1);
-  expect(outcome).toBe('pending');
-  stop.abort(new Error('stop'));
-  await sleeping;
-  expect(outcome).toBe('aborted');
-});
+it.each(cases)(
+  'sleep($title) has not resolved 1 s or 2^31 - 1 ms later, and ends when its signal aborts',
+  async ({ ms }) => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const stop = new AbortController();
+    let outcome = 'pending';
+    const sleeping = realClock.sleep(ms, stop.signal).then(
+      () => void (outcome = 'resolved'),
+      () => void (outcome = 'aborted'),
+    );
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(outcome).toBe('pending');
+    await vi.advanceTimersByTimeAsync(2 ** 31 - 1 - 1_000 - 1);
+    expect(outcome).toBe('pending');
+    stop.abort(new Error('stop'));
+    await sleeping;
+    expect(outcome).toBe('aborted');
+  },
+);
 
 it('sleep(2^31 + 5 s) resolves once that much time has passed', async () => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });

@@ -32,7 +32,18 @@ function participant(name: string, version: string): Participant {
   const client = processClient(server.url, view);
   const stop = new AbortController();
   let leading = false;
-  const candidate = createCandidate({ client, namespace: NS, name, leaseName: LEASE, binaryVersion: version, emulationVersion: version, renewInterval: 60_000, pingPollInterval: 500, clock: view, signal: stop.signal });
+  const candidate = createCandidate({
+    client,
+    namespace: NS,
+    name,
+    leaseName: LEASE,
+    binaryVersion: version,
+    emulationVersion: version,
+    renewInterval: 60_000,
+    pingPollInterval: 500,
+    clock: view,
+    signal: stop.signal,
+  });
   const electing = async (): Promise<void> => {
     while (!stop.signal.aborted) {
       await createLeaderElector({
@@ -89,7 +100,11 @@ async function runFor(ms: number, tick = 250): Promise<void> {
 
 describe('coordinated leader election (CoordinatedLeaderElection, OldestEmulationVersion)', () => {
   it('elects the oldest emulation version, hands over through preferredHolder at the end of the term, and moves on when a candidate stops', async () => {
-    everyone.push(participant('apiserver-b', '1.34.0'), participant('apiserver-a', '1.33.0'), participant('apiserver-c', '1.34.0'));
+    everyone.push(
+      participant('apiserver-b', '1.34.0'),
+      participant('apiserver-a', '1.33.0'),
+      participant('apiserver-c', '1.34.0'),
+    );
     // The candidacies land first (the controller may name whichever arrives first, then prefer apiserver-a), then the electors start.
     await settle();
     for (const p of everyone) p.elect();
@@ -121,7 +136,9 @@ describe('coordinated leader election (CoordinatedLeaderElection, OldestEmulatio
     await runFor(60 * 60_000, 10_000);
     await runFor(5_000);
     const res = await fetch(`${server.url}/apis/coordination.k8s.io/v1beta1/namespaces/${NS}/leasecandidates`);
-    const names = ((await res.json()) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name).sort();
+    const names = ((await res.json()) as { items: { metadata: { name: string } }[] }).items
+      .map((i) => i.metadata.name)
+      .sort();
     expect(names).toEqual(['apiserver-a', 'apiserver-b', 'apiserver-c']);
     expect(holder()).toBe('apiserver-a');
 
@@ -153,15 +170,25 @@ describe('createCandidate (client-go NewCandidate)', () => {
       const done = runner.run();
       await settle();
       const path = `/apis/coordination.k8s.io/v1alpha1/namespaces/${NS}/leasecandidates/cm-1`;
-      const read = async (): Promise<{ spec: Record<string, string> }> => (await fetch(server131.url + path)).json() as Promise<{ spec: Record<string, string> }>;
+      const read = async (): Promise<{ spec: Record<string, string> }> =>
+        (await fetch(server131.url + path)).json() as Promise<{ spec: Record<string, string> }>;
       const created = await read();
-      expect(created.spec).toMatchObject({ leaseName: 'kube-controller-manager', preferredStrategies: ['OldestEmulationVersion'], binaryVersion: '1.31.1', emulationVersion: '1.31.0' });
+      expect(created.spec).toMatchObject({
+        leaseName: 'kube-controller-manager',
+        preferredStrategies: ['OldestEmulationVersion'],
+        binaryVersion: '1.31.1',
+        emulationVersion: '1.31.0',
+      });
       expect(created.spec['strategy']).toBeUndefined();
       // The controller's ping, 10 s later: the candidate renews at its next check, not at its 5-minute interval.
       own.advance(10_000);
       await settle();
       const pingTime = new Date(own.now()).toISOString().replace('Z', '000Z');
-      await fetch(server131.url + path, { method: 'PATCH', headers: { 'Content-Type': 'application/merge-patch+json' }, body: JSON.stringify({ spec: { pingTime } }) });
+      await fetch(server131.url + path, {
+        method: 'PATCH',
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+        body: JSON.stringify({ spec: { pingTime } }),
+      });
       own.advance(1_000);
       await settle();
       const answered = await read();

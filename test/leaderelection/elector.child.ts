@@ -2,7 +2,8 @@
 import { createClient, createLeaderElector } from '../../templates/runtime/index.js';
 
 const [url, name, identity] = process.argv.slice(2);
-if (url === undefined || name === undefined || identity === undefined) throw new Error('usage: elector.child.ts URL LEASE IDENTITY');
+if (url === undefined || name === undefined || identity === undefined)
+  throw new Error('usage: elector.child.ts URL LEASE IDENTITY');
 const say = (event: string, extra: Record<string, unknown> = {}): void => {
   process.stdout.write(`${JSON.stringify({ event, identity, at: Date.now(), ...extra })}\n`);
 };

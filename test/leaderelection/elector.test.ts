@@ -2,7 +2,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import type { LeaderElector, LeaderElectorOptions, MicroTime } from '../../templates/runtime/index.js';
-import { createClient, createHealthzAdaptor, createLeaderElector, runHeartbeat, withLeaseLock } from '../../templates/runtime/index.js';
+import {
+  createClient,
+  createHealthzAdaptor,
+  createLeaderElector,
+  runHeartbeat,
+  withLeaseLock,
+} from '../../templates/runtime/index.js';
 import { start } from '../server/helpers.js';
 import type { ClockView, WireRecord } from './harness.js';
 import { processClient, run, settle, VirtualClock } from './harness.js';
@@ -28,7 +34,12 @@ interface Candidate {
   done: Promise<void>;
 }
 
-function candidate(clock: VirtualClock, name: string, identity: string, extra: Partial<LeaderElectorOptions> = {}): Candidate {
+function candidate(
+  clock: VirtualClock,
+  name: string,
+  identity: string,
+  extra: Partial<LeaderElectorOptions> = {},
+): Candidate {
   const view = clock.view();
   const log: WireRecord[] = [];
   const events: string[] = [];
@@ -58,12 +69,23 @@ function spec(name: string): Record<string, unknown> {
 }
 
 function seed(name: string, fields: Record<string, unknown>): void {
-  const result = server.store.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: NS }, spec: fields });
+  const result = server.store.create({
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, namespace: NS },
+    spec: fields,
+  });
   expect(result.ok).toBe(true);
 }
 
 function heldBy(holder: string, at: string, transitions = 3): Record<string, unknown> {
-  return { holderIdentity: holder, leaseDurationSeconds: 15, acquireTime: at, renewTime: at, leaseTransitions: transitions };
+  return {
+    holderIdentity: holder,
+    leaseDurationSeconds: 15,
+    acquireTime: at,
+    renewTime: at,
+    leaseTransitions: transitions,
+  };
 }
 
 const writes = (log: WireRecord[]): WireRecord[] => log.filter((r) => r.method === 'PUT' || r.method === 'POST');
@@ -86,8 +108,16 @@ describe('leader election (client-go semantics)', () => {
   });
 
   const heldCases = [
-    { title: 'acquires an expired Lease after leaseDuration of its own observation, counting one transition', renewedByOther: false, expectLeader: true },
-    { title: 'does not acquire a Lease whose holder keeps renewing, even though its renewTime is from another clock', renewedByOther: true, expectLeader: false },
+    {
+      title: 'acquires an expired Lease after leaseDuration of its own observation, counting one transition',
+      renewedByOther: false,
+      expectLeader: true,
+    },
+    {
+      title: 'does not acquire a Lease whose holder keeps renewing, even though its renewTime is from another clock',
+      renewedByOther: true,
+      expectLeader: false,
+    },
   ];
   it.each(heldCases)('$title', async ({ renewedByOther, expectLeader }) => {
     const clock = new VirtualClock();
@@ -104,7 +134,14 @@ describe('leader election (client-go semantics)', () => {
       const lease = server.store.get(NS, name);
       if (lease?.spec?.holderIdentity !== 'other') return;
       // The other holder renews (its clock writes whatever it likes).
-      if (++beat % 4 === 0) server.store.update({ ...lease, spec: { ...lease.spec, renewTime: `2001-01-01T00:00:${String(beat % 60).padStart(2, '0')}.000000Z` as MicroTime } });
+      if (++beat % 4 === 0)
+        server.store.update({
+          ...lease,
+          spec: {
+            ...lease.spec,
+            renewTime: `2001-01-01T00:00:${String(beat % 60).padStart(2, '0')}.000000Z` as MicroTime,
+          },
+        });
     });
     // 14 s: not yet expired by b's observation in either case.
     expect(writes(b.log)).toEqual([]);
@@ -112,7 +149,14 @@ describe('leader election (client-go semantics)', () => {
       if (!renewedByOther) return;
       const lease = server.store.get(NS, name);
       if (lease?.spec?.holderIdentity !== 'other') return;
-      if (++beat % 4 === 0) server.store.update({ ...lease, spec: { ...lease.spec, renewTime: `2001-01-01T00:01:${String(beat % 60).padStart(2, '0')}.000000Z` as MicroTime } });
+      if (++beat % 4 === 0)
+        server.store.update({
+          ...lease,
+          spec: {
+            ...lease.spec,
+            renewTime: `2001-01-01T00:01:${String(beat % 60).padStart(2, '0')}.000000Z` as MicroTime,
+          },
+        });
     });
     expect(b.elector.isLeader()).toBe(expectLeader);
     if (expectLeader) {
@@ -201,8 +245,16 @@ describe('leader election (client-go semantics)', () => {
   });
 
   const releaseCases = [
-    { title: 'releases on cancel: holder cleared, leaseDurationSeconds 1, transitions kept', conflicts: 0, expected: ['GET 200', 'PUT 200'] },
-    { title: 'releases on cancel through a conflict, re-reading and retrying', conflicts: 1, expected: ['GET 200', 'PUT 409', 'GET 200', 'PUT 200'] },
+    {
+      title: 'releases on cancel: holder cleared, leaseDurationSeconds 1, transitions kept',
+      conflicts: 0,
+      expected: ['GET 200', 'PUT 200'],
+    },
+    {
+      title: 'releases on cancel through a conflict, re-reading and retrying',
+      conflicts: 1,
+      expected: ['GET 200', 'PUT 409', 'GET 200', 'PUT 200'],
+    },
   ];
   it.each(releaseCases)('$title', async ({ conflicts, expected }) => {
     const clock = new VirtualClock();
@@ -212,7 +264,8 @@ describe('leader election (client-go semantics)', () => {
     await settle();
     expect(spec(name)).toMatchObject({ holderIdentity: 'a', leaseTransitions: 8 });
     a.log.length = 0;
-    if (conflicts > 0) server.setFaults({ httpError: { status: 409, count: conflicts, when: (r) => r.verb === 'update' } });
+    if (conflicts > 0)
+      server.setFaults({ httpError: { status: 409, count: conflicts, when: (r) => r.verb === 'update' } });
     a.cancel.abort();
     await settle();
     await a.done;
@@ -239,15 +292,27 @@ describe('leader election (client-go semantics)', () => {
     await settle();
     const lease = server.store.get(NS, name);
     if (lease === undefined) throw new Error('no lease');
-    server.store.update({ ...lease, spec: { ...lease.spec, preferredHolder: 'b', strategy: 'OldestEmulationVersion' } });
+    server.store.update({
+      ...lease,
+      spec: { ...lease.spec, preferredHolder: 'b', strategy: 'OldestEmulationVersion' },
+    });
     a.log.length = 0;
     await run(clock, 2_000, 250);
-    expect(a.elector.observed()).toMatchObject({ holderIdentity: 'a', preferredHolder: 'b', strategy: 'OldestEmulationVersion' });
+    expect(a.elector.observed()).toMatchObject({
+      holderIdentity: 'a',
+      preferredHolder: 'b',
+      strategy: 'OldestEmulationVersion',
+    });
     expect(a.leaderSignal()?.aborted).toBe(false);
     await run(clock, 30_000, 250);
     expect(a.leaderSignal()?.aborted).toBe(true);
     expect(b.elector.isLeader()).toBe(true);
-    expect(spec(name)).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1, preferredHolder: 'b', strategy: 'OldestEmulationVersion' });
+    expect(spec(name)).toMatchObject({
+      holderIdentity: 'b',
+      leaseTransitions: 1,
+      preferredHolder: 'b',
+      strategy: 'OldestEmulationVersion',
+    });
     // The renewal in flight when the fields appeared failed on the resourceVersion; after that, only reads.
     expect(a.log.filter((r) => r.method === 'PUT').map((r) => r.status)).toEqual([409]);
     await a.done;
@@ -264,7 +329,10 @@ describe('leader election (client-go semantics)', () => {
     await settle();
     const lease = server.store.get(NS, name);
     if (lease === undefined) throw new Error('no lease');
-    server.store.update({ ...lease, spec: { ...lease.spec, preferredHolder: 'b', strategy: 'OldestEmulationVersion' } });
+    server.store.update({
+      ...lease,
+      spec: { ...lease.spec, preferredHolder: 'b', strategy: 'OldestEmulationVersion' },
+    });
     const holders: string[] = [];
     await run(clock, 60_000, 250, () => {
       const holder = String(spec(name).holderIdentity);
@@ -285,10 +353,13 @@ describe('leader election (client-go semantics)', () => {
   it('a lock for one-off work: acquires, runs, releases', async () => {
     const name = `le-${++seq}`;
     const client = createClient({ baseUrl: server.url });
-    const result = await withLeaseLock({ client, namespace: NS, name, identity: 'job-1', leaseDuration: 2_000, renewDeadline: 1_500, retryPeriod: 300 }, async (signal) => {
-      expect(spec(name)).toMatchObject({ holderIdentity: 'job-1' });
-      return signal.aborted ? 'lost' : 'done';
-    });
+    const result = await withLeaseLock(
+      { client, namespace: NS, name, identity: 'job-1', leaseDuration: 2_000, renewDeadline: 1_500, retryPeriod: 300 },
+      async (signal) => {
+        expect(spec(name)).toMatchObject({ holderIdentity: 'job-1' });
+        return signal.aborted ? 'lost' : 'done';
+      },
+    );
     expect(result).toBe('done');
     expect(spec(name)).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
   });
@@ -303,34 +374,54 @@ describe('leader election (client-go semantics)', () => {
       },
       holder: 'thief',
     },
-    { title: 'the server answers 500 to every update past renewDeadline', lose: () => server.setFaults({ serverError: { status: 500, when: (r) => r.verb === 'update' } }), holder: 'job-1' },
+    {
+      title: 'the server answers 500 to every update past renewDeadline',
+      lose: () => server.setFaults({ serverError: { status: 500, when: (r) => r.verb === 'update' } }),
+      holder: 'job-1',
+    },
   ];
-  it.each(lossCases)('a lock for one-off work: when $title, the work\'s signal aborts and the lock rejects', async ({ lose, holder }) => {
-    const clock = new VirtualClock();
-    const view = clock.view();
-    const name = `le-${++seq}`;
-    const errors: unknown[] = [];
-    let started = false;
-    let workSignal: AbortSignal | undefined;
-    const locked = withLeaseLock(
-      { client: processClient(server.url, view), namespace: NS, name, identity: 'job-1', clock: view, random: () => 0, onError: (e) => errors.push(e) },
-      (signal) => {
-        started = true;
-        workSignal = signal;
-        // Work that runs until told to stop, and then (wrongly) resolves anyway: the lock must still refuse the result.
-        return new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve('finished after the loss')));
-      },
-    );
-    const outcome = locked.then(() => 'resolved', (error: unknown) => error);
-    await settle();
-    expect(started).toBe(true);
-    lose(name);
-    await run(clock, 11_000, 250);
-    expect(workSignal?.aborted).toBe(true);
-    expect(await outcome).toBeInstanceOf(Error);
-    expect(String(await outcome)).toMatch(/stopped leading default\/le-\d+/);
-    expect(spec(name)).toMatchObject({ holderIdentity: holder });
-  });
+  it.each(lossCases)(
+    "a lock for one-off work: when $title, the work's signal aborts and the lock rejects",
+    async ({ lose, holder }) => {
+      const clock = new VirtualClock();
+      const view = clock.view();
+      const name = `le-${++seq}`;
+      const errors: unknown[] = [];
+      let started = false;
+      let workSignal: AbortSignal | undefined;
+      const locked = withLeaseLock(
+        {
+          client: processClient(server.url, view),
+          namespace: NS,
+          name,
+          identity: 'job-1',
+          clock: view,
+          random: () => 0,
+          onError: (e) => errors.push(e),
+        },
+        (signal) => {
+          started = true;
+          workSignal = signal;
+          // Work that runs until told to stop, and then (wrongly) resolves anyway: the lock must still refuse the result.
+          return new Promise<string>((resolve) =>
+            signal.addEventListener('abort', () => resolve('finished after the loss')),
+          );
+        },
+      );
+      const outcome = locked.then(
+        () => 'resolved',
+        (error: unknown) => error,
+      );
+      await settle();
+      expect(started).toBe(true);
+      lose(name);
+      await run(clock, 11_000, 250);
+      expect(workSignal?.aborted).toBe(true);
+      expect(await outcome).toBeInstanceOf(Error);
+      expect(String(await outcome)).toMatch(/stopped leading default\/le-\d+/);
+      expect(spec(name)).toMatchObject({ holderIdentity: holder });
+    },
+  );
 
   it('a heartbeat keeps renewing its own Lease, as kubelet: create, one PUT per interval, re-read after a conflict', async () => {
     const clock = new VirtualClock();
@@ -339,14 +430,30 @@ describe('leader election (client-go semantics)', () => {
     const log: WireRecord[] = [];
     const stop = new AbortController();
     const errors: unknown[] = [];
-    const done = runHeartbeat({ client: processClient(server.url, view, {}, log), namespace: NS, name, identity: 'node-1', clock: view, signal: stop.signal, onError: (e) => errors.push(e) });
+    const done = runHeartbeat({
+      client: processClient(server.url, view, {}, log),
+      namespace: NS,
+      name,
+      identity: 'node-1',
+      clock: view,
+      signal: stop.signal,
+      onError: (e) => errors.push(e),
+    });
     await settle();
     expect(spec(name)).toMatchObject({ holderIdentity: 'node-1', leaseDurationSeconds: 40 });
     const first = spec(name).renewTime;
     await run(clock, 20_000, 1_000);
     server.setFaults({ httpError: { status: 409, count: 1, when: (r) => r.verb === 'update' } });
     await run(clock, 10_000, 1_000);
-    expect(log.map((r) => `${r.method} ${r.status}`)).toEqual(['GET 404', 'POST 201', 'PUT 200', 'PUT 200', 'PUT 409', 'GET 200', 'PUT 200']);
+    expect(log.map((r) => `${r.method} ${r.status}`)).toEqual([
+      'GET 404',
+      'POST 201',
+      'PUT 200',
+      'PUT 200',
+      'PUT 409',
+      'GET 200',
+      'PUT 200',
+    ]);
     expect(spec(name).renewTime).not.toBe(first);
     expect(spec(name).renewTime).toMatch(SIX_DIGITS);
     expect(errors).toEqual([]);
@@ -365,30 +472,68 @@ describe('leader election (client-go semantics)', () => {
     const boom = new Error('boom');
     const failing: Array<[string, Partial<LeaderElectorOptions>, unknown[]]> = [
       // The README's idiom: the work rejects with the signal's reason once it is told to stop. That is no error.
-      ['an async onStartedLeading that rejects on step-down', { onStartedLeading: (signal) => new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))) }, []],
-      ['an async onStartedLeading that rejects while leading', { onStartedLeading: () => Promise.reject(boom) }, [boom]],
-      ['an onStartedLeading that throws', { onStartedLeading: () => { throw boom; } }, [boom]],
-      ['an onNewLeader that throws', { onNewLeader: () => { throw boom; } }, [boom]],
-      ['an onStoppedLeading that throws', { onStoppedLeading: () => { throw boom; } }, [boom]],
+      [
+        'an async onStartedLeading that rejects on step-down',
+        {
+          onStartedLeading: (signal) =>
+            new Promise<void>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
+        },
+        [],
+      ],
+      [
+        'an async onStartedLeading that rejects while leading',
+        { onStartedLeading: () => Promise.reject(boom) },
+        [boom],
+      ],
+      [
+        'an onStartedLeading that throws',
+        {
+          onStartedLeading: () => {
+            throw boom;
+          },
+        },
+        [boom],
+      ],
+      [
+        'an onNewLeader that throws',
+        {
+          onNewLeader: () => {
+            throw boom;
+          },
+        },
+        [boom],
+      ],
+      [
+        'an onStoppedLeading that throws',
+        {
+          onStoppedLeading: () => {
+            throw boom;
+          },
+        },
+        [boom],
+      ],
     ];
-    it.each(failing)('%s: reported, the Lease is still renewed and released, run() resolves', async (_title, callbacks, expectedErrors) => {
-      const clock = new VirtualClock();
-      const name = `le-${++seq}`;
-      const errors: unknown[] = [];
-      unhandled.length = 0;
-      const a = candidate(clock, name, 'a', { releaseOnCancel: true, onError: (e) => errors.push(e), ...callbacks });
-      await settle();
-      await run(clock, 6_000, 250);
-      expect(a.elector.isLeader()).toBe(true);
-      expect(spec(name)).toMatchObject({ holderIdentity: 'a' });
-      a.cancel.abort();
-      await settle();
-      await expect(a.done).resolves.toBeUndefined();
-      await settle();
-      expect(spec(name)).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
-      expect(errors).toEqual(expectedErrors);
-      expect(unhandled).toEqual([]);
-    });
+    it.each(failing)(
+      '%s: reported, the Lease is still renewed and released, run() resolves',
+      async (_title, callbacks, expectedErrors) => {
+        const clock = new VirtualClock();
+        const name = `le-${++seq}`;
+        const errors: unknown[] = [];
+        unhandled.length = 0;
+        const a = candidate(clock, name, 'a', { releaseOnCancel: true, onError: (e) => errors.push(e), ...callbacks });
+        await settle();
+        await run(clock, 6_000, 250);
+        expect(a.elector.isLeader()).toBe(true);
+        expect(spec(name)).toMatchObject({ holderIdentity: 'a' });
+        a.cancel.abort();
+        await settle();
+        await expect(a.done).resolves.toBeUndefined();
+        await settle();
+        expect(spec(name)).toMatchObject({ holderIdentity: '', leaseDurationSeconds: 1 });
+        expect(errors).toEqual(expectedErrors);
+        expect(unhandled).toEqual([]);
+      },
+    );
 
     it('onStoppedLeading is called for a candidate that never led', async () => {
       const clock = new VirtualClock();
@@ -427,7 +572,15 @@ describe('leader election (client-go semantics)', () => {
         onStoppedLeading: () => void events.push('stopped'),
         ...(onError === undefined ? {} : { onError }),
       });
-      const c: Candidate = { elector, view, log: [], events, leaderSignal: () => undefined, cancel, done: elector.run() };
+      const c: Candidate = {
+        elector,
+        view,
+        log: [],
+        events,
+        leaderSignal: () => undefined,
+        cancel,
+        done: elector.run(),
+      };
       void (async () => {
         for (let i = 0; i < 5; i++) {
           await settle();
@@ -443,16 +596,19 @@ describe('leader election (client-go semantics)', () => {
       { title: 'a 403 (a token that may not touch Leases)', token: 'denied', status: 403, reason: 'Forbidden' },
       { title: 'a 401 (a wrong token)', token: 'wrong', status: 401, reason: 'Unauthorized' },
     ];
-    it.each(cases)('$title reaches onError on every attempt, and the elector never leads', async ({ token, status, reason }) => {
-      const errors: unknown[] = [];
-      const c = electWith(token, (e) => errors.push(e));
-      await c.done;
-      expect(c.events).toEqual(['stopped']);
-      expect(errors.length).toBeGreaterThanOrEqual(3);
-      for (const error of errors) expect(error).toMatchObject({ status, reason });
-      // The Lease was never created: the server refused before storing anything.
-      expect(guarded.store.get(NS, `le-${seq}`)).toBeUndefined();
-    });
+    it.each(cases)(
+      '$title reaches onError on every attempt, and the elector never leads',
+      async ({ token, status, reason }) => {
+        const errors: unknown[] = [];
+        const c = electWith(token, (e) => errors.push(e));
+        await c.done;
+        expect(c.events).toEqual(['stopped']);
+        expect(errors.length).toBeGreaterThanOrEqual(3);
+        for (const error of errors) expect(error).toMatchObject({ status, reason });
+        // The Lease was never created: the server refused before storing anything.
+        expect(guarded.store.get(NS, `le-${seq}`)).toBeUndefined();
+      },
+    );
 
     it('by default warns once per distinct message', async () => {
       const warnings: unknown[][] = [];
@@ -470,20 +626,63 @@ describe('leader election (client-go semantics)', () => {
   });
 
   const client = createClient({ baseUrl: 'http://127.0.0.1:1' });
-  const base: LeaderElectorOptions = { client, namespace: NS, name: 'x', identity: 'me', onStartedLeading: () => {}, onStoppedLeading: () => {} };
+  const base: LeaderElectorOptions = {
+    client,
+    namespace: NS,
+    name: 'x',
+    identity: 'me',
+    onStartedLeading: () => {},
+    onStoppedLeading: () => {},
+  };
   const invalid: Array<[string, Partial<LeaderElectorOptions>, string]> = [
-    ['leaseDuration equal to renewDeadline', { leaseDuration: 10_000, renewDeadline: 10_000 }, 'leaseDuration must be greater than renewDeadline'],
-    ['renewDeadline not above 1.2 x retryPeriod', { renewDeadline: 2_400, retryPeriod: 2_000 }, 'renewDeadline must be greater than retryPeriod*JitterFactor'],
-    ['retryPeriod zero', { retryPeriod: 0, renewDeadline: 1_000, leaseDuration: 2_000 }, 'retryPeriod must be greater than zero'],
+    [
+      'leaseDuration equal to renewDeadline',
+      { leaseDuration: 10_000, renewDeadline: 10_000 },
+      'leaseDuration must be greater than renewDeadline',
+    ],
+    [
+      'renewDeadline not above 1.2 x retryPeriod',
+      { renewDeadline: 2_400, retryPeriod: 2_000 },
+      'renewDeadline must be greater than retryPeriod*JitterFactor',
+    ],
+    [
+      'retryPeriod zero',
+      { retryPeriod: 0, renewDeadline: 1_000, leaseDuration: 2_000 },
+      'retryPeriod must be greater than zero',
+    ],
     ['negative retryPeriod', { retryPeriod: -5 }, 'retryPeriod must be greater than zero'],
-    ['NaN leaseDuration', { leaseDuration: Number.NaN }, 'leaseDuration, renewDeadline and retryPeriod must be finite numbers of ms'],
-    ['leaseDuration below one second', { leaseDuration: 900, renewDeadline: 500, retryPeriod: 100 }, 'leaseDuration must be at least 1000 ms (the Lease holds whole seconds)'],
+    [
+      'NaN leaseDuration',
+      { leaseDuration: Number.NaN },
+      'leaseDuration, renewDeadline and retryPeriod must be finite numbers of ms',
+    ],
+    [
+      'leaseDuration below one second',
+      { leaseDuration: 900, renewDeadline: 500, retryPeriod: 100 },
+      'leaseDuration must be at least 1000 ms (the Lease holds whole seconds)',
+    ],
     ['empty identity', { identity: '' }, 'identity must be a non-empty string'],
     // 1999 ms goes on the wire as 1 s: the others would take over 1 s after the leader's last renewal while its own term runs 1.9 s.
-    ['renewDeadline not below the whole seconds of leaseDuration', { leaseDuration: 1_999, renewDeadline: 1_900, retryPeriod: 100 }, 'renewDeadline must be less than the whole seconds of leaseDuration written to the Lease (1000 ms), got renewDeadline 1900'],
-    ['renewDeadline equal to the whole seconds of leaseDuration', { leaseDuration: 2_500, renewDeadline: 2_000, retryPeriod: 100 }, 'renewDeadline must be less than the whole seconds of leaseDuration written to the Lease (2000 ms), got renewDeadline 2000'],
-    ['no client', { client: undefined as unknown as LeaderElectorOptions['client'] }, 'client must be a client from createClient'],
-    ['a client without request', { client: { baseUrl: 'x' } as unknown as LeaderElectorOptions['client'] }, 'client must be a client from createClient'],
+    [
+      'renewDeadline not below the whole seconds of leaseDuration',
+      { leaseDuration: 1_999, renewDeadline: 1_900, retryPeriod: 100 },
+      'renewDeadline must be less than the whole seconds of leaseDuration written to the Lease (1000 ms), got renewDeadline 1900',
+    ],
+    [
+      'renewDeadline equal to the whole seconds of leaseDuration',
+      { leaseDuration: 2_500, renewDeadline: 2_000, retryPeriod: 100 },
+      'renewDeadline must be less than the whole seconds of leaseDuration written to the Lease (2000 ms), got renewDeadline 2000',
+    ],
+    [
+      'no client',
+      { client: undefined as unknown as LeaderElectorOptions['client'] },
+      'client must be a client from createClient',
+    ],
+    [
+      'a client without request',
+      { client: { baseUrl: 'x' } as unknown as LeaderElectorOptions['client'] },
+      'client must be a client from createClient',
+    ],
   ];
   it.each(invalid)('rejects %s with a one-line error', (_title, patch, message) => {
     let error: unknown;
@@ -499,7 +698,9 @@ describe('leader election (client-go semantics)', () => {
 
   it('accepts the defaults (15 s, 10 s, 2 s) and rejects a name that is not DNS-1123', () => {
     expect(() => createLeaderElector(base)).not.toThrow();
-    expect(() => createLeaderElector({ ...base, leaseDuration: 2_999, renewDeadline: 1_900, retryPeriod: 100 })).not.toThrow();
+    expect(() =>
+      createLeaderElector({ ...base, leaseDuration: 2_999, renewDeadline: 1_900, retryPeriod: 100 }),
+    ).not.toThrow();
     expect(() => createLeaderElector({ ...base, name: '../x' })).toThrow(/DNS-1123/);
   });
 });

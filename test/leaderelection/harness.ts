@@ -102,7 +102,12 @@ export interface FaultyFetchOptions {
 export const inflight = { count: 0 };
 
 /** A client whose fetch runs on `view` (paused processes neither send nor receive) and may inject resets. */
-export function processClient(baseUrl: string, view: ClockView, faults: FaultyFetchOptions = {}, log: WireRecord[] = []): Client {
+export function processClient(
+  baseUrl: string,
+  view: ClockView,
+  faults: FaultyFetchOptions = {},
+  log: WireRecord[] = [],
+): Client {
   const faultyFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const startedAt = view.now();
     const method = init?.method ?? 'GET';
@@ -114,14 +119,19 @@ export function processClient(baseUrl: string, view: ClockView, faults: FaultyFe
       throw error;
     }
   };
-  const send = async (input: string | URL | Request, init: RequestInit | undefined, startedAt: number): Promise<Response> => {
+  const send = async (
+    input: string | URL | Request,
+    init: RequestInit | undefined,
+    startedAt: number,
+  ): Promise<Response> => {
     const latency = faults.latencyMs?.() ?? 0;
     if (latency > 0) await view.sleep(latency, init?.signal ?? undefined);
     await view.whenRunning();
     init?.signal?.throwIfAborted();
     const method = init?.method ?? 'GET';
     const reset = faults.reset?.();
-    const resetError = (): TypeError => new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
+    const resetError = (): TypeError =>
+      new TypeError('fetch failed', { cause: Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' }) });
     if (reset === 'before') {
       log.push({ method, status: 'reset', startedAt, at: view.now() });
       throw resetError();

@@ -37,7 +37,9 @@ afterAll(async () => {
 });
 
 function launch(identity: string): Candidate {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, server.url, LEASE, identity], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', CHILD, server.url, LEASE, identity], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const events: ChildEvent[] = [];
   let buffer = '';
   child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
@@ -79,7 +81,9 @@ it('kill -STOP the leader: the other process takes over; kill -CONT: the stale l
   const takeover = await waitFor('proc-b to take over', () => has(b, 'started'));
   expect(server.store.get('default', LEASE)?.spec).toMatchObject({ holderIdentity: 'proc-b', leaseTransitions: 1 });
   // leaseDuration 2 s after proc-b last saw proc-a's renewal, plus at most a jittered retry.
-  console.log(`two processes: takeover ${takeover.at - stoppedAt} ms after SIGSTOP (leaseDuration 2000, retryPeriod 300)`);
+  console.log(
+    `two processes: takeover ${takeover.at - stoppedAt} ms after SIGSTOP (leaseDuration 2000, retryPeriod 300)`,
+  );
 
   server.clearRequests();
   process.kill(pid, 'SIGCONT');

@@ -11,7 +11,14 @@ function swagger(definitions: Record<string, unknown>, leaseProperties: Record<s
     document: {
       swagger: '2.0',
       info: { title: 't', version: 'v' },
-      paths: { '/apis/coordination.k8s.io/v1/leases': { get: { operationId: 'listLeases', responses: { '200': { description: 'OK', schema: { $ref: '#/definitions/Lease' } } } } } },
+      paths: {
+        '/apis/coordination.k8s.io/v1/leases': {
+          get: {
+            operationId: 'listLeases',
+            responses: { '200': { description: 'OK', schema: { $ref: '#/definitions/Lease' } } },
+          },
+        },
+      },
       definitions: { Lease: { type: 'object', properties: leaseProperties }, ...definitions },
     },
   };
@@ -22,7 +29,11 @@ describe('extractGroupSubset', () => {
     const subset = extractGroupSubset(
       swagger(
         { Fencing: { type: 'object' }, Extra: { type: 'object' }, NotReached: { type: 'object' } },
-        { example: { $ref: '#/definitions/Fencing' }, 'x-extra': { $ref: '#/definitions/Extra' }, spec: { type: 'object', example: { $ref: '#/definitions/NotReached' } } },
+        {
+          example: { $ref: '#/definitions/Fencing' },
+          'x-extra': { $ref: '#/definitions/Extra' },
+          spec: { type: 'object', example: { $ref: '#/definitions/NotReached' } },
+        },
       ),
       COORDINATION_GROUP,
     );
@@ -30,7 +41,13 @@ describe('extractGroupSubset', () => {
   });
 
   it('decodes percent-encoded and ~-escaped refs, and copies the schema under its real name', () => {
-    const subset = extractGroupSubset(swagger({ 'Lease Fencing': { type: 'object' }, 'a/b': { type: 'string' } }, { f: { $ref: '#/definitions/Lease%20Fencing' }, g: { $ref: '#/definitions/a~1b' } }), COORDINATION_GROUP);
+    const subset = extractGroupSubset(
+      swagger(
+        { 'Lease Fencing': { type: 'object' }, 'a/b': { type: 'string' } },
+        { f: { $ref: '#/definitions/Lease%20Fencing' }, g: { $ref: '#/definitions/a~1b' } },
+      ),
+      COORDINATION_GROUP,
+    );
     expect(Object.keys(subset['definitions'] as object).sort()).toEqual(['Lease', 'Lease Fencing', 'a/b']);
   });
 
@@ -42,6 +59,8 @@ describe('extractGroupSubset', () => {
       error = e;
     }
     expect(error).toBeInstanceOf(GeneratorError);
-    expect((error as GeneratorError).toLine()).toBe('error: doc.json#/definitions/Lease/properties/f/$ref: dangling $ref "#/definitions/100%": nothing at that pointer');
+    expect((error as GeneratorError).toLine()).toBe(
+      'error: doc.json#/definitions/Lease/properties/f/$ref: dangling $ref "#/definitions/100%": nothing at that pointer',
+    );
   });
 });

@@ -8,28 +8,40 @@ import { manifestReleases, releaseDocument, upstreamSwagger, V3_SNAPSHOT } from 
 
 describe('ingest of both upstream forms', () => {
   it('the per-group OpenAPI v3 snapshot and v1.30.0 swagger.json give the same tables and Lease models', async () => {
-    const fromSwagger = await normalizeUpstreamDocument(await readUpstreamDocument(upstreamSwagger('1.30.0')), '1.30.0');
+    const fromSwagger = await normalizeUpstreamDocument(
+      await readUpstreamDocument(upstreamSwagger('1.30.0')),
+      '1.30.0',
+    );
     const fromV3 = await normalizeUpstreamDocument(await readUpstreamDocument(V3_SNAPSHOT), '1.30.0');
     const a = buildReleaseIr('1.30.0', fromSwagger.document, 'swagger.json');
     const b = buildReleaseIr('1.30.0', fromV3.document, 'v3.json');
     expect(renderOperationTables(b)).toBe(renderOperationTables(a));
-    const leaseModels = (ir: typeof a): unknown => leaseGroupVersion(ir).models.filter((m) => m.name.startsWith('Lease'));
+    const leaseModels = (ir: typeof a): unknown =>
+      leaseGroupVersion(ir).models.filter((m) => m.name.startsWith('Lease'));
     expect(leaseModels(b)).toEqual(leaseModels(a));
     expect(renderModelTables(b)).toBe(renderModelTables(a));
     // The normal form absorbs every difference the snapshot's README lists (defaults, allOf wrappers, GVK lists).
     expect(fromV3.contentHash).toBe(fromSwagger.contentHash);
   });
 
-  it.each(manifestReleases().map((r) => [r.release, r.contentHash] as const))('ingest of the committed upstream fixture for %s gives the content hash spec/releases.json records, as the whole upstream document does', async (release, hash) => {
-    const normalized = await normalizeUpstreamDocument(await readUpstreamDocument(upstreamSwagger(release)), release);
-    expect(normalized.contentHash).toBe(hash);
-    expect(contentHash(releaseDocument(release))).toBe(hash);
-  });
+  it.each(manifestReleases().map((r) => [r.release, r.contentHash] as const))(
+    'ingest of the committed upstream fixture for %s gives the content hash spec/releases.json records, as the whole upstream document does',
+    async (release, hash) => {
+      const normalized = await normalizeUpstreamDocument(await readUpstreamDocument(upstreamSwagger(release)), release);
+      expect(normalized.contentHash).toBe(hash);
+      expect(contentHash(releaseDocument(release))).toBe(hash);
+    },
+  );
 
-  it('extracts only the coordination.k8s.io group\'s versioned paths and every schema they reach', () => {
-    const document = releaseDocument('1.35.0') as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+  it("extracts only the coordination.k8s.io group's versioned paths and every schema they reach", () => {
+    const document = releaseDocument('1.35.0') as {
+      paths: Record<string, unknown>;
+      components: { schemas: Record<string, unknown> };
+    };
     const versions = ['v1', 'v1alpha2', 'v1beta1'];
-    expect(Object.keys(document.paths).every((p) => versions.some((v) => p.startsWith(`/apis/coordination.k8s.io/${v}/`)))).toBe(true);
+    expect(
+      Object.keys(document.paths).every((p) => versions.some((v) => p.startsWith(`/apis/coordination.k8s.io/${v}/`))),
+    ).toBe(true);
     // 7 per version (discovery, two collections, one object, three deprecated watch paths); not the group's own /apis/coordination.k8s.io/.
     expect(Object.keys(document.paths)).toHaveLength(21);
     expect(Object.keys(document.components.schemas)).toEqual(

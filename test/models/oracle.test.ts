@@ -21,7 +21,16 @@ import type { GroupVersionIr, ModelIr, ReleaseIr } from '../../generator/ir/type
 import { emitRelease } from '../../generator/emit/emitRelease.js';
 import { createEmitProject } from '../../generator/emit/tsProject.js';
 import type { JsonObject } from '../../generator/shared/json.js';
-import { diagnosticPath, makeTempDir, removeTempDir, REPO_ROOT, runtimeSources, typeCheck, writeTree, type CheckResult } from '../emit/typeCheck.js';
+import {
+  diagnosticPath,
+  makeTempDir,
+  removeTempDir,
+  REPO_ROOT,
+  runtimeSources,
+  typeCheck,
+  writeTree,
+  type CheckResult,
+} from '../emit/typeCheck.js';
 
 const SPEC_DIR = join(REPO_ROOT, 'spec');
 
@@ -114,14 +123,18 @@ function checkerFor(fixture: ReleaseFixture): string {
     '',
   ];
   for (const model of ir.models) {
-    lines.push(`export const ${checkIdentifier(model)}: Pass = is<Verdict<M.${model.name}, Oracle[${JSON.stringify(model.schemaName)}]>>();`);
+    lines.push(
+      `export const ${checkIdentifier(model)}: Pass = is<Verdict<M.${model.name}, Oracle[${JSON.stringify(model.schemaName)}]>>();`,
+    );
   }
   // The group's other versions (LeaseCandidate), each from its own folder; shared models are the Lease API's, checked above.
   const shared = new Set(ir.models.map((m) => m.schemaName));
   for (const gv of fixture.whole.groupVersions.filter((g) => g !== ir)) {
     lines.splice(1, 0, `import type * as M_${gv.version} from '../src/${module}/${gv.version}/models.js';`);
     for (const model of gv.models.filter((m) => !shared.has(m.schemaName))) {
-      lines.push(`export const check_${gv.version}_${model.name}: Pass = is<Verdict<M_${gv.version}.${model.name}, Oracle[${JSON.stringify(model.schemaName)}]>>();`);
+      lines.push(
+        `export const check_${gv.version}_${model.name}: Pass = is<Verdict<M_${gv.version}.${model.name}, Oracle[${JSON.stringify(model.schemaName)}]>>();`,
+      );
     }
   }
   const hasPreferredHolder = compareReleases(ir.release, '1.31.0') >= 0;
@@ -162,7 +175,9 @@ function checkTree(root: string, files: ReadonlyMap<string, string>): CheckResul
 
 /** Diagnostics whose file lies under `prefix` of the checked tree. */
 function messagesUnder(result: CheckResult, root: string, prefix: string): string[] {
-  return result.diagnostics.flatMap((d, i) => ((diagnosticPath(root, d) ?? '').startsWith(prefix) ? [result.messages[i]!] : []));
+  return result.diagnostics.flatMap((d, i) =>
+    (diagnosticPath(root, d) ?? '').startsWith(prefix) ? [result.messages[i]!] : [],
+  );
 }
 
 /** 1-based line of the declaration `export const <name>` in a checker module. */
@@ -185,8 +200,20 @@ beforeAll(async () => {
     manifest.releases.map(async (entry): Promise<ReleaseFixture> => {
       const document = readDocument(entry);
       const whole = buildReleaseIr(entry.release, document, entry.document);
-      const emitted = emitRelease(project, { ir: whole, documentPath: `spec/${entry.document}`, contentHash: entry.contentHash });
-      return { entry, module: releaseModuleName(entry.release), document, ir: leaseGroupVersion(whole), whole, emitted, oracle: await oracleFor(document) };
+      const emitted = emitRelease(project, {
+        ir: whole,
+        documentPath: `spec/${entry.document}`,
+        contentHash: entry.contentHash,
+      });
+      return {
+        entry,
+        module: releaseModuleName(entry.release),
+        document,
+        ir: leaseGroupVersion(whole),
+        whole,
+        emitted,
+        oracle: await oracleFor(document),
+      };
     }),
   );
   positive = checkTree(join(tempRoot, 'all'), treeFor(fixtures, runtime));
@@ -237,29 +264,59 @@ describe('emitted models agree with openapi-typescript', () => {
     const project = new Project({ useInMemoryFileSystem: true });
     const models = project.createSourceFile('/models.ts', fixture.emitted.get(`${fixture.module}/models.ts`)!);
     const spec = models.getInterfaceOrThrow('LeaseSpec');
-    for (const field of ['preferredHolder', 'strategy']) expect(spec.getProperty(field) !== undefined, field).toBe(expectNew);
+    for (const field of ['preferredHolder', 'strategy'])
+      expect(spec.getProperty(field) !== undefined, field).toBe(expectNew);
     // Optional fields also take undefined (exactOptionalPropertyTypes).
     expect(spec.getPropertyOrThrow('acquireTime').getTypeNodeOrThrow().getText()).toBe('MicroTime | undefined');
     expect(spec.getPropertyOrThrow('renewTime').getTypeNodeOrThrow().getText()).toBe('MicroTime | undefined');
-    expect(models.getInterfaceOrThrow('ObjectMeta').getPropertyOrThrow('creationTimestamp').getTypeNodeOrThrow().getText()).toBe('Time | undefined');
+    expect(
+      models.getInterfaceOrThrow('ObjectMeta').getPropertyOrThrow('creationTimestamp').getTypeNodeOrThrow().getText(),
+    ).toBe('Time | undefined');
     expect(models.getTypeAliasOrThrow('MicroTime').getTypeNodeOrThrow().getText()).toBe('MicroTimeString');
     expect(models.getTypeAliasOrThrow('Time').getTypeNodeOrThrow().getText()).toBe('TimeString');
     const timeImport = models.getImportDeclarationOrThrow('../runtime/time.js');
-    expect(timeImport.getNamedImports().map((n) => `${n.getName()} as ${n.getAliasNode()?.getText() ?? ''}`).sort()).toEqual(['MicroTime as MicroTimeString', 'Time as TimeString']);
-    expect(models.getDescendantsOfKind(SyntaxKind.TypeReference).map((r) => r.getTypeName().getText())).not.toContain('Date');
+    expect(
+      timeImport
+        .getNamedImports()
+        .map((n) => `${n.getName()} as ${n.getAliasNode()?.getText() ?? ''}`)
+        .sort(),
+    ).toEqual(['MicroTime as MicroTimeString', 'Time as TimeString']);
+    expect(models.getDescendantsOfKind(SyntaxKind.TypeReference).map((r) => r.getTypeName().getText())).not.toContain(
+      'Date',
+    );
   });
 });
 
 describe('negative controls: the checker fails on mutated models', () => {
   const MUTANTS: ReadonlyArray<{ name: string; from: string; to: string; failing: readonly string[] }> = [
     // A property of the wrong type breaks assignability of LeaseSpec and of everything holding one.
-    { name: 'wrong-type', from: '  holderIdentity?: string | undefined;\n', to: '  holderIdentity?: number | undefined;\n', failing: ['check_LeaseSpec', 'check_Lease', 'check_LeaseList'] },
+    {
+      name: 'wrong-type',
+      from: '  holderIdentity?: string | undefined;\n',
+      to: '  holderIdentity?: number | undefined;\n',
+      failing: ['check_LeaseSpec', 'check_Lease', 'check_LeaseList'],
+    },
     // A missing optional property keeps mutual assignability; only the key check sees it.
-    { name: 'missing-optional', from: '  holderIdentity?: string | undefined;\n', to: '', failing: ['check_LeaseSpec'] },
+    {
+      name: 'missing-optional',
+      from: '  holderIdentity?: string | undefined;\n',
+      to: '',
+      failing: ['check_LeaseSpec'],
+    },
     // Required vs optional.
-    { name: 'required-flip', from: '  holderIdentity?: string | undefined;\n', to: '  holderIdentity: string;\n', failing: ['check_LeaseSpec'] },
+    {
+      name: 'required-flip',
+      from: '  holderIdentity?: string | undefined;\n',
+      to: '  holderIdentity: string;\n',
+      failing: ['check_LeaseSpec'],
+    },
     // A timestamp as Date instead of the branded string.
-    { name: 'date', from: '  renewTime?: MicroTime | undefined;\n', to: '  renewTime?: Date | undefined;\n', failing: ['check_LeaseSpec', 'renewTimeIsMicroTime'] },
+    {
+      name: 'date',
+      from: '  renewTime?: MicroTime | undefined;\n',
+      to: '  renewTime?: Date | undefined;\n',
+      failing: ['check_LeaseSpec', 'renewTimeIsMicroTime'],
+    },
   ];
 
   it.each(MUTANTS)('$name: diagnostics appear exactly where expected', (mutant) => {
@@ -275,12 +332,16 @@ describe('negative controls: the checker fails on mutated models', () => {
     const checker = checkerFor(fixture);
     const checkPath = `check/${fixture.module}.ts`;
     const lines = new Set(
-      result.diagnostics.filter((d) => diagnosticPath(root, d) === checkPath && d.start !== undefined).map((d) => d.file!.getLineAndCharacterOfPosition(d.start!).line + 1),
+      result.diagnostics
+        .filter((d) => diagnosticPath(root, d) === checkPath && d.start !== undefined)
+        .map((d) => d.file!.getLineAndCharacterOfPosition(d.start!).line + 1),
     );
     expect(result.messages.length, 'a mutant must not type-check').toBeGreaterThan(0);
-    for (const name of mutant.failing) expect(lines.has(lineOf(checker, name)), `${name} should fail:\n${result.messages.join('\n')}`).toBe(true);
+    for (const name of mutant.failing)
+      expect(lines.has(lineOf(checker, name)), `${name} should fail:\n${result.messages.join('\n')}`).toBe(true);
     // Untouched models still pass: the failures are about the mutation, not noise.
-    for (const name of ['check_ObjectMeta', 'check_Status', 'check_DeleteOptions']) expect(lines.has(lineOf(checker, name)), name).toBe(false);
+    for (const name of ['check_ObjectMeta', 'check_Status', 'check_DeleteOptions'])
+      expect(lines.has(lineOf(checker, name)), name).toBe(false);
   });
 });
 
@@ -292,7 +353,9 @@ describe('a recursive schema emits a recursive type', () => {
     info: { title: 'recursive', version: 'v1' },
     paths: {
       '/apis/coordination.k8s.io/v1/nodes/{name}': {
-        parameters: [{ name: 'name', in: 'path', required: true, description: 'name of the Node', schema: { type: 'string' } }],
+        parameters: [
+          { name: 'name', in: 'path', required: true, description: 'name of the Node', schema: { type: 'string' } },
+        ],
         get: {
           operationId: 'readCoordinationV1Node',
           'x-kubernetes-action': 'get',
@@ -321,7 +384,11 @@ describe('a recursive schema emits a recursive type', () => {
   it('emits an interface whose members refer to the interface itself, and it compiles', async () => {
     const ir = buildReleaseIr('1.99.0', structuredClone(document), 'recursive.json');
     expect(leaseGroupVersion(ir).models.map((m) => [m.name, m.schemaName])).toEqual([['Node', NODE]]);
-    const emitted = emitRelease(createEmitProject(), { ir, documentPath: 'recursive.json', contentHash: 'sha256:test' });
+    const emitted = emitRelease(createEmitProject(), {
+      ir,
+      documentPath: 'recursive.json',
+      contentHash: 'sha256:test',
+    });
     const models = emitted.get('v1_99/models.ts')!;
 
     const project = new Project({ useInMemoryFileSystem: true, compilerOptions: { strict: true } });
@@ -333,13 +400,28 @@ describe('a recursive schema emits a recursive type', () => {
     expect(typeOf('parent')).toBe('Node | undefined');
     expect(typeOf('byName')).toBe('{ [key: string]: Node } | undefined');
     // The names resolve to the same declaration, not to some other `Node`.
-    const childrenElement = node.getPropertyOrThrow('children').getType().getNonNullableType().getArrayElementTypeOrThrow();
+    const childrenElement = node
+      .getPropertyOrThrow('children')
+      .getType()
+      .getNonNullableType()
+      .getArrayElementTypeOrThrow();
     expect(childrenElement.getSymbol()).toBe(self);
     expect(node.getPropertyOrThrow('parent').getType().getNonNullableType().getSymbol()).toBe(self);
 
     // Compiles with the runtime, agrees with the oracle, and rejects a wrongly typed grandchild.
-    const fixture: ReleaseFixture = { entry: { release: '1.99.0', document: 'recursive.json', contentHash: 'sha256:test' }, module: 'v1_99', document, ir: leaseGroupVersion(ir), whole: ir, emitted, oracle: await oracleFor(document) };
-    const files = new Map([['check/helpers.ts', HELPERS], ...[...runtime].map(([p, t]): [string, string] => [`src/${p}`, t])]);
+    const fixture: ReleaseFixture = {
+      entry: { release: '1.99.0', document: 'recursive.json', contentHash: 'sha256:test' },
+      module: 'v1_99',
+      document,
+      ir: leaseGroupVersion(ir),
+      whole: ir,
+      emitted,
+      oracle: await oracleFor(document),
+    };
+    const files = new Map([
+      ['check/helpers.ts', HELPERS],
+      ...[...runtime].map(([p, t]): [string, string] => [`src/${p}`, t]),
+    ]);
     for (const [path, text] of emitted) files.set(`src/${path}`, text);
     files.set('oracle/v1_99.ts', fixture.oracle);
     files.set(

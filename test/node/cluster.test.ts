@@ -22,7 +22,9 @@ async function server(options: Parameters<typeof start>[0]): Promise<LeaseApiSer
   return s;
 }
 
-async function clientFor(options: Parameters<typeof kubeconfigClientOptions>[0]): Promise<{ config: NodeClientConfig; client: ReturnType<typeof createClient> }> {
+async function clientFor(
+  options: Parameters<typeof kubeconfigClientOptions>[0],
+): Promise<{ config: NodeClientConfig; client: ReturnType<typeof createClient> }> {
   const config = await kubeconfigClientOptions(options);
   configs.push(config);
   return { config, client: createClient(config.clientOptions) };
@@ -122,12 +124,23 @@ describe('HTTPS with the server generated CA', () => {
     const url = `https://127.0.0.2:${s.port}`;
     const doc = (tlsServerName?: string) => ({
       'current-context': 'x',
-      clusters: [{ name: 'c', cluster: { server: url, 'certificate-authority-data': b64(ca(s)), ...(tlsServerName ? { 'tls-server-name': tlsServerName } : {}) } }],
+      clusters: [
+        {
+          name: 'c',
+          cluster: {
+            server: url,
+            'certificate-authority-data': b64(ca(s)),
+            ...(tlsServerName ? { 'tls-server-name': tlsServerName } : {}),
+          },
+        },
+      ],
       users: [{ name: 'u', user: {} }],
       contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
     });
     const without = await clientFor({ kubeconfig: await writeKubeconfig(dir, 'without', doc()) });
-    const error = await readNamespacedLease(without.client, { namespace: 'default', name: 'a' }).catch((e: unknown) => e);
+    const error = await readNamespacedLease(without.client, { namespace: 'default', name: 'a' }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(ClusterConnectionError);
     expect((error as Error).message).toContain('certificate');
     const withName = await clientFor({ kubeconfig: await writeKubeconfig(dir, 'with', doc('localhost')) });
@@ -154,7 +167,9 @@ describe('a merged KUBECONFIG list', () => {
       clusters: [{ name: 'cluster', cluster: { server: s.url, 'certificate-authority': 'ca.pem' } }],
       users: [{ name: 'user', user: { token: 'shadowed-token' } }],
     });
-    const { config, client } = await clientFor({ env: { KUBECONFIG: [a, join(root, 'missing'), b, c].join(delimiter) } });
+    const { config, client } = await clientFor({
+      env: { KUBECONFIG: [a, join(root, 'missing'), b, c].join(delimiter) },
+    });
     expect(config.namespace).toBe('elsewhere');
     await createNamespacedLease(client, { namespace: config.namespace, body: lease('merged', 'elsewhere') });
     expect(s.store.get('elsewhere', 'merged')).toBeDefined();
@@ -163,39 +178,52 @@ describe('a merged KUBECONFIG list', () => {
 
 describe('client certificates (mTLS)', () => {
   const forms = [
-    { form: '-data', user: (cert: string, key: string) => ({ 'client-certificate-data': b64(cert), 'client-key-data': b64(key) }) },
-    { form: 'files, relative paths', user: () => ({ 'client-certificate': 'certs/client.crt', 'client-key': 'certs/client.key' }) },
+    {
+      form: '-data',
+      user: (cert: string, key: string) => ({ 'client-certificate-data': b64(cert), 'client-key-data': b64(key) }),
+    },
+    {
+      form: 'files, relative paths',
+      user: () => ({ 'client-certificate': 'certs/client.crt', 'client-key': 'certs/client.key' }),
+    },
   ];
-  it.each(forms)('authenticates with the client certificate ($form); without it the server answers 401', async ({ user }) => {
-    const s = await server({ tls: { clientCertificates: true } });
-    const tls = s.tls;
-    if (!tls?.clientCertificate || !tls.clientKey) throw new Error('no client certificate issued');
-    const dir = await tempDir();
-    const { mkdir } = await import('node:fs/promises');
-    await mkdir(join(dir, 'sub', 'certs'), { recursive: true });
-    await writeFile(join(dir, 'sub', 'certs', 'client.crt'), tls.clientCertificate);
-    await writeFile(join(dir, 'sub', 'certs', 'client.key'), tls.clientKey);
-    const cluster = { name: 'c', cluster: { server: s.url, 'certificate-authority-data': b64(tls.ca) } };
-    const path = await writeKubeconfig(join(dir, 'sub'), 'config', {
-      'current-context': 'cert',
-      clusters: [cluster],
-      users: [
-        { name: 'cert', user: user(tls.clientCertificate, tls.clientKey) },
-        { name: 'anonymous', user: {} },
-      ],
-      contexts: [
-        { name: 'cert', context: { cluster: 'c', user: 'cert' } },
-        { name: 'anon', context: { cluster: 'c', user: 'anonymous' } },
-      ],
-    });
-    const withCert = await clientFor({ kubeconfig: path });
-    await createNamespacedLease(withCert.client, { namespace: 'default', body: lease('mtls') });
-    const anon = await clientFor({ kubeconfig: path, context: 'anon' });
-    const error = await readNamespacedLease(anon.client, { namespace: 'default', name: 'mtls' }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(KubernetesApiError);
-    expect((error as KubernetesApiError).status).toBe(401);
-    expect((await readNamespacedLease(withCert.client, { namespace: 'default', name: 'mtls' })).metadata?.name).toBe('mtls');
-  });
+  it.each(forms)(
+    'authenticates with the client certificate ($form); without it the server answers 401',
+    async ({ user }) => {
+      const s = await server({ tls: { clientCertificates: true } });
+      const tls = s.tls;
+      if (!tls?.clientCertificate || !tls.clientKey) throw new Error('no client certificate issued');
+      const dir = await tempDir();
+      const { mkdir } = await import('node:fs/promises');
+      await mkdir(join(dir, 'sub', 'certs'), { recursive: true });
+      await writeFile(join(dir, 'sub', 'certs', 'client.crt'), tls.clientCertificate);
+      await writeFile(join(dir, 'sub', 'certs', 'client.key'), tls.clientKey);
+      const cluster = { name: 'c', cluster: { server: s.url, 'certificate-authority-data': b64(tls.ca) } };
+      const path = await writeKubeconfig(join(dir, 'sub'), 'config', {
+        'current-context': 'cert',
+        clusters: [cluster],
+        users: [
+          { name: 'cert', user: user(tls.clientCertificate, tls.clientKey) },
+          { name: 'anonymous', user: {} },
+        ],
+        contexts: [
+          { name: 'cert', context: { cluster: 'c', user: 'cert' } },
+          { name: 'anon', context: { cluster: 'c', user: 'anonymous' } },
+        ],
+      });
+      const withCert = await clientFor({ kubeconfig: path });
+      await createNamespacedLease(withCert.client, { namespace: 'default', body: lease('mtls') });
+      const anon = await clientFor({ kubeconfig: path, context: 'anon' });
+      const error = await readNamespacedLease(anon.client, { namespace: 'default', name: 'mtls' }).catch(
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(KubernetesApiError);
+      expect((error as KubernetesApiError).status).toBe(401);
+      expect((await readNamespacedLease(withCert.client, { namespace: 'default', name: 'mtls' })).metadata?.name).toBe(
+        'mtls',
+      );
+    },
+  );
 });
 
 describe('tokenFile', () => {
@@ -211,7 +239,9 @@ describe('tokenFile', () => {
       contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
     });
     const { client } = await clientFor({ kubeconfig: path });
-    const before = await createNamespacedLease(client, { namespace: 'default', body: lease('rot') }).catch((e: unknown) => e);
+    const before = await createNamespacedLease(client, { namespace: 'default', body: lease('rot') }).catch(
+      (e: unknown) => e,
+    );
     expect(before).toBeInstanceOf(KubernetesApiError);
     expect((before as KubernetesApiError).status).toBe(403);
     await replaceFile(join(dir, 'token'), 'new-token\n');
@@ -255,7 +285,9 @@ describe('proxies', () => {
       const dir = await tempDir();
       const path = await writeKubeconfig(dir, 'config', {
         'current-context': 'x',
-        clusters: [{ name: 'c', cluster: { server: s.url, 'certificate-authority-data': b64(ca(s)), 'proxy-url': proxy.url } }],
+        clusters: [
+          { name: 'c', cluster: { server: s.url, 'certificate-authority-data': b64(ca(s)), 'proxy-url': proxy.url } },
+        ],
         users: [{ name: 'u', user: {} }],
         contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
       });
@@ -277,7 +309,16 @@ describe('proxies', () => {
       // A name only the proxy resolves (to 127.0.0.1); the certificate is checked against tls-server-name.
       const path = await writeKubeconfig(dir, 'config', {
         'current-context': 'x',
-        clusters: [{ name: 'c', cluster: { server: `https://lease-api.invalid:${s.port}`, 'certificate-authority-data': b64(ca(s)), 'tls-server-name': 'localhost' } }],
+        clusters: [
+          {
+            name: 'c',
+            cluster: {
+              server: `https://lease-api.invalid:${s.port}`,
+              'certificate-authority-data': b64(ca(s)),
+              'tls-server-name': 'localhost',
+            },
+          },
+        ],
         users: [{ name: 'u', user: {} }],
         contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
       });
@@ -286,7 +327,9 @@ describe('proxies', () => {
       expect(proxy.tunnels).toEqual([`lease-api.invalid:${s.port}`]);
 
       const exempt = await clientFor({ kubeconfig: path, env: { HTTPS_PROXY: proxy.url, NO_PROXY: '.invalid' } });
-      const error = await readNamespacedLease(exempt.client, { namespace: 'default', name: 'env-proxied' }).catch((e: unknown) => e);
+      const error = await readNamespacedLease(exempt.client, { namespace: 'default', name: 'env-proxied' }).catch(
+        (e: unknown) => e,
+      );
       expect(error).toBeInstanceOf(ClusterConnectionError);
       expect((error as Error).message).toContain(`https://lease-api.invalid:${s.port}`);
       expect(proxy.tunnels).toHaveLength(1);
@@ -298,11 +341,20 @@ describe('proxies', () => {
 
 const KUBECTL = '/usr/bin/kubectl';
 
-function kubectl(kubeconfig: string, home: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+function kubectl(
+  kubeconfig: string,
+  home: string,
+  args: string[],
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(KUBECTL, ['--kubeconfig', kubeconfig, '--request-timeout=15s', ...args], { env: { PATH: '/usr/bin:/bin', HOME: home, KUBECACHEDIR: join(home, 'cache') }, timeout: 45_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
-    });
+    execFile(
+      KUBECTL,
+      ['--kubeconfig', kubeconfig, '--request-timeout=15s', ...args],
+      { env: { PATH: '/usr/bin:/bin', HOME: home, KUBECACHEDIR: join(home, 'cache') }, timeout: 45_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : 1, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -320,7 +372,10 @@ describe.runIf(existsSync(KUBECTL))('kubectl parity', () => {
       users: [
         { name: 'allowed', user: { token: 'allowed' } },
         { name: 'denied', user: { token: 'denied' } },
-        { name: 'cert', user: { 'client-certificate-data': b64(tls.clientCertificate), 'client-key-data': b64(tls.clientKey) } },
+        {
+          name: 'cert',
+          user: { 'client-certificate-data': b64(tls.clientCertificate), 'client-key-data': b64(tls.clientKey) },
+        },
       ],
       contexts: [
         { name: 'allowed', context: { cluster: 'c', user: 'allowed', namespace: 'other' } },
@@ -337,16 +392,30 @@ describe.runIf(existsSync(KUBECTL))('kubectl parity', () => {
 
     const denied = await kubectl(path, home, ['--context', 'denied', 'get', 'lease', 'parity']);
     const deniedClient = await clientFor({ kubeconfig: path, context: 'denied' });
-    const error = await readNamespacedLease(deniedClient.client, { namespace: deniedClient.config.namespace, name: 'parity' }).catch((e: unknown) => e);
+    const error = await readNamespacedLease(deniedClient.client, {
+      namespace: deniedClient.config.namespace,
+      name: 'parity',
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KubernetesApiError);
     const message = (error as KubernetesApiError).statusObject?.message ?? '';
     expect(message).toMatch(/forbidden: User ".+"/);
     expect(denied.code).not.toBe(0);
     expect(denied.stderr).toContain(message);
 
-    const cert = await kubectl(path, home, ['--context', 'cert', 'get', 'lease', 'parity', '-o', 'jsonpath={.metadata.name}']);
+    const cert = await kubectl(path, home, [
+      '--context',
+      'cert',
+      'get',
+      'lease',
+      'parity',
+      '-o',
+      'jsonpath={.metadata.name}',
+    ]);
     expect(cert).toMatchObject({ code: 0, stdout: 'parity' });
     const certClient = await clientFor({ kubeconfig: path, context: 'cert' });
-    expect((await readNamespacedLease(certClient.client, { namespace: certClient.config.namespace, name: 'parity' })).metadata?.name).toBe('parity');
+    expect(
+      (await readNamespacedLease(certClient.client, { namespace: certClient.config.namespace, name: 'parity' }))
+        .metadata?.name,
+    ).toBe('parity');
   });
 });

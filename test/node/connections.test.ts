@@ -101,7 +101,12 @@ describe('connections of a kubeconfig-configured client over HTTPS', () => {
   it('200 sequential reads cost at most 2 TLS handshakes, and close() ends the pool', async () => {
     const { server, relay, config } = await setUp();
     // Through the store handle, typed by the server's own Lease model, so nothing but the reads crosses the relay.
-    const created = server.store.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'kept', namespace: 'default' }, spec: { holderIdentity: 'node-test' } });
+    const created = server.store.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'kept', namespace: 'default' },
+      spec: { holderIdentity: 'node-test' },
+    });
     expect(created.ok).toBe(true);
     const client = createClient(config.clientOptions);
     server.clearRequests();
@@ -111,7 +116,9 @@ describe('connections of a kubeconfig-configured client over HTTPS', () => {
       expect(read.metadata?.name).toBe('kept');
     }
 
-    const reads = server.requests().filter((r) => r.method === 'GET' && r.path === '/apis/coordination.k8s.io/v1/namespaces/default/leases/kept');
+    const reads = server
+      .requests()
+      .filter((r) => r.method === 'GET' && r.path === '/apis/coordination.k8s.io/v1/namespaces/default/leases/kept');
     expect(reads).toHaveLength(200);
     expect(reads.every((r) => r.status === 200)).toBe(true);
     expect(relay.handshakes()).toBeGreaterThanOrEqual(1);
@@ -122,7 +129,10 @@ describe('connections of a kubeconfig-configured client over HTTPS', () => {
     await config.close();
     // The pool's connections end: the relay sees each closed (an open keep-alive socket would keep this pending).
     await relay.drained();
-    const after = await readNamespacedLease(client, { namespace: 'default', name: 'kept' }).then(() => 'read', (error: unknown) => error);
+    const after = await readNamespacedLease(client, { namespace: 'default', name: 'kept' }).then(
+      () => 'read',
+      (error: unknown) => error,
+    );
     // undici refuses a request on a closed Agent; the client reports it as a connection failure naming the server.
     expect(after).toBeInstanceOf(ClusterConnectionError);
     expect(after).toMatchObject({ code: 'UND_ERR_DESTROYED' });

@@ -5,11 +5,27 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ExecPluginError, execCredentialSource, refreshOnUnauthorized, tokenProvider } from '../../templates/node/exec/index.js';
-import type { ExecClusterInfo, ExecCredentialSource, ExecCredentialSourceOptions, KubeconfigExec } from '../../templates/node/exec/index.js';
+import {
+  ExecPluginError,
+  execCredentialSource,
+  refreshOnUnauthorized,
+  tokenProvider,
+} from '../../templates/node/exec/index.js';
+import type {
+  ExecClusterInfo,
+  ExecCredentialSource,
+  ExecCredentialSourceOptions,
+  KubeconfigExec,
+} from '../../templates/node/exec/index.js';
 import { startLeaseApiServer } from '../../templates/server/index.js';
 import { createTestPki } from '../../templates/server/tls/pki.js';
-import { createClient, createNamespacedLease, isNotFound, isUnauthorized, readNamespacedLease } from '../../generated/k8s-lease-client/src/index.js';
+import {
+  createClient,
+  createNamespacedLease,
+  isNotFound,
+  isUnauthorized,
+  readNamespacedLease,
+} from '../../generated/k8s-lease-client/src/index.js';
 
 const PLUGIN = fileURLToPath(new URL('./exec-fixtures/plugin.mjs', import.meta.url));
 const V1 = 'client.authentication.k8s.io/v1';
@@ -54,7 +70,11 @@ function pluginExec(env: Record<string, string>, overrides: Partial<KubeconfigEx
   };
 }
 
-function source(env: Record<string, string>, overrides: Partial<KubeconfigExec> = {}, options: ExecCredentialSourceOptions = {}): ExecCredentialSource {
+function source(
+  env: Record<string, string>,
+  overrides: Partial<KubeconfigExec> = {},
+  options: ExecCredentialSourceOptions = {},
+): ExecCredentialSource {
   return execCredentialSource(pluginExec(env, overrides), CLUSTER, options);
 }
 
@@ -95,7 +115,9 @@ describe('running the plugin', () => {
       const [run] = runs(record);
       expect(run?.argv).toEqual(['--region', 'eu west']);
       // JSON.parse: in an object literal `__proto__` would set the prototype instead of a key.
-      expect(run?.env).toEqual(JSON.parse('{"FROM_STANZA":"stanza value","FROM_PARENT":"parent value","__proto__":"plain variable"}'));
+      expect(run?.env).toEqual(
+        JSON.parse('{"FROM_STANZA":"stanza value","FROM_PARENT":"parent value","__proto__":"plain variable"}'),
+      );
       // No provideClusterInfo: the spec says only whether stdin was passed (v1beta1 defaults to IfAvailable; no TTY here).
       expect(run?.execInfo).toBe(`{"kind":"ExecCredential","apiVersion":"${apiVersion}","spec":{"interactive":false}}`);
     }
@@ -107,17 +129,44 @@ describe('running the plugin', () => {
     const cases: Array<{ cluster: ExecClusterInfo; want: Record<string, unknown> }> = [
       { cluster: { server: 'https://k8s.example:6443' }, want: { server: 'https://k8s.example:6443' } },
       {
-        cluster: { server: 'https://10.0.0.1', certificateAuthorityData: base64, tlsServerName: 'kubernetes', insecureSkipTlsVerify: true, proxyUrl: 'http://proxy:3128' },
-        want: { server: 'https://10.0.0.1', 'tls-server-name': 'kubernetes', 'insecure-skip-tls-verify': true, 'certificate-authority-data': base64, 'proxy-url': 'http://proxy:3128' },
+        cluster: {
+          server: 'https://10.0.0.1',
+          certificateAuthorityData: base64,
+          tlsServerName: 'kubernetes',
+          insecureSkipTlsVerify: true,
+          proxyUrl: 'http://proxy:3128',
+        },
+        want: {
+          server: 'https://10.0.0.1',
+          'tls-server-name': 'kubernetes',
+          'insecure-skip-tls-verify': true,
+          'certificate-authority-data': base64,
+          'proxy-url': 'http://proxy:3128',
+        },
       },
       // A PEM instead of the kubeconfig's base64 reaches the plugin the same way; false and empty fields are omitted.
-      { cluster: { server: 'https://h', certificateAuthorityData: pem, insecureSkipTlsVerify: false, tlsServerName: '' }, want: { server: 'https://h', 'certificate-authority-data': base64 } },
+      {
+        cluster: {
+          server: 'https://h',
+          certificateAuthorityData: pem,
+          insecureSkipTlsVerify: false,
+          tlsServerName: '',
+        },
+        want: { server: 'https://h', 'certificate-authority-data': base64 },
+      },
     ];
     for (const { cluster, want } of cases) {
       const record = newRecord();
-      const creds = execCredentialSource(pluginExec({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 't' }, { provideClusterInfo: true }), cluster);
+      const creds = execCredentialSource(
+        pluginExec({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 't' }, { provideClusterInfo: true }),
+        cluster,
+      );
       await creds.token();
-      expect(JSON.parse(runs(record)[0]?.execInfo ?? 'null')).toEqual({ kind: 'ExecCredential', apiVersion: V1, spec: { cluster: want, interactive: false } });
+      expect(JSON.parse(runs(record)[0]?.execInfo ?? 'null')).toEqual({
+        kind: 'ExecCredential',
+        apiVersion: V1,
+        spec: { cluster: want, interactive: false },
+      });
     }
   });
 
@@ -126,12 +175,23 @@ describe('running the plugin', () => {
     { mode: 'IfAvailable', terminal: false, interactive: false },
     { mode: 'IfAvailable', terminal: true, interactive: true },
     { mode: 'Always', terminal: true, interactive: true },
-  ] as const)('interactiveMode $mode with a terminal: $terminal tells the plugin interactive: $interactive', async ({ mode, terminal, interactive }) => {
-    const record = newRecord();
-    const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 't' }, { interactiveMode: mode }, { isTerminal: () => terminal });
-    expect(await creds.token()).toBe('t');
-    expect(JSON.parse(runs(record)[0]?.execInfo ?? 'null')).toEqual({ kind: 'ExecCredential', apiVersion: V1, spec: { interactive } });
-  });
+  ] as const)(
+    'interactiveMode $mode with a terminal: $terminal tells the plugin interactive: $interactive',
+    async ({ mode, terminal, interactive }) => {
+      const record = newRecord();
+      const creds = source(
+        { PLUGIN_RECORD: record, PLUGIN_TOKENS: 't' },
+        { interactiveMode: mode },
+        { isTerminal: () => terminal },
+      );
+      expect(await creds.token()).toBe('t');
+      expect(JSON.parse(runs(record)[0]?.execInfo ?? 'null')).toEqual({
+        kind: 'ExecCredential',
+        apiVersion: V1,
+        spec: { interactive },
+      });
+    },
+  );
 
   it('resolves a relative command with a path separator against the kubeconfig directory, a bare name on PATH', async () => {
     const dir = mkdtempSync(join(TMP, 'kubeconfig-'));
@@ -144,11 +204,19 @@ describe('running the plugin', () => {
       { name: 'PLUGIN_RECORD', value: record },
       { name: 'PLUGIN_TOKENS', value: 'relative' },
     ];
-    const relative = execCredentialSource({ command: './bin/plugin.sh', args: ['a'], apiVersion: V1, interactiveMode: 'Never', env }, CLUSTER, { kubeconfigPath: join(dir, 'config') });
+    const relative = execCredentialSource(
+      { command: './bin/plugin.sh', args: ['a'], apiVersion: V1, interactiveMode: 'Never', env },
+      CLUSTER,
+      { kubeconfigPath: join(dir, 'config') },
+    );
     expect(await relative.token()).toBe('relative');
-    const onPath = execCredentialSource({ command: 'plugin.sh', args: ['b'], apiVersion: V1, interactiveMode: 'Never', env }, CLUSTER, {
-      env: { ...process.env, PATH: join(dir, 'bin') },
-    });
+    const onPath = execCredentialSource(
+      { command: 'plugin.sh', args: ['b'], apiVersion: V1, interactiveMode: 'Never', env },
+      CLUSTER,
+      {
+        env: { ...process.env, PATH: join(dir, 'bin') },
+      },
+    );
     expect(await onPath.token()).toBe('relative');
     expect(runs(record).map((r) => r.argv)).toEqual([['a'], ['b']]);
   });
@@ -167,7 +235,11 @@ describe('caching', () => {
   it('keeps a credential until its expirationTimestamp and runs the plugin again after it', async () => {
     const record = newRecord();
     let now = Date.parse('2030-01-01T00:00:00Z');
-    const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'first,second', PLUGIN_EXPIRY: '2030-01-01T00:10:00Z' }, {}, { now: () => now });
+    const creds = source(
+      { PLUGIN_RECORD: record, PLUGIN_TOKENS: 'first,second', PLUGIN_EXPIRY: '2030-01-01T00:10:00Z' },
+      {},
+      { now: () => now },
+    );
     expect(await creds.token()).toBe('first');
     now += 9 * 60_000;
     expect(await creds.token()).toBe('first');
@@ -190,7 +262,13 @@ describe('caching', () => {
   it('shares one run between concurrent callers', async () => {
     const record = newRecord();
     const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'shared', PLUGIN_EXPIRY: FUTURE });
-    const tokens = await Promise.all([creds.token(), creds.token(), creds.clientCertificate(), creds.token(), creds.token()]);
+    const tokens = await Promise.all([
+      creds.token(),
+      creds.token(),
+      creds.clientCertificate(),
+      creds.token(),
+      creds.token(),
+    ]);
     expect(tokens).toEqual(['shared', 'shared', undefined, 'shared', 'shared']);
     expect(runs(record)).toHaveLength(1);
   });
@@ -202,9 +280,16 @@ describe('refreshOnUnauthorized against the Lease API server', () => {
     try {
       const record = newRecord();
       const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old,new' });
-      const client = createClient({ baseUrl: server.url, token: tokenProvider(creds), fetch: refreshOnUnauthorized(fetch, creds) });
+      const client = createClient({
+        baseUrl: server.url,
+        token: tokenProvider(creds),
+        fetch: refreshOnUnauthorized(fetch, creds),
+      });
       // A POST: its body is replayed on the retry.
-      const created = await createNamespacedLease(client, { namespace: 'default', body: { metadata: { name: 'exec-lease' }, spec: { holderIdentity: 'exec' } } });
+      const created = await createNamespacedLease(client, {
+        namespace: 'default',
+        body: { metadata: { name: 'exec-lease' }, spec: { holderIdentity: 'exec' } },
+      });
       expect(created.metadata?.name).toBe('exec-lease');
       expect(runs(record)).toHaveLength(2);
       const read = await readNamespacedLease(client, { namespace: 'default', name: 'exec-lease' });
@@ -223,8 +308,14 @@ describe('refreshOnUnauthorized against the Lease API server', () => {
       await createNamespacedLease(good, { namespace: 'default', body: { metadata: { name: 'shared' } } });
       const record = newRecord();
       const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old,new' });
-      const client = createClient({ baseUrl: server.url, token: tokenProvider(creds), fetch: refreshOnUnauthorized(fetch, creds) });
-      const leases = await Promise.all(Array.from({ length: 6 }, () => readNamespacedLease(client, { namespace: 'default', name: 'shared' })));
+      const client = createClient({
+        baseUrl: server.url,
+        token: tokenProvider(creds),
+        fetch: refreshOnUnauthorized(fetch, creds),
+      });
+      const leases = await Promise.all(
+        Array.from({ length: 6 }, () => readNamespacedLease(client, { namespace: 'default', name: 'shared' })),
+      );
       expect(leases.map((l) => l.metadata?.name)).toEqual(Array.from({ length: 6 }, () => 'shared'));
       // One run gave 'old' to all six, one refresh gave 'new' to all six.
       expect(runs(record).map((r) => r.argv)).toHaveLength(2);
@@ -238,10 +329,18 @@ describe('refreshOnUnauthorized against the Lease API server', () => {
     try {
       const record = newRecord();
       const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old' });
-      const client = createClient({ baseUrl: server.url, token: tokenProvider(creds), fetch: refreshOnUnauthorized(fetch, creds) });
-      const results = await Promise.allSettled(Array.from({ length: 6 }, () => readNamespacedLease(client, { namespace: 'default', name: 'x' })));
+      const client = createClient({
+        baseUrl: server.url,
+        token: tokenProvider(creds),
+        fetch: refreshOnUnauthorized(fetch, creds),
+      });
+      const results = await Promise.allSettled(
+        Array.from({ length: 6 }, () => readNamespacedLease(client, { namespace: 'default', name: 'x' })),
+      );
       // Each request retried once and still got kube-apiserver's 401; the plugin ran for the first credential and one refresh.
-      expect(results.map((r) => r.status === 'rejected' && isUnauthorized(r.reason))).toEqual(Array.from({ length: 6 }, () => true));
+      expect(results.map((r) => r.status === 'rejected' && isUnauthorized(r.reason))).toEqual(
+        Array.from({ length: 6 }, () => true),
+      );
       expect(runs(record)).toHaveLength(2);
     } finally {
       await server.close();
@@ -265,7 +364,9 @@ describe('refreshOnUnauthorized against the Lease API server', () => {
       expect(await response.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
       expect(runs(record)).toHaveLength(1);
       const good = createClient({ baseUrl: server.url, token: 'new' });
-      const missing: unknown = await readNamespacedLease(good, { namespace: 'default', name: 'streamed' }).catch((e: unknown) => e);
+      const missing: unknown = await readNamespacedLease(good, { namespace: 'default', name: 'streamed' }).catch(
+        (e: unknown) => e,
+      );
       expect(isNotFound(missing)).toBe(true);
     } finally {
       await server.close();
@@ -276,17 +377,37 @@ describe('refreshOnUnauthorized against the Lease API server', () => {
     const server = await startLeaseApiServer({ token: 'new' });
     try {
       const record = newRecord();
-      const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old', PLUGIN_FAIL_AFTER: '1', PLUGIN_STDERR: 'no refresh today' });
+      const creds = source({
+        PLUGIN_RECORD: record,
+        PLUGIN_TOKENS: 'old',
+        PLUGIN_FAIL_AFTER: '1',
+        PLUGIN_STDERR: 'no refresh today',
+      });
       const refreshErrors: unknown[] = [];
-      const client = createClient({ baseUrl: server.url, token: tokenProvider(creds), fetch: refreshOnUnauthorized(fetch, creds, { onRefreshError: (e) => refreshErrors.push(e) }) });
-      const outcome: unknown = await readNamespacedLease(client, { namespace: 'default', name: 'x' }).catch((e: unknown) => e);
+      const client = createClient({
+        baseUrl: server.url,
+        token: tokenProvider(creds),
+        fetch: refreshOnUnauthorized(fetch, creds, { onRefreshError: (e) => refreshErrors.push(e) }),
+      });
+      const outcome: unknown = await readNamespacedLease(client, { namespace: 'default', name: 'x' }).catch(
+        (e: unknown) => e,
+      );
       expect(isUnauthorized(outcome)).toBe(true);
       expect(refreshErrors).toHaveLength(1);
       expect(refreshErrors[0]).toBeInstanceOf(ExecPluginError);
-      expect((refreshErrors[0] as ExecPluginError).message).toBe(`exec plugin ${process.execPath}: executable failed with exit code 1`);
+      expect((refreshErrors[0] as ExecPluginError).message).toBe(
+        `exec plugin ${process.execPath}: executable failed with exit code 1`,
+      );
       expect(runs(record)).toHaveLength(2);
       // The server still serves.
-      expect((await createNamespacedLease(createClient({ baseUrl: server.url, token: 'new' }), { namespace: 'default', body: { metadata: { name: 'after' } } })).metadata?.name).toBe('after');
+      expect(
+        (
+          await createNamespacedLease(createClient({ baseUrl: server.url, token: 'new' }), {
+            namespace: 'default',
+            body: { metadata: { name: 'after' } },
+          })
+        ).metadata?.name,
+      ).toBe('after');
     } finally {
       await server.close();
     }
@@ -305,14 +426,22 @@ const SECRET = 'sekret-token-4f1e9c';
 const cmd = process.execPath;
 
 function rawPlugin(stdout: unknown, record?: string): KubeconfigExec {
-  return pluginExec({ PLUGIN_MODE: 'raw', PLUGIN_STDOUT: typeof stdout === 'string' ? stdout : JSON.stringify(stdout), ...(record ? { PLUGIN_RECORD: record } : {}) });
+  return pluginExec({
+    PLUGIN_MODE: 'raw',
+    PLUGIN_STDOUT: typeof stdout === 'string' ? stdout : JSON.stringify(stdout),
+    ...(record ? { PLUGIN_RECORD: record } : {}),
+  });
 }
 
 const ERROR_CASES: ErrorCase[] = [
   {
     // client-go's error says only "exec: executable X failed with exit code N": stderr went to the user, not here.
     name: 'non-zero exit: the exit code, never what the plugin wrote to stderr',
-    exec: pluginExec({ PLUGIN_MODE: 'exit', PLUGIN_EXIT: '3', PLUGIN_STDERR: `login failed for ${SECRET}\u001b[31m\nforged line\u202e` }),
+    exec: pluginExec({
+      PLUGIN_MODE: 'exit',
+      PLUGIN_EXIT: '3',
+      PLUGIN_STDERR: `login failed for ${SECRET}\u001b[31m\nforged line\u202e`,
+    }),
     failure: 'exit-code',
     message: `exec plugin ${cmd}: executable failed with exit code 3`,
   },
@@ -366,13 +495,21 @@ const ERROR_CASES: ErrorCase[] = [
   },
   {
     name: 'certificate without key',
-    exec: rawPlugin({ apiVersion: V1, kind: 'ExecCredential', status: { clientCertificateData: '-----BEGIN CERTIFICATE-----' } }),
+    exec: rawPlugin({
+      apiVersion: V1,
+      kind: 'ExecCredential',
+      status: { clientCertificateData: '-----BEGIN CERTIFICATE-----' },
+    }),
     failure: 'no-credential',
     message: `exec plugin ${cmd}: exec plugin returned only certificate or key, not both`,
   },
   {
     name: 'certificate and key that do not parse',
-    exec: rawPlugin({ apiVersion: V1, kind: 'ExecCredential', status: { clientCertificateData: 'not a cert', clientKeyData: SECRET } }),
+    exec: rawPlugin({
+      apiVersion: V1,
+      kind: 'ExecCredential',
+      status: { clientCertificateData: 'not a cert', clientKeyData: SECRET },
+    }),
     failure: 'bad-certificate',
     message: `exec plugin ${cmd}: failed parsing client key/certificate`,
   },
@@ -384,7 +521,11 @@ const ERROR_CASES: ErrorCase[] = [
   },
   {
     name: 'expirationTimestamp that is not RFC 3339',
-    exec: rawPlugin({ apiVersion: V1, kind: 'ExecCredential', status: { token: SECRET, expirationTimestamp: 'tomorrow' } }),
+    exec: rawPlugin({
+      apiVersion: V1,
+      kind: 'ExecCredential',
+      status: { token: SECRET, expirationTimestamp: 'tomorrow' },
+    }),
     failure: 'decode',
     message: `exec plugin ${cmd}: decoding stdout: status.expirationTimestamp is not an RFC 3339 time`,
   },
@@ -419,22 +560,37 @@ const ERROR_CASES: ErrorCase[] = [
 describe('errors', () => {
   const produced: string[] = [];
 
-  it.each(ERROR_CASES)('$name: one line naming the command, no secret, nothing cached', async ({ exec, options, failure, message }) => {
-    const creds = execCredentialSource(exec, CLUSTER, options);
-    const error = await rejection(creds.token());
-    expect(error.failure).toBe(failure);
-    expect(error.command).toBe(cmd);
-    if (typeof message === 'string') expect(error.message).toBe(message);
-    else expect(error.message).toMatch(message);
-    expect(error.message).not.toContain('\n');
-    produced.push(error.message, String(error), inspect(error), JSON.stringify(error), error.stack ?? '', inspect(creds), String(creds), JSON.stringify(creds));
-    // A failure is not cached: the next call runs the plugin again and fails the same way.
-    expect((await rejection(creds.clientCertificate())).message).toBe(error.message);
-  });
+  it.each(ERROR_CASES)(
+    '$name: one line naming the command, no secret, nothing cached',
+    async ({ exec, options, failure, message }) => {
+      const creds = execCredentialSource(exec, CLUSTER, options);
+      const error = await rejection(creds.token());
+      expect(error.failure).toBe(failure);
+      expect(error.command).toBe(cmd);
+      if (typeof message === 'string') expect(error.message).toBe(message);
+      else expect(error.message).toMatch(message);
+      expect(error.message).not.toContain('\n');
+      produced.push(
+        error.message,
+        String(error),
+        inspect(error),
+        JSON.stringify(error),
+        error.stack ?? '',
+        inspect(creds),
+        String(creds),
+        JSON.stringify(creds),
+      );
+      // A failure is not cached: the next call runs the plugin again and fails the same way.
+      expect((await rejection(creds.clientCertificate())).message).toBe(error.message);
+    },
+  );
 
-  it('prints a missing executable with kubectl\'s wording and the installHint, on one line', async () => {
+  it("prints a missing executable with kubectl's wording and the installHint, on one line", async () => {
     const hint = 'Install it with:\n  brew install k8s-lease-no-such-plugin\n';
-    const creds = execCredentialSource({ command: 'k8s-lease-no-such-plugin', apiVersion: V1, interactiveMode: 'Never', installHint: hint }, CLUSTER);
+    const creds = execCredentialSource(
+      { command: 'k8s-lease-no-such-plugin', apiVersion: V1, interactiveMode: 'Never', installHint: hint },
+      CLUSTER,
+    );
     const error = await rejection(creds.token());
     expect(error.failure).toBe('not-found');
     expect(error.message).toBe(
@@ -446,10 +602,16 @@ describe('errors', () => {
 
   it('prefixes every failure with errorContext, keeping the type and the failure code', async () => {
     const where = '/home/me/.kube/config: user "me"';
-    const missing = execCredentialSource({ command: 'k8s-lease-no-such-plugin', apiVersion: V1, interactiveMode: 'Never' }, CLUSTER, { errorContext: where });
+    const missing = execCredentialSource(
+      { command: 'k8s-lease-no-such-plugin', apiVersion: V1, interactiveMode: 'Never' },
+      CLUSTER,
+      { errorContext: where },
+    );
     const notFound = await rejection(missing.token());
     expect(notFound.failure).toBe('not-found');
-    expect(notFound.message).toMatch(/^\/home\/me\/\.kube\/config: user "me": exec: executable k8s-lease-no-such-plugin not found; /);
+    expect(notFound.message).toMatch(
+      /^\/home\/me\/\.kube\/config: user "me": exec: executable k8s-lease-no-such-plugin not found; /,
+    );
     const exit = await rejection(source({ PLUGIN_MODE: 'exit' }, {}, { errorContext: where }).token());
     expect(exit.failure).toBe('exit-code');
     expect(exit.message).toBe(`${where}: exec plugin ${cmd}: executable failed with exit code 1`);
@@ -460,7 +622,9 @@ describe('errors', () => {
       invalid = error;
     }
     expect(invalid).toBeInstanceOf(ExecPluginError);
-    expect((invalid as ExecPluginError).message).toBe(`${where}: exec plugin p: interactiveMode must be specified to use exec authentication plugin with ${V1}`);
+    expect((invalid as ExecPluginError).message).toBe(
+      `${where}: exec plugin p: interactiveMode must be specified to use exec authentication plugin with ${V1}`,
+    );
   });
 
   it("passes the plugin's stderr through to the process's stderr, as client-go does, and keeps it out of the error", async () => {
@@ -479,10 +643,28 @@ await execCredentialSource(exec, { server: 'https://127.0.0.1:6443' }).token().c
   });
 
   it.each([
-    { name: 'unknown apiVersion', exec: { command: 'p', apiVersion: 'client.authentication.k8s.io/v1alpha1' }, message: 'exec plugin p: invalid apiVersion "client.authentication.k8s.io/v1alpha1": want client.authentication.k8s.io/v1 or client.authentication.k8s.io/v1beta1' },
-    { name: 'v1 without interactiveMode', exec: { command: 'p', apiVersion: V1 }, message: 'exec plugin p: interactiveMode must be specified to use exec authentication plugin with client.authentication.k8s.io/v1' },
-    { name: 'unknown interactiveMode', exec: { command: 'p', apiVersion: V1, interactiveMode: 'Sometimes' as 'Never' }, message: 'exec plugin p: invalid interactiveMode "Sometimes": valid values are Never, IfAvailable, Always' },
-    { name: 'no command', exec: { command: '', apiVersion: V1, interactiveMode: 'Never' as const }, message: 'exec plugin : command must be specified to use exec authentication plugin' },
+    {
+      name: 'unknown apiVersion',
+      exec: { command: 'p', apiVersion: 'client.authentication.k8s.io/v1alpha1' },
+      message:
+        'exec plugin p: invalid apiVersion "client.authentication.k8s.io/v1alpha1": want client.authentication.k8s.io/v1 or client.authentication.k8s.io/v1beta1',
+    },
+    {
+      name: 'v1 without interactiveMode',
+      exec: { command: 'p', apiVersion: V1 },
+      message:
+        'exec plugin p: interactiveMode must be specified to use exec authentication plugin with client.authentication.k8s.io/v1',
+    },
+    {
+      name: 'unknown interactiveMode',
+      exec: { command: 'p', apiVersion: V1, interactiveMode: 'Sometimes' as 'Never' },
+      message: 'exec plugin p: invalid interactiveMode "Sometimes": valid values are Never, IfAvailable, Always',
+    },
+    {
+      name: 'no command',
+      exec: { command: '', apiVersion: V1, interactiveMode: 'Never' as const },
+      message: 'exec plugin : command must be specified to use exec authentication plugin',
+    },
   ])('rejects the stanza at once: $name', ({ exec, message }) => {
     let thrown: unknown;
     try {
@@ -501,7 +683,13 @@ await execCredentialSource(exec, { server: 'https://127.0.0.1:6443' }).token().c
     const creds = source({ PLUGIN_TOKENS: SECRET, PLUGIN_CERT: pki.client?.certificate ?? '', PLUGIN_KEY: key });
     await creds.token();
     await creds.clientCertificate();
-    const views = [...produced, inspect(creds, { showHidden: true, depth: 10 }), String(creds), JSON.stringify(creds), `${creds}`];
+    const views = [
+      ...produced,
+      inspect(creds, { showHidden: true, depth: 10 }),
+      String(creds),
+      JSON.stringify(creds),
+      `${creds}`,
+    ];
     expect(views.length).toBeGreaterThan(ERROR_CASES.length * 8);
     const keyBody = key.split('\n')[1] ?? '';
     expect(keyBody.length).toBeGreaterThan(20);

@@ -22,7 +22,9 @@ beforeAll(async () => {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ method: req.method, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      res.end(
+        JSON.stringify({ method: req.method, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -53,7 +55,12 @@ describe('nodeFetch with a Request', () => {
   it.each([
     {
       name: 'method, headers and body of the Request',
-      input: () => new Request(url, { method: 'PUT', headers: { 'x-a': '1', 'content-type': 'application/json' }, body: '{"a":1}' }),
+      input: () =>
+        new Request(url, {
+          method: 'PUT',
+          headers: { 'x-a': '1', 'content-type': 'application/json' },
+          body: '{"a":1}',
+        }),
       init: undefined,
       expected: { method: 'PUT', headers: { 'x-a': '1', 'content-type': 'application/json' }, body: '{"a":1}' },
     },
@@ -71,7 +78,8 @@ describe('nodeFetch with a Request', () => {
     },
     {
       name: 'a Request whose body is a stream',
-      input: () => new Request(url, { method: 'POST', body: streamOf('part one, ', 'part two'), duplex: 'half' } as RequestInit),
+      input: () =>
+        new Request(url, { method: 'POST', body: streamOf('part one, ', 'part two'), duplex: 'half' } as RequestInit),
       init: undefined,
       expected: { method: 'POST', headers: {}, body: 'part one, part two' },
     },

@@ -44,7 +44,13 @@ export interface KubeconfigDoc {
 /** Writes a kubeconfig (YAML, strings double-quoted as kubectl reads YAML 1.1) and returns its path. */
 export async function writeKubeconfig(dir: string, name: string, doc: KubeconfigDoc): Promise<string> {
   const path = join(dir, name);
-  await writeFile(path, stringify({ apiVersion: 'v1', kind: 'Config', ...doc }, { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 }));
+  await writeFile(
+    path,
+    stringify(
+      { apiVersion: 'v1', kind: 'Config', ...doc },
+      { defaultStringType: 'QUOTE_DOUBLE', defaultKeyType: 'PLAIN', lineWidth: 0 },
+    ),
+  );
   return path;
 }
 
@@ -56,5 +62,10 @@ export async function replaceFile(path: string, content: string): Promise<void> 
 }
 
 export function lease(name: string, namespace = 'default'): Lease {
-  return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: { holderIdentity: 'node-test' } };
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, namespace },
+    spec: { holderIdentity: 'node-test' },
+  };
 }

@@ -21,7 +21,10 @@ async function mount(s: LeaseApiServer, token: string, namespace?: string): Prom
   return root;
 }
 
-const podEnv = (s: LeaseApiServer): NodeJS.ProcessEnv => ({ KUBERNETES_SERVICE_HOST: '127.0.0.1', KUBERNETES_SERVICE_PORT: String(s.port) });
+const podEnv = (s: LeaseApiServer): NodeJS.ProcessEnv => ({
+  KUBERNETES_SERVICE_HOST: '127.0.0.1',
+  KUBERNETES_SERVICE_PORT: String(s.port),
+});
 
 describe('inClusterClientOptions', () => {
   it('reaches the server with the mounted CA and token; the namespace file is the default namespace', async () => {
@@ -34,7 +37,9 @@ describe('inClusterClientOptions', () => {
       expect(config.clientOptions.baseUrl).toBe(`https://127.0.0.1:${s.port}`);
       const client = createClient(config.clientOptions);
       await createNamespacedLease(client, { namespace: config.namespace, body: lease('pod', 'other') });
-      expect((await readNamespacedLease(client, { namespace: 'other', name: 'pod' })).metadata?.namespace).toBe('other');
+      expect((await readNamespacedLease(client, { namespace: 'other', name: 'pod' })).metadata?.namespace).toBe(
+        'other',
+      );
     } finally {
       await config.close();
     }
@@ -49,14 +54,21 @@ describe('inClusterClientOptions', () => {
     const config = await inClusterClientOptions({ root, env, onWarning: (m) => warnings.push(m) });
     expect(config.clientOptions.baseUrl).toBe('https://[fd00::1]:443');
     expect(config.namespace).toBe('from-env');
-    expect(warnings).toEqual([`${join(root, 'ca.crt')}: cannot read the in-cluster CA; using the system's trusted roots`]);
+    expect(warnings).toEqual([
+      `${join(root, 'ca.crt')}: cannot read the in-cluster CA; using the system's trusted roots`,
+    ]);
     await config.close();
   });
 
   it('names what is missing: the service variables, the token file', async () => {
     const root = await tempDir();
-    await expect(inClusterClientOptions({ root, env: {} })).rejects.toThrow('KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined');
-    const error = await inClusterClientOptions({ root, env: { KUBERNETES_SERVICE_HOST: 'h', KUBERNETES_SERVICE_PORT: '1' } }).catch((e: unknown) => e);
+    await expect(inClusterClientOptions({ root, env: {} })).rejects.toThrow(
+      'KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined',
+    );
+    const error = await inClusterClientOptions({
+      root,
+      env: { KUBERNETES_SERVICE_HOST: 'h', KUBERNETES_SERVICE_PORT: '1' },
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(KubeconfigError);
     expect((error as Error).message).toBe(`${join(root, 'token')}: cannot read token file (ENOENT)`);
   });
@@ -95,14 +107,19 @@ describe('inClusterClientOptions', () => {
     let connections = 0;
     const seen: string[] = [];
     try {
-      const watch = watchNamespacedLeases(client, { namespace: 'default' }, {
-        signal: abort.signal,
-        reconnect: { initialDelayMs: 1, maxDelayMs: 10 },
-        onConnect: () => {
-          connections += 1;
-          if (connections === 1) void createNamespacedLease(client, { namespace: 'default', body: lease('before-rotation') });
+      const watch = watchNamespacedLeases(
+        client,
+        { namespace: 'default' },
+        {
+          signal: abort.signal,
+          reconnect: { initialDelayMs: 1, maxDelayMs: 10 },
+          onConnect: () => {
+            connections += 1;
+            if (connections === 1)
+              void createNamespacedLease(client, { namespace: 'default', body: lease('before-rotation') });
+          },
         },
-      });
+      );
       for await (const event of watch) {
         if (event.type !== 'ADDED') continue;
         seen.push(event.object.metadata?.name ?? '');

@@ -21,7 +21,11 @@ interface Plugin {
 const plugin: Plugin = { token: undefined, certificate: undefined, calls: [], invalidations: 0, asked: 0 };
 
 vi.mock('../../templates/node/exec/index.js', () => ({
-  execCredentialSource: (exec: KubeconfigExec, cluster: ExecClusterInfo, options?: { kubeconfigPath?: string }): ExecCredentialSource => {
+  execCredentialSource: (
+    exec: KubeconfigExec,
+    cluster: ExecClusterInfo,
+    options?: { kubeconfigPath?: string },
+  ): ExecCredentialSource => {
     plugin.calls.push({ exec, cluster, kubeconfigPath: options?.kubeconfigPath });
     return {
       token: async () => {
@@ -59,7 +63,14 @@ async function kubeconfigFor(s: LeaseApiServer): Promise<string> {
   return writeKubeconfig(dir, 'config', {
     'current-context': 'x',
     clusters: [{ name: 'c', cluster: { server: s.url, 'certificate-authority-data': b64(s.tls?.ca ?? '') } }],
-    users: [{ name: 'u', user: { exec: { command: 'bin/plugin', apiVersion: 'client.authentication.k8s.io/v1', provideClusterInfo: true } } }],
+    users: [
+      {
+        name: 'u',
+        user: {
+          exec: { command: 'bin/plugin', apiVersion: 'client.authentication.k8s.io/v1', provideClusterInfo: true },
+        },
+      },
+    ],
     contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
   });
 }
@@ -80,7 +91,9 @@ describe('exec users', () => {
       expect(plugin.calls[0]?.cluster).toMatchObject({ server: s.url, certificateAuthorityData: s.tls?.ca });
       // A 401 goes through the source's invalidate before the error reaches the caller.
       plugin.token = 'revoked';
-      await expect(readNamespacedLease(client, { namespace: 'default', name: 'exec' })).rejects.toMatchObject({ status: 401 });
+      await expect(readNamespacedLease(client, { namespace: 'default', name: 'exec' })).rejects.toMatchObject({
+        status: 401,
+      });
       expect(plugin.invalidations).toBe(1);
     } finally {
       await config.close();
@@ -97,7 +110,9 @@ describe('exec users', () => {
     const config = await kubeconfigClientOptions({ kubeconfig: path });
     try {
       const client = createClient(config.clientOptions);
-      await expect(readNamespacedLease(client, { namespace: 'default', name: 'none' })).rejects.toMatchObject({ status: 401 });
+      await expect(readNamespacedLease(client, { namespace: 'default', name: 'none' })).rejects.toMatchObject({
+        status: 401,
+      });
       plugin.certificate = { cert: tls.clientCertificate, key: tls.clientKey };
       await createNamespacedLease(client, { namespace: 'default', body: lease('exec-cert') });
       expect(s.store.get('default', 'exec-cert')).toBeDefined();
@@ -111,24 +126,39 @@ describe('exec users', () => {
     { name: 'a tokenFile', user: { tokenFile: 'token' } },
     { name: 'a username (basic auth)', user: { username: 'admin', password: 'pw' } },
     { name: 'a client certificate', user: {} },
-  ])('are not run when the user also has $name, as client-go\'s exec.UpdateTransportConfig', async ({ name, user }) => {
+  ])("are not run when the user also has $name, as client-go's exec.UpdateTransportConfig", async ({ name, user }) => {
     const certificate = name === 'a client certificate';
     const s = await start({ tls: certificate ? { clientCertificates: true } : true, token: 'static-token' });
     servers.push(s);
     const dir = await tempDir();
     await writeFile(join(dir, 'token'), 'static-token\n');
-    const credentials = certificate ? { 'client-certificate-data': b64(s.tls?.clientCertificate ?? ''), 'client-key-data': b64(s.tls?.clientKey ?? '') } : user;
+    const credentials = certificate
+      ? {
+          'client-certificate-data': b64(s.tls?.clientCertificate ?? ''),
+          'client-key-data': b64(s.tls?.clientKey ?? ''),
+        }
+      : user;
     const path = await writeKubeconfig(dir, 'config', {
       'current-context': 'x',
       clusters: [{ name: 'c', cluster: { server: s.url, 'certificate-authority-data': b64(s.tls?.ca ?? '') } }],
-      users: [{ name: 'u', user: { ...credentials, exec: { command: 'bin/plugin', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never' } } }],
+      users: [
+        {
+          name: 'u',
+          user: {
+            ...credentials,
+            exec: { command: 'bin/plugin', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never' },
+          },
+        },
+      ],
       contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
     });
     Object.assign(plugin, { token: 'exec-token', certificate: undefined, calls: [], invalidations: 0, asked: 0 });
     const config = await kubeconfigClientOptions({ kubeconfig: path, env: {} });
     try {
       const client = createClient(config.clientOptions);
-      const outcome = await readNamespacedLease(client, { namespace: 'default', name: 'absent' }).catch((e: unknown) => e);
+      const outcome = await readNamespacedLease(client, { namespace: 'default', name: 'absent' }).catch(
+        (e: unknown) => e,
+      );
       // Basic auth is not one of the test server's authenticators: its 401 still shows the exec token was not sent instead.
       expect(outcome).toMatchObject({ status: name === 'a username (basic auth)' ? 401 : 404 });
       expect(plugin.asked).toBe(0);

@@ -45,7 +45,9 @@ describe('KUBECONFIG merging (clientcmd loader.go)', () => {
     const explicit = await writeKubeconfig(dir, 'explicit', { 'current-context': 'explicit' });
     const env = { KUBECONFIG: fromEnv };
     expect((await loadKubeconfig({ kubeconfig: explicit, env })).currentContext).toBe('explicit');
-    await expect(loadKubeconfig({ kubeconfig: join(dir, 'nope'), env })).rejects.toThrow(`${join(dir, 'nope')}: cannot read kubeconfig (ENOENT)`);
+    await expect(loadKubeconfig({ kubeconfig: join(dir, 'nope'), env })).rejects.toThrow(
+      `${join(dir, 'nope')}: cannot read kubeconfig (ENOENT)`,
+    );
   });
 
   it('defaults to $HOME/.kube/config', async () => {
@@ -80,7 +82,10 @@ describe('KUBECONFIG merging (clientcmd loader.go)', () => {
     const path = await writeKubeconfig(dir, 'config', {
       users: [
         { name: 'path', user: { exec: { command: './bin/plugin', apiVersion: 'client.authentication.k8s.io/v1' } } },
-        { name: 'lookup', user: { exec: { command: 'gke-gcloud-auth-plugin', apiVersion: 'client.authentication.k8s.io/v1' } } },
+        {
+          name: 'lookup',
+          user: { exec: { command: 'gke-gcloud-auth-plugin', apiVersion: 'client.authentication.k8s.io/v1' } },
+        },
       ],
     });
     const config = await loadKubeconfig({ kubeconfig: path });
@@ -120,9 +125,17 @@ describe('KUBECONFIG merging (clientcmd loader.go)', () => {
   it('reads YAML 1.1 as kubectl does: an unquoted yes is a boolean, so a token must be quoted', async () => {
     const dir = await tempDir();
     const path = join(dir, 'config');
-    await writeFile(path, 'clusters:\n- name: c\n  cluster:\n    server: https://x\n    insecure-skip-tls-verify: yes\nusers:\n- name: u\n  user:\n    token: on\n');
-    await expect(loadKubeconfig({ kubeconfig: path })).rejects.toThrow(`${path}: users[0].user.token: must be a string`);
-    await writeFile(path, 'clusters:\n- name: c\n  cluster:\n    server: https://x\n    insecure-skip-tls-verify: yes\n');
+    await writeFile(
+      path,
+      'clusters:\n- name: c\n  cluster:\n    server: https://x\n    insecure-skip-tls-verify: yes\nusers:\n- name: u\n  user:\n    token: on\n',
+    );
+    await expect(loadKubeconfig({ kubeconfig: path })).rejects.toThrow(
+      `${path}: users[0].user.token: must be a string`,
+    );
+    await writeFile(
+      path,
+      'clusters:\n- name: c\n  cluster:\n    server: https://x\n    insecure-skip-tls-verify: yes\n',
+    );
     expect((await loadKubeconfig({ kubeconfig: path })).clusters.get('c')?.insecureSkipTlsVerify).toBe(true);
   });
 });
@@ -139,7 +152,10 @@ describe('loadClientConfig', () => {
       users: [{ name: 'u', user: {} }],
       contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
     });
-    const config = await loadClientConfig({ root: sa, env: { KUBECONFIG: path, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' } });
+    const config = await loadClientConfig({
+      root: sa,
+      env: { KUBECONFIG: path, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' },
+    });
     expect(config.clientOptions.baseUrl).toBe('http://kubeconfig.example');
     await config.close();
   });

@@ -46,14 +46,21 @@ async function resettingServer(): Promise<ResettingServer> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen };
 }
 
-async function configFor(url: string, events: RetryEvent[]): Promise<Awaited<ReturnType<typeof kubeconfigClientOptions>>> {
+async function configFor(
+  url: string,
+  events: RetryEvent[],
+): Promise<Awaited<ReturnType<typeof kubeconfigClientOptions>>> {
   const path = await writeKubeconfig(await tempDir(), 'config', {
     'current-context': 'x',
     clusters: [{ name: 'c', cluster: { server: url } }],
     users: [{ name: 'u', user: { token: 'retry-token' } }],
     contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
   });
-  const config = await kubeconfigClientOptions({ kubeconfig: path, env: {}, retries: { baseDelayMs: 1, onRetry: (e) => events.push(e) } });
+  const config = await kubeconfigClientOptions({
+    kubeconfig: path,
+    env: {},
+    retries: { baseDelayMs: 1, onRetry: (e) => events.push(e) },
+  });
   cleanups.push(() => config.close());
   return config;
 }
@@ -66,16 +73,26 @@ describe('retries through kubeconfigClientOptions', () => {
     const read = await readNamespacedLease(createClient(config.clientOptions), { namespace: 'default', name: 'a' });
     expect(read.metadata?.resourceVersion).toBe('7');
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ attempt: 1, method: 'GET', url: `${s.url}/apis/coordination.k8s.io/v1/namespaces/default/leases/a` });
+    expect(events[0]).toMatchObject({
+      attempt: 1,
+      method: 'GET',
+      url: `${s.url}/apis/coordination.k8s.io/v1/namespaces/default/leases/a`,
+    });
     expect(['ECONNRESET', 'UND_ERR_SOCKET']).toContain(events[0]?.reason);
-    expect(s.seen).toEqual(['GET /apis/coordination.k8s.io/v1/namespaces/default/leases/a', 'GET /apis/coordination.k8s.io/v1/namespaces/default/leases/a']);
+    expect(s.seen).toEqual([
+      'GET /apis/coordination.k8s.io/v1/namespaces/default/leases/a',
+      'GET /apis/coordination.k8s.io/v1/namespaces/default/leases/a',
+    ]);
   });
 
   it('does not send a create again after a reset: it may have been applied', async () => {
     const s = await resettingServer();
     const events: RetryEvent[] = [];
     const config = await configFor(s.url, events);
-    const error = await createNamespacedLease(createClient(config.clientOptions), { namespace: 'default', body: lease('b') }).catch((e: unknown) => e);
+    const error = await createNamespacedLease(createClient(config.clientOptions), {
+      namespace: 'default',
+      body: lease('b'),
+    }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ClusterConnectionError);
     expect(events).toEqual([]);
     expect(s.seen).toEqual(['POST /apis/coordination.k8s.io/v1/namespaces/default/leases']);

@@ -23,7 +23,12 @@ const SECRETS = [TOKEN, PASSWORD, 'key-material-secret', b64(KEY), EXEC_SECRET, 
 
 /** Everything a config turns into when printed or logged. */
 function renderings(value: unknown): string[] {
-  return [inspect(value, { depth: Infinity, showHidden: false }), JSON.stringify(value) ?? '', String(value), `${inspect(value, { depth: 0 })}`];
+  return [
+    inspect(value, { depth: Infinity, showHidden: false }),
+    JSON.stringify(value) ?? '',
+    String(value),
+    `${inspect(value, { depth: 0 })}`,
+  ];
 }
 
 function expectNoSecret(texts: string[]): void {
@@ -37,7 +42,10 @@ describe('redaction', () => {
       'current-context': 'token',
       clusters: [
         { name: 'c', cluster: { server: 'http://127.0.0.1:1' } },
-        { name: 'proxied', cluster: { server: 'http://127.0.0.1:1', 'proxy-url': `http://proxy-user:${PROXY_PASSWORD}@127.0.0.1:9` } },
+        {
+          name: 'proxied',
+          cluster: { server: 'http://127.0.0.1:1', 'proxy-url': `http://proxy-user:${PROXY_PASSWORD}@127.0.0.1:9` },
+        },
       ],
       users: [
         { name: 'token', user: { token: TOKEN } },
@@ -45,7 +53,15 @@ describe('redaction', () => {
         { name: 'cert', user: { 'client-certificate-data': b64('CERT'), 'client-key-data': b64(KEY) } },
         {
           name: 'exec',
-          user: { exec: { command: 'plugin', apiVersion: 'client.authentication.k8s.io/v1', interactiveMode: 'Never', args: ['--secret', EXEC_ARG_SECRET], env: [{ name: 'SECRET', value: EXEC_SECRET }] } },
+          user: {
+            exec: {
+              command: 'plugin',
+              apiVersion: 'client.authentication.k8s.io/v1',
+              interactiveMode: 'Never',
+              args: ['--secret', EXEC_ARG_SECRET],
+              env: [{ name: 'SECRET', value: EXEC_SECRET }],
+            },
+          },
         },
       ],
       contexts: [
@@ -73,14 +89,22 @@ describe('redaction', () => {
 
     for (const context of ['token', 'basic', 'cert', 'exec', 'proxy']) {
       const client = await kubeconfigClientOptions({ kubeconfig: path, context, env: {} });
-      expectNoSecret([...renderings(client), ...renderings(client.clientOptions), ...renderings(client.clientOptions.headers), ...renderings(createClient(client.clientOptions))]);
+      expectNoSecret([
+        ...renderings(client),
+        ...renderings(client.clientOptions),
+        ...renderings(client.clientOptions.headers),
+        ...renderings(createClient(client.clientOptions)),
+      ]);
       await client.close();
     }
 
     // A connection error through the proxy (nothing listens there), with its causes.
     const proxied = await kubeconfigClientOptions({ kubeconfig: path, context: 'proxy', env: {}, retries: false });
     try {
-      const error = await readNamespacedLease(createClient(proxied.clientOptions), { namespace: 'default', name: 'a' }).catch((e: unknown) => e);
+      const error = await readNamespacedLease(createClient(proxied.clientOptions), {
+        namespace: 'default',
+        name: 'a',
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ClusterConnectionError);
       expectNoSecret([...renderings(error), String((error as Error).stack)]);
     } finally {
@@ -100,7 +124,10 @@ describe('redaction', () => {
     });
     const config = await kubeconfigClientOptions({ kubeconfig: path });
     try {
-      const error = await readNamespacedLease(createClient(config.clientOptions), { namespace: 'default', name: 'a' }).catch((e: unknown) => e);
+      const error = await readNamespacedLease(createClient(config.clientOptions), {
+        namespace: 'default',
+        name: 'a',
+      }).catch((e: unknown) => e);
       expect(error).toMatchObject({ status: 401 });
       expectNoSecret([...renderings(error), String((error as Error).stack)]);
     } finally {

@@ -2,7 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CLIENT_PACKAGE_DIR, installPackedPackages, NODE_PACKAGE_DIR, SERVER_PACKAGE_DIR, startPackedServer, type PackedInstall } from '../helpers/packedPackages.js';
+import {
+  CLIENT_PACKAGE_DIR,
+  installPackedPackages,
+  NODE_PACKAGE_DIR,
+  SERVER_PACKAGE_DIR,
+  startPackedServer,
+  type PackedInstall,
+} from '../helpers/packedPackages.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 /**
@@ -89,20 +96,49 @@ describe('the packed package, installed into a fresh project', () => {
     writeFileSync(join(consumerDir, 'consumer.ts'), CONSUMER);
     writeFileSync(
       join(consumerDir, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', types: ['node'], typeRoots: [join(PROJECT_ROOT, 'node_modules', '@types')], outDir: 'out', skipLibCheck: false }, files: ['consumer.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          types: ['node'],
+          typeRoots: [join(PROJECT_ROOT, 'node_modules', '@types')],
+          outDir: 'out',
+          skipLibCheck: false,
+        },
+        files: ['consumer.ts'],
+      }),
     );
     const compiled = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: consumerDir, encoding: 'utf8' });
     expect(compiled.stdout + compiled.stderr).toBe('');
     expect(compiled.status).toBe(0);
-    const run = spawnSync(process.execPath, ['out/consumer.js'], { cwd: consumerDir, encoding: 'utf8', timeout: 30_000 });
+    const run = spawnSync(process.execPath, ['out/consumer.js'], {
+      cwd: consumerDir,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ release: '1.35.0', createdRv: true, holder: 'b', conflict: true, transitions: 1, renewTimeKept: true, listed: 1, olderListed: 1, gone: true });
+    expect(JSON.parse(run.stdout)).toEqual({
+      release: '1.35.0',
+      createdRv: true,
+      holder: 'b',
+      conflict: true,
+      transitions: 1,
+      renewTimeKept: true,
+      listed: 1,
+      olderListed: 1,
+      gone: true,
+    });
   });
 
   it('type-checks and runs a consumer in a project made by `tsc --init` plus exactOptionalPropertyTypes (issue 12)', () => {
     const project = join(consumerDir, 'tsc-init');
     mkdirSync(project, { recursive: true });
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'tsc-init-consumer', private: true, type: 'module' }));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'tsc-init-consumer', private: true, type: 'module' }),
+    );
     const init = spawnSync(process.execPath, [TSC, '--init'], { cwd: project, encoding: 'utf8' });
     expect(init.status).toBe(0);
     // tsc --init's defaults as they are (5.9 already turns exactOptionalPropertyTypes on); only made certain.
@@ -122,13 +158,30 @@ describe('the packed package, installed into a fresh project', () => {
     expect(output).toBeDefined();
     const run = spawnSync(process.execPath, [output!], { cwd: project, encoding: 'utf8', timeout: 30_000 });
     expect(run.stderr).toBe('');
-    expect(JSON.parse(run.stdout)).toEqual({ status: 201, listRv: 'string', everywhere: 1, renewTime: '2024-05-01T12:00:00.123456Z' });
+    expect(JSON.parse(run.stdout)).toEqual({
+      status: 201,
+      listRv: 'string',
+      everywhere: 1,
+      renewTime: '2024-05-01T12:00:00.123456Z',
+    });
   });
 
   it('a strict consumer cannot use a field its release lacks', () => {
-    writeFileSync(join(consumerDir, 'bad.ts'), `import type { LeaseSpec } from 'k8s-lease-client/v1.30';\nexport const spec: LeaseSpec = { preferredHolder: 'x' };\n`);
-    writeFileSync(join(consumerDir, 'tsconfig.bad.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, types: [] }, files: ['bad.ts'] }));
-    const compiled = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.bad.json'], { cwd: consumerDir, encoding: 'utf8' });
+    writeFileSync(
+      join(consumerDir, 'bad.ts'),
+      `import type { LeaseSpec } from 'k8s-lease-client/v1.30';\nexport const spec: LeaseSpec = { preferredHolder: 'x' };\n`,
+    );
+    writeFileSync(
+      join(consumerDir, 'tsconfig.bad.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', noEmit: true, types: [] },
+        files: ['bad.ts'],
+      }),
+    );
+    const compiled = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.bad.json'], {
+      cwd: consumerDir,
+      encoding: 'utf8',
+    });
     expect(compiled.status).not.toBe(0);
     expect(compiled.stdout).toContain("'preferredHolder' does not exist in type 'LeaseSpec'");
   });
@@ -138,7 +191,9 @@ describe('the packed package, installed into a fresh project', () => {
     const url = server.url;
     try {
       expect(await (await fetch(`${url}/version`)).json()).toMatchObject({ gitVersion: 'v1.31.1' });
-      const resources = (await (await fetch(`${url}/apis/coordination.k8s.io/v1`)).json()) as { resources: Array<{ name: string }> };
+      const resources = (await (await fetch(`${url}/apis/coordination.k8s.io/v1`)).json()) as {
+        resources: Array<{ name: string }>;
+      };
       expect(resources.resources.map((r) => r.name)).toContain('leases');
     } finally {
       await server.close();
@@ -146,7 +201,11 @@ describe('the packed package, installed into a fresh project', () => {
   });
 
   it('installs no server code or server dependency with the client alone', () => {
-    const manifest = JSON.parse(readFileSync(join(CLIENT_PACKAGE_DIR, 'package.json'), 'utf8')) as { dependencies?: object; bin?: object; exports: object };
+    const manifest = JSON.parse(readFileSync(join(CLIENT_PACKAGE_DIR, 'package.json'), 'utf8')) as {
+      dependencies?: object;
+      bin?: object;
+      exports: object;
+    };
     expect(manifest.dependencies).toBeUndefined();
     expect(manifest.bin).toBeUndefined();
     expect(Object.keys(manifest.exports)).not.toContain('./testing');
@@ -164,10 +223,23 @@ describe('the packed package, installed into a fresh project', () => {
     });
 
     it(`${name} passes @arethetypeswrong/cli (ESM-only package)`, () => {
-      const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'), tarball(), '--profile', 'esm-only', '--format', 'json'], { encoding: 'utf8' });
+      const result = spawnSync(
+        process.execPath,
+        [
+          join(PROJECT_ROOT, 'node_modules', '@arethetypeswrong', 'cli', 'dist', 'index.js'),
+          tarball(),
+          '--profile',
+          'esm-only',
+          '--format',
+          'json',
+        ],
+        { encoding: 'utf8' },
+      );
       const report = JSON.parse(result.stdout) as { analysis: { problems: Array<{ resolutionKind?: string }> } };
       // Every package is ESM-only on purpose (Node ≥ 20): CommonJS and node10 resolution are out of scope, as the esm-only profile says.
-      expect(report.analysis.problems.filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs')).toEqual([]);
+      expect(
+        report.analysis.problems.filter((p) => p.resolutionKind !== 'node10' && p.resolutionKind !== 'node16-cjs'),
+      ).toEqual([]);
       expect(result.status).toBe(0);
     });
   }

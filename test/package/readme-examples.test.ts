@@ -12,7 +12,12 @@ import { PROJECT_ROOT } from '../helpers/project.js';
  * Names a snippet only alludes to (`client`, `lease`, `readToken`, …) are declared once, globally; a block
  * that uses package functions without importing them (the per-operation examples) gets the import.
  */
-const READMES = ['README.md', 'generated/k8s-lease-client/README.md', 'generated/k8s-lease-client-node/README.md', 'generated/k8s-lease-api-server/README.md'];
+const READMES = [
+  'README.md',
+  'generated/k8s-lease-client/README.md',
+  'generated/k8s-lease-client-node/README.md',
+  'generated/k8s-lease-api-server/README.md',
+];
 
 const PRELUDE = `import type { Lease } from 'k8s-lease-client';
 declare global {
@@ -39,9 +44,12 @@ const ALLUDED: ReadonlyArray<readonly [string, string]> = [
 /** The block as a module: with the package imports and values it leaves implicit, and an export so top-level await is allowed. */
 function asModule(block: string): string {
   const declared = (id: string): boolean =>
-    new RegExp(`\\b(const|let|var|function)\\s+${id}\\b`).test(block) || new RegExp(`^import\\s+(type\\s+)?\\{[^}]*\\b${id}\\b`, 'm').test(block);
+    new RegExp(`\\b(const|let|var|function)\\s+${id}\\b`).test(block) ||
+    new RegExp(`^import\\s+(type\\s+)?\\{[^}]*\\b${id}\\b`, 'm').test(block);
   const alluded = ALLUDED.filter(([id]) => new RegExp(`\\b${id}\\b`).test(block) && !declared(id));
-  const imports = /^import /m.test(block) ? [] : Object.keys(clientExports).filter((id) => new RegExp(`\\b${id}\\b`).test(block));
+  const imports = /^import /m.test(block)
+    ? []
+    : Object.keys(clientExports).filter((id) => new RegExp(`\\b${id}\\b`).test(block));
   const lines = [
     ...(imports.length > 0 ? [`import { ${imports.join(', ')} } from 'k8s-lease-client';`] : []),
     ...(alluded.length > 0 ? [`import type { Client, Lease } from 'k8s-lease-client';`] : []),
@@ -58,11 +66,19 @@ mkdirSync(tmpRoot, { recursive: true });
 const dir = mkdtempSync(join(tmpRoot, 'readme-examples-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const STRICTEST: ts.CompilerOptions = { ...STRICT_OPTIONS, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, strict: true };
+const STRICTEST: ts.CompilerOptions = {
+  ...STRICT_OPTIONS,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  strict: true,
+};
 
 describe('the README examples compile under the strictest settings (issue 12)', () => {
   it('finds the examples it promises to check', () => {
-    const count = READMES.map((r) => tsBlocks(readFileSync(join(PROJECT_ROOT, r), 'utf8')).length).reduce((a, b) => a + b, 0);
+    const count = READMES.map((r) => tsBlocks(readFileSync(join(PROJECT_ROOT, r), 'utf8')).length).reduce(
+      (a, b) => a + b,
+      0,
+    );
     expect(count).toBeGreaterThanOrEqual(14);
   });
 

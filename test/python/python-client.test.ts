@@ -12,8 +12,12 @@ import { installPackedPackages, startPackedServer, type PackedServer } from '../
 
 const PYTHON = '/usr/bin/python3';
 const SCENARIO = fileURLToPath(new URL('./lease_scenario.py', import.meta.url));
-const hasClient = existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import kubernetes'], { encoding: 'utf8' }).status === 0;
-if (!hasClient) console.warn('\n*** python3-kubernetes NOT FOUND: the Python client suite is SKIPPED (apt-get install python3-kubernetes) ***\n');
+const hasClient =
+  existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import kubernetes'], { encoding: 'utf8' }).status === 0;
+if (!hasClient)
+  console.warn(
+    '\n*** python3-kubernetes NOT FOUND: the Python client suite is SKIPPED (apt-get install python3-kubernetes) ***\n',
+  );
 
 describe.skipIf(!hasClient)('the official Python client against the packed server', () => {
   let server: PackedServer;

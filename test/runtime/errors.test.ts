@@ -23,12 +23,20 @@ import type { KubernetesStatus } from '../../templates/runtime/errors.js';
 
 const URL_ = 'http://127.0.0.1:8080/apis/coordination.k8s.io/v1/namespaces/default/leases/x';
 
-function status(code: number, reason: string, message: string, extra: Partial<KubernetesStatus> = {}): KubernetesStatus {
+function status(
+  code: number,
+  reason: string,
+  message: string,
+  extra: Partial<KubernetesStatus> = {},
+): KubernetesStatus {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code, ...extra };
 }
 
 function jsonResponse(code: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status: code, headers: { 'content-type': 'application/json', ...headers } });
+  return new Response(JSON.stringify(body), {
+    status: code,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
 }
 
 describe('errorFromResponse', () => {
@@ -56,7 +64,11 @@ describe('errorFromResponse', () => {
   });
 
   it('keeps the query string in the message', async () => {
-    const error = await errorFromResponse('GET', `${URL_}?resourceVersion=1`, jsonResponse(404, status(404, 'NotFound', 'leases "x" not found')));
+    const error = await errorFromResponse(
+      'GET',
+      `${URL_}?resourceVersion=1`,
+      jsonResponse(404, status(404, 'NotFound', 'leases "x" not found')),
+    );
     expect(error.message).toBe(
       'GET /apis/coordination.k8s.io/v1/namespaces/default/leases/x?resourceVersion=1: 404 NotFound: leases "x" not found',
     );
@@ -117,7 +129,9 @@ describe('errorFromResponse', () => {
   it('limits the excerpt in the message (reason included) to 200 characters', async () => {
     const text = 'x'.repeat(1000);
     const error = await errorFromResponse('GET', URL_, new Response(text, { status: 500 }));
-    expect(error.message).toBe(`GET /apis/coordination.k8s.io/v1/namespaces/default/leases/x: 500 InternalError: ${'x'.repeat(200 - 'InternalError: '.length)}…`);
+    expect(error.message).toBe(
+      `GET /apis/coordination.k8s.io/v1/namespaces/default/leases/x: 500 InternalError: ${'x'.repeat(200 - 'InternalError: '.length)}…`,
+    );
   });
 
   it('treats JSON that is not a Status as an opaque body', async () => {
@@ -131,14 +145,22 @@ describe('errorFromResponse', () => {
     const error = await errorFromResponse('DELETE', URL_, new Response('{"kind":"Status",', { status: 500 }));
     expect(error.statusObject).toBeUndefined();
     expect(error.reason).toBe('InternalError');
-    expect(error.message).toBe('DELETE /apis/coordination.k8s.io/v1/namespaces/default/leases/x: 500 InternalError: {"kind":"Status",');
+    expect(error.message).toBe(
+      'DELETE /apis/coordination.k8s.io/v1/namespaces/default/leases/x: 500 InternalError: {"kind":"Status",',
+    );
   });
 
   it('falls back to the HTTP reason phrase for an empty body', async () => {
-    const error = await errorFromResponse('GET', URL_, new Response(null, { status: 503, statusText: 'Service Unavailable' }));
+    const error = await errorFromResponse(
+      'GET',
+      URL_,
+      new Response(null, { status: 503, statusText: 'Service Unavailable' }),
+    );
     expect(error.body).toBe('');
     expect(error.statusText).toBe('Service Unavailable');
-    expect(error.message).toBe('GET /apis/coordination.k8s.io/v1/namespaces/default/leases/x: 503 ServiceUnavailable: Service Unavailable');
+    expect(error.message).toBe(
+      'GET /apis/coordination.k8s.io/v1/namespaces/default/leases/x: 503 ServiceUnavailable: Service Unavailable',
+    );
   });
 
   it('omits the detail when there is nothing to say', async () => {
@@ -166,21 +188,37 @@ describe('errorFromResponse', () => {
   });
 
   it('reads retryAfterSeconds from a Retry-After header in seconds', async () => {
-    const error = await errorFromResponse('GET', URL_, new Response('busy', { status: 503, headers: { 'Retry-After': ' 12 ' } }));
+    const error = await errorFromResponse(
+      'GET',
+      URL_,
+      new Response('busy', { status: 503, headers: { 'Retry-After': ' 12 ' } }),
+    );
     expect(error.retryAfterSeconds).toBe(12);
   });
 
   it('reads retryAfterSeconds from a Retry-After HTTP-date', async () => {
     const at = new Date(Date.now() + 30_000).toUTCString();
-    const error = await errorFromResponse('GET', URL_, new Response('busy', { status: 503, headers: { 'Retry-After': at } }));
+    const error = await errorFromResponse(
+      'GET',
+      URL_,
+      new Response('busy', { status: 503, headers: { 'Retry-After': at } }),
+    );
     expect(error.retryAfterSeconds).toBeGreaterThanOrEqual(28);
     expect(error.retryAfterSeconds).toBeLessThanOrEqual(31);
-    const past = await errorFromResponse('GET', URL_, new Response('busy', { status: 503, headers: { 'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT' } }));
+    const past = await errorFromResponse(
+      'GET',
+      URL_,
+      new Response('busy', { status: 503, headers: { 'Retry-After': 'Wed, 21 Oct 2015 07:28:00 GMT' } }),
+    );
     expect(past.retryAfterSeconds).toBe(0);
   });
 
   it('ignores an unparseable Retry-After header', async () => {
-    const error = await errorFromResponse('GET', URL_, new Response('busy', { status: 503, headers: { 'Retry-After': 'soon' } }));
+    const error = await errorFromResponse(
+      'GET',
+      URL_,
+      new Response('busy', { status: 503, headers: { 'Retry-After': 'soon' } }),
+    );
     expect(error.retryAfterSeconds).toBeUndefined();
   });
 
@@ -202,7 +240,10 @@ describe('errorFromResponse', () => {
 
 describe('predicates', () => {
   async function apiError(code: number, reason?: string): Promise<KubernetesApiError> {
-    const response = reason === undefined ? new Response('plain text', { status: code }) : jsonResponse(code, status(code, reason, 'm'));
+    const response =
+      reason === undefined
+        ? new Response('plain text', { status: code })
+        : jsonResponse(code, status(code, reason, 'm'));
     return errorFromResponse('GET', URL_, response);
   }
 
@@ -257,7 +298,14 @@ describe('predicates', () => {
   });
 
   it('return false for anything that is not a KubernetesApiError', () => {
-    const notApiErrors: unknown[] = [undefined, null, 404, 'NotFound', new Error('404'), { status: 404, reason: 'NotFound' }];
+    const notApiErrors: unknown[] = [
+      undefined,
+      null,
+      404,
+      'NotFound',
+      new Error('404'),
+      { status: 404, reason: 'NotFound' },
+    ];
     for (const value of notApiErrors) {
       expect(isKubernetesApiError(value)).toBe(false);
       for (const predicate of Object.values(predicates)) expect(predicate(value)).toBe(false);
@@ -317,7 +365,13 @@ describe('other errors', () => {
 
   it('ResponseDecodeError keeps status, body and cause', () => {
     const cause = new SyntaxError('Unexpected token');
-    const error = new ResponseDecodeError({ method: 'GET', url: 'http://h/x', status: 200, body: '<html>hi</html>', cause });
+    const error = new ResponseDecodeError({
+      method: 'GET',
+      url: 'http://h/x',
+      status: 200,
+      body: '<html>hi</html>',
+      cause,
+    });
     expect(error.name).toBe('ResponseDecodeError');
     expect(error.status).toBe(200);
     expect(error.body).toBe('<html>hi</html>');

@@ -36,7 +36,9 @@ describe('a Status message in error.message', () => {
     const error = await rejectionOf(createClient({ baseUrl: server.baseUrl }).request(GET));
     expect(error).toBeInstanceOf(KubernetesApiError);
     const apiError = error as KubernetesApiError;
-    expect(apiError.message).toBe(`GET ${LEASE_PATH}: 409 Conflict: lease %1B[31mred%1B[0m%0D%0A2026-01-01 INFO forged line %E2%80%AEevil%E2%81%A6 %E2%80%8F.`);
+    expect(apiError.message).toBe(
+      `GET ${LEASE_PATH}: 409 Conflict: lease %1B[31mred%1B[0m%0D%0A2026-01-01 INFO forged line %E2%80%AEevil%E2%81%A6 %E2%80%8F.`,
+    );
     expect(apiError.statusObject?.message).toBe(message);
     expect(apiError.reason).toBe('Conflict');
   });
@@ -138,7 +140,12 @@ describe('limitResponseBytes', () => {
     const client = createClient({ baseUrl: server.baseUrl, fetch: limitResponseBytes(LIMIT) });
     const error = await rejectionOf(client.request(GET));
     expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(error).toMatchObject({ limit: 'maxResponseBytes', maxBytes: LIMIT, method: 'GET', url: `${server.baseUrl}${LEASE_PATH}` });
+    expect(error).toMatchObject({
+      limit: 'maxResponseBytes',
+      maxBytes: LIMIT,
+      method: 'GET',
+      url: `${server.baseUrl}${LEASE_PATH}`,
+    });
     expect((error as Error).message).toBe(`GET ${LEASE_PATH}: response exceeds maxResponseBytes (${LIMIT} bytes)`);
     await expect.poll(() => closed).toBe(true);
     // Bounded by the socket's buffers, not by the (endless) body.
@@ -186,7 +193,11 @@ describe('limitResponseBytes', () => {
       res.end(`${JSON.stringify({ type: 'ADDED', object: LEASE })}\n`.repeat(2000));
     };
     const client = createClient({ baseUrl: server.baseUrl, fetch: limitResponseBytes(LIMIT) });
-    const response = await stream(client, { method: 'GET', path: '/apis/coordination.k8s.io/v1/leases', query: '?watch=true' });
+    const response = await stream(client, {
+      method: 'GET',
+      path: '/apis/coordination.k8s.io/v1/leases',
+      query: '?watch=true',
+    });
     expect((await response.text()).length).toBeGreaterThan(LIMIT);
   });
 

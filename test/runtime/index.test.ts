@@ -182,10 +182,22 @@ describe('runtime index', () => {
     if (moduleSymbol === undefined) throw new Error('templates/runtime/index.ts did not load');
     const exported = checker.getExportsOfModule(moduleSymbol);
     const isValue = (symbol: ts.Symbol): boolean =>
-      ((symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags & ts.SymbolFlags.Value) !== 0;
-    expect(exported.filter((symbol) => !isValue(symbol)).map((symbol) => symbol.name).sort(byName)).toEqual([...TYPE_EXPORTS].sort(byName));
+      ((symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags &
+        ts.SymbolFlags.Value) !==
+      0;
+    expect(
+      exported
+        .filter((symbol) => !isValue(symbol))
+        .map((symbol) => symbol.name)
+        .sort(byName),
+    ).toEqual([...TYPE_EXPORTS].sort(byName));
     // The compiler agrees with the runtime on the values.
-    expect(exported.filter(isValue).map((symbol) => symbol.name).sort(byName)).toEqual([...VALUE_EXPORTS].sort(byName));
+    expect(
+      exported
+        .filter(isValue)
+        .map((symbol) => symbol.name)
+        .sort(byName),
+    ).toEqual([...VALUE_EXPORTS].sort(byName));
   }, 30_000);
 });
 
@@ -209,15 +221,18 @@ describe('runtime sources stay portable (copied verbatim into generated packages
   });
 
   it.each(sources)('$file imports only runtime files, relative and with .js extensions', ({ file, text }) => {
-    const specifiers = [...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]|\bimport\s+['"]([^'"]+)['"]/g)].map(
-      (m) => m[1] ?? m[2] ?? m[3] ?? '',
-    );
+    const specifiers = [
+      ...text.matchAll(/\bfrom\s+['"]([^'"]+)['"]|\bimport\s*\(\s*['"]([^'"]+)['"]|\bimport\s+['"]([^'"]+)['"]/g),
+    ].map((m) => m[1] ?? m[2] ?? m[3] ?? '');
     for (const specifier of specifiers) {
       // Relative, `.js`-suffixed, plain folder and file names: no `node:` builtins, no packages, no bare `.ts`.
       expect(specifier).toMatch(/^\.\.?\/(?:[A-Za-z]+\/)*[A-Za-z]+\.js$/);
       // ...and resolving to a runtime source, never outside templates/runtime.
       const target = resolve(dirname(join(runtimeDir, file)), specifier.replace(/\.js$/, '.ts'));
-      expect(relative(runtimeDir, target).startsWith('..'), `${file} imports ${specifier}, outside templates/runtime`).toBe(false);
+      expect(
+        relative(runtimeDir, target).startsWith('..'),
+        `${file} imports ${specifier}, outside templates/runtime`,
+      ).toBe(false);
       expect(existsSync(target), `${file} imports ${specifier}, which does not exist`).toBe(true);
     }
     expect(text).not.toMatch(/\brequire\s*\(/);
@@ -226,7 +241,16 @@ describe('runtime sources stay portable (copied verbatim into generated packages
   it('the import rule rejects what it should', () => {
     const rule = /^\.\.?\/(?:[A-Za-z]+\/)*[A-Za-z]+\.js$/;
     for (const allowed of ['./errors.js', './watch/index.js', '../transport.js']) expect(allowed).toMatch(rule);
-    for (const rejected of ['node:events', 'events', 'some-package', './errors', './errors.ts', './watch/', '/abs/x.js']) expect(rejected).not.toMatch(rule);
+    for (const rejected of [
+      'node:events',
+      'events',
+      'some-package',
+      './errors',
+      './errors.ts',
+      './watch/',
+      '/abs/x.js',
+    ])
+      expect(rejected).not.toMatch(rule);
   });
 
   it.each(sources)('$file uses no Node-only globals and no any', ({ text }) => {

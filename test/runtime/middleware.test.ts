@@ -1,6 +1,11 @@
 import { inspect } from 'node:util';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { isKubernetesApiError, isServiceUnavailable, isTooManyRequests, KubernetesApiError } from '../../templates/runtime/errors.js';
+import {
+  isKubernetesApiError,
+  isServiceUnavailable,
+  isTooManyRequests,
+  KubernetesApiError,
+} from '../../templates/runtime/errors.js';
 import { defaultUserAgent, parseWarningHeaders, withRetries, withWarnings } from '../../templates/runtime/index.js';
 import type { ApiWarning, RetryEvent, RetryOptions } from '../../templates/runtime/index.js';
 import { createClient } from '../../templates/runtime/transport.js';
@@ -12,10 +17,24 @@ import type { Handler, Loopback } from '../helpers/loopback.js';
 import { rejectionOf } from '../helpers/rejection.js';
 
 const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/default/leases/my-lease';
-const lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'my-lease', namespace: 'default', resourceVersion: '42' }, spec: {} };
+const lease = {
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  metadata: { name: 'my-lease', namespace: 'default', resourceVersion: '42' },
+  spec: {},
+};
 
 function status(code: number, reason: string, extra: object = {}): object {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: `injected ${reason}`, reason, code, ...extra };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: `injected ${reason}`,
+    reason,
+    code,
+    ...extra,
+  };
 }
 
 /** Answers `failures` with `failure`, then with `success`. */
@@ -51,7 +70,15 @@ beforeEach(() => {
 describe('withRetries: which requests are retried', () => {
   const withRv = JSON.stringify(lease);
   const withoutRv = JSON.stringify({ ...lease, metadata: { name: 'my-lease', namespace: 'default' } });
-  const rows: Array<{ name: string; method: HttpMethod; query?: string; body?: string; contentType?: string; failure?: number; retried: boolean }> = [
+  const rows: Array<{
+    name: string;
+    method: HttpMethod;
+    query?: string;
+    body?: string;
+    contentType?: string;
+    failure?: number;
+    retried: boolean;
+  }> = [
     { name: 'GET (get)', method: 'GET', retried: true },
     { name: 'GET (list)', method: 'GET', query: '?limit=5', retried: true },
     { name: 'GET ?watch=false', method: 'GET', query: '?watch=false', retried: true },
@@ -61,11 +88,32 @@ describe('withRetries: which requests are retried', () => {
     { name: 'POST (create), even with a resourceVersion', method: 'POST', body: withRv, retried: false },
     { name: 'PUT without resourceVersion', method: 'PUT', body: withoutRv, retried: false },
     { name: 'PUT with resourceVersion', method: 'PUT', body: withRv, retried: true },
-    { name: 'PUT with an empty resourceVersion', method: 'PUT', body: JSON.stringify({ metadata: { resourceVersion: '' } }), retried: false },
+    {
+      name: 'PUT with an empty resourceVersion',
+      method: 'PUT',
+      body: JSON.stringify({ metadata: { resourceVersion: '' } }),
+      retried: false,
+    },
     { name: 'DELETE without preconditions', method: 'DELETE', retried: false },
-    { name: 'DELETE with preconditions.resourceVersion', method: 'DELETE', body: JSON.stringify({ preconditions: { resourceVersion: '42' } }), retried: true },
-    { name: 'DELETE with only preconditions.uid', method: 'DELETE', body: JSON.stringify({ preconditions: { uid: 'u' } }), retried: false },
-    { name: 'merge PATCH without resourceVersion', method: 'PATCH', body: '{"spec":{"holderIdentity":"b"}}', contentType: 'application/merge-patch+json', retried: false },
+    {
+      name: 'DELETE with preconditions.resourceVersion',
+      method: 'DELETE',
+      body: JSON.stringify({ preconditions: { resourceVersion: '42' } }),
+      retried: true,
+    },
+    {
+      name: 'DELETE with only preconditions.uid',
+      method: 'DELETE',
+      body: JSON.stringify({ preconditions: { uid: 'u' } }),
+      retried: false,
+    },
+    {
+      name: 'merge PATCH without resourceVersion',
+      method: 'PATCH',
+      body: '{"spec":{"holderIdentity":"b"}}',
+      contentType: 'application/merge-patch+json',
+      retried: false,
+    },
     {
       name: 'merge PATCH setting metadata.resourceVersion',
       method: 'PATCH',
@@ -80,21 +128,48 @@ describe('withRetries: which requests are retried', () => {
       contentType: 'application/json-patch+json',
       retried: true,
     },
-    { name: 'JSON PATCH without resourceVersion', method: 'PATCH', body: '[{"op":"replace","path":"/spec/holderIdentity","value":"b"}]', contentType: 'application/json-patch+json', retried: false },
+    {
+      name: 'JSON PATCH without resourceVersion',
+      method: 'PATCH',
+      body: '[{"op":"replace","path":"/spec/holderIdentity","value":"b"}]',
+      contentType: 'application/json-patch+json',
+      retried: false,
+    },
     { name: 'GET after 504', method: 'GET', failure: 504, retried: true },
-    { name: 'PUT with resourceVersion after 504 (may have been committed)', method: 'PUT', body: withRv, failure: 504, retried: false },
+    {
+      name: 'PUT with resourceVersion after 504 (may have been committed)',
+      method: 'PUT',
+      body: withRv,
+      failure: 504,
+      retried: false,
+    },
     { name: 'PUT with resourceVersion after 429', method: 'PUT', body: withRv, failure: 429, retried: true },
     { name: 'GET after 500 without Retry-After', method: 'GET', failure: 500, retried: false },
     { name: 'GET after 409', method: 'GET', failure: 409, retried: false },
   ];
 
   it.each(rows)('$name → retried: $retried', async ({ method, query, body, contentType, failure = 503, retried }) => {
-    const reasons: Record<number, string> = { 409: 'Conflict', 429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable', 504: 'Timeout' };
+    const reasons: Record<number, string> = {
+      409: 'Conflict',
+      429: 'TooManyRequests',
+      500: 'InternalError',
+      503: 'ServiceUnavailable',
+      504: 'Timeout',
+    };
     server.handler = failThen(1, jsonHandler(failure, status(failure, reasons[failure] ?? 'Unknown')));
     const { sleep, waits } = fakeSleep();
     const events: RetryEvent[] = [];
-    const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(fetch, { sleep, random: () => 0, onRetry: (e) => events.push(e) }) });
-    const spec: RequestSpec = { method, path: LEASE_PATH, ...(query === undefined ? {} : { query }), ...(body === undefined ? {} : { body }), ...(contentType ? { contentType } : {}) };
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      fetch: withRetries(fetch, { sleep, random: () => 0, onRetry: (e) => events.push(e) }),
+    });
+    const spec: RequestSpec = {
+      method,
+      path: LEASE_PATH,
+      ...(query === undefined ? {} : { query }),
+      ...(body === undefined ? {} : { body }),
+      ...(contentType ? { contentType } : {}),
+    };
     const outcome = await client.request(spec).then(
       () => 'ok',
       (error: unknown) => error,
@@ -104,7 +179,9 @@ describe('withRetries: which requests are retried', () => {
       expect(server.requests).toHaveLength(2);
       // The same request went out again, body included.
       expect(server.requests[1]?.body).toBe(server.requests[0]?.body);
-      expect(events).toEqual([{ attempt: 1, delayMs: 1000, method, url: server.baseUrl + LEASE_PATH, reason: reasons[failure] }]);
+      expect(events).toEqual([
+        { attempt: 1, delayMs: 1000, method, url: server.baseUrl + LEASE_PATH, reason: reasons[failure] },
+      ]);
       expect(waits).toEqual([1000]);
     } else {
       expect(isKubernetesApiError(outcome) && outcome.status).toBe(failure);
@@ -120,11 +197,16 @@ describe('withRetries: which requests are retried', () => {
       server.handler = failThen(1, reset);
       const { sleep } = fakeSleep();
       const events: RetryEvent[] = [];
-      const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(fetch, { sleep, onRetry: (e) => events.push(e) }) });
-      const outcome = await client.request({ method, path: LEASE_PATH, body: method === 'GET' ? undefined : JSON.stringify(lease) }).then(
-        () => 'ok',
-        (error: unknown) => error,
-      );
+      const client = createClient({
+        baseUrl: server.baseUrl,
+        fetch: withRetries(fetch, { sleep, onRetry: (e) => events.push(e) }),
+      });
+      const outcome = await client
+        .request({ method, path: LEASE_PATH, body: method === 'GET' ? undefined : JSON.stringify(lease) })
+        .then(
+          () => 'ok',
+          (error: unknown) => error,
+        );
       if (method === 'GET') {
         expect(outcome).toBe('ok');
         expect(events.map((e) => e.reason)).toEqual([expect.stringMatching(/^(ECONNRESET|UND_ERR_SOCKET|EPIPE)$/)]);
@@ -139,19 +221,34 @@ describe('withRetries: which requests are retried', () => {
   });
 
   it.each([
-    { name: 'the code on the error itself (a wrapper such as ClusterConnectionError)', error: () => Object.assign(new TypeError('cannot reach'), { code: 'ECONNRESET' }) },
-    { name: 'the code two causes down', error: () => new TypeError('wrapped', { cause: new Error('fetch failed', { cause: Object.assign(new Error('socket'), { code: 'UND_ERR_SOCKET' }) }) }) },
+    {
+      name: 'the code on the error itself (a wrapper such as ClusterConnectionError)',
+      error: () => Object.assign(new TypeError('cannot reach'), { code: 'ECONNRESET' }),
+    },
+    {
+      name: 'the code two causes down',
+      error: () =>
+        new TypeError('wrapped', {
+          cause: new Error('fetch failed', { cause: Object.assign(new Error('socket'), { code: 'UND_ERR_SOCKET' }) }),
+        }),
+    },
   ])('finds a reset code on $name, and retries a GET but not a POST', async ({ error }) => {
     for (const method of ['GET', 'POST'] as const) {
       let calls = 0;
-      const failing: typeof fetch = async (input, init) => (++calls === 1 ? Promise.reject(error()) : fetch(input, init));
+      const failing: typeof fetch = async (input, init) =>
+        ++calls === 1 ? Promise.reject(error()) : fetch(input, init);
       server.handler = jsonHandler(200, lease);
       const events: RetryEvent[] = [];
-      const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(failing, { sleep: fakeSleep().sleep, onRetry: (e) => events.push(e) }) });
-      const outcome = await client.request({ method, path: LEASE_PATH, body: method === 'GET' ? undefined : JSON.stringify(lease) }).then(
-        () => 'ok',
-        (e: unknown) => e,
-      );
+      const client = createClient({
+        baseUrl: server.baseUrl,
+        fetch: withRetries(failing, { sleep: fakeSleep().sleep, onRetry: (e) => events.push(e) }),
+      });
+      const outcome = await client
+        .request({ method, path: LEASE_PATH, body: method === 'GET' ? undefined : JSON.stringify(lease) })
+        .then(
+          () => 'ok',
+          (e: unknown) => e,
+        );
       if (method === 'GET') {
         expect(outcome).toBe('ok');
         expect(events).toHaveLength(1);
@@ -181,12 +278,26 @@ describe('withRetries: which requests are retried', () => {
     const api: LeaseApiServer = await start();
     try {
       const plain = createClient({ baseUrl: api.url });
-      const created = await plain.request<typeof lease>({ method: 'POST', path: NS_BASE, body: JSON.stringify({ metadata: { name: 'sentinel' }, spec: { holderIdentity: 'a' } }) });
-      api.setFaults({ throttle: { count: 2, retryAfterSeconds: 1 }, httpError: { status: 503, count: 1, when: (r) => r.verb === 'get' } });
+      const created = await plain.request<typeof lease>({
+        method: 'POST',
+        path: NS_BASE,
+        body: JSON.stringify({ metadata: { name: 'sentinel' }, spec: { holderIdentity: 'a' } }),
+      });
+      api.setFaults({
+        throttle: { count: 2, retryAfterSeconds: 1 },
+        httpError: { status: 503, count: 1, when: (r) => r.verb === 'get' },
+      });
       const { sleep, waits } = fakeSleep();
       const events: RetryEvent[] = [];
-      const client = createClient({ baseUrl: api.url, fetch: withRetries(fetch, { sleep, random: () => 0, baseDelayMs: 200, onRetry: (e) => events.push(e) }) });
-      const read = await client.request<typeof lease>({ method: 'GET', path: `${NS_BASE}/sentinel`, query: '?pretty=false' });
+      const client = createClient({
+        baseUrl: api.url,
+        fetch: withRetries(fetch, { sleep, random: () => 0, baseDelayMs: 200, onRetry: (e) => events.push(e) }),
+      });
+      const read = await client.request<typeof lease>({
+        method: 'GET',
+        path: `${NS_BASE}/sentinel`,
+        query: '?pretty=false',
+      });
       expect(read).toEqual(created);
       expect(events).toEqual([
         { attempt: 1, delayMs: 1000, method: 'GET', url: `${api.url}${NS_BASE}/sentinel`, reason: 'TooManyRequests' },
@@ -197,11 +308,15 @@ describe('withRetries: which requests are retried', () => {
 
       // A throttled create comes back as the 429, and nothing was created.
       api.setFaults({ throttle: { count: 1, retryAfterSeconds: 1 } });
-      const error = await rejectionOf(client.request({ method: 'POST', path: NS_BASE, body: JSON.stringify({ metadata: { name: 'other' } }) }));
+      const error = await rejectionOf(
+        client.request({ method: 'POST', path: NS_BASE, body: JSON.stringify({ metadata: { name: 'other' } }) }),
+      );
       expect(isTooManyRequests(error)).toBe(true);
       expect((error as KubernetesApiError).retryAfterSeconds).toBe(1);
       expect(events).toHaveLength(3);
-      expect(await rejectionOf(plain.request({ method: 'GET', path: `${NS_BASE}/other` }))).toMatchObject({ status: 404 });
+      expect(await rejectionOf(plain.request({ method: 'GET', path: `${NS_BASE}/other` }))).toMatchObject({
+        status: 404,
+      });
 
       // A throttled conditional replace is applied exactly once.
       api.setFaults({ throttle: { count: 1, retryAfterSeconds: 1 } });
@@ -222,15 +337,38 @@ describe('withRetries: which requests are retried', () => {
 
 describe('withRetries: delays, budget, abort', () => {
   it.each<{ name: string; headers: Record<string, string>; body: unknown; delayMs: number }>([
-    { name: 'Retry-After in seconds', headers: { 'retry-after': '3' }, body: status(429, 'TooManyRequests'), delayMs: 3000 },
-    { name: 'Retry-After as an HTTP date', headers: { 'retry-after': new Date(1_000_000_000_000 + 7000).toUTCString() }, body: status(429, 'TooManyRequests'), delayMs: 7000 },
-    { name: "a 429 Status's details.retryAfterSeconds", headers: {}, body: status(429, 'TooManyRequests', { details: { retryAfterSeconds: 4 } }), delayMs: 4000 },
-    { name: 'backoff when the server asks for less', headers: { 'retry-after': '0' }, body: status(429, 'TooManyRequests'), delayMs: 1000 },
+    {
+      name: 'Retry-After in seconds',
+      headers: { 'retry-after': '3' },
+      body: status(429, 'TooManyRequests'),
+      delayMs: 3000,
+    },
+    {
+      name: 'Retry-After as an HTTP date',
+      headers: { 'retry-after': new Date(1_000_000_000_000 + 7000).toUTCString() },
+      body: status(429, 'TooManyRequests'),
+      delayMs: 7000,
+    },
+    {
+      name: "a 429 Status's details.retryAfterSeconds",
+      headers: {},
+      body: status(429, 'TooManyRequests', { details: { retryAfterSeconds: 4 } }),
+      delayMs: 4000,
+    },
+    {
+      name: 'backoff when the server asks for less',
+      headers: { 'retry-after': '0' },
+      body: status(429, 'TooManyRequests'),
+      delayMs: 1000,
+    },
     { name: 'backoff for a body that is not a Status', headers: {}, body: '<html>busy</html>', delayMs: 1000 },
   ])('honours $name', async ({ headers, body, delayMs }) => {
     server.handler = failThen(1, jsonHandler(429, body, headers));
     const { sleep, waits } = fakeSleep();
-    const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(fetch, { sleep, random: () => 0, now: () => 1_000_000_000_000 }) });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      fetch: withRetries(fetch, { sleep, random: () => 0, now: () => 1_000_000_000_000 }),
+    });
     await client.request({ method: 'GET', path: LEASE_PATH });
     expect(waits).toEqual([delayMs]);
     expect(server.requests).toHaveLength(2);
@@ -242,7 +380,14 @@ describe('withRetries: delays, budget, abort', () => {
     const { sleep, waits } = fakeSleep();
     const client = createClient({
       baseUrl: server.baseUrl,
-      fetch: withRetries(fetch, { sleep, random: () => 0.5, baseDelayMs: 100, maxDelayMs: 1000, maxRetries: 6, budget: false }),
+      fetch: withRetries(fetch, {
+        sleep,
+        random: () => 0.5,
+        baseDelayMs: 100,
+        maxDelayMs: 1000,
+        maxRetries: 6,
+        budget: false,
+      }),
     });
     const error = await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }));
     // The caller gets the last answer, as a KubernetesApiError.
@@ -265,11 +410,19 @@ describe('withRetries: delays, budget, abort', () => {
   });
 
   it('gives the answer back when the server asks to wait longer than maxDelayMs', async () => {
-    server.handler = jsonHandler(429, status(429, 'TooManyRequests', { details: { retryAfterSeconds: 120 } }), { 'retry-after': '120' });
+    server.handler = jsonHandler(429, status(429, 'TooManyRequests', { details: { retryAfterSeconds: 120 } }), {
+      'retry-after': '120',
+    });
     const { sleep, waits } = fakeSleep();
     const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(fetch, { sleep, maxDelayMs: 30_000 }) });
     const error = await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }));
-    expect(error).toMatchObject({ status: 429, reason: 'TooManyRequests', retryAfterSeconds: 120, message: 'GET /apis/coordination.k8s.io/v1/namespaces/default/leases/my-lease: 429 TooManyRequests: injected TooManyRequests' });
+    expect(error).toMatchObject({
+      status: 429,
+      reason: 'TooManyRequests',
+      retryAfterSeconds: 120,
+      message:
+        'GET /apis/coordination.k8s.io/v1/namespaces/default/leases/my-lease: 429 TooManyRequests: injected TooManyRequests',
+    });
     expect(waits).toEqual([]);
     expect(server.requests).toHaveLength(1);
   });
@@ -298,8 +451,13 @@ describe('withRetries: delays, budget, abort', () => {
     const controller = new AbortController();
     const reason = new Error('caller gave up');
     // The real sleep (20 s); the abort comes as soon as the wait starts.
-    const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(fetch, { onRetry: () => queueMicrotask(() => controller.abort(reason)) }) });
-    expect(await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }, { signal: controller.signal }))).toBe(reason);
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      fetch: withRetries(fetch, { onRetry: () => queueMicrotask(() => controller.abort(reason)) }),
+    });
+    expect(await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }, { signal: controller.signal }))).toBe(
+      reason,
+    );
     expect(server.requests).toHaveLength(1);
   });
 
@@ -307,8 +465,13 @@ describe('withRetries: delays, budget, abort', () => {
     const controller = new AbortController();
     server.handler = () => controller.abort(new Error('stop'));
     const events: RetryEvent[] = [];
-    const client = createClient({ baseUrl: server.baseUrl, fetch: withRetries(fetch, { onRetry: (e) => events.push(e) }) });
-    expect(await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }, { signal: controller.signal }))).toMatchObject({ message: 'stop' });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      fetch: withRetries(fetch, { onRetry: (e) => events.push(e) }),
+    });
+    expect(
+      await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }, { signal: controller.signal })),
+    ).toMatchObject({ message: 'stop' });
     expect(events).toEqual([]);
     expect(server.requests).toHaveLength(1);
   });
@@ -325,7 +488,10 @@ describe('withRetries: delays, budget, abort', () => {
 describe('withWarnings', () => {
   it.each([
     { header: '299 - "simple"', warnings: [{ code: 299, agent: '-', text: 'simple' }] },
-    { header: '299 - "with \\"quotes\\" and \\\\ backslash"', warnings: [{ code: 299, agent: '-', text: 'with "quotes" and \\ backslash' }] },
+    {
+      header: '299 - "with \\"quotes\\" and \\\\ backslash"',
+      warnings: [{ code: 299, agent: '-', text: 'with "quotes" and \\ backslash' }],
+    },
     {
       header: '299 - "one", 299 kube-apiserver "two, with comma" "Wed, 21 Oct 2015 07:28:00 GMT" ,199 - "three"',
       warnings: [
@@ -338,7 +504,10 @@ describe('withWarnings', () => {
     { header: '299 - "ok", 29 - "short code", 299 - "after"', warnings: [{ code: 299, agent: '-', text: 'ok' }] },
     // A value followed by neither a date nor a comma is itself invalid (apimachinery: "unexpected token after warn-date").
     { header: '299 - "ok" trailing, 299 - "after"', warnings: [] },
-    { header: '299 - "first", 299 - "ok" trailing, 299 - "after"', warnings: [{ code: 299, agent: '-', text: 'first' }] },
+    {
+      header: '299 - "first", 299 - "ok" trailing, 299 - "after"',
+      warnings: [{ code: 299, agent: '-', text: 'first' }],
+    },
     { header: '299 - "unterminated', warnings: [] },
     { header: '299 - unquoted', warnings: [] },
     { header: '299 - "ok", 299 - "bell\u0007"', warnings: [{ code: 299, agent: '-', text: 'ok' }] },
@@ -349,7 +518,11 @@ describe('withWarnings', () => {
   it('hands every 299 warning of a response to the handler, with method and url without query', async () => {
     server.handler = (_request, res) => {
       // Two header lines: fetch joins them with ", ".
-      res.setHeader('warning', ['299 - "first"', '199 - "not from the API server", 299 - "second \\"quoted\\""', '299 - ""']);
+      res.setHeader('warning', [
+        '299 - "first"',
+        '199 - "not from the API server", 299 - "second \\"quoted\\""',
+        '299 - ""',
+      ]);
       jsonHandler(200, lease)(_request, res);
     };
     const warnings: ApiWarning[] = [];
@@ -367,7 +540,12 @@ describe('withWarnings', () => {
     try {
       const long = 'x'.repeat(2000);
       server.handler = (_request, res) => {
-        res.setHeader('warning', [`299 - "deprecated"`, `299 - "bidi \u202e override"`, `299 - "${long}"`].map((h) => Buffer.from(h, 'utf8').toString('latin1')));
+        res.setHeader(
+          'warning',
+          [`299 - "deprecated"`, `299 - "bidi \u202e override"`, `299 - "${long}"`].map((h) =>
+            Buffer.from(h, 'utf8').toString('latin1'),
+          ),
+        );
         jsonHandler(200, lease)(_request, res);
       };
       const client = createClient({ baseUrl: server.baseUrl, fetch: withWarnings(fetch) });
@@ -387,9 +565,13 @@ describe('defaultUserAgent', () => {
   it('is shaped like client-go’s and names this client as the field manager', async () => {
     const userAgent = defaultUserAgent({ version: '0.1.0', release: '1.35.0' });
     expect(userAgent).toMatch(/^k8s-lease-client\/0\.1\.0 \([a-z0-9]+\/[a-z0-9]+\) kubernetes\/1\.35\.0$/);
-    expect(userAgent).toContain(`(${process.platform === 'win32' ? 'windows' : process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch})`);
+    expect(userAgent).toContain(
+      `(${process.platform === 'win32' ? 'windows' : process.platform}/${process.arch === 'x64' ? 'amd64' : process.arch})`,
+    );
     expect(defaultUserAgent()).toMatch(/^k8s-lease-client\/unknown \(.+\) kubernetes\/unknown$/);
-    expect(defaultUserAgent({ version: '1.2.3-rc.1', product: 'my ctl\r\nX-Evil: 1' })).toMatch(/^my_ctl__X-Evil__1\/1\.2\.3 \(/);
+    expect(defaultUserAgent({ version: '1.2.3-rc.1', product: 'my ctl\r\nX-Evil: 1' })).toMatch(
+      /^my_ctl__X-Evil__1\/1\.2\.3 \(/,
+    );
 
     const api = await start();
     try {
@@ -425,10 +607,22 @@ describe('secrets never leak', () => {
 
   /** Everything a user might log: message, String(), stack, util.inspect (nested causes included), JSON. */
   function everything(value: unknown): string {
-    return [String(value), inspect(value, { depth: 10, showHidden: true }), JSON.stringify(value) ?? '', value instanceof Error ? (value.stack ?? '') : ''].join('\n');
+    return [
+      String(value),
+      inspect(value, { depth: 10, showHidden: true }),
+      JSON.stringify(value) ?? '',
+      value instanceof Error ? (value.stack ?? '') : '',
+    ].join('\n');
   }
 
-  const cases: Array<{ name: string; handler?: Handler; token?: string; baseUrl?: string; timeoutMs?: number; spec?: Partial<RequestSpec> }> = [
+  const cases: Array<{
+    name: string;
+    handler?: Handler;
+    token?: string;
+    baseUrl?: string;
+    timeoutMs?: number;
+    spec?: Partial<RequestSpec>;
+  }> = [
     { name: '404 Status', handler: jsonHandler(404, status(404, 'NotFound')) },
     { name: 'HTML error page', handler: jsonHandler(502, '<html>bad gateway</html>') },
     { name: '2xx that is not JSON', handler: jsonHandler(200, 'not json') },
@@ -439,23 +633,40 @@ describe('secrets never leak', () => {
     { name: 'token with a NUL', token: `a\0${TOKEN}` },
     { name: 'token with a carriage return', token: `a\r${TOKEN}` },
     { name: 'token outside Latin-1', token: `${TOKEN}€` },
-    { name: 'query string', handler: jsonHandler(403, status(403, 'Forbidden')), spec: { query: '?labelSelector=app%3Dx' } },
+    {
+      name: 'query string',
+      handler: jsonHandler(403, status(403, 'Forbidden')),
+      spec: { query: '?labelSelector=app%3Dx' },
+    },
   ];
 
-  it.each(cases)('$name: no token in the error, nor in the client', async ({ handler, token = TOKEN, baseUrl, timeoutMs, spec }) => {
-    if (handler) server.handler = handler;
-    const client = createClient({ baseUrl: baseUrl ?? server.baseUrl, token, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
-    const error = await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH, ...spec }));
-    expect(error).toBeInstanceOf(Error);
-    for (const text of [everything(error), everything(client), inspect(createClient({ baseUrl: server.baseUrl, token: () => token }), { showHidden: true })]) {
-      expect(text).not.toContain(TOKEN);
-      expect(text.toLowerCase()).not.toContain('bearer');
-    }
-  });
+  it.each(cases)(
+    '$name: no token in the error, nor in the client',
+    async ({ handler, token = TOKEN, baseUrl, timeoutMs, spec }) => {
+      if (handler) server.handler = handler;
+      const client = createClient({
+        baseUrl: baseUrl ?? server.baseUrl,
+        token,
+        ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      });
+      const error = await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH, ...spec }));
+      expect(error).toBeInstanceOf(Error);
+      for (const text of [
+        everything(error),
+        everything(client),
+        inspect(createClient({ baseUrl: server.baseUrl, token: () => token }), { showHidden: true }),
+      ]) {
+        expect(text).not.toContain(TOKEN);
+        expect(text.toLowerCase()).not.toContain('bearer');
+      }
+    },
+  );
 
   it('a token with a line break is refused before anything is sent', async () => {
     const client = createClient({ baseUrl: server.baseUrl, token: `a\n${TOKEN}` });
-    expect(await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }))).toEqual(new TypeError('Invalid header authorization'));
+    expect(await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }))).toEqual(
+      new TypeError('Invalid header authorization'),
+    );
     expect(server.requests).toHaveLength(0);
   });
 
@@ -463,7 +674,10 @@ describe('secrets never leak', () => {
     server.handler = jsonHandler(503, status(503, 'ServiceUnavailable'));
     const events: RetryEvent[] = [];
     const warnings: ApiWarning[] = [];
-    const wrapped = withWarnings(withRetries(fetch, { sleep: fakeSleep().sleep, maxRetries: 2, onRetry: (e) => events.push(e) }), (w) => warnings.push(w));
+    const wrapped = withWarnings(
+      withRetries(fetch, { sleep: fakeSleep().sleep, maxRetries: 2, onRetry: (e) => events.push(e) }),
+      (w) => warnings.push(w),
+    );
     const client = createClient({ baseUrl: server.baseUrl, token: TOKEN, fetch: wrapped });
     const error = await rejectionOf(client.request({ method: 'GET', path: LEASE_PATH }));
     expect(error).toBeInstanceOf(KubernetesApiError);

@@ -13,9 +13,12 @@ function rejection(fn: () => unknown): InvalidPathParameterError {
 }
 
 describe('namespaceSegment', () => {
-  it.each(['default', 'kube-system', 'kube-node-lease', 'a', '0', '123-abc', 'a'.repeat(63)])('accepts %s unchanged', (value) => {
-    expect(namespaceSegment(value)).toBe(value);
-  });
+  it.each(['default', 'kube-system', 'kube-node-lease', 'a', '0', '123-abc', 'a'.repeat(63)])(
+    'accepts %s unchanged',
+    (value) => {
+      expect(namespaceSegment(value)).toBe(value);
+    },
+  );
 
   const LABEL_REASON = 'must be a DNS-1123 label of at most 63 characters';
 
@@ -58,7 +61,9 @@ describe('namespaceSegment', () => {
     expect(error.value).toBe('undefined');
     expect(error.reason).toBe(LABEL_REASON);
     expect(rejection(() => namespaceSegment(null as unknown as string)).value).toBe('null');
-    expect(rejection(() => namespaceSegment(5 as unknown as string)).message).toBe(`Invalid namespace "5": ${LABEL_REASON}`);
+    expect(rejection(() => namespaceSegment(5 as unknown as string)).message).toBe(
+      `Invalid namespace "5": ${LABEL_REASON}`,
+    );
   });
 
   it('shortens a long value in the message, not in the error', () => {

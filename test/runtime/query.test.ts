@@ -10,7 +10,14 @@ describe('encodeQuery', () => {
 
   it('keeps keys in the given order and skips undefined and null', () => {
     expect(
-      encodeQuery({ pretty: true, dryRun: undefined, fieldManager: 'leader-elector', limit: 500, continue: null, watch: false }),
+      encodeQuery({
+        pretty: true,
+        dryRun: undefined,
+        fieldManager: 'leader-elector',
+        limit: 500,
+        continue: null,
+        watch: false,
+      }),
     ).toBe('?pretty=true&fieldManager=leader-elector&limit=500&watch=false');
     expect(encodeQuery({ z: 1, a: 2 })).toBe('?z=1&a=2');
   });
@@ -51,14 +58,25 @@ describe('encodeQuery', () => {
   it('round-trips through URLSearchParams', () => {
     const params = { labelSelector: 'a=b,c in (d)', limit: 10, watch: true, name: 'x y+z' };
     const parsed = new URLSearchParams(encodeQuery(params));
-    expect(Object.fromEntries(parsed)).toEqual({ labelSelector: 'a=b,c in (d)', limit: '10', watch: 'true', name: 'x y+z' });
+    expect(Object.fromEntries(parsed)).toEqual({
+      labelSelector: 'a=b,c in (d)',
+      limit: '10',
+      watch: 'true',
+      name: 'x y+z',
+    });
   });
 
   it('rejects unsupported value types from untyped callers', () => {
     const params = { a: { nested: true } } as unknown as Record<string, string>;
     expect(() => encodeQuery(params)).toThrow(TypeError);
-    expect(() => encodeQuery(params)).toThrow('Query parameter "a" must be a string, boolean or safe integer, got [object Object]');
-    expect(() => encodeQuery({ b: 1n } as unknown as Record<string, string>)).toThrow('Query parameter "b" must be a string, boolean or safe integer, got 1');
-    expect(() => encodeQuery({ c: Symbol('s') } as unknown as Record<string, string>)).toThrow('Query parameter "c" must be a string, boolean or safe integer, got Symbol(s)');
+    expect(() => encodeQuery(params)).toThrow(
+      'Query parameter "a" must be a string, boolean or safe integer, got [object Object]',
+    );
+    expect(() => encodeQuery({ b: 1n } as unknown as Record<string, string>)).toThrow(
+      'Query parameter "b" must be a string, boolean or safe integer, got 1',
+    );
+    expect(() => encodeQuery({ c: Symbol('s') } as unknown as Record<string, string>)).toThrow(
+      'Query parameter "c" must be a string, boolean or safe integer, got Symbol(s)',
+    );
   });
 });

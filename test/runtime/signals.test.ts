@@ -29,7 +29,11 @@ describe('combineSignals', () => {
     expect(linked.signal?.aborted).toBe(true);
     const reason: unknown = linked.signal?.reason;
     expect(reason).toBeInstanceOf(RequestTimeoutError);
-    expect(reason).toMatchObject({ name: 'RequestTimeoutError', timeoutMs: 100, message: 'Request timed out after 100 ms' });
+    expect(reason).toMatchObject({
+      name: 'RequestTimeoutError',
+      timeoutMs: 100,
+      message: 'Request timed out after 100 ms',
+    });
     linked.dispose();
   });
 

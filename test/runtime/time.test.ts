@@ -56,7 +56,9 @@ describe('formatMicroTime / formatTime', () => {
     expect(formatMicroTime(date, 123456)).toBe('2024-05-01T12:00:00.123456Z');
     expect(formatMicroTime(date, 123007)).toBe('2024-05-01T12:00:00.123007Z');
     expect(formatMicroTime(date, 123000)).toBe('2024-05-01T12:00:00.123000Z');
-    expect(formatMicroTime(new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 999)), 999999)).toBe('1999-12-31T23:59:59.999999Z');
+    expect(formatMicroTime(new Date(Date.UTC(1999, 11, 31, 23, 59, 59, 999)), 999999)).toBe(
+      '1999-12-31T23:59:59.999999Z',
+    );
     expect(formatMicroTime(new Date(Date.UTC(2024, 0, 1)), 7)).toBe('2024-01-01T00:00:00.000007Z');
   });
 
@@ -68,7 +70,9 @@ describe('formatMicroTime / formatTime', () => {
 
   it('rejects microseconds whose milliseconds disagree with the date, naming both', () => {
     // The old 0..999 convention on a date with milliseconds: refused rather than silently moved.
-    expect(() => formatMicroTime(date, 456)).toThrow('microseconds 456 disagree with the date\'s milliseconds .123: expected 123000..123999');
+    expect(() => formatMicroTime(date, 456)).toThrow(
+      "microseconds 456 disagree with the date's milliseconds .123: expected 123000..123999",
+    );
     expect(() => formatMicroTime(date, 124000)).toThrow(RangeError);
     expect(() => formatMicroTime(date, 122999)).toThrow(RangeError);
   });
@@ -78,9 +82,14 @@ describe('formatMicroTime / formatTime', () => {
     expect(formatTime(new Date('2024-02-29T23:59:59.999Z'))).toBe('2024-02-29T23:59:59Z');
   });
 
-  it.each([-1, 1_000_000, 123456.5, Number.NaN, Number.POSITIVE_INFINITY])('rejects %s microseconds as outside 0..999999', (micros) => {
-    expect(() => formatMicroTime(date, micros)).toThrow(`microseconds must be an integer in 0..999999 (the whole sub-second part), got ${micros}`);
-  });
+  it.each([-1, 1_000_000, 123456.5, Number.NaN, Number.POSITIVE_INFINITY])(
+    'rejects %s microseconds as outside 0..999999',
+    (micros) => {
+      expect(() => formatMicroTime(date, micros)).toThrow(
+        `microseconds must be an integer in 0..999999 (the whole sub-second part), got ${micros}`,
+      );
+    },
+  );
 
   it('rejects invalid dates and years RFC3339 cannot express', () => {
     expect(() => formatMicroTime(new Date(Number.NaN))).toThrow('Invalid Date');
@@ -171,7 +180,13 @@ describe('parseMicroTime', () => {
       expect(parsed.microseconds).toBe(micros);
       expect(formatMicroTime(parsed.date, parsed.microseconds)).toBe(value);
     }
-    for (const value of ['0000-01-01T00:00:00.000000Z', '1970-01-01T00:00:00.000000Z', '1969-12-31T23:59:59.999999Z', '9999-12-31T23:59:59.999999Z', '2024-02-29T23:59:59.000001Z']) {
+    for (const value of [
+      '0000-01-01T00:00:00.000000Z',
+      '1970-01-01T00:00:00.000000Z',
+      '1969-12-31T23:59:59.999999Z',
+      '9999-12-31T23:59:59.999999Z',
+      '2024-02-29T23:59:59.000001Z',
+    ]) {
       const parsed = parseMicroTime(value);
       expect(formatMicroTime(parsed.date, parsed.microseconds)).toBe(value);
     }
@@ -195,16 +210,25 @@ describe('parseTime', () => {
     expect(parseTime('2024-05-01T12:00:00.999999+00:00').toISOString()).toBe('2024-05-01T12:00:00.999Z');
   });
 
-  it.each(['2024-05-01T12:00:00', '2024-05-01T12:00:00.Z', '2024-05-01', '2024-02-30T00:00:00Z', 'Wed, 01 May 2024 12:00:00 GMT', ''])(
-    'rejects %j',
-    (value) => {
-      expect(() => parseTime(value)).toThrow(`Invalid Time ${JSON.stringify(value)}`);
-      expect(isTime(value)).toBe(false);
-    },
-  );
+  it.each([
+    '2024-05-01T12:00:00',
+    '2024-05-01T12:00:00.Z',
+    '2024-05-01',
+    '2024-02-30T00:00:00Z',
+    'Wed, 01 May 2024 12:00:00 GMT',
+    '',
+  ])('rejects %j', (value) => {
+    expect(() => parseTime(value)).toThrow(`Invalid Time ${JSON.stringify(value)}`);
+    expect(isTime(value)).toBe(false);
+  });
 
   it('round-trips with formatTime', () => {
-    for (const value of ['2024-05-01T12:00:00Z', '1970-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z']) {
+    for (const value of [
+      '2024-05-01T12:00:00Z',
+      '1970-01-01T00:00:00Z',
+      '0001-01-01T00:00:00Z',
+      '9999-12-31T23:59:59Z',
+    ]) {
       expect(formatTime(parseTime(value))).toBe(value);
     }
   });

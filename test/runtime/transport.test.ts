@@ -50,7 +50,17 @@ describe('createClient', () => {
     const rule = 'must be an absolute URL without credentials, query or fragment';
     expect(() => createClient({ baseUrl: 'not a url' })).toThrow(TypeError);
     // The message never echoes the value: its credentials, a `?token=`, or a secret pasted into the wrong field.
-    for (const baseUrl of ['not a url', '/apis', 'http://h/?x=1', 'http://h/#top', 'http://admin:secret@h/', 'http://admin@h/', 'http://:secret@h/?x=1', 'https://h/?token=SUPER-SECRET', 'SUPER-SECRET']) {
+    for (const baseUrl of [
+      'not a url',
+      '/apis',
+      'http://h/?x=1',
+      'http://h/#top',
+      'http://admin:secret@h/',
+      'http://admin@h/',
+      'http://:secret@h/?x=1',
+      'https://h/?token=SUPER-SECRET',
+      'SUPER-SECRET',
+    ]) {
       let message = '';
       try {
         createClient({ baseUrl });
@@ -69,7 +79,9 @@ describe('createClient', () => {
 
   it('rejects an invalid per-call timeout without sending', async () => {
     const client = createClient({ baseUrl: server.baseUrl });
-    await expect(client.request(GET, { timeoutMs: -5 })).rejects.toThrow('timeoutMs must be a finite number >= 0, got -5');
+    await expect(client.request(GET, { timeoutMs: -5 })).rejects.toThrow(
+      'timeoutMs must be a finite number >= 0, got -5',
+    );
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -146,7 +158,10 @@ describe('request against a loopback server', () => {
   });
 
   it('merges client and call headers case-insensitively, call headers winning', async () => {
-    const client = createClient({ baseUrl: server.baseUrl, headers: { 'X-Trace': 'client', 'User-Agent': 'lease-client/1', Accept: 'application/yaml' } });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      headers: { 'X-Trace': 'client', 'User-Agent': 'lease-client/1', Accept: 'application/yaml' },
+    });
     await client.request(GET, { headers: { 'x-trace': 'call' } });
     const [received] = server.requests;
     expect(received?.headers['x-trace']).toBe('call');
@@ -157,7 +172,10 @@ describe('request against a loopback server', () => {
   });
 
   it('sends header values as given, empty ones included, and never an undefined one', async () => {
-    const client = createClient({ baseUrl: server.baseUrl, headers: { 'X-Empty': '', 'X-Unset': undefined as unknown as string } });
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      headers: { 'X-Empty': '', 'X-Unset': undefined as unknown as string },
+    });
     await client.request(GET, { headers: { 'X-Call': '' } });
     const [received] = server.requests;
     expect(received?.headers['x-empty']).toBe('');
@@ -169,7 +187,10 @@ describe('request against a loopback server', () => {
     const client = createClient({ baseUrl: server.baseUrl, token: 'abc.def.ghi\n' });
     await client.request(GET);
     await client.request({ method: 'PUT', path: LEASE_PATH, body: '{}' });
-    expect(server.requests.map((r) => r.headers['authorization'])).toEqual(['Bearer abc.def.ghi', 'Bearer abc.def.ghi']);
+    expect(server.requests.map((r) => r.headers['authorization'])).toEqual([
+      'Bearer abc.def.ghi',
+      'Bearer abc.def.ghi',
+    ]);
   });
 
   it('calls a token provider per request so rotated tokens are used', async () => {
@@ -178,7 +199,11 @@ describe('request against a loopback server', () => {
     await client.request(GET);
     await client.request(GET);
     await client.request(GET);
-    expect(server.requests.map((r) => r.headers['authorization'])).toEqual(['Bearer token-1', 'Bearer token-2', 'Bearer token-3']);
+    expect(server.requests.map((r) => r.headers['authorization'])).toEqual([
+      'Bearer token-1',
+      'Bearer token-2',
+      'Bearer token-3',
+    ]);
   });
 
   it('awaits an async token provider', async () => {
@@ -252,7 +277,8 @@ describe('errors from a loopback server', () => {
   });
 
   it('throws a useful KubernetesApiError for a non-Status body', async () => {
-    server.handler = (_r, res) => res.writeHead(502, { 'content-type': 'text/html', 'retry-after': '5' }).end('<h1>Bad Gateway</h1>');
+    server.handler = (_r, res) =>
+      res.writeHead(502, { 'content-type': 'text/html', 'retry-after': '5' }).end('<h1>Bad Gateway</h1>');
     const error = await rejectionOf(createClient({ baseUrl: server.baseUrl }).request(GET));
     expect(isKubernetesApiError(error)).toBe(true);
     expect(error).toMatchObject({
@@ -343,9 +369,9 @@ describe('timeouts and aborts', () => {
   it('rejects at once for an already-aborted signal', async () => {
     const controller = new AbortController();
     controller.abort('cancelled');
-    await expect(createClient({ baseUrl: server.baseUrl, timeoutMs: 1000 }).request(GET, { signal: controller.signal })).rejects.toBe(
-      'cancelled',
-    );
+    await expect(
+      createClient({ baseUrl: server.baseUrl, timeoutMs: 1000 }).request(GET, { signal: controller.signal }),
+    ).rejects.toBe('cancelled');
   });
 
   it('leaves no timers behind once requests complete', async () => {
@@ -379,7 +405,8 @@ describe('timeouts and aborts', () => {
   it('does not accumulate listeners on a long-lived caller signal', async () => {
     const client = createClient({ baseUrl: server.baseUrl });
     const controller = new AbortController();
-    for (let i = 0; i < 300; i++) await client.request(GET, { signal: controller.signal, timeoutMs: i % 2 === 0 ? 10_000 : undefined });
+    for (let i = 0; i < 300; i++)
+      await client.request(GET, { signal: controller.signal, timeoutMs: i % 2 === 0 ? 10_000 : undefined });
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });
@@ -391,12 +418,22 @@ describe('custom fetch and init', () => {
       calls.push({ url: String(input), init });
       return new Response(JSON.stringify({ ok: true }), { status: 200 });
     };
-    const client = createClient({ baseUrl: 'https://k8s.example:6443/', fetch: fakeFetch, init: { cache: 'no-store', redirect: 'error' } });
+    const client = createClient({
+      baseUrl: 'https://k8s.example:6443/',
+      fetch: fakeFetch,
+      init: { cache: 'no-store', redirect: 'error' },
+    });
     await expect(client.request({ method: 'GET', path: '/apis/x', query: '?limit=1' })).resolves.toEqual({ ok: true });
     expect(calls).toHaveLength(1);
     const [call] = calls;
     expect(call?.url).toBe('https://k8s.example:6443/apis/x?limit=1');
-    expect(call?.init).toMatchObject({ method: 'GET', cache: 'no-store', redirect: 'error', body: undefined, signal: undefined });
+    expect(call?.init).toMatchObject({
+      method: 'GET',
+      cache: 'no-store',
+      redirect: 'error',
+      body: undefined,
+      signal: undefined,
+    });
     expect(call?.init?.headers).toEqual({ accept: 'application/json' });
   });
 
@@ -464,7 +501,11 @@ describe('connection reuse', () => {
       let i = 0;
       local.handler = (request, res) => {
         i++;
-        if (i % 3 === 0) jsonHandler(404, { kind: 'Status', reason: 'NotFound', code: 404, message: 'x'.repeat(20_000) })(request, res);
+        if (i % 3 === 0)
+          jsonHandler(404, { kind: 'Status', reason: 'NotFound', code: 404, message: 'x'.repeat(20_000) })(
+            request,
+            res,
+          );
         else if (i % 3 === 1) res.writeHead(200, { 'content-type': 'text/plain' }).end('not json'.repeat(1000));
         else jsonHandler(200, lease)(request, res);
       };
@@ -503,7 +544,12 @@ describe('stream', () => {
   });
 
   it('throws KubernetesApiError for a non-2xx', async () => {
-    server.handler = jsonHandler(410, { kind: 'Status', reason: 'Expired', code: 410, message: 'too old resource version: 1 (5)' });
+    server.handler = jsonHandler(410, {
+      kind: 'Status',
+      reason: 'Expired',
+      code: 410,
+      message: 'too old resource version: 1 (5)',
+    });
     const error = await rejectionOf(stream(createClient({ baseUrl: server.baseUrl }), GET));
     expect(error).toBeInstanceOf(KubernetesApiError);
     expect((error as Error).message).toBe(`GET ${LEASE_PATH}: 410 Expired: too old resource version: 1 (5)`);
@@ -536,7 +582,9 @@ describe('stream', () => {
       res.write('first\n');
     };
     const controller = new AbortController();
-    const response = await stream(createClient({ baseUrl: server.baseUrl, timeoutMs: 1000 }), GET, { signal: controller.signal });
+    const response = await stream(createClient({ baseUrl: server.baseUrl, timeoutMs: 1000 }), GET, {
+      signal: controller.signal,
+    });
     const reader = response.body?.getReader();
     const first = await reader?.read();
     expect(new TextDecoder().decode(first?.value)).toBe('first\n');
@@ -564,7 +612,10 @@ describe('stream', () => {
       original = new Response('{}', { status: 200 });
       return original;
     };
-    const response = await stream(createClient({ baseUrl: 'http://fake.invalid', fetch: fakeFetch, timeoutMs: 100 }), GET);
+    const response = await stream(
+      createClient({ baseUrl: 'http://fake.invalid', fetch: fakeFetch, timeoutMs: 100 }),
+      GET,
+    );
     expect(response).toBe(original);
   });
 

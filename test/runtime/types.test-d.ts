@@ -58,7 +58,9 @@ describe('runtime types', () => {
   it('keeps the generator-facing signatures', () => {
     expectTypeOf(createClient).toEqualTypeOf<(options: ClientOptions) => Client>();
     expectTypeOf<Client['request']>().toEqualTypeOf<<T>(spec: RequestSpec, options?: CallOptions) => Promise<T>>();
-    expectTypeOf(stream).toEqualTypeOf<(client: Client, spec: RequestSpec, options?: CallOptions) => Promise<Response>>();
+    expectTypeOf(stream).toEqualTypeOf<
+      (client: Client, spec: RequestSpec, options?: CallOptions) => Promise<Response>
+    >();
     expectTypeOf<keyof Client>().toEqualTypeOf<'baseUrl' | 'request'>();
     expectTypeOf<RequestSpec['method']>().toEqualTypeOf<HttpMethod>();
     expectTypeOf<HttpMethod>().toEqualTypeOf<'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'>();

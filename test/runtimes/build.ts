@@ -8,7 +8,9 @@ import { build } from 'esbuild';
 import type { Plugin } from 'esbuild';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
-export const CLIENT_DIST: string = fileURLToPath(new URL('../../generated/k8s-lease-client/dist/index.js', import.meta.url));
+export const CLIENT_DIST: string = fileURLToPath(
+  new URL('../../generated/k8s-lease-client/dist/index.js', import.meta.url),
+);
 
 /** `k8s-lease-client` stays an import, of the built package's file by absolute URL (Deno has no node_modules lookup here). */
 const clientAsFile: Plugin = {
@@ -30,7 +32,24 @@ export async function buildScenario(outDir: string): Promise<ScenarioBuild> {
   const entry = join(outDir, 'entry.mjs');
   const browser = join(outDir, 'browser.js');
   // es2022: what the package promises (Node 20); top-level await in the entry needs ESM.
-  await build({ entryPoints: [join(HERE, 'entry.ts')], outfile: entry, bundle: true, format: 'esm', platform: 'neutral', target: 'es2022', plugins: [clientAsFile], logLevel: 'error' });
-  await build({ entryPoints: [join(HERE, 'browser.ts')], outfile: browser, bundle: true, format: 'iife', platform: 'browser', target: 'es2022', logLevel: 'error' });
+  await build({
+    entryPoints: [join(HERE, 'entry.ts')],
+    outfile: entry,
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    plugins: [clientAsFile],
+    logLevel: 'error',
+  });
+  await build({
+    entryPoints: [join(HERE, 'browser.ts')],
+    outfile: browser,
+    bundle: true,
+    format: 'iife',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'error',
+  });
   return { entry, browser };
 }

@@ -44,8 +44,21 @@ const namespaceOf = (id: string): string => `rt-${id}`;
 function arrangeFaults(namespace: string): void {
   const nsPath = `${LEASES}/namespaces/${namespace}/leases`;
   server.setFaults({
-    httpError: { status: 307, reason: 'TemporaryRedirect', headers: { Location: `${server.url}${nsPath}/alpha` }, when: (r) => r.path === `${nsPath}/${REDIRECTED_LEASE}` },
-    watch: [{ kind: 'cut', afterEvents: 1, midLine: true, when: (r) => r.path === `${LEASES}/namespaces/${namespace}/leases` && r.query.get('labelSelector') === WATCH_SELECTOR }],
+    httpError: {
+      status: 307,
+      reason: 'TemporaryRedirect',
+      headers: { Location: `${server.url}${nsPath}/alpha` },
+      when: (r) => r.path === `${nsPath}/${REDIRECTED_LEASE}`,
+    },
+    watch: [
+      {
+        kind: 'cut',
+        afterEvents: 1,
+        midLine: true,
+        when: (r) =>
+          r.path === `${LEASES}/namespaces/${namespace}/leases` && r.query.get('labelSelector') === WATCH_SELECTOR,
+      },
+    ],
     onWatchFault: (fault) => injected.push(fault),
   });
 }
@@ -73,7 +86,11 @@ async function startPageServer(browserScript: string): Promise<Server> {
   const s = createServer((req, res) => {
     const body = req.url === '/scenario.js' ? script : req.url === '/' ? html : undefined;
     if (body === undefined) return void res.writeHead(404).end();
-    res.writeHead(200, { 'Content-Type': req.url === '/' ? 'text/html; charset=utf-8' : 'text/javascript; charset=utf-8' }).end(body);
+    res
+      .writeHead(200, {
+        'Content-Type': req.url === '/' ? 'text/html; charset=utf-8' : 'text/javascript; charset=utf-8',
+      })
+      .end(body);
   });
   await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
   return s;
@@ -84,7 +101,10 @@ beforeAll(async () => {
   pages = await startPageServer(built.browser);
   pageOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
   // The page is another origin (another port): the browser preflights every write and reads only exposed headers.
-  server = await startLeaseApiServer({ namespaces: RUNTIME_IDS.map(namespaceOf), corsAllowedOrigins: [`^${pageOrigin.replace(/\./g, '\\.')}$`] });
+  server = await startLeaseApiServer({
+    namespaces: RUNTIME_IDS.map(namespaceOf),
+    corsAllowedOrigins: [`^${pageOrigin.replace(/\./g, '\\.')}$`],
+  });
 });
 
 afterAll(async () => {
@@ -105,10 +125,16 @@ describe('the client runs the same scenario in every runtime', () => {
       expect(version, `${runtime.binary} is not ${runtime.label}`).toMatch(runtime.expectVersion);
       const namespace = namespaceOf(runtime.id);
       arrangeFaults(namespace);
-      const out = await run(runtime.binary, [...runtime.args, built.entry, server.url, namespace], { DENO_DIR: join(scratch, 'deno') });
+      const out = await run(runtime.binary, [...runtime.args, built.entry, server.url, namespace], {
+        DENO_DIR: join(scratch, 'deno'),
+      });
       const steps = stepsOf(out.stdout);
       rows.set(runtime.id, matrixRow(runtime.label, version, steps));
-      expectAllPassed(`${runtime.label} ${version}`, steps, out.stderr === '' ? '' : `\nstderr: ${out.stderr.slice(0, 2000)}`);
+      expectAllPassed(
+        `${runtime.label} ${version}`,
+        steps,
+        out.stderr === '' ? '' : `\nstderr: ${out.stderr.slice(0, 2000)}`,
+      );
       expect(cutsIn(namespace), 'the server cut the watch connection').toBe(1);
       expect(out.code).toBe(0);
     });
@@ -131,27 +157,55 @@ describe('the client runs the same scenario in every runtime', () => {
       page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(`${pageOrigin}/`);
       const steps = await page.evaluate(
-        ({ baseUrl, ns }) => (globalThis as unknown as { leaseScenario: LeaseScenarioGlobal }).leaseScenario.runScenario({ baseUrl, namespace: ns }),
+        ({ baseUrl, ns }) =>
+          (globalThis as unknown as { leaseScenario: LeaseScenarioGlobal }).leaseScenario.runScenario({
+            baseUrl,
+            namespace: ns,
+          }),
         { baseUrl: server.url, ns: namespace },
       );
       rows.set(BROWSER_ID, matrixRow('Chromium (headless)', browser.version(), steps));
-      expectAllPassed(`Chromium ${browser.version()}`, steps, errors.length === 0 ? '' : `\npage errors: ${errors.join('; ')}`);
+      expectAllPassed(
+        `Chromium ${browser.version()}`,
+        steps,
+        errors.length === 0 ? '' : `\npage errors: ${errors.join('; ')}`,
+      );
       expect(cutsIn(namespace), 'the server cut the watch connection').toBe(1);
 
       // The dashboard: Leases labelled dashboard=live in any namespace, listed and then kept current by the watch.
       const write = (result: { ok: boolean; error?: { message: string } }): void => {
         if (!result.ok) throw new Error(result.error?.message);
       };
-      write(server.store.create({ metadata: { name: 'kube-scheduler', namespace, labels: { dashboard: 'live' } }, spec: { holderIdentity: 'node-a_1f2e' } }));
-      await page.evaluate((baseUrl) => (globalThis as unknown as { startDashboard(url: string): Promise<void> }).startDashboard(baseUrl), server.url);
+      write(
+        server.store.create({
+          metadata: { name: 'kube-scheduler', namespace, labels: { dashboard: 'live' } },
+          spec: { holderIdentity: 'node-a_1f2e' },
+        }),
+      );
+      await page.evaluate(
+        (baseUrl) => (globalThis as unknown as { startDashboard(url: string): Promise<void> }).startDashboard(baseUrl),
+        server.url,
+      );
       await page.waitForFunction(() => document.querySelector('#status')?.textContent === 'synced');
-      write(server.store.create({ metadata: { name: 'kube-controller-manager', namespace, labels: { dashboard: 'live' } }, spec: { holderIdentity: 'node-b_9c3d' } }));
+      write(
+        server.store.create({
+          metadata: { name: 'kube-controller-manager', namespace, labels: { dashboard: 'live' } },
+          spec: { holderIdentity: 'node-b_9c3d' },
+        }),
+      );
       const scheduler = server.store.get(namespace, 'kube-scheduler');
       if (scheduler === undefined) throw new Error('kube-scheduler vanished');
       write(server.store.update({ ...scheduler, spec: { ...scheduler.spec, holderIdentity: 'node-c_4b7a' } }));
-      await page.waitForFunction(() => document.querySelectorAll('#leases li').length === 2 && document.querySelector('#leases')?.textContent?.includes('node-c_4b7a') === true);
+      await page.waitForFunction(
+        () =>
+          document.querySelectorAll('#leases li').length === 2 &&
+          document.querySelector('#leases')?.textContent?.includes('node-c_4b7a') === true,
+      );
       const items = await page.locator('#leases li').allTextContents();
-      expect(items).toEqual([`${namespace}/kube-controller-manager held by node-b_9c3d`, `${namespace}/kube-scheduler held by node-c_4b7a`]);
+      expect(items).toEqual([
+        `${namespace}/kube-controller-manager held by node-b_9c3d`,
+        `${namespace}/kube-scheduler held by node-c_4b7a`,
+      ]);
       await page.screenshot({ path: join(RESULTS, 'browser.png') });
       expect(errors).toEqual([]);
     });

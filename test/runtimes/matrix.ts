@@ -22,7 +22,12 @@ export const README_END = '<!-- runtime-matrix:end -->';
 
 export function matrixRow(runtime: string, version: string, steps: readonly StepResult[]): MatrixRow {
   const passed = new Set(steps.filter((s) => s.passed).map((s) => s.name));
-  return { runtime, version, passed: STEP_NAMES.filter((n) => passed.has(n)), failed: STEP_NAMES.filter((n) => !passed.has(n)) };
+  return {
+    runtime,
+    version,
+    passed: STEP_NAMES.filter((n) => passed.has(n)),
+    failed: STEP_NAMES.filter((n) => !passed.has(n)),
+  };
 }
 
 export function renderTable(matrix: Matrix): string {
@@ -31,7 +36,10 @@ export function renderTable(matrix: Matrix): string {
     '',
     '| runtime | version | pass |',
     '|---|---|---|',
-    ...matrix.runtimes.map((r) => `| ${r.runtime} | ${r.version} | ${r.failed.length === 0 ? `yes (${r.passed.length}/${matrix.steps.length})` : `**no**: ${r.failed.join(', ')} failed`} |`),
+    ...matrix.runtimes.map(
+      (r) =>
+        `| ${r.runtime} | ${r.version} | ${r.failed.length === 0 ? `yes (${r.passed.length}/${matrix.steps.length})` : `**no**: ${r.failed.join(', ')} failed`} |`,
+    ),
   ];
   return lines.join('\n');
 }

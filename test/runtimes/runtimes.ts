@@ -24,11 +24,39 @@ const nodeVersion = (output: string): string | undefined => /^v(\d+\.\d+\.\d+)/.
 export const PROCESS_RUNTIMES: readonly ProcessRuntime[] = [
   // The machine's Node (the one running vitest), which the package's engines field names as the floor.
   { id: 'node20', label: 'Node 20', binary: process.execPath, args: [], expectVersion: /^20\./, version: nodeVersion },
-  { id: 'node22', label: 'Node 22', binary: root('test/runtimes/node-binaries/node_modules/node22/bin/node'), args: [], expectVersion: /^22\./, version: nodeVersion },
-  { id: 'node24', label: 'Node 24', binary: root('test/runtimes/node-binaries/node_modules/node24/bin/node'), args: [], expectVersion: /^24\./, version: nodeVersion },
+  {
+    id: 'node22',
+    label: 'Node 22',
+    binary: root('test/runtimes/node-binaries/node_modules/node22/bin/node'),
+    args: [],
+    expectVersion: /^22\./,
+    version: nodeVersion,
+  },
+  {
+    id: 'node24',
+    label: 'Node 24',
+    binary: root('test/runtimes/node-binaries/node_modules/node24/bin/node'),
+    args: [],
+    expectVersion: /^24\./,
+    version: nodeVersion,
+  },
   // Only network and reading the built files: no env, no write, no run.
-  { id: 'deno', label: 'Deno', binary: root('node_modules/.bin/deno'), args: ['run', '--allow-net=127.0.0.1', '--allow-read', '--no-prompt'], expectVersion: /^2\./, version: (o) => /^deno (\S+)/.exec(o.trim())?.[1] },
-  { id: 'bun', label: 'Bun', binary: root('node_modules/.bin/bun'), args: ['run'], expectVersion: /^1\./, version: (o) => /^(\d+\.\d+\.\d+)/.exec(o.trim())?.[1] },
+  {
+    id: 'deno',
+    label: 'Deno',
+    binary: root('node_modules/.bin/deno'),
+    args: ['run', '--allow-net=127.0.0.1', '--allow-read', '--no-prompt'],
+    expectVersion: /^2\./,
+    version: (o) => /^deno (\S+)/.exec(o.trim())?.[1],
+  },
+  {
+    id: 'bun',
+    label: 'Bun',
+    binary: root('node_modules/.bin/bun'),
+    args: ['run'],
+    expectVersion: /^1\./,
+    version: (o) => /^(\d+\.\d+\.\d+)/.exec(o.trim())?.[1],
+  },
 ];
 
 export interface ProcessOutput {
@@ -41,7 +69,10 @@ const RUN_LIMIT_MS = 120_000;
 
 export function run(binary: string, args: readonly string[], env: Record<string, string> = {}): Promise<ProcessOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', ...env } });
+    const child = spawn(binary, args, {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1', DENO_NO_UPDATE_CHECK: '1', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -66,7 +97,8 @@ export async function versionOf(runtime: ProcessRuntime): Promise<string> {
   });
   const out = await run(runtime.binary, ['--version']);
   const version = runtime.version(out.stdout);
-  if (version === undefined) throw new Error(`${runtime.label}: cannot read a version from ${JSON.stringify(out.stdout.slice(0, 200))}`);
+  if (version === undefined)
+    throw new Error(`${runtime.label}: cannot read a version from ${JSON.stringify(out.stdout.slice(0, 200))}`);
   return version;
 }
 

@@ -30,7 +30,18 @@ export interface StepResult {
   detail: string;
 }
 
-export const STEP_NAMES = ['create', 'read', 'conflict', 'apply', 'pagedList', 'watch', 'informer', 'abort', 'timeout', 'redirect'] as const;
+export const STEP_NAMES = [
+  'create',
+  'read',
+  'conflict',
+  'apply',
+  'pagedList',
+  'watch',
+  'informer',
+  'abort',
+  'timeout',
+  'redirect',
+] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 
 /** The test answers a read of this Lease with a 307 to the Lease `alpha`: following it would quietly read another object. */
@@ -51,7 +62,12 @@ function expectThat(condition: boolean, message: string): void {
 }
 
 function lease(name: string, holderIdentity: string, labels: Record<string, string> = {}): Lease {
-  return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, labels }, spec: { holderIdentity, leaseDurationSeconds: 15 } };
+  return {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name, labels },
+    spec: { holderIdentity, leaseDurationSeconds: 15 },
+  };
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -67,7 +83,10 @@ async function until(predicate: () => boolean, what: string): Promise<void> {
 
 async function createStep(client: Client, ns: string): Promise<string> {
   const created = await createNamespacedLease(client, { namespace: ns, body: lease('alpha', 'runtime-a') });
-  expectThat(created.metadata?.uid !== undefined && created.metadata.resourceVersion !== undefined, 'no uid or resourceVersion on the created Lease');
+  expectThat(
+    created.metadata?.uid !== undefined && created.metadata.resourceVersion !== undefined,
+    'no uid or resourceVersion on the created Lease',
+  );
   return `alpha created at resourceVersion ${created.metadata?.resourceVersion}`;
 }
 
@@ -79,11 +98,22 @@ async function readStep(client: Client, ns: string): Promise<string> {
 
 async function conflictStep(client: Client, ns: string): Promise<string> {
   const stale = await readNamespacedLease(client, { namespace: ns, name: 'alpha' });
-  await replaceNamespacedLease(client, { namespace: ns, name: 'alpha', body: { ...stale, spec: { ...stale.spec, holderIdentity: 'runtime-b' } } });
+  await replaceNamespacedLease(client, {
+    namespace: ns,
+    name: 'alpha',
+    body: { ...stale, spec: { ...stale.spec, holderIdentity: 'runtime-b' } },
+  });
   try {
-    await replaceNamespacedLease(client, { namespace: ns, name: 'alpha', body: { ...stale, spec: { ...stale.spec, holderIdentity: 'runtime-c' } } });
+    await replaceNamespacedLease(client, {
+      namespace: ns,
+      name: 'alpha',
+      body: { ...stale, spec: { ...stale.spec, holderIdentity: 'runtime-c' } },
+    });
   } catch (error) {
-    expectThat(error instanceof KubernetesApiError && isConflict(error) && error.status === 409, `expected a 409 KubernetesApiError, got ${String(error)}`);
+    expectThat(
+      error instanceof KubernetesApiError && isConflict(error) && error.status === 409,
+      `expected a 409 KubernetesApiError, got ${String(error)}`,
+    );
     return `stale replace rejected: ${error instanceof KubernetesApiError ? error.reason : ''}`;
   }
   throw new StepFailure('a replace with a stale resourceVersion succeeded');
@@ -94,18 +124,34 @@ async function applyStep(client: Client, ns: string): Promise<string> {
     namespace: ns,
     name: 'applied',
     fieldManager: 'runtime-matrix',
-    patch: { type: 'apply', body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'applied' }, spec: { holderIdentity: 'applier' } } },
+    patch: {
+      type: 'apply',
+      body: {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: 'applied' },
+        spec: { holderIdentity: 'applier' },
+      },
+    },
   });
   const managers = (applied.metadata?.managedFields ?? []).map((f) => `${f.manager}/${f.operation}`);
-  expectThat(applied.spec?.holderIdentity === 'applier' && managers.includes('runtime-matrix/Apply'), `managedFields ${JSON.stringify(managers)}`);
+  expectThat(
+    applied.spec?.holderIdentity === 'applier' && managers.includes('runtime-matrix/Apply'),
+    `managedFields ${JSON.stringify(managers)}`,
+  );
   return 'applied with fieldManager runtime-matrix';
 }
 
 async function pagedListStep(client: Client, ns: string): Promise<string> {
-  for (let i = 0; i < 5; i++) await createNamespacedLease(client, { namespace: ns, body: lease(`page-${i}`, 'pager', { scenario: 'paged' }) });
+  for (let i = 0; i < 5; i++)
+    await createNamespacedLease(client, { namespace: ns, body: lease(`page-${i}`, 'pager', { scenario: 'paged' }) });
   const names: string[] = [];
   let pages = 0;
-  for await (const item of listAllNamespacedLeases(client, { namespace: ns, labelSelector: 'scenario=paged' }, { limit: 2, onPage: () => void pages++ })) {
+  for await (const item of listAllNamespacedLeases(
+    client,
+    { namespace: ns, labelSelector: 'scenario=paged' },
+    { limit: 2, onPage: () => void pages++ },
+  )) {
     names.push(item.metadata?.name ?? '');
   }
   expectThat(names.join() === 'page-0,page-1,page-2,page-3,page-4' && pages === 3, `${pages} pages: ${names.join()}`);
@@ -119,37 +165,56 @@ async function watchStep(client: Client, ns: string): Promise<string> {
   const holders: string[] = [];
   const disconnects: string[] = [];
   let connects = 0;
-  const events = watchNamespacedLeases(client, { namespace: ns, labelSelector: WATCH_SELECTOR }, {
-    signal: controller.signal,
-    reconnect: { initialDelayMs: 20, maxDelayMs: 100 },
-    onConnect: () => void connects++,
-    onDisconnect: (info) => void disconnects.push(info.error instanceof Error ? info.error.name : String(info.error)),
-  });
+  const events = watchNamespacedLeases(
+    client,
+    { namespace: ns, labelSelector: WATCH_SELECTOR },
+    {
+      signal: controller.signal,
+      reconnect: { initialDelayMs: 20, maxDelayMs: 100 },
+      onConnect: () => void connects++,
+      onDisconnect: (info) => void disconnects.push(info.error instanceof Error ? info.error.name : String(info.error)),
+    },
+  );
   const consumed = (async () => {
     for await (const event of events) {
-      if (event.type === 'ADDED' || event.type === 'MODIFIED') holders.push(`${event.type}:${event.object.spec?.holderIdentity}`);
+      if (event.type === 'ADDED' || event.type === 'MODIFIED')
+        holders.push(`${event.type}:${event.object.spec?.holderIdentity}`);
     }
   })();
   await until(() => connects > 0 && holders.length > 0, 'the initial ADDED');
   // Non-ASCII holders: their UTF-8 bytes may split across chunks (and the cut lands inside w2's line), which
   // each runtime's streaming decoder must join back.
   for (const holder of ['w1-Grüße-✓', 'w2-日本語-🚀']) {
-    await patchNamespacedLease(client, { namespace: ns, name: 'watched', patch: { type: 'merge', body: { spec: { holderIdentity: holder } } } });
+    await patchNamespacedLease(client, {
+      namespace: ns,
+      name: 'watched',
+      patch: { type: 'merge', body: { spec: { holderIdentity: holder } } },
+    });
   }
   await until(() => holders.length >= 3, 'both changes');
   controller.abort();
   await consumed;
   expectThat(holders.join() === 'ADDED:w0,MODIFIED:w1-Grüße-✓,MODIFIED:w2-日本語-🚀', `events ${holders.join()}`);
-  expectThat(disconnects.length >= 1 && connects >= 2, `${connects} connections, disconnects ${disconnects.join()}: the cut was not survived`);
+  expectThat(
+    disconnects.length >= 1 && connects >= 2,
+    `${connects} connections, disconnects ${disconnects.join()}: the cut was not survived`,
+  );
   return `ADDED, MODIFIED, MODIFIED across ${connects} connections (dropped: ${disconnects.join()}); abort ended it cleanly`;
 }
 
 async function informerStep(client: Client, ns: string): Promise<string> {
   const added: string[] = [];
-  const informer = createNamespacedLeaseInformer(client, { namespace: ns, labelSelector: 'scenario=paged' }, { onAdd: (l) => void added.push(l.metadata?.name ?? '') });
+  const informer = createNamespacedLeaseInformer(
+    client,
+    { namespace: ns, labelSelector: 'scenario=paged' },
+    { onAdd: (l) => void added.push(l.metadata?.name ?? '') },
+  );
   try {
     await informer.start();
-    expectThat(informer.hasSynced() && informer.list().length === 5, `synced ${informer.hasSynced()} with ${informer.list().length} Leases`);
+    expectThat(
+      informer.hasSynced() && informer.list().length === 5,
+      `synced ${informer.hasSynced()} with ${informer.list().length} Leases`,
+    );
     await createNamespacedLease(client, { namespace: ns, body: lease('page-5', 'pager', { scenario: 'paged' }) });
     await until(() => informer.get(ns, 'page-5') !== undefined, 'page-5 in the cache');
   } finally {
@@ -162,7 +227,14 @@ async function informerStep(client: Client, ns: string): Promise<string> {
 async function abortStep(client: Client, ns: string): Promise<string> {
   const controller = new AbortController();
   const reason = new Error('caller gave up');
-  const pending = client.request({ method: 'GET', path: `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, query: '?watch=true&labelSelector=none%3Dnone' }, { signal: controller.signal });
+  const pending = client.request(
+    {
+      method: 'GET',
+      path: `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`,
+      query: '?watch=true&labelSelector=none%3Dnone',
+    },
+    { signal: controller.signal },
+  );
   await sleep(100);
   controller.abort(reason);
   try {
@@ -176,7 +248,14 @@ async function abortStep(client: Client, ns: string): Promise<string> {
 
 async function timeoutStep(client: Client, ns: string): Promise<string> {
   try {
-    await client.request({ method: 'GET', path: `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`, query: '?watch=true&labelSelector=none%3Dnone' }, { timeoutMs: 150 });
+    await client.request(
+      {
+        method: 'GET',
+        path: `/apis/coordination.k8s.io/v1/namespaces/${ns}/leases`,
+        query: '?watch=true&labelSelector=none%3Dnone',
+      },
+      { timeoutMs: 150 },
+    );
   } catch (error) {
     expectThat(error instanceof RequestTimeoutError, `rejected with ${String(error)} instead of a RequestTimeoutError`);
     return `RequestTimeoutError: ${error instanceof Error ? error.message : ''}`;
@@ -191,7 +270,10 @@ async function redirectStep(client: Client, ns: string): Promise<string> {
     throw new StepFailure(`the redirect was followed, to ${read.metadata?.name}`);
   } catch (error) {
     if (error instanceof StepFailure) throw error;
-    expectThat(error instanceof KubernetesApiError && (error.status === 307 || error.status === 0), `expected a KubernetesApiError with status 307 (0 in browsers), got ${String(error)}`);
+    expectThat(
+      error instanceof KubernetesApiError && (error.status === 307 || error.status === 0),
+      `expected a KubernetesApiError with status 307 (0 in browsers), got ${String(error)}`,
+    );
     return `rejected, not followed: status ${error instanceof KubernetesApiError ? error.status : ''}`;
   }
 }
@@ -218,7 +300,10 @@ function guarded<T>(work: Promise<T>): Promise<T> {
 }
 
 /** Runs every step in order; a failed step is recorded and the next one still runs. */
-export async function runScenario(config: ScenarioConfig, onStep: (result: StepResult) => void = () => {}): Promise<StepResult[]> {
+export async function runScenario(
+  config: ScenarioConfig,
+  onStep: (result: StepResult) => void = () => {},
+): Promise<StepResult[]> {
   const client = createClient({ baseUrl: config.baseUrl });
   const results: StepResult[] = [];
   for (const name of STEP_NAMES) {
@@ -226,7 +311,11 @@ export async function runScenario(config: ScenarioConfig, onStep: (result: StepR
     try {
       result = { name, passed: true, detail: await guarded(STEPS[name](client, config.namespace)) };
     } catch (error) {
-      result = { name, passed: false, detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+      result = {
+        name,
+        passed: false,
+        detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+      };
     }
     results.push(result);
     onStep(result);
@@ -235,13 +324,25 @@ export async function runScenario(config: ScenarioConfig, onStep: (result: StepR
 }
 
 /** The browser page's live list: every Lease of the cluster, kept current by an informer. */
-export function watchLeasesLive(baseUrl: string, render: (leases: Lease[]) => void, signal: AbortSignal): Promise<void> {
+export function watchLeasesLive(
+  baseUrl: string,
+  render: (leases: Lease[]) => void,
+  signal: AbortSignal,
+): Promise<void> {
   const client = createClient({ baseUrl });
-  const sorted = (items: Lease[]): Lease[] => [...items].sort((a, b) => `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`));
-  const informer = createLeaseInformerForAllNamespaces(client, { labelSelector: 'dashboard=live' }, {
-    onAdd: () => render(sorted(informer.list())),
-    onUpdate: () => render(sorted(informer.list())),
-    onDelete: () => render(sorted(informer.list())),
-  }, { signal });
+  const sorted = (items: Lease[]): Lease[] =>
+    [...items].sort((a, b) =>
+      `${a.metadata?.namespace}/${a.metadata?.name}`.localeCompare(`${b.metadata?.namespace}/${b.metadata?.name}`),
+    );
+  const informer = createLeaseInformerForAllNamespaces(
+    client,
+    { labelSelector: 'dashboard=live' },
+    {
+      onAdd: () => render(sorted(informer.list())),
+      onUpdate: () => render(sorted(informer.list())),
+      onDelete: () => render(sorted(informer.list())),
+    },
+    { signal },
+  );
   return informer.start().then(() => render(sorted(informer.list())));
 }

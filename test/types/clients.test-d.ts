@@ -26,8 +26,12 @@ describe('generated clients reject what must not compile', () => {
     const operations = [{ op: 'replace', path: '/spec/holderIdentity', value: 'me' }] as const;
     // @ts-expect-error — an RFC 6902 operation list is not a merge patch body
     void v135.patchNamespacedLease(client, { namespace: 'ns', name: 'a', patch: { type: 'merge', body: operations } });
-    // @ts-expect-error — nor a strategic merge patch body
-    void v135.patchNamespacedLease(client, { namespace: 'ns', name: 'a', patch: { type: 'strategic', body: operations } });
+    void v135.patchNamespacedLease(client, {
+      namespace: 'ns',
+      name: 'a',
+      // @ts-expect-error — nor a strategic merge patch body
+      patch: { type: 'strategic', body: operations },
+    });
     void v135.patchNamespacedLease(client, { namespace: 'ns', name: 'a', patch: { type: 'json', operations } });
   });
 
@@ -42,18 +46,43 @@ describe('generated clients reject what must not compile', () => {
     const body = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', spec: { holderIdentity: 'me' } } as const;
     // @ts-expect-error — server-side apply requires fieldManager
     void v135.patchNamespacedLease(client, { namespace: 'ns', name: 'a', patch: { type: 'apply', body } });
-    void v135.patchNamespacedLease(client, { namespace: 'ns', name: 'a', fieldManager: 'me', force: true, patch: { type: 'apply', body } });
+    void v135.patchNamespacedLease(client, {
+      namespace: 'ns',
+      name: 'a',
+      fieldManager: 'me',
+      force: true,
+      patch: { type: 'apply', body },
+    });
     // @ts-expect-error — force must be unset for non-apply patches
-    void v135.patchNamespacedLease(client, { namespace: 'ns', name: 'a', force: true, patch: { type: 'merge', body: { spec: {} } } });
+    void v135.patchNamespacedLease(client, {
+      namespace: 'ns',
+      name: 'a',
+      force: true,
+      patch: { type: 'merge', body: { spec: {} } },
+    });
   });
 
   it('a 1.31-only field used with the 1.30 client', () => {
-    // @ts-expect-error — LeaseSpec.preferredHolder appears in 1.31
-    void v130.createNamespacedLease(client, { namespace: 'ns', body: { metadata: { name: 'a' }, spec: { preferredHolder: 'b', strategy: 'OldestEmulationVersion' } } });
-    void v131.createNamespacedLease(client, { namespace: 'ns', body: { metadata: { name: 'a' }, spec: { preferredHolder: 'b', strategy: 'OldestEmulationVersion' } } });
-    // @ts-expect-error — ignoreStoreReadErrorWithClusterBreakingPotential appears in 1.33
-    void v131.deleteNamespacedLease(client, { namespace: 'ns', name: 'a', ignoreStoreReadErrorWithClusterBreakingPotential: true });
-    void v135.deleteNamespacedLease(client, { namespace: 'ns', name: 'a', ignoreStoreReadErrorWithClusterBreakingPotential: true });
+    void v130.createNamespacedLease(client, {
+      namespace: 'ns',
+      // @ts-expect-error — LeaseSpec.preferredHolder appears in 1.31
+      body: { metadata: { name: 'a' }, spec: { preferredHolder: 'b', strategy: 'OldestEmulationVersion' } },
+    });
+    void v131.createNamespacedLease(client, {
+      namespace: 'ns',
+      body: { metadata: { name: 'a' }, spec: { preferredHolder: 'b', strategy: 'OldestEmulationVersion' } },
+    });
+    void v131.deleteNamespacedLease(client, {
+      namespace: 'ns',
+      name: 'a',
+      // @ts-expect-error — ignoreStoreReadErrorWithClusterBreakingPotential appears in 1.33
+      ignoreStoreReadErrorWithClusterBreakingPotential: true,
+    });
+    void v135.deleteNamespacedLease(client, {
+      namespace: 'ns',
+      name: 'a',
+      ignoreStoreReadErrorWithClusterBreakingPotential: true,
+    });
   });
 
   it('watch-only parameters on a plain list (watches have their own functions)', () => {
@@ -66,7 +95,13 @@ describe('generated clients reject what must not compile', () => {
     void v135.createNamespacedLease(client, { namespace: 'ns', body: lease135, dryRun: 'Yes' });
     // @ts-expect-error — not a propagation policy
     void v135.deleteNamespacedLease(client, { namespace: 'ns', name: 'a', propagationPolicy: 'Cascade' });
-    void v135.deleteNamespacedLease(client, { namespace: 'ns', name: 'a', propagationPolicy: 'Foreground', dryRun: 'All', gracePeriodSeconds: 0 });
+    void v135.deleteNamespacedLease(client, {
+      namespace: 'ns',
+      name: 'a',
+      propagationPolicy: 'Foreground',
+      dryRun: 'All',
+      gracePeriodSeconds: 0,
+    });
   });
 });
 
@@ -77,7 +112,11 @@ describe('generated clients type what they return', () => {
     expectTypeOf(v135.deleteNamespacedLease).returns.toEqualTypeOf<Promise<v135.Status>>();
     // The API server answers a deletecollection with the deleted objects (upstream quirk fixed in the normalised spec).
     expectTypeOf(v135.deleteCollectionNamespacedLease).returns.toEqualTypeOf<Promise<v135.LeaseList>>();
-    expectTypeOf<v135.CreateNamespacedLeaseResponses>().toEqualTypeOf<{ 200: v135.Lease; 201: v135.Lease; 202: v135.Lease }>();
+    expectTypeOf<v135.CreateNamespacedLeaseResponses>().toEqualTypeOf<{
+      200: v135.Lease;
+      201: v135.Lease;
+      202: v135.Lease;
+    }>();
   });
 
   it('MicroTime and Time are exact strings, never Date', () => {
@@ -92,7 +131,11 @@ describe('generated clients type what they return', () => {
   });
 
   it('every call takes an AbortSignal and a timeout', () => {
-    void v135.readNamespacedLease(client, { namespace: 'ns', name: 'a' }, { signal: AbortSignal.timeout(1000), timeoutMs: 500 });
+    void v135.readNamespacedLease(
+      client,
+      { namespace: 'ns', name: 'a' },
+      { signal: AbortSignal.timeout(1000), timeoutMs: 500 },
+    );
     void v135.getAPIResources(client, { signal: new AbortController().signal });
   });
 });
@@ -101,14 +144,39 @@ describe('optional inputs take undefined under exactOptionalPropertyTypes (issue
   it('a maybe-undefined value from an optional chain passed to optional params, bodies and options', () => {
     const list = null as unknown as v135.LeaseList;
     const maybe = lease135.metadata?.resourceVersion;
-    void v135.deleteNamespacedLease(client, { namespace: 'ns', name: 'a', body: { preconditions: { resourceVersion: maybe } }, gracePeriodSeconds: undefined });
-    void v135.listNamespacedLease(client, { namespace: 'ns', labelSelector: undefined, resourceVersion: list.metadata?.resourceVersion });
-    void v135.readNamespacedLease(client, { namespace: 'ns', name: 'a' }, { signal: undefined, timeoutMs: undefined, headers: undefined });
-    void v135.replaceNamespacedLease(client, { namespace: 'ns', name: 'a', body: { ...lease135, spec: { holderIdentity: lease135.spec?.holderIdentity } } });
+    void v135.deleteNamespacedLease(client, {
+      namespace: 'ns',
+      name: 'a',
+      body: { preconditions: { resourceVersion: maybe } },
+      gracePeriodSeconds: undefined,
+    });
+    void v135.listNamespacedLease(client, {
+      namespace: 'ns',
+      labelSelector: undefined,
+      resourceVersion: list.metadata?.resourceVersion,
+    });
+    void v135.readNamespacedLease(
+      client,
+      { namespace: 'ns', name: 'a' },
+      { signal: undefined, timeoutMs: undefined, headers: undefined },
+    );
+    void v135.replaceNamespacedLease(client, {
+      namespace: 'ns',
+      name: 'a',
+      body: { ...lease135, spec: { holderIdentity: lease135.spec?.holderIdentity } },
+    });
     void v135.createClient({ baseUrl: 'http://x', token: undefined, timeoutMs: undefined, fetch: undefined });
-    void v135.listAllNamespacedLeases(client, { namespace: 'ns', labelSelector: undefined }, { limit: undefined, signal: undefined });
+    void v135.listAllNamespacedLeases(
+      client,
+      { namespace: 'ns', labelSelector: undefined },
+      { limit: undefined, signal: undefined },
+    );
     void v135.watchNamespacedLeases(client, { namespace: 'ns', labelSelector: undefined, fieldSelector: undefined });
-    void v135.watchNamespacedLeases(client, { namespace: 'ns' }, { resourceVersion: list.metadata?.resourceVersion, signal: undefined, reconnect: undefined });
+    void v135.watchNamespacedLeases(
+      client,
+      { namespace: 'ns' },
+      { resourceVersion: list.metadata?.resourceVersion, signal: undefined, reconnect: undefined },
+    );
   });
 });
 
@@ -133,7 +201,11 @@ describe('…WithResponse gives { status, headers, body } typed per status code 
     expectTypeOf<v135.ResponseOf<{ 200: v135.Lease; 201: v135.Status }>>().toEqualTypeOf<
       v135.ApiResponse<200, v135.Lease> | v135.ApiResponse<201, v135.Status>
     >();
-    const read = await v135.readNamespacedLeaseWithResponse(client, { namespace: 'ns', name: 'a' }, { signal: AbortSignal.timeout(1000) });
+    const read = await v135.readNamespacedLeaseWithResponse(
+      client,
+      { namespace: 'ns', name: 'a' },
+      { signal: AbortSignal.timeout(1000) },
+    );
     expectTypeOf(read).toEqualTypeOf<v135.ApiResponse<200, v135.Lease>>();
     // @ts-expect-error — a read never answers 201
     if (read.status === 201) void read;

@@ -22,7 +22,12 @@ import { runtimeSources } from '../emit/typeCheck.js';
  * fields all still exist, N's call arguments are accepted by N+1's functions,
  * and N+1's results are readable as N's.
  */
-function compatibilityChecker(oldImport: string, newImport: string, older: GroupVersionIr, newer: GroupVersionIr): string {
+function compatibilityChecker(
+  oldImport: string,
+  newImport: string,
+  older: GroupVersionIr,
+  newer: GroupVersionIr,
+): string {
   const lines = [
     `import type * as Old from '${oldImport}';`,
     `import type * as New from '${newImport}';`,
@@ -36,7 +41,10 @@ function compatibilityChecker(oldImport: string, newImport: string, older: Group
       lines.push(`ok<Check<'${model.name}', keyof typeof import('${newImport}')>>(); // model removed`);
       continue;
     }
-    lines.push(`ok<Check<Old.${model.name}, New.${model.name}>>();`, `ok<Check<New.${model.name}, Old.${model.name}>>();`);
+    lines.push(
+      `ok<Check<Old.${model.name}, New.${model.name}>>();`,
+      `ok<Check<New.${model.name}, Old.${model.name}>>();`,
+    );
     if (model.shape.kind === 'object') lines.push(`ok<Check<keyof Old.${model.name}, keyof New.${model.name}>>();`);
   }
   const newOperations = new Set(clientOperations(newer).map((o) => o.name));
@@ -68,7 +76,8 @@ function emitPair(older: ReleaseIr, newer: ReleaseIr): Map<string, string> {
   const files = new Map<string, string>();
   const [a, b] = annotateSince([older, newer]);
   for (const ir of [a!, b!]) {
-    for (const [path, text] of emitRelease(project, { ir, documentPath: 'test', contentHash: 'test' })) files.set(`src/${path}`, text);
+    for (const [path, text] of emitRelease(project, { ir, documentPath: 'test', contentHash: 'test' }))
+      files.set(`src/${path}`, text);
   }
   return files;
 }
@@ -81,8 +90,16 @@ const leaseOnly = (ir: ReleaseIr): ReleaseIr => ({ release: ir.release, groupVer
 
 function checkPair(wholeOlder: ReleaseIr, wholeNewer: ReleaseIr): { errors: string[]; breaking: number } {
   const [older, newer] = [leaseOnly(wholeOlder), leaseOnly(wholeNewer)];
-  const files = new Map([...[...runtimeSources()].map(([path, text]): [string, string] => [`src/${path}`, text]), ...emitPair(older, newer)]);
-  const checker = compatibilityChecker(`./src/${releaseModuleName(older.release)}/index.js`, `./src/${releaseModuleName(newer.release)}/index.js`, leaseGroupVersion(older), leaseGroupVersion(newer));
+  const files = new Map([
+    ...[...runtimeSources()].map(([path, text]): [string, string] => [`src/${path}`, text]),
+    ...emitPair(older, newer),
+  ]);
+  const checker = compatibilityChecker(
+    `./src/${releaseModuleName(older.release)}/index.js`,
+    `./src/${releaseModuleName(newer.release)}/index.js`,
+    leaseGroupVersion(older),
+    leaseGroupVersion(newer),
+  );
   return { errors: compiles(files, checker), breaking: diffReleases(older, newer).counts.breaking };
 }
 
@@ -98,16 +115,56 @@ describe('type-level compatibility between consecutive releases', () => {
 
   const base = leaseOnly(releaseIr('1.35.0'));
   const lease = leaseGroupVersion(base);
-  const next = (edit: (spec: ModelIr) => ModelIr): ReleaseIr => ({ release: '1.36.0', groupVersions: [{ ...lease, release: '1.36.0', models: lease.models.map((m) => (m.name === 'LeaseSpec' ? edit(m) : m)) }] });
-  const editProperties = (m: ModelIr, f: (p: Extract<ModelIr['shape'], { kind: 'object' }>['properties']) => Extract<ModelIr['shape'], { kind: 'object' }>['properties']): ModelIr =>
-    m.shape.kind === 'object' ? { ...m, shape: { ...m.shape, properties: f(m.shape.properties) } } : m;
+  const next = (edit: (spec: ModelIr) => ModelIr): ReleaseIr => ({
+    release: '1.36.0',
+    groupVersions: [
+      { ...lease, release: '1.36.0', models: lease.models.map((m) => (m.name === 'LeaseSpec' ? edit(m) : m)) },
+    ],
+  });
+  const editProperties = (
+    m: ModelIr,
+    f: (
+      p: Extract<ModelIr['shape'], { kind: 'object' }>['properties'],
+    ) => Extract<ModelIr['shape'], { kind: 'object' }>['properties'],
+  ): ModelIr => (m.shape.kind === 'object' ? { ...m, shape: { ...m.shape, properties: f(m.shape.properties) } } : m);
 
   it.each([
-    ['an optional field added', (m: ModelIr) => editProperties(m, (ps) => [...ps, { name: 'renewCount', type: { kind: 'integer' }, required: false, description: '' }]), false],
-    ['a required field added', (m: ModelIr) => editProperties(m, (ps) => [...ps, { name: 'epoch', type: { kind: 'integer' }, required: true, description: '' }]), true],
-    ['an optional field removed', (m: ModelIr) => editProperties(m, (ps) => ps.filter((p) => p.name !== 'holderIdentity')), true],
-    ['a field retyped', (m: ModelIr) => editProperties(m, (ps) => ps.map((p) => (p.name === 'leaseTransitions' ? { ...p, type: { kind: 'string' as const } } : p))), true],
-    ['a description changed', (m: ModelIr) => editProperties(m, (ps) => ps.map((p) => ({ ...p, description: p.description + ' (reworded)' }))), false],
+    [
+      'an optional field added',
+      (m: ModelIr) =>
+        editProperties(m, (ps) => [
+          ...ps,
+          { name: 'renewCount', type: { kind: 'integer' }, required: false, description: '' },
+        ]),
+      false,
+    ],
+    [
+      'a required field added',
+      (m: ModelIr) =>
+        editProperties(m, (ps) => [
+          ...ps,
+          { name: 'epoch', type: { kind: 'integer' }, required: true, description: '' },
+        ]),
+      true,
+    ],
+    [
+      'an optional field removed',
+      (m: ModelIr) => editProperties(m, (ps) => ps.filter((p) => p.name !== 'holderIdentity')),
+      true,
+    ],
+    [
+      'a field retyped',
+      (m: ModelIr) =>
+        editProperties(m, (ps) =>
+          ps.map((p) => (p.name === 'leaseTransitions' ? { ...p, type: { kind: 'string' as const } } : p)),
+        ),
+      true,
+    ],
+    [
+      'a description changed',
+      (m: ModelIr) => editProperties(m, (ps) => ps.map((p) => ({ ...p, description: p.description + ' (reworded)' }))),
+      false,
+    ],
   ] as const)('agrees with the diff for %s', (_name, edit, breaking) => {
     const result = checkPair(base, next(edit));
     expect(result.breaking > 0).toBe(breaking);

@@ -14,27 +14,57 @@ describe('LeaseCandidate per release (issue 15)', () => {
   it('1.31 serves v1alpha1: create, read, list and watch typed by its own models', async () => {
     const created = await v131.v1alpha1.createNamespacedLeaseCandidate(client, {
       namespace: 'kube-system',
-      body: { metadata: { name: 'sched-a' }, spec: { leaseName: 'kube-scheduler', preferredStrategies: ['OldestEmulationVersion'], binaryVersion: '1.31.1' } },
+      body: {
+        metadata: { name: 'sched-a' },
+        spec: { leaseName: 'kube-scheduler', preferredStrategies: ['OldestEmulationVersion'], binaryVersion: '1.31.1' },
+      },
     });
     expectTypeOf(created).toEqualTypeOf<v131.v1alpha1.LeaseCandidate>();
-    expectTypeOf(await v131.v1alpha1.readNamespacedLeaseCandidate(client, { namespace: 'kube-system', name: 'sched-a' })).toEqualTypeOf<v131.v1alpha1.LeaseCandidate>();
-    expectTypeOf(await v131.v1alpha1.listNamespacedLeaseCandidate(client, { namespace: 'kube-system' })).toEqualTypeOf<v131.v1alpha1.LeaseCandidateList>();
-    for await (const notification of v131.v1alpha1.watchNamespacedLeaseCandidates(client, { namespace: 'kube-system' })) {
-      if (notification.type === 'ADDED') expectTypeOf(notification.object).toEqualTypeOf<v131.v1alpha1.LeaseCandidate>();
+    expectTypeOf(
+      await v131.v1alpha1.readNamespacedLeaseCandidate(client, { namespace: 'kube-system', name: 'sched-a' }),
+    ).toEqualTypeOf<v131.v1alpha1.LeaseCandidate>();
+    expectTypeOf(
+      await v131.v1alpha1.listNamespacedLeaseCandidate(client, { namespace: 'kube-system' }),
+    ).toEqualTypeOf<v131.v1alpha1.LeaseCandidateList>();
+    for await (const notification of v131.v1alpha1.watchNamespacedLeaseCandidates(client, {
+      namespace: 'kube-system',
+    })) {
+      if (notification.type === 'ADDED')
+        expectTypeOf(notification.object).toEqualTypeOf<v131.v1alpha1.LeaseCandidate>();
     }
-    // @ts-expect-error — v1alpha1 requires preferredStrategies (a list), it has no single strategy
-    void v131.v1alpha1.createNamespacedLeaseCandidate(client, { namespace: 'ns', body: { spec: { leaseName: 'l', strategy: 'OldestEmulationVersion' } } });
+    void v131.v1alpha1.createNamespacedLeaseCandidate(client, {
+      namespace: 'ns',
+      // @ts-expect-error — v1alpha1 requires preferredStrategies (a list), it has no single strategy
+      body: { spec: { leaseName: 'l', strategy: 'OldestEmulationVersion' } },
+    });
   });
 
   it('1.33 onwards serves v1alpha2 and v1beta1, whose spec requires a strategy and the binary version', async () => {
     for (const beta of [v133.v1beta1, v134.v1beta1, v135.v1beta1]) {
-      const body = { metadata: { name: 'sched-a' }, spec: { leaseName: 'kube-scheduler', strategy: 'OldestEmulationVersion', binaryVersion: '1.33.1', emulationVersion: '1.33' } };
-      expectTypeOf(await beta.createNamespacedLeaseCandidate(client, { namespace: 'kube-system', body })).toEqualTypeOf<v135.v1beta1.LeaseCandidate>();
-      expectTypeOf(await beta.listLeaseCandidateForAllNamespaces(client)).toEqualTypeOf<v135.v1beta1.LeaseCandidateList>();
-      // @ts-expect-error — binaryVersion is required in v1beta1
-      void beta.createNamespacedLeaseCandidate(client, { namespace: 'ns', body: { spec: { leaseName: 'l', strategy: 'OldestEmulationVersion' } } });
+      const body = {
+        metadata: { name: 'sched-a' },
+        spec: {
+          leaseName: 'kube-scheduler',
+          strategy: 'OldestEmulationVersion',
+          binaryVersion: '1.33.1',
+          emulationVersion: '1.33',
+        },
+      };
+      expectTypeOf(
+        await beta.createNamespacedLeaseCandidate(client, { namespace: 'kube-system', body }),
+      ).toEqualTypeOf<v135.v1beta1.LeaseCandidate>();
+      expectTypeOf(
+        await beta.listLeaseCandidateForAllNamespaces(client),
+      ).toEqualTypeOf<v135.v1beta1.LeaseCandidateList>();
+      void beta.createNamespacedLeaseCandidate(client, {
+        namespace: 'ns',
+        // @ts-expect-error — binaryVersion is required in v1beta1
+        body: { spec: { leaseName: 'l', strategy: 'OldestEmulationVersion' } },
+      });
     }
-    expectTypeOf(await v133.v1alpha2.readNamespacedLeaseCandidate(client, { namespace: 'ns', name: 'a' })).toEqualTypeOf<v133.v1alpha2.LeaseCandidate>();
+    expectTypeOf(
+      await v133.v1alpha2.readNamespacedLeaseCandidate(client, { namespace: 'ns', name: 'a' }),
+    ).toEqualTypeOf<v133.v1alpha2.LeaseCandidate>();
     // @ts-expect-error — 1.33 no longer serves v1alpha1
     void v133.v1alpha1;
     // @ts-expect-error — 1.35 neither
@@ -62,7 +92,9 @@ describe('LeaseCandidate per release (issue 15)', () => {
 
   it('the package subpath and the root export reach the same functions, and the Lease API stays where it was', async () => {
     expectTypeOf(beta133.readNamespacedLeaseCandidate).toEqualTypeOf(v133.v1beta1.readNamespacedLeaseCandidate);
-    expectTypeOf(root.v1beta1.createNamespacedLeaseCandidate).toEqualTypeOf(v135.v1beta1.createNamespacedLeaseCandidate);
+    expectTypeOf(root.v1beta1.createNamespacedLeaseCandidate).toEqualTypeOf(
+      v135.v1beta1.createNamespacedLeaseCandidate,
+    );
     expectTypeOf(await readNamespacedLease(client, { namespace: 'ns', name: 'a' })).toEqualTypeOf<Lease>();
   });
 });

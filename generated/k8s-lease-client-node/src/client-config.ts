@@ -4,7 +4,14 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { ApiWarning, ClientOptions, RetryOptions, TokenProvider } from 'k8s-lease-client';
-import { defaultUserAgent, limitResponseBytes, logOncePerText, release, withRetries, withWarnings } from 'k8s-lease-client';
+import {
+  defaultUserAgent,
+  limitResponseBytes,
+  logOncePerText,
+  release,
+  withRetries,
+  withWarnings,
+} from 'k8s-lease-client';
 import { errorCode, KubeconfigError } from './errors.js';
 import { execCredentialSource, refreshOnUnauthorized } from './exec/index.js';
 import { execTransport } from './exec-transport.js';
@@ -60,37 +67,64 @@ export async function kubeconfigClientOptions(options: KubeconfigClientOptions =
 }
 
 /** The chosen context of an already loaded kubeconfig, checked as clientcmd's ConfirmUsable checks it. */
-export async function clientConfigFromKubeconfig(config: Kubeconfig, options: KubeconfigClientOptions = {}): Promise<NodeClientConfig> {
+export async function clientConfigFromKubeconfig(
+  config: Kubeconfig,
+  options: KubeconfigClientOptions = {},
+): Promise<NodeClientConfig> {
   const where = config.files.length > 0 ? config.files.join(', ') : config.searched.join(', ');
   const name = options.context ?? config.currentContext;
-  if (name === undefined) throw new KubeconfigError(`no current-context is set in ${where || 'any kubeconfig'}`, config.files[0]);
+  if (name === undefined)
+    throw new KubeconfigError(`no current-context is set in ${where || 'any kubeconfig'}`, config.files[0]);
   const context = config.contexts.get(name);
   if (!context) throw new KubeconfigError(`context ${JSON.stringify(name)} not found in ${where}`, config.files[0]);
   const at = `${context.origin}: context ${JSON.stringify(name)}`;
   if (context.cluster === undefined) throw new KubeconfigError(`${at}: cluster was not specified`, context.origin);
   const cluster = config.clusters.get(context.cluster);
-  if (!cluster) throw new KubeconfigError(`${at}: cluster ${JSON.stringify(context.cluster)} not found in ${where}`, context.origin);
+  if (!cluster)
+    throw new KubeconfigError(
+      `${at}: cluster ${JSON.stringify(context.cluster)} not found in ${where}`,
+      context.origin,
+    );
   // validation.go requires a user too; kubectl treats a missing one as an error rather than anonymous.
   if (context.user === undefined) throw new KubeconfigError(`${at}: user was not specified`, context.origin);
   const user = config.users.get(context.user);
-  if (!user) throw new KubeconfigError(`${at}: user ${JSON.stringify(context.user)} not found in ${where}`, context.origin);
+  if (!user)
+    throw new KubeconfigError(`${at}: user ${JSON.stringify(context.user)} not found in ${where}`, context.origin);
   return build(context.cluster, cluster, context.user, user, context.namespace ?? 'default', options);
 }
 
-async function build(clusterName: string, cluster: KubeconfigCluster, userName: string, user: KubeconfigUser, namespace: string, options: WarningOptions & ApiTransportOptions): Promise<NodeClientConfig> {
+async function build(
+  clusterName: string,
+  cluster: KubeconfigCluster,
+  userName: string,
+  user: KubeconfigUser,
+  namespace: string,
+  options: WarningOptions & ApiTransportOptions,
+): Promise<NodeClientConfig> {
   const clusterAt = `${cluster.origin}: cluster ${JSON.stringify(clusterName)}`;
   const userAt = `${user.origin}: user ${JSON.stringify(userName)}`;
   const server = checkServer(cluster, clusterAt);
   const tls = { ...(await clusterTls(cluster, clusterAt)), ...(await clientCertificate(user, userAt)) };
   checkAuthMethods(user, userAt);
   if (cluster.proxyUrl !== undefined) checkProxy(cluster.proxyUrl, clusterAt, cluster.origin);
-  if (cluster.insecureSkipTlsVerify) warn(options, `${clusterAt}: insecure-skip-tls-verify is set; the server's certificate is not verified`);
-  const fetchOptions = { tls, proxyUrl: cluster.proxyUrl ?? environmentProxy(server, options), description: `cluster ${JSON.stringify(clusterName)} in ${cluster.origin}` };
+  if (cluster.insecureSkipTlsVerify)
+    warn(options, `${clusterAt}: insecure-skip-tls-verify is set; the server's certificate is not verified`);
+  const fetchOptions = {
+    tls,
+    proxyUrl: cluster.proxyUrl ?? environmentProxy(server, options),
+    description: `cluster ${JSON.stringify(clusterName)} in ${cluster.origin}`,
+  };
   if (user.exec) {
     const source = execCredentialSource(
       user.exec,
       // PEM, decoded from the kubeconfig's base64 (or read from certificate-authority).
-      { server, certificateAuthorityData: tls.ca, tlsServerName: cluster.tlsServerName, insecureSkipTlsVerify: cluster.insecureSkipTlsVerify, proxyUrl: cluster.proxyUrl },
+      {
+        server,
+        certificateAuthorityData: tls.ca,
+        tlsServerName: cluster.tlsServerName,
+        insecureSkipTlsVerify: cluster.insecureSkipTlsVerify,
+        proxyUrl: cluster.proxyUrl,
+      },
       { kubeconfigPath: user.origin, env: options.env, errorContext: userAt },
     );
     // As client-go's exec.UpdateTransportConfig: a token, basic auth or a client certificate of the same user wins,
@@ -98,21 +132,38 @@ async function build(clusterName: string, cluster: KubeconfigCluster, userName: 
     if (!hasOtherAuth(user, tls)) {
       const transport = execTransport(fetchOptions, source);
       const token = async (): Promise<string> => (await source.token()) ?? '';
-      return nodeClientConfig({ baseUrl: server, fetch: refreshOnUnauthorized(transport.fetch, source), token }, namespace, transport.close, options);
+      return nodeClientConfig(
+        { baseUrl: server, fetch: refreshOnUnauthorized(transport.fetch, source), token },
+        namespace,
+        transport.close,
+        options,
+      );
     }
   }
-  const token: TokenProvider | undefined = user.tokenFile !== undefined ? await readableTokenFile(user.tokenFile, userAt, user.origin) : user.token;
+  const token: TokenProvider | undefined =
+    user.tokenFile !== undefined ? await readableTokenFile(user.tokenFile, userAt, user.origin) : user.token;
   const transport = nodeFetch(fetchOptions);
   const headers: Record<string, string> = redactable({});
   if (user.username !== undefined || user.password !== undefined) {
-    headers['authorization'] = `Basic ${Buffer.from(`${user.username ?? ''}:${user.password ?? ''}`).toString('base64')}`;
+    headers['authorization'] =
+      `Basic ${Buffer.from(`${user.username ?? ''}:${user.password ?? ''}`).toString('base64')}`;
   }
-  return nodeClientConfig({ baseUrl: server, fetch: transport.fetch, token, headers }, namespace, transport.close, options);
+  return nodeClientConfig(
+    { baseUrl: server, fetch: transport.fetch, token, headers },
+    namespace,
+    transport.close,
+    options,
+  );
 }
 
 /** client-go's transport.Config HasTokenAuth, HasBasicAuth (a username) and HasCertAuth (certificate and key). */
 function hasOtherAuth(user: KubeconfigUser, tls: NodeTlsOptions): boolean {
-  return user.token !== undefined || user.tokenFile !== undefined || user.username !== undefined || (tls.cert !== undefined && tls.key !== undefined);
+  return (
+    user.token !== undefined ||
+    user.tokenFile !== undefined ||
+    user.username !== undefined ||
+    (tls.cert !== undefined && tls.key !== undefined)
+  );
 }
 
 /**
@@ -141,7 +192,12 @@ function packageVersion(): string | undefined {
   }
 }
 
-function nodeClientConfig(parts: ClientOptions, namespace: string, close: () => Promise<void>, options: ApiTransportOptions): NodeClientConfig {
+function nodeClientConfig(
+  parts: ClientOptions,
+  namespace: string,
+  close: () => Promise<void>,
+  options: ApiTransportOptions,
+): NodeClientConfig {
   // Only what is set, so the redacted view shows no empty members.
   const clientOptions: ClientOptions = redactable({ baseUrl: parts.baseUrl });
   if (parts.fetch) {
@@ -151,7 +207,10 @@ function nodeClientConfig(parts: ClientOptions, namespace: string, close: () => 
     clientOptions.fetch = options.retries === false ? warned : withRetries(warned, options.retries);
   }
   if (parts.token !== undefined) clientOptions.token = parts.token;
-  const headers: Record<string, string> = redactable({ ...parts.headers, 'user-agent': options.userAgent ?? defaultUserAgent({ version: VERSION, release }) });
+  const headers: Record<string, string> = redactable({
+    ...parts.headers,
+    'user-agent': options.userAgent ?? defaultUserAgent({ version: VERSION, release }),
+  });
   clientOptions.headers = headers;
   return redactable({ clientOptions, namespace, close });
 }
@@ -164,19 +223,32 @@ function checkServer(cluster: KubeconfigCluster, at: string): string {
   } catch {
     throw new KubeconfigError(`${at}: server ${JSON.stringify(cluster.server)} is not a URL`, cluster.origin);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new KubeconfigError(`${at}: server must be an http:// or https:// URL`, cluster.origin);
-  if (url.username || url.password) throw new KubeconfigError(`${at}: server must not carry credentials`, cluster.origin);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new KubeconfigError(`${at}: server must be an http:// or https:// URL`, cluster.origin);
+  if (url.username || url.password)
+    throw new KubeconfigError(`${at}: server must not carry credentials`, cluster.origin);
   return url.href.replace(/\/+$/, '');
 }
 
 async function clusterTls(cluster: KubeconfigCluster, at: string): Promise<NodeTlsOptions> {
   const hasCa = cluster.certificateAuthority !== undefined || cluster.certificateAuthorityData !== undefined;
   if (cluster.certificateAuthority !== undefined && cluster.certificateAuthorityData !== undefined) {
-    throw new KubeconfigError(`${at}: certificate-authority-data and certificate-authority are both specified`, cluster.origin);
+    throw new KubeconfigError(
+      `${at}: certificate-authority-data and certificate-authority are both specified`,
+      cluster.origin,
+    );
   }
   // client-go's transport refuses the combination rather than silently ignoring the CA.
-  if (hasCa && cluster.insecureSkipTlsVerify) throw new KubeconfigError(`${at}: specifying a root certificates file with insecure-skip-tls-verify is not allowed`, cluster.origin);
-  const ca = cluster.certificateAuthorityData ?? (cluster.certificateAuthority !== undefined ? await readPem(cluster.certificateAuthority, `${at}: certificate-authority`, cluster.origin) : undefined);
+  if (hasCa && cluster.insecureSkipTlsVerify)
+    throw new KubeconfigError(
+      `${at}: specifying a root certificates file with insecure-skip-tls-verify is not allowed`,
+      cluster.origin,
+    );
+  const ca =
+    cluster.certificateAuthorityData ??
+    (cluster.certificateAuthority !== undefined
+      ? await readPem(cluster.certificateAuthority, `${at}: certificate-authority`, cluster.origin)
+      : undefined);
   return { ca, servername: cluster.tlsServerName, insecureSkipVerify: cluster.insecureSkipTlsVerify };
 }
 
@@ -184,19 +256,38 @@ async function clientCertificate(user: KubeconfigUser, at: string): Promise<Node
   const certSet = user.clientCertificate !== undefined || user.clientCertificateData !== undefined;
   const keySet = user.clientKey !== undefined || user.clientKeyData !== undefined;
   if (!certSet && !keySet) return {};
-  if (user.clientCertificate !== undefined && user.clientCertificateData !== undefined) throw new KubeconfigError(`${at}: client-certificate-data and client-certificate are both specified`, user.origin);
-  if (user.clientKey !== undefined && user.clientKeyData !== undefined) throw new KubeconfigError(`${at}: client-key-data and client-key are both specified`, user.origin);
-  if (!keySet) throw new KubeconfigError(`${at}: client-key-data or client-key must be specified to use the client certificate`, user.origin);
-  if (!certSet) throw new KubeconfigError(`${at}: client-certificate-data or client-certificate must be specified to use the client key`, user.origin);
-  const cert = user.clientCertificateData ?? (await readPem(user.clientCertificate ?? '', `${at}: client-certificate`, user.origin));
+  if (user.clientCertificate !== undefined && user.clientCertificateData !== undefined)
+    throw new KubeconfigError(`${at}: client-certificate-data and client-certificate are both specified`, user.origin);
+  if (user.clientKey !== undefined && user.clientKeyData !== undefined)
+    throw new KubeconfigError(`${at}: client-key-data and client-key are both specified`, user.origin);
+  if (!keySet)
+    throw new KubeconfigError(
+      `${at}: client-key-data or client-key must be specified to use the client certificate`,
+      user.origin,
+    );
+  if (!certSet)
+    throw new KubeconfigError(
+      `${at}: client-certificate-data or client-certificate must be specified to use the client key`,
+      user.origin,
+    );
+  const cert =
+    user.clientCertificateData ??
+    (await readPem(user.clientCertificate ?? '', `${at}: client-certificate`, user.origin));
   const key = user.clientKeyData ?? (await readPem(user.clientKey ?? '', `${at}: client-key`, user.origin));
   return { cert, key };
 }
 
 /** validation.go: token (or tokenFile) and basic auth are exclusive. */
 function checkAuthMethods(user: KubeconfigUser, at: string): void {
-  const methods = [user.token !== undefined || user.tokenFile !== undefined ? 'token' : '', user.username !== undefined || user.password !== undefined ? 'basicAuth' : ''].filter(Boolean);
-  if (methods.length > 1) throw new KubeconfigError(`${at}: more than one authentication method found (${methods.join(', ')}); only one is allowed`, user.origin);
+  const methods = [
+    user.token !== undefined || user.tokenFile !== undefined ? 'token' : '',
+    user.username !== undefined || user.password !== undefined ? 'basicAuth' : '',
+  ].filter(Boolean);
+  if (methods.length > 1)
+    throw new KubeconfigError(
+      `${at}: more than one authentication method found (${methods.join(', ')}); only one is allowed`,
+      user.origin,
+    );
 }
 
 function checkProxy(proxyUrl: string, at: string, origin: string): void {
@@ -207,14 +298,18 @@ function checkProxy(proxyUrl: string, at: string, origin: string): void {
     // Reported below.
   }
   // client-go also accepts socks5; undici's ProxyAgent speaks HTTP CONNECT only.
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw new KubeconfigError(`${at}: proxy-url must be an http:// or https:// URL`, origin);
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))
+    throw new KubeconfigError(`${at}: proxy-url must be an http:// or https:// URL`, origin);
 }
 
 /** kubectl's proxy when the cluster names none; one undici cannot speak (socks5) is skipped with a warning. */
 function environmentProxy(server: string, options: WarningOptions): string | undefined {
   const proxy = proxyFromEnvironment(server, options.env ?? process.env);
   if (proxy === undefined || /^https?:\/\//i.test(proxy)) return proxy;
-  warn(options, `the proxy from HTTPS_PROXY/HTTP_PROXY for ${server} is not an http:// or https:// URL; connecting directly`);
+  warn(
+    options,
+    `the proxy from HTTPS_PROXY/HTTP_PROXY for ${server} is not an http:// or https:// URL; connecting directly`,
+  );
   return undefined;
 }
 
@@ -222,7 +317,9 @@ async function readPem(path: string, what: string, origin: string | undefined): 
   try {
     return await readFile(path, 'utf8');
   } catch (cause) {
-    throw new KubeconfigError(`${what}: cannot read ${path} (${errorCode(cause) ?? 'unknown error'})`, origin, { cause });
+    throw new KubeconfigError(`${what}: cannot read ${path} (${errorCode(cause) ?? 'unknown error'})`, origin, {
+      cause,
+    });
   }
 }
 
@@ -253,13 +350,17 @@ export async function inClusterClientOptions(options: InClusterOptions = {}): Pr
   const root = options.root ?? SERVICE_ACCOUNT_ROOT;
   const host = env['KUBERNETES_SERVICE_HOST'];
   const port = env['KUBERNETES_SERVICE_PORT'];
-  if (!host || !port) throw new KubeconfigError('unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined');
+  if (!host || !port)
+    throw new KubeconfigError(
+      'unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined',
+    );
   const tokenPath = join(root, 'token');
   const token = fileTokenProvider(tokenPath);
   await token(); // As InClusterConfig: fail now, naming the file, rather than on the first request.
   // As InClusterConfig: an unreadable ca.crt is reported and the system's roots are used instead.
   const ca = (await readOptional(join(root, 'ca.crt'))) || undefined;
-  if (ca === undefined) warn(options, `${join(root, 'ca.crt')}: cannot read the in-cluster CA; using the system's trusted roots`);
+  if (ca === undefined)
+    warn(options, `${join(root, 'ca.crt')}: cannot read the in-cluster CA; using the system's trusted roots`);
   const namespace = env['POD_NAMESPACE'] || (await readOptional(join(root, 'namespace')))?.trim() || 'default';
   // net.JoinHostPort: an IPv6 address is bracketed.
   const baseUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -279,11 +380,23 @@ async function readOptional(path: string): Promise<string | undefined> {
  * client-go's default loading (DeferredLoadingClientConfig): the kubeconfig, unless none is configured
  * and the process runs in a Pod (service host set and the token mounted), then in-cluster.
  */
-export async function loadClientConfig(options: KubeconfigClientOptions & InClusterOptions = {}): Promise<NodeClientConfig> {
+export async function loadClientConfig(
+  options: KubeconfigClientOptions & InClusterOptions = {},
+): Promise<NodeClientConfig> {
   const config = await loadKubeconfig(options);
   const env = options.env ?? process.env;
-  const empty = config.currentContext === undefined && config.contexts.size === 0 && config.clusters.size === 0 && config.users.size === 0;
-  if (empty && options.context === undefined && env['KUBERNETES_SERVICE_HOST'] && env['KUBERNETES_SERVICE_PORT'] && (await exists(join(options.root ?? SERVICE_ACCOUNT_ROOT, 'token')))) {
+  const empty =
+    config.currentContext === undefined &&
+    config.contexts.size === 0 &&
+    config.clusters.size === 0 &&
+    config.users.size === 0;
+  if (
+    empty &&
+    options.context === undefined &&
+    env['KUBERNETES_SERVICE_HOST'] &&
+    env['KUBERNETES_SERVICE_PORT'] &&
+    (await exists(join(options.root ?? SERVICE_ACCOUNT_ROOT, 'token')))
+  ) {
     return inClusterClientOptions(options);
   }
   return clientConfigFromKubeconfig(config, options);

@@ -45,7 +45,7 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
     // As `new Request(input, init)`: init's members win over the Request's; headers are merged, init's overriding.
     const headers = headerRecord(request?.headers);
     Object.assign(headers, headerRecord(init?.headers));
-    const given = init?.body !== undefined ? bodyOf(init.body) : request?.body ?? undefined;
+    const given = init?.body !== undefined ? bodyOf(init.body) : (request?.body ?? undefined);
     const body = given instanceof ReadableStream ? chunksOf(given) : given;
     let response: Awaited<ReturnType<typeof undiciFetch>>;
     const signal = init?.signal ?? request?.signal ?? null;
@@ -64,7 +64,11 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       throw signal?.aborted ? error : connectionError(url, error, options.description);
     }
     // The platform Response type createClient expects.
-    return new Response(response.body && platformStream(response.body), { status: response.status, statusText: response.statusText, headers: [...response.headers] });
+    return new Response(response.body && platformStream(response.body), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: [...response.headers],
+    });
   };
   let closed: Promise<void> | undefined;
   // Idempotent: undici rejects a second close of the same dispatcher.
@@ -88,7 +92,9 @@ function createDispatcher(options: NodeFetchOptions): Dispatcher {
  * undici's stream as the platform ReadableStream type (the two are typed apart). Pulls on demand
  * (highWaterMark 0), so a slow reader still applies backpressure to the socket and nothing is buffered here.
  */
-function platformStream(body: NonNullable<Awaited<ReturnType<typeof undiciFetch>>['body']>): ReadableStream<Uint8Array> {
+function platformStream(
+  body: NonNullable<Awaited<ReturnType<typeof undiciFetch>>['body']>,
+): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   return new ReadableStream<Uint8Array>(
     {

@@ -1,13 +1,38 @@
 // Copied by lease-api-generator from templates/node/index.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Public entry of the k8s-lease-client-node package: Node-only cluster access for k8s-lease-client.
-export { clientConfigFromKubeconfig, inClusterClientOptions, kubeconfigClientOptions, loadClientConfig, SERVICE_ACCOUNT_ROOT } from './client-config.js';
-export type { ApiTransportOptions, InClusterOptions, KubeconfigClientOptions, NodeClientConfig, WarningOptions } from './client-config.js';
+export {
+  clientConfigFromKubeconfig,
+  inClusterClientOptions,
+  kubeconfigClientOptions,
+  loadClientConfig,
+  SERVICE_ACCOUNT_ROOT,
+} from './client-config.js';
+export type {
+  ApiTransportOptions,
+  InClusterOptions,
+  KubeconfigClientOptions,
+  NodeClientConfig,
+  WarningOptions,
+} from './client-config.js';
 export { execCredentialSource, ExecPluginError, refreshOnUnauthorized, tokenProvider } from './exec/index.js';
-export type { ExecClusterInfo, ExecCredentialSource, ExecCredentialSourceOptions, ExecPluginFailure, KubeconfigExec, RefreshOptions } from './exec/index.js';
+export type {
+  ExecClusterInfo,
+  ExecCredentialSource,
+  ExecCredentialSourceOptions,
+  ExecPluginFailure,
+  KubeconfigExec,
+  RefreshOptions,
+} from './exec/index.js';
 export { ClusterConnectionError, KubeconfigError } from './errors.js';
 export { nodeFetch } from './fetch.js';
 export type { NodeFetch, NodeFetchOptions, NodeTlsOptions } from './fetch.js';
 export { loadKubeconfig } from './kubeconfig.js';
-export type { Kubeconfig, KubeconfigCluster, KubeconfigContext, KubeconfigUser, LoadKubeconfigOptions } from './kubeconfig.js';
+export type {
+  Kubeconfig,
+  KubeconfigCluster,
+  KubeconfigContext,
+  KubeconfigUser,
+  LoadKubeconfigOptions,
+} from './kubeconfig.js';
 export { fileTokenProvider } from './token-file.js';
 export { proxyFromEnvironment } from './proxy-env.js';

@@ -84,7 +84,10 @@ export async function loadKubeconfig(options: LoadKubeconfigOptions = {}): Promi
 }
 
 /** clientcmd's ClientConfigLoadingRules: explicit path, else KUBECONFIG (deduplicated, empties dropped), else ~/.kube/config. */
-function precedence(option: string | readonly string[] | undefined, env: NodeJS.ProcessEnv): { paths: string[]; explicit: boolean } {
+function precedence(
+  option: string | readonly string[] | undefined,
+  env: NodeJS.ProcessEnv,
+): { paths: string[]; explicit: boolean } {
   if (typeof option === 'string') return { paths: [resolve(option)], explicit: true };
   const list = option ?? (env['KUBECONFIG'] ? env['KUBECONFIG'].split(delimiter) : undefined);
   if (list) return { paths: [...new Set(list.filter((p) => p !== '').map((p) => resolve(p)))], explicit: false };
@@ -98,7 +101,8 @@ async function readKubeconfigFile(path: string, explicit: boolean): Promise<stri
     // A FIFO or a device (/dev/zero) would block or never end: only regular files of bounded size are read.
     const info = await stat(path);
     if (!info.isFile()) throw new KubeconfigError(`${path}: cannot read kubeconfig (not a regular file)`, path);
-    if (info.size > MAX_FILE_BYTES) throw new KubeconfigError(`${path}: kubeconfig larger than ${MAX_FILE_BYTES} bytes`, path);
+    if (info.size > MAX_FILE_BYTES)
+      throw new KubeconfigError(`${path}: kubeconfig larger than ${MAX_FILE_BYTES} bytes`, path);
     bytes = await readFile(path);
   } catch (cause) {
     if (cause instanceof KubeconfigError) throw cause;
@@ -106,7 +110,8 @@ async function readKubeconfigFile(path: string, explicit: boolean): Promise<stri
     if (code === 'ENOENT' && !explicit) return undefined;
     throw new KubeconfigError(`${path}: cannot read kubeconfig (${code ?? 'unknown error'})`, path, { cause });
   }
-  if (bytes.length > MAX_FILE_BYTES) throw new KubeconfigError(`${path}: kubeconfig larger than ${MAX_FILE_BYTES} bytes`, path);
+  if (bytes.length > MAX_FILE_BYTES)
+    throw new KubeconfigError(`${path}: kubeconfig larger than ${MAX_FILE_BYTES} bytes`, path);
   return bytes.toString('utf8');
 }
 
@@ -125,7 +130,7 @@ function isObj(value: unknown): value is Obj {
 
 /** Own properties only: a `__proto__` or `constructor` key in the file must not reach Object.prototype. */
 function own(obj: Obj, key: string): unknown {
-  return  Object.hasOwn(obj, key) ? obj[key] : undefined;
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
 /** Parses one file (YAML 1.1, as kubectl's go-yaml) and resolves its relative paths against its directory. */
@@ -197,7 +202,8 @@ class Reader {
     const value = this.string(obj, key, at);
     if (value === undefined) return undefined;
     const compact = value.replace(/[\r\n]/g, '');
-    if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact)) this.fail(join2(at, key), 'is not valid base64');
+    if (compact.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(compact))
+      this.fail(join2(at, key), 'is not valid base64');
     return Buffer.from(compact, 'base64').toString('utf8');
   }
 
@@ -222,15 +228,17 @@ class Reader {
 
   cluster(o: Obj, at: string): KubeconfigCluster {
     // Redactable: proxy-url may carry user:password.
-    return redactable(compact({
-      server: this.string(o, 'server', at),
-      certificateAuthority: this.path(o, 'certificate-authority', at),
-      certificateAuthorityData: this.data(o, 'certificate-authority-data', at),
-      insecureSkipTlsVerify: this.bool(o, 'insecure-skip-tls-verify', at),
-      tlsServerName: this.string(o, 'tls-server-name', at),
-      proxyUrl: this.string(o, 'proxy-url', at),
-      origin: this.file,
-    }));
+    return redactable(
+      compact({
+        server: this.string(o, 'server', at),
+        certificateAuthority: this.path(o, 'certificate-authority', at),
+        certificateAuthorityData: this.data(o, 'certificate-authority-data', at),
+        insecureSkipTlsVerify: this.bool(o, 'insecure-skip-tls-verify', at),
+        tlsServerName: this.string(o, 'tls-server-name', at),
+        proxyUrl: this.string(o, 'proxy-url', at),
+        origin: this.file,
+      }),
+    );
   }
 
   user(o: Obj, at: string): KubeconfigUser {
@@ -251,7 +259,12 @@ class Reader {
   }
 
   context(o: Obj, at: string): KubeconfigContext {
-    return compact({ cluster: this.string(o, 'cluster', at), user: this.string(o, 'user', at), namespace: this.string(o, 'namespace', at), origin: this.file });
+    return compact({
+      cluster: this.string(o, 'cluster', at),
+      user: this.string(o, 'user', at),
+      namespace: this.string(o, 'namespace', at),
+      origin: this.file,
+    });
   }
 
   exec(o: Obj, parent: string): KubeconfigExec | undefined {
@@ -265,24 +278,28 @@ class Reader {
     if (command === undefined) this.fail(`${at}.command`, 'must be specified to use an exec plugin');
     if (apiVersion === undefined) this.fail(`${at}.apiVersion`, 'must be specified to use an exec plugin');
     const mode = this.string(value, 'interactiveMode', at);
-    if (mode !== undefined && !isInteractiveMode(mode)) this.fail(`${at}.interactiveMode`, 'must be Never, IfAvailable or Always');
+    if (mode !== undefined && !isInteractiveMode(mode))
+      this.fail(`${at}.interactiveMode`, 'must be Never, IfAvailable or Always');
     // Redactable: args and env often carry secrets (client-go's ExecConfig.String redacts both).
-    return redactable(compact({
-      // ResolveLocalPaths resolves the command only when it names a path, not a program looked up in PATH.
-      command: command.includes(sep) && !isAbsolute(command) ? resolve(this.dir, command) : command,
-      args: this.strings(value, 'args', at),
-      env: this.env(value, at),
-      apiVersion,
-      installHint: this.string(value, 'installHint', at),
-      interactiveMode: mode,
-      provideClusterInfo: this.bool(value, 'provideClusterInfo', at),
-    }));
+    return redactable(
+      compact({
+        // ResolveLocalPaths resolves the command only when it names a path, not a program looked up in PATH.
+        command: command.includes(sep) && !isAbsolute(command) ? resolve(this.dir, command) : command,
+        args: this.strings(value, 'args', at),
+        env: this.env(value, at),
+        apiVersion,
+        installHint: this.string(value, 'installHint', at),
+        interactiveMode: mode,
+        provideClusterInfo: this.bool(value, 'provideClusterInfo', at),
+      }),
+    );
   }
 
   strings(o: Obj, key: string, at: string): string[] | undefined {
     const value = own(o, key);
     if (value === undefined || value === null) return undefined;
-    if (!Array.isArray(value) || !value.every((v: unknown) => typeof v === 'string')) this.fail(join2(at, key), 'must be a list of strings');
+    if (!Array.isArray(value) || !value.every((v: unknown) => typeof v === 'string'))
+      this.fail(join2(at, key), 'must be a list of strings');
     return value;
   }
 

@@ -8,7 +8,16 @@ export const REDACTED = '[REDACTED]';
  * Keys whose values are credentials wherever they appear (compared case-insensitively). An exec stanza's `args` and
  * `env` are redacted whole, as client-go's ExecConfig.String prints `--- REDACTED ---` for both.
  */
-const SECRET_KEYS: ReadonlySet<string> = new Set(['token', 'password', 'clientkeydata', 'key', 'authorization', 'value', 'args', 'env']);
+const SECRET_KEYS: ReadonlySet<string> = new Set([
+  'token',
+  'password',
+  'clientkeydata',
+  'key',
+  'authorization',
+  'value',
+  'args',
+  'env',
+]);
 
 /** Keys holding a URL whose user-info (`http://user:pass@proxy`) is a credential. */
 const URL_KEYS: ReadonlySet<string> = new Set(['proxyurl', 'proxy-url']);

@@ -50,7 +50,13 @@ export function mapDeep(document: JsonObject, visit: (object: JsonObject) => Jso
     if (!isJsonObject(node)) return node;
     const mapped: JsonObject = {};
     for (const [key, child] of Object.entries(node)) {
-      setOwn(mapped, key, !isNameMap && (key === 'description' || key === 'example') ? child : walk(child, !isNameMap && NAME_MAPS.has(key) && !Array.isArray(child)));
+      setOwn(
+        mapped,
+        key,
+        !isNameMap && (key === 'description' || key === 'example')
+          ? child
+          : walk(child, !isNameMap && NAME_MAPS.has(key) && !Array.isArray(child)),
+      );
     }
     if (isNameMap) return mapped;
     const visited = visit(mapped);

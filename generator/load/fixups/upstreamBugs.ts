@@ -34,9 +34,11 @@ export const declareProseEnums: Fixup = {
   appliesTo: () => true,
   apply: (document) =>
     mapDeep(document, (object) => {
-      const values = typeof object['name'] === 'string' && object['in'] === 'query' ? PROSE_ENUMS.get(object['name']) : undefined;
+      const values =
+        typeof object['name'] === 'string' && object['in'] === 'query' ? PROSE_ENUMS.get(object['name']) : undefined;
       const schema = object['schema'];
-      if (values === undefined || !isJsonObject(schema) || schema['type'] !== 'string' || schema['enum'] !== undefined) return object;
+      if (values === undefined || !isJsonObject(schema) || schema['type'] !== 'string' || schema['enum'] !== undefined)
+        return object;
       return { ...object, schema: { ...schema, enum: [...values] } };
     }),
 };
@@ -49,7 +51,13 @@ export const typePrettyAsBoolean: Fixup = {
   apply: (document) =>
     mapDeep(document, (object) => {
       const schema = object['schema'];
-      if (object['name'] !== 'pretty' || object['in'] !== 'query' || !isJsonObject(schema) || schema['type'] === 'boolean') return object;
+      if (
+        object['name'] !== 'pretty' ||
+        object['in'] !== 'query' ||
+        !isJsonObject(schema) ||
+        schema['type'] === 'boolean'
+      )
+        return object;
       return { ...object, schema: { ...schema, type: 'boolean' } };
     }),
 };
@@ -65,7 +73,8 @@ export const markProseDeprecations: Fixup = {
   apply: (document) =>
     mapDeep(document, (object) => {
       const description = object['description'];
-      if (typeof object['operationId'] !== 'string' || typeof description !== 'string' || object['deprecated'] === true) return object;
+      if (typeof object['operationId'] !== 'string' || typeof description !== 'string' || object['deprecated'] === true)
+        return object;
       return /(^|[.;]\s+)deprecated:/i.test(description) ? { ...object, deprecated: true } : object;
     }),
 };
@@ -96,13 +105,22 @@ export const deleteCollectionReturnsList: Fixup = {
 /** The path item with its deletecollection 200 answering the list's schema, or undefined when there is nothing to change. */
 function listedDeletion(item: unknown): JsonObject | undefined {
   if (!isJsonObject(item) || !isJsonObject(item['get']) || !isJsonObject(item['delete'])) return undefined;
-  if (item['get']['x-kubernetes-action'] !== 'list' || item['delete']['x-kubernetes-action'] !== 'deletecollection') return undefined;
+  if (item['get']['x-kubernetes-action'] !== 'list' || item['delete']['x-kubernetes-action'] !== 'deletecollection')
+    return undefined;
   const listed = okResponse(item['get']);
   const deleted = okResponse(item['delete']);
-  if (listed === undefined || deleted === undefined || !isJsonObject(listed['content']) || !isJsonObject(deleted['content'])) return undefined;
+  if (
+    listed === undefined ||
+    deleted === undefined ||
+    !isJsonObject(listed['content']) ||
+    !isJsonObject(deleted['content'])
+  )
+    return undefined;
   const listSchema = Object.values(listed['content']).find(isJsonObject)?.['schema'];
   if (listSchema === undefined) return undefined;
-  const deletedSchemas = Object.values(deleted['content']).map((media) => (isJsonObject(media) ? JSON.stringify(media['schema']) : undefined));
+  const deletedSchemas = Object.values(deleted['content']).map((media) =>
+    isJsonObject(media) ? JSON.stringify(media['schema']) : undefined,
+  );
   if (deletedSchemas.every((schema) => schema === JSON.stringify(listSchema))) return undefined;
   const content: JsonObject = {};
   for (const mediaType of Object.keys(deleted['content'])) setOwn(content, mediaType, { schema: listSchema });
@@ -116,4 +134,10 @@ function okResponse(operation: JsonObject): JsonObject | undefined {
   return isJsonObject(ok) ? ok : undefined;
 }
 
-export const UPSTREAM_BUGS: readonly Fixup[] = [dropUniqueItemsOnScalars, declareProseEnums, typePrettyAsBoolean, markProseDeprecations, deleteCollectionReturnsList];
+export const UPSTREAM_BUGS: readonly Fixup[] = [
+  dropUniqueItemsOnScalars,
+  declareProseEnums,
+  typePrettyAsBoolean,
+  markProseDeprecations,
+  deleteCollectionReturnsList,
+];

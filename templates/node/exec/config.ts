@@ -26,19 +26,37 @@ const MODES: readonly string[] = ['Never', 'IfAvailable', 'Always'];
  * exec.go's apiVersions table (v1alpha1 was removed in 1.24).
  */
 export function validateExecConfig(exec: KubeconfigExec): Result<ValidExecConfig, Failure> {
-  if (typeof exec.command !== 'string' || exec.command === '') return err(failure('invalid-config', 'command must be specified to use exec authentication plugin'));
+  if (typeof exec.command !== 'string' || exec.command === '')
+    return err(failure('invalid-config', 'command must be specified to use exec authentication plugin'));
   if (exec.apiVersion !== V1 && exec.apiVersion !== V1BETA1) {
-    return err(failure('invalid-config', `invalid apiVersion ${JSON.stringify(String(exec.apiVersion)).slice(0, 120)}: want ${V1} or ${V1BETA1}`));
+    return err(
+      failure(
+        'invalid-config',
+        `invalid apiVersion ${JSON.stringify(String(exec.apiVersion)).slice(0, 120)}: want ${V1} or ${V1BETA1}`,
+      ),
+    );
   }
   const mode: unknown = exec.interactiveMode ?? (exec.apiVersion === V1BETA1 ? 'IfAvailable' : undefined);
-  if (mode === undefined) return err(failure('invalid-config', `interactiveMode must be specified to use exec authentication plugin with ${V1}`));
+  if (mode === undefined)
+    return err(
+      failure('invalid-config', `interactiveMode must be specified to use exec authentication plugin with ${V1}`),
+    );
   if (typeof mode !== 'string' || !MODES.includes(mode)) {
-    return err(failure('invalid-config', `invalid interactiveMode ${JSON.stringify(String(mode)).slice(0, 60)}: valid values are Never, IfAvailable, Always`));
+    return err(
+      failure(
+        'invalid-config',
+        `invalid interactiveMode ${JSON.stringify(String(mode)).slice(0, 60)}: valid values are Never, IfAvailable, Always`,
+      ),
+    );
   }
   const args = exec.args ?? [];
-  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string')) return err(failure('invalid-config', 'args must be a list of strings'));
+  if (!Array.isArray(args) || !args.every((a) => typeof a === 'string'))
+    return err(failure('invalid-config', 'args must be a list of strings'));
   const env = exec.env ?? [];
-  if (!Array.isArray(env) || !env.every((e) => typeof e?.name === 'string' && e.name !== '' && typeof e.value === 'string')) {
+  if (
+    !Array.isArray(env) ||
+    !env.every((e) => typeof e?.name === 'string' && e.name !== '' && typeof e.value === 'string')
+  ) {
     return err(failure('invalid-config', 'env must be a list of {name, value} strings with non-empty names'));
   }
   return ok({

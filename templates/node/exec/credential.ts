@@ -14,7 +14,9 @@ function isObject(value: unknown): value is Json {
 function stringField(object: Json, key: string): Result<string, Failure> {
   const value = Object.hasOwn(object, key) ? object[key] : undefined;
   if (value === undefined || value === null) return ok('');
-  return typeof value === 'string' ? ok(value) : err(failure('decode', `decoding stdout: status.${key} is not a string`));
+  return typeof value === 'string'
+    ? ok(value)
+    : err(failure('decode', `decoding stdout: status.${key} is not a string`));
 }
 
 // metav1.Time unmarshals with Go's time.RFC3339 layout: a 'T', seconds, optional fraction, 'Z' or ±hh:mm.
@@ -24,7 +26,9 @@ function expiry(status: Json): Result<number | undefined, Failure> {
   const value = Object.hasOwn(status, 'expirationTimestamp') ? status['expirationTimestamp'] : undefined;
   if (value === undefined || value === null) return ok(undefined);
   const time = typeof value === 'string' && RFC3339.test(value) ? Date.parse(value) : Number.NaN;
-  return Number.isNaN(time) ? err(failure('decode', 'decoding stdout: status.expirationTimestamp is not an RFC 3339 time')) : ok(time);
+  return Number.isNaN(time)
+    ? err(failure('decode', 'decoding stdout: status.expirationTimestamp is not an RFC 3339 time'))
+    : ok(time);
 }
 
 // Only well-formed group/versions are echoed: anything else the plugin printed may be a secret.
@@ -57,12 +61,21 @@ export function parseExecCredential(stdout: string, apiVersion: ExecApiVersion):
   if (!isObject(parsed)) return err(failure('decode', 'decoding stdout: not a JSON object'));
   const gotVersion = Object.hasOwn(parsed, 'apiVersion') ? parsed['apiVersion'] : undefined;
   if (gotVersion !== apiVersion) {
-    return err(failure('wrong-version', `exec plugin is configured to use API version ${apiVersion}, plugin returned version ${describe(gotVersion)}`));
+    return err(
+      failure(
+        'wrong-version',
+        `exec plugin is configured to use API version ${apiVersion}, plugin returned version ${describe(gotVersion)}`,
+      ),
+    );
   }
   const kind = Object.hasOwn(parsed, 'kind') ? parsed['kind'] : undefined;
-  if (kind !== 'ExecCredential') return err(failure('wrong-kind', `decoding stdout: kind ${kind === undefined ? 'is missing' : 'is not ExecCredential'}`));
+  if (kind !== 'ExecCredential')
+    return err(
+      failure('wrong-kind', `decoding stdout: kind ${kind === undefined ? 'is missing' : 'is not ExecCredential'}`),
+    );
   const status = Object.hasOwn(parsed, 'status') ? parsed['status'] : undefined;
-  if (status === undefined || status === null) return err(failure('no-credential', "exec plugin didn't return a status field"));
+  if (status === undefined || status === null)
+    return err(failure('no-credential', "exec plugin didn't return a status field"));
   if (!isObject(status)) return err(failure('decode', 'decoding stdout: status is not an object'));
   const token = stringField(status, 'token');
   if (!token.ok) return token;
@@ -72,9 +85,12 @@ export function parseExecCredential(stdout: string, apiVersion: ExecApiVersion):
   if (!key.ok) return key;
   const expiresAt = expiry(status);
   if (!expiresAt.ok) return expiresAt;
-  if (token.value === '' && cert.value === '' && key.value === '') return err(failure('no-credential', "exec plugin didn't return a token or cert/key pair"));
-  if ((cert.value === '') !== (key.value === '')) return err(failure('no-credential', 'exec plugin returned only certificate or key, not both'));
-  if (cert.value !== '' && !checkKeyPair(cert.value, key.value)) return err(failure('bad-certificate', 'failed parsing client key/certificate'));
+  if (token.value === '' && cert.value === '' && key.value === '')
+    return err(failure('no-credential', "exec plugin didn't return a token or cert/key pair"));
+  if ((cert.value === '') !== (key.value === ''))
+    return err(failure('no-credential', 'exec plugin returned only certificate or key, not both'));
+  if (cert.value !== '' && !checkKeyPair(cert.value, key.value))
+    return err(failure('bad-certificate', 'failed parsing client key/certificate'));
   return ok({
     token: token.value === '' ? undefined : token.value,
     certificate: cert.value === '' ? undefined : { cert: cert.value, key: key.value },

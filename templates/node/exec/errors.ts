@@ -63,6 +63,14 @@ const INSTALL_HINT_HELP = [
 
 export function notFoundError(command: string, installHint: string | undefined): ExecPluginError {
   // The hint is the kubeconfig author's multi-line text: its non-empty lines joined the same way, control characters escaped.
-  const hint = (installHint ?? '').split('\n').map((line) => line.trim()).filter((line) => line !== '').map(escapeControl);
-  return new ExecPluginError(command, 'not-found', [`exec: executable ${escapeControl(command)} not found`, ...INSTALL_HINT_HELP, ...hint].join('; '));
+  const hint = (installHint ?? '')
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '')
+    .map(escapeControl);
+  return new ExecPluginError(
+    command,
+    'not-found',
+    [`exec: executable ${escapeControl(command)} not found`, ...INSTALL_HINT_HELP, ...hint].join('; '),
+  );
 }

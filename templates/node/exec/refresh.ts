@@ -18,7 +18,9 @@ function bearer(headers: Headers): string | undefined {
 function replayable(input: RequestInfo | URL, init: RequestInit | undefined): boolean {
   if (input instanceof Request && input.body !== null) return false;
   const body = init?.body;
-  return !(body instanceof ReadableStream) && !(typeof body === 'object' && body !== null && Symbol.asyncIterator in body);
+  return (
+    !(body instanceof ReadableStream) && !(typeof body === 'object' && body !== null && Symbol.asyncIterator in body)
+  );
 }
 
 function requestHeaders(input: RequestInfo | URL, init: RequestInit | undefined): Headers {
@@ -31,8 +33,15 @@ function requestHeaders(input: RequestInfo | URL, init: RequestInit | undefined)
  * one: concurrent 401s share one refresh. The apiserver rejects a request at authentication before reading its body,
  * so replaying it is safe; requests with a stream body are not retried.
  */
-export function refreshOnUnauthorized(fetch: typeof globalThis.fetch, source: ExecCredentialSource, options: RefreshOptions = {}): typeof globalThis.fetch {
-  const onRefreshError = options.onRefreshError ?? ((error: unknown) => process.emitWarning(error instanceof Error ? error.message : String(error), 'ExecCredentialRefreshWarning'));
+export function refreshOnUnauthorized(
+  fetch: typeof globalThis.fetch,
+  source: ExecCredentialSource,
+  options: RefreshOptions = {},
+): typeof globalThis.fetch {
+  const onRefreshError =
+    options.onRefreshError ??
+    ((error: unknown) =>
+      process.emitWarning(error instanceof Error ? error.message : String(error), 'ExecCredentialRefreshWarning'));
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const sentGeneration = credentialGeneration(source);
     const response = await fetch(input, init);
@@ -44,7 +53,8 @@ export function refreshOnUnauthorized(fetch: typeof globalThis.fetch, source: Ex
       fresh = await source.token();
       // Someone else's refresh (or an expiry) already replaced the credential this request was sent with: use it as
       // it is. Sources from elsewhere have no generation; for them a different token is the sign.
-      const refreshedMeanwhile = sentGeneration === undefined ? fresh !== sent : credentialGeneration(source) !== sentGeneration;
+      const refreshedMeanwhile =
+        sentGeneration === undefined ? fresh !== sent : credentialGeneration(source) !== sentGeneration;
       if (!refreshedMeanwhile) {
         source.invalidate();
         fresh = await source.token();

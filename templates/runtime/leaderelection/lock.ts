@@ -3,7 +3,10 @@
 import { createLeaderElector } from './elector.js';
 import type { LeaderElectorOptions } from './options.js';
 
-export type LeaseLockOptions = Omit<LeaderElectorOptions, 'onStartedLeading' | 'onStoppedLeading' | 'onNewLeader' | 'releaseOnCancel'>;
+export type LeaseLockOptions = Omit<
+  LeaderElectorOptions,
+  'onStartedLeading' | 'onStoppedLeading' | 'onNewLeader' | 'releaseOnCancel'
+>;
 
 type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
 
@@ -13,7 +16,10 @@ type Settled<T> = { ok: true; value: T } | { ok: false; error: unknown };
  * Resolves with work's result; rejects with the signal's reason when the
  * lease was lost (or the caller cancelled) before work finished.
  */
-export async function withLeaseLock<T>(options: LeaseLockOptions, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+export async function withLeaseLock<T>(
+  options: LeaseLockOptions,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const stop = new AbortController();
   const onCancel = (): void => stop.abort(options.signal?.reason);
   if (options.signal?.aborted) onCancel();

@@ -64,7 +64,12 @@ export function step(state: ElectorState, event: ElectorEvent, config: StepConfi
 }
 
 /** How long to wait before the next attempt: a jittered retryPeriod while acquiring (wait.JitterUntil), retryPeriod while leading, never past the term. */
-export function delayBeforeAttempt(state: ElectorState, now: number, retryPeriod: number, random: () => number): number {
+export function delayBeforeAttempt(
+  state: ElectorState,
+  now: number,
+  retryPeriod: number,
+  random: () => number,
+): number {
   if (state.kind === 'leading') return Math.max(0, Math.min(retryPeriod, state.until - now));
   return retryPeriod * (1 + random() * JITTER_FACTOR);
 }

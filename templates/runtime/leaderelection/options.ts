@@ -90,23 +90,33 @@ export function validateElectorOptions(options: LeaderElectorOptions, clock: Ele
       coordinated: options.coordinated === true,
       clock,
       random: options.random ?? Math.random,
-      onError: options.onError ?? warnOnce(`leader election ${options.namespace}/${options.name} (${options.identity})`),
+      onError:
+        options.onError ?? warnOnce(`leader election ${options.namespace}/${options.name} (${options.identity})`),
     },
   };
 }
 
-function firstProblem(options: LeaderElectorOptions, leaseDuration: number, renewDeadline: number, retryPeriod: number): string | undefined {
+function firstProblem(
+  options: LeaderElectorOptions,
+  leaseDuration: number,
+  renewDeadline: number,
+  retryPeriod: number,
+): string | undefined {
   const finite = (n: number): boolean => typeof n === 'number' && Number.isFinite(n);
-  if (!finite(leaseDuration) || !finite(renewDeadline) || !finite(retryPeriod)) return 'leaseDuration, renewDeadline and retryPeriod must be finite numbers of ms';
+  if (!finite(leaseDuration) || !finite(renewDeadline) || !finite(retryPeriod))
+    return 'leaseDuration, renewDeadline and retryPeriod must be finite numbers of ms';
   if (leaseDuration <= renewDeadline) return 'leaseDuration must be greater than renewDeadline';
-  if (renewDeadline <= JITTER_FACTOR * retryPeriod) return 'renewDeadline must be greater than retryPeriod*JitterFactor';
+  if (renewDeadline <= JITTER_FACTOR * retryPeriod)
+    return 'renewDeadline must be greater than retryPeriod*JitterFactor';
   if (retryPeriod <= 0) return 'retryPeriod must be greater than zero';
   if (leaseDuration < 1000) return 'leaseDuration must be at least 1000 ms (the Lease holds whole seconds)';
   // Not in client-go, whose leaseDuration is whole seconds by type: the other candidates wait the
   // leaseDurationSeconds written, so the leader's own term (renewDeadline) must end before that.
   const written = Math.floor(leaseDuration / 1000) * 1000;
-  if (renewDeadline >= written) return `renewDeadline must be less than the whole seconds of leaseDuration written to the Lease (${written} ms), got renewDeadline ${renewDeadline}`;
-  if (typeof options.client !== 'object' || options.client === null || typeof options.client.request !== 'function') return 'client must be a client from createClient';
+  if (renewDeadline >= written)
+    return `renewDeadline must be less than the whole seconds of leaseDuration written to the Lease (${written} ms), got renewDeadline ${renewDeadline}`;
+  if (typeof options.client !== 'object' || options.client === null || typeof options.client.request !== 'function')
+    return 'client must be a client from createClient';
   if (typeof options.onStartedLeading !== 'function') return 'onStartedLeading callback must be a function';
   if (typeof options.onStoppedLeading !== 'function') return 'onStoppedLeading callback must be a function';
   if (typeof options.identity !== 'string' || options.identity === '') return 'identity must be a non-empty string';

@@ -32,7 +32,10 @@ const PER_RESPONSE_LIMIT = 64;
  * (as client-go's handleWarnings, which ignores other codes and empty texts).
  * Without a handler, each distinct text is logged once with `console.warn`.
  */
-export function withWarnings(fetchImpl: typeof fetch, onWarning: (warning: ApiWarning) => void = logOncePerText()): typeof fetch {
+export function withWarnings(
+  fetchImpl: typeof fetch,
+  onWarning: (warning: ApiWarning) => void = logOncePerText(),
+): typeof fetch {
   return async (input, init) => {
     const response = await fetchImpl(input, init);
     const header = utf8(response.headers.get('warning'));
@@ -74,7 +77,10 @@ export function logOncePerText(log: (message: string) => void = console.warn): (
  */
 export function sanitise(text: string): string {
   const bounded = text.length > LOG_LIMIT ? `${text.slice(0, LOG_LIMIT).replace(/[\ud800-\udbff]$/, '')}…` : text;
-  return bounded.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return bounded.replace(
+    /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /**

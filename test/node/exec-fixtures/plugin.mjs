@@ -7,12 +7,20 @@ const env = process.env;
 const record = env.PLUGIN_RECORD;
 const runIndex = record && existsSync(record) ? readFileSync(record, 'utf8').split('\n').filter(Boolean).length : 0;
 if (record) {
-  const seen = Object.fromEntries((env.PLUGIN_SEE ?? '').split(',').filter(Boolean).map((name) => [name, env[name] ?? null]));
-  appendFileSync(record, JSON.stringify({ argv: process.argv.slice(2), execInfo: env.KUBERNETES_EXEC_INFO ?? null, env: seen }) + '\n');
+  const seen = Object.fromEntries(
+    (env.PLUGIN_SEE ?? '')
+      .split(',')
+      .filter(Boolean)
+      .map((name) => [name, env[name] ?? null]),
+  );
+  appendFileSync(
+    record,
+    JSON.stringify({ argv: process.argv.slice(2), execInfo: env.KUBERNETES_EXEC_INFO ?? null, env: seen }) + '\n',
+  );
 }
 
 const failAfter = env.PLUGIN_FAIL_AFTER === undefined ? Infinity : Number(env.PLUGIN_FAIL_AFTER);
-const mode = runIndex >= failAfter ? 'exit' : env.PLUGIN_MODE ?? 'ok';
+const mode = runIndex >= failAfter ? 'exit' : (env.PLUGIN_MODE ?? 'ok');
 if (env.PLUGIN_STDERR) process.stderr.write(env.PLUGIN_STDERR);
 
 if (mode === 'exit') {
@@ -37,5 +45,7 @@ if (mode === 'exit') {
   if (tokens.length > 0) status.token = tokens[Math.min(runIndex, tokens.length - 1)];
   if (env.PLUGIN_CERT) status.clientCertificateData = env.PLUGIN_CERT;
   if (env.PLUGIN_KEY) status.clientKeyData = env.PLUGIN_KEY;
-  process.stdout.write(JSON.stringify({ apiVersion: env.PLUGIN_API_VERSION ?? info.apiVersion, kind: 'ExecCredential', status }));
+  process.stdout.write(
+    JSON.stringify({ apiVersion: env.PLUGIN_API_VERSION ?? info.apiVersion, kind: 'ExecCredential', status }),
+  );
 }

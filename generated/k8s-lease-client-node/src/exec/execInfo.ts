@@ -17,7 +17,11 @@ function caData(value: string): string {
  * The ExecCredential client-go puts in KUBERNETES_EXEC_INFO (exec.go refreshCredsLocked): keys in the order Go's
  * encoding/json writes the v1/v1beta1 struct fields, omitempty fields left out, cluster only with provideClusterInfo.
  */
-export function execInfo(apiVersion: ExecApiVersion, interactive: boolean, cluster: ExecClusterInfo | undefined): string {
+export function execInfo(
+  apiVersion: ExecApiVersion,
+  interactive: boolean,
+  cluster: ExecClusterInfo | undefined,
+): string {
   const spec: Record<string, unknown> = {};
   if (cluster) {
     const c: Record<string, unknown> = { server: cluster.server };

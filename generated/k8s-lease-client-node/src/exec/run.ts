@@ -27,11 +27,20 @@ export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
     try {
       // stderr is the user's, as client-go's `cmd.Stderr = os.Stderr`: an interactive plugin's prompts reach the terminal,
       // and what a plugin prints there (possibly secrets) never lands in an error message.
-      child = spawn(spec.file, [...spec.args], { env: spec.env, stdio: [spec.stdin, 'pipe', 'inherit'], shell: false, windowsHide: true });
+      child = spawn(spec.file, [...spec.args], {
+        env: spec.env,
+        stdio: [spec.stdin, 'pipe', 'inherit'],
+        shell: false,
+        windowsHide: true,
+      });
     } catch (error) {
       // Synchronous refusals (a NUL byte in an argument or the environment) carry the offending value: not echoed.
       const code = (error as { code?: unknown }).code;
-      resolvePromise(err(failure('spawn-failed', `cannot start the plugin (${typeof code === 'string' ? code : 'invalid arguments'})`)));
+      resolvePromise(
+        err(
+          failure('spawn-failed', `cannot start the plugin (${typeof code === 'string' ? code : 'invalid arguments'})`),
+        ),
+      );
       return;
     }
     const stdout: Buffer[] = [];
@@ -57,7 +66,12 @@ export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
     child.stdout?.on('data', (chunk: Buffer) => {
       stdoutBytes += chunk.length;
       if (stdoutBytes > spec.maxStdoutBytes) {
-        finish(err(failure('stdout-too-large', `plugin wrote more than ${spec.maxStdoutBytes} bytes to stdout and was killed`)), true);
+        finish(
+          err(
+            failure('stdout-too-large', `plugin wrote more than ${spec.maxStdoutBytes} bytes to stdout and was killed`),
+          ),
+          true,
+        );
         return;
       }
       stdout.push(chunk);

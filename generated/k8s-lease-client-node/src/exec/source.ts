@@ -6,7 +6,13 @@ import { escapeControl, ExecPluginError, failure, notFoundError, toError } from 
 import { EXEC_INFO_ENV, execInfo } from './execInfo.js';
 import { err, ok, type Result } from './result.js';
 import { runPlugin } from './run.js';
-import type { ExecClusterInfo, ExecCredential, ExecCredentialSource, ExecCredentialSourceOptions, KubeconfigExec } from './types.js';
+import type {
+  ExecClusterInfo,
+  ExecCredential,
+  ExecCredentialSource,
+  ExecCredentialSourceOptions,
+  KubeconfigExec,
+} from './types.js';
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 
@@ -31,7 +37,11 @@ export function interactivity(mode: ValidExecConfig['interactiveMode'], isTermin
  * The plugin's environment: ours, then the stanza's `env`, then KUBERNETES_EXEC_INFO (client-go appends them in that
  * order, so later entries win). A null-prototype object: a `__proto__` name stays an ordinary variable.
  */
-export function pluginEnv(base: NodeJS.ProcessEnv, extra: ValidExecConfig['env'], info: string): Record<string, string> {
+export function pluginEnv(
+  base: NodeJS.ProcessEnv,
+  extra: ValidExecConfig['env'],
+  info: string,
+): Record<string, string> {
   const env: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of Object.entries(base)) if (value !== undefined) env[name] = value;
   for (const { name, value } of extra) env[name] = value;
@@ -39,8 +49,15 @@ export function pluginEnv(base: NodeJS.ProcessEnv, extra: ValidExecConfig['env']
   return env;
 }
 
-async function runOnce(config: ValidExecConfig, cluster: ExecClusterInfo, options: ExecCredentialSourceOptions): Promise<ExecCredential> {
-  const interactive = interactivity(config.interactiveMode, (options.isTerminal ?? (() => process.stdin.isTTY === true))());
+async function runOnce(
+  config: ValidExecConfig,
+  cluster: ExecClusterInfo,
+  options: ExecCredentialSourceOptions,
+): Promise<ExecCredential> {
+  const interactive = interactivity(
+    config.interactiveMode,
+    (options.isTerminal ?? (() => process.stdin.isTTY === true))(),
+  );
   if (!interactive.ok) throw toError(config.command, failure('interactive', interactive.error));
   const info = execInfo(config.apiVersion, interactive.value, config.provideClusterInfo ? cluster : undefined);
   const run = await runPlugin({
@@ -72,8 +89,15 @@ function withContext(error: ExecPluginError, context: string): ExecPluginError {
  *
  * The object shows only the command under util.inspect, String() and JSON.stringify: credentials live in a closure.
  */
-export function execCredentialSource(exec: KubeconfigExec, cluster: ExecClusterInfo, options: ExecCredentialSourceOptions = {}): ExecCredentialSource {
-  const located = (error: unknown): unknown => (options.errorContext !== undefined && error instanceof ExecPluginError ? withContext(error, options.errorContext) : error);
+export function execCredentialSource(
+  exec: KubeconfigExec,
+  cluster: ExecClusterInfo,
+  options: ExecCredentialSourceOptions = {},
+): ExecCredentialSource {
+  const located = (error: unknown): unknown =>
+    options.errorContext !== undefined && error instanceof ExecPluginError
+      ? withContext(error, options.errorContext)
+      : error;
   const valid = validateExecConfig(exec);
   if (!valid.ok) throw located(toError(String(exec.command), valid.error));
   const config = valid.value;

@@ -1,5 +1,11 @@
 // Copied by lease-api-generator from templates/runtime/index.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-export type { KubernetesApiErrorInit, KubernetesStatus, RequestContext, ResponseDecodeErrorInit, UnexpectedResponseErrorInit } from './errors.js';
+export type {
+  KubernetesApiErrorInit,
+  KubernetesStatus,
+  RequestContext,
+  ResponseDecodeErrorInit,
+  UnexpectedResponseErrorInit,
+} from './errors.js';
 export {
   errorFromResponse,
   InvalidPathParameterError,

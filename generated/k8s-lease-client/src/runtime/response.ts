@@ -21,7 +21,9 @@ export interface ApiResponse<Status extends number, Body> {
  * `…Responses` interface (status code → body), so that checking `status`
  * narrows `body`: `{ status: 201; body: Lease } | { status: 200; … }`.
  */
-export type ResponseOf<Responses> = { [Code in keyof Responses]: ApiResponse<Code & number, Responses[Code]> }[keyof Responses];
+export type ResponseOf<Responses> = {
+  [Code in keyof Responses]: ApiResponse<Code & number, Responses[Code]>;
+}[keyof Responses];
 
 /**
  * Sends the request as `client.request` does (same headers, timeout, errors:
@@ -29,7 +31,11 @@ export type ResponseOf<Responses> = { [Code in keyof Responses]: ApiResponse<Cod
  * parsed body (undefined for an empty body). The timeout covers reading the
  * body too. Needs a client made by `createClient`.
  */
-export async function requestWithResponse<Responses>(client: Client, spec: RequestSpec, options?: CallOptions): Promise<ResponseOf<Responses>> {
+export async function requestWithResponse<Responses>(
+  client: Client,
+  spec: RequestSpec,
+  options?: CallOptions,
+): Promise<ResponseOf<Responses>> {
   const [response, linked] = await sendOf(client)(spec, options, true);
   let text: string;
   try {
@@ -44,7 +50,13 @@ export async function requestWithResponse<Responses>(client: Client, spec: Reque
   try {
     body = text ? JSON.parse(text) : undefined;
   } catch (cause) {
-    throw new ResponseDecodeError({ method: spec.method, url: client.baseUrl + spec.path + (spec.query ?? ''), status: response.status, body: text, cause });
+    throw new ResponseDecodeError({
+      method: spec.method,
+      url: client.baseUrl + spec.path + (spec.query ?? ''),
+      status: response.status,
+      body: text,
+      cause,
+    });
   }
   return { status: response.status, headers: response.headers, body } as ResponseOf<Responses>;
 }

@@ -62,11 +62,15 @@ export function formatMicroTime(date: Date, microseconds?: number): MicroTime {
   const iso = isoString(date);
   if (microseconds === undefined) return `${iso.slice(0, 23)}000Z` as MicroTime;
   if (!(Number.isInteger(microseconds) && microseconds >= 0 && microseconds < 1_000_000)) {
-    throw new RangeError(`microseconds must be an integer in 0..999999 (the whole sub-second part), got ${microseconds}`);
+    throw new RangeError(
+      `microseconds must be an integer in 0..999999 (the whole sub-second part), got ${microseconds}`,
+    );
   }
   const fraction = String(microseconds).padStart(6, '0');
   if (fraction.slice(0, 3) !== iso.slice(20, 23)) {
-    throw new RangeError(`microseconds ${microseconds} disagree with the date's milliseconds .${iso.slice(20, 23)}: expected ${iso.slice(20, 23)}000..${iso.slice(20, 23)}999`);
+    throw new RangeError(
+      `microseconds ${microseconds} disagree with the date's milliseconds .${iso.slice(20, 23)}: expected ${iso.slice(20, 23)}000..${iso.slice(20, 23)}999`,
+    );
   }
   return `${iso.slice(0, 20)}${fraction}Z` as MicroTime;
 }
@@ -120,7 +124,8 @@ export function asTime(value: string): Time {
 function isoString(date: Date): string {
   const ms = date instanceof Date ? date.getTime() : Number.NaN;
   // Years 0000..9999: outside them toISOString switches to a six-digit signed year, which RFC3339 cannot express.
-  if (!(ms >= -62_167_219_200_000 && ms < 253_402_300_800_000)) throw new RangeError(Number.isNaN(ms) ? 'Invalid Date' : 'Year out of RFC3339 range');
+  if (!(ms >= -62_167_219_200_000 && ms < 253_402_300_800_000))
+    throw new RangeError(Number.isNaN(ms) ? 'Invalid Date' : 'Year out of RFC3339 range');
   return date.toISOString();
 }
 
@@ -139,7 +144,7 @@ function parseWith(pattern: RegExp, value: string): ParsedMicroTime | undefined 
   const hour = Number(m[4]);
   const minute = Number(m[5]);
   const second = Number(m[6]);
-  const fraction = hasFraction ? m[7] ?? '' : '';
+  const fraction = hasFraction ? (m[7] ?? '') : '';
   const zone = (hasFraction ? m[8] : m[7]) ?? '';
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   // Go rejects leap seconds (:60) in RFC3339 too.

@@ -33,7 +33,9 @@ export interface ElectionLeaseCandidateSpec {
 export interface ElectionLeaseCandidate {
   apiVersion?: string | undefined;
   kind?: string | undefined;
-  metadata?: { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined } | undefined;
+  metadata?:
+    | { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined }
+    | undefined;
   spec?: ElectionLeaseCandidateSpec | undefined;
 }
 
@@ -78,13 +80,26 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
   let running: Promise<void> | undefined;
 
   const desired = (renewTime: MicroTime, base: ElectionLeaseCandidateSpec | undefined): ElectionLeaseCandidateSpec => {
-    const spec: ElectionLeaseCandidateSpec = { ...base, leaseName: options.leaseName, binaryVersion: options.binaryVersion, emulationVersion: options.emulationVersion, renewTime };
+    const spec: ElectionLeaseCandidateSpec = {
+      ...base,
+      leaseName: options.leaseName,
+      binaryVersion: options.binaryVersion,
+      emulationVersion: options.emulationVersion,
+      renewTime,
+    };
     if (version === 'v1alpha1') spec.preferredStrategies = [strategy];
     else spec.strategy = strategy;
     return spec;
   };
-  const send = (method: 'GET' | 'POST' | 'PUT', path: string, body?: ElectionLeaseCandidate): Promise<ElectionLeaseCandidate> =>
-    options.client.request<ElectionLeaseCandidate>(body === undefined ? { method, path } : { method, path, body: JSON.stringify(body) }, { signal: options.signal });
+  const send = (
+    method: 'GET' | 'POST' | 'PUT',
+    path: string,
+    body?: ElectionLeaseCandidate,
+  ): Promise<ElectionLeaseCandidate> =>
+    options.client.request<ElectionLeaseCandidate>(
+      body === undefined ? { method, path } : { method, path, body: JSON.stringify(body) },
+      { signal: options.signal },
+    );
 
   /** ensureLease: read, then update (keeping the controller's pingTime) or create. */
   const renew = async (): Promise<void> => {
@@ -94,7 +109,12 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
       cache = await send('PUT', item, { ...existing, spec: desired(renewTime, existing.spec) });
     } catch (error) {
       if (!isNotFound(error)) throw error;
-      const body: ElectionLeaseCandidate = { apiVersion: `coordination.k8s.io/${version}`, kind: 'LeaseCandidate', metadata: { name: options.name, namespace: options.namespace }, spec: desired(renewTime, undefined) };
+      const body: ElectionLeaseCandidate = {
+        apiVersion: `coordination.k8s.io/${version}`,
+        kind: 'LeaseCandidate',
+        metadata: { name: options.name, namespace: options.namespace },
+        spec: desired(renewTime, undefined),
+      };
       cache = await send('POST', collection, body);
     }
   };
@@ -102,7 +122,10 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
   /** client-go's enqueueLease condition: a ping is pending when pingTime is after renewTime. */
   const pinged = (candidate: ElectionLeaseCandidate | undefined): boolean => {
     const spec = candidate?.spec;
-    return spec?.pingTime !== undefined && (spec.renewTime === undefined || Date.parse(spec.pingTime) > Date.parse(spec.renewTime));
+    return (
+      spec?.pingTime !== undefined &&
+      (spec.renewTime === undefined || Date.parse(spec.pingTime) > Date.parse(spec.renewTime))
+    );
   };
 
   const attempt = async (work: () => Promise<void>): Promise<void> => {

@@ -88,7 +88,8 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
       const result = callback();
       if (result instanceof Promise) {
         result.catch((error: unknown) => {
-          if (signal?.aborted && (error === signal.reason || (error instanceof Error && error.name === 'AbortError'))) return;
+          if (signal?.aborted && (error === signal.reason || (error instanceof Error && error.name === 'AbortError')))
+            return;
           report(error);
         });
       }
@@ -108,7 +109,13 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
 
   const freshRecord = (): ElectionRecord => {
     const now = microTimeNow(() => clock.now());
-    return { holderIdentity: identity, leaseDurationSeconds: Math.floor(config.leaseDuration / 1000), acquireTime: now, renewTime: now, leaseTransitions: 0 };
+    return {
+      holderIdentity: identity,
+      leaseDurationSeconds: Math.floor(config.leaseDuration / 1000),
+      acquireTime: now,
+      renewTime: now,
+      leaseTransitions: 0,
+    };
   };
 
   const settle = (lease: ElectionLease): void => {
@@ -120,9 +127,20 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     const startedAt = clock.now();
     const record = freshRecord();
     // 1. The leader updates from its cached object, assuming nobody else wrote: one request per renewal.
-    if (holderOf(observation) === identity && isLeaseValid(observation, startedAt) && !endOfTerm(observation, identity)) {
+    if (
+      holderOf(observation) === identity &&
+      isLeaseValid(observation, startedAt) &&
+      !endOfTerm(observation, identity)
+    ) {
       const spec = observation.spec ?? {};
-      const fast = await lock.update({ ...record, acquireTime: spec.acquireTime ?? record.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }, signal);
+      const fast = await lock.update(
+        {
+          ...record,
+          acquireTime: spec.acquireTime ?? record.acquireTime,
+          leaseTransitions: spec.leaseTransitions ?? 0,
+        },
+        signal,
+      );
       if (fast.ok) {
         settle(fast.lease);
         return 'renewed';
@@ -184,7 +202,10 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
         if (holderOf(observation) !== identity) return;
         const now = microTimeNow(() => clock.now());
         const leaseTransitions = observation.spec?.leaseTransitions ?? 0;
-        const written = await lock.update({ holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions }, limit.signal);
+        const written = await lock.update(
+          { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions },
+          limit.signal,
+        );
         if (written.ok) return settle(written.lease);
         if (!isConflict(written.error)) return report(written.error);
       }
@@ -223,7 +244,9 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
         const wasLeading = state.kind === 'leading';
         const outcome = await attempt(limit.signal);
         limit.dispose();
-        transition(cancel?.aborted ? { kind: 'cancelled' } : { kind: 'attempted', outcome, startedAt, now: clock.now() });
+        transition(
+          cancel?.aborted ? { kind: 'cancelled' } : { kind: 'attempted', outcome, startedAt, now: clock.now() },
+        );
         reportTransition();
         if (!wasLeading && state.kind === 'leading') {
           const controller = new AbortController();

@@ -37,11 +37,18 @@ export async function runHeartbeat(options: HeartbeatOptions): Promise<void> {
   const leaseDuration = options.leaseDuration ?? 40_000;
   const renewInterval = options.renewInterval ?? leaseDuration / 4;
   if (!(leaseDuration >= 1000 && renewInterval > 0 && renewInterval < leaseDuration)) {
-    throw new RangeError('invalid heartbeat options: need leaseDuration >= 1000 ms and 0 < renewInterval < leaseDuration');
+    throw new RangeError(
+      'invalid heartbeat options: need leaseDuration >= 1000 ms and 0 < renewInterval < leaseDuration',
+    );
   }
-  if (typeof options.identity !== 'string' || options.identity === '') throw new RangeError('invalid heartbeat options: identity must be a non-empty string');
+  if (typeof options.identity !== 'string' || options.identity === '')
+    throw new RangeError('invalid heartbeat options: identity must be a non-empty string');
   const lock = leaseLock(options.client, options.namespace, options.name);
-  const fields = (): { holderIdentity: string; leaseDurationSeconds: number; renewTime: ReturnType<typeof microTimeNow> } => ({
+  const fields = (): {
+    holderIdentity: string;
+    leaseDurationSeconds: number;
+    renewTime: ReturnType<typeof microTimeNow>;
+  } => ({
     holderIdentity: options.identity,
     leaseDurationSeconds: Math.floor(leaseDuration / 1000),
     renewTime: microTimeNow(() => clock.now()),
@@ -58,7 +65,11 @@ export async function runHeartbeat(options: HeartbeatOptions): Promise<void> {
 }
 
 /** One renewal with its retries; the last error, or undefined on success. */
-async function beat(lock: LeaseLock, fields: () => Parameters<LeaseLock['update']>[0], signal: AbortSignal | undefined): Promise<unknown> {
+async function beat(
+  lock: LeaseLock,
+  fields: () => Parameters<LeaseLock['update']>[0],
+  signal: AbortSignal | undefined,
+): Promise<unknown> {
   let error: unknown;
   for (let i = 0; i < MAX_UPDATE_RETRIES && !signal?.aborted; i++) {
     if (lock.cached() === undefined || i > 0) {

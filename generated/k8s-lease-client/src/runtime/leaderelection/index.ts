@@ -11,5 +11,10 @@ export type { ElectionLease, ElectionLeaseSpec } from './leaselock.js';
 export type { LeaseLockOptions } from './lock.js';
 export { withLeaseLock } from './lock.js';
 export type { LeaderElectorOptions } from './options.js';
-export type { CandidateOptions, ElectionLeaseCandidate, LeaseCandidateRunner, ElectionLeaseCandidateSpec } from './candidate.js';
+export type {
+  CandidateOptions,
+  ElectionLeaseCandidate,
+  LeaseCandidateRunner,
+  ElectionLeaseCandidateSpec,
+} from './candidate.js';
 export { createCandidate } from './candidate.js';

@@ -43,7 +43,10 @@ export interface ElectionRecord {
   leaseTransitions: number;
 }
 
-export type LockRead = { kind: 'found'; lease: ElectionLease } | { kind: 'missing' } | { kind: 'error'; error: unknown };
+export type LockRead =
+  | { kind: 'found'; lease: ElectionLease }
+  | { kind: 'missing' }
+  | { kind: 'error'; error: unknown };
 export type LockWrite = { ok: true; lease: ElectionLease } | { ok: false; error: unknown };
 
 export interface LeaseLock {
@@ -75,18 +78,31 @@ export function leaseLock(client: Client, namespace: string, name: string): Leas
       }
     },
     async create(spec, signal) {
-      const body: ElectionLease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec };
+      const body: ElectionLease = {
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name, namespace },
+        spec,
+      };
       try {
-        return keep(await client.request<ElectionLease>({ method: 'POST', path: collection, body: JSON.stringify(body) }, { signal }));
+        return keep(
+          await client.request<ElectionLease>(
+            { method: 'POST', path: collection, body: JSON.stringify(body) },
+            { signal },
+          ),
+        );
       } catch (error) {
         return { ok: false, error };
       }
     },
     async update(fields, signal) {
-      if (cache === undefined) return { ok: false, error: new Error('lease not initialized, call get or create first') };
+      if (cache === undefined)
+        return { ok: false, error: new Error('lease not initialized, call get or create first') };
       const body: ElectionLease = { ...cache, spec: { ...cache.spec, ...fields } };
       try {
-        return keep(await client.request<ElectionLease>({ method: 'PUT', path: item, body: JSON.stringify(body) }, { signal }));
+        return keep(
+          await client.request<ElectionLease>({ method: 'PUT', path: item, body: JSON.stringify(body) }, { signal }),
+        );
       } catch (error) {
         return { ok: false, error };
       }

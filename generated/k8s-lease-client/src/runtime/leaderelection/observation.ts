@@ -21,7 +21,15 @@ export const NOTHING_OBSERVED: Observation = { spec: undefined, raw: '', time: -
 /** The record's fields, in a fixed order, as the change detector compares them. */
 export function rawRecord(spec: ElectionLeaseSpec | undefined): string {
   const s = spec ?? {};
-  return JSON.stringify([s.holderIdentity, s.leaseDurationSeconds, s.acquireTime, s.renewTime, s.leaseTransitions, s.preferredHolder, s.strategy]);
+  return JSON.stringify([
+    s.holderIdentity,
+    s.leaseDurationSeconds,
+    s.acquireTime,
+    s.renewTime,
+    s.leaseTransitions,
+    s.preferredHolder,
+    s.strategy,
+  ]);
 }
 
 /** Moves observedTime only when the record changed, as tryAcquireOrRenew step 2. */

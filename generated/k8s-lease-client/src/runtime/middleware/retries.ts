@@ -53,7 +53,12 @@ export interface RetryOptions {
   now?: (() => number) | undefined;
 }
 
-const RETRYABLE_CONNECTION_ERRORS: ReadonlySet<string> = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED', 'UND_ERR_SOCKET']);
+const RETRYABLE_CONNECTION_ERRORS: ReadonlySet<string> = new Set([
+  'ECONNRESET',
+  'EPIPE',
+  'ECONNABORTED',
+  'UND_ERR_SOCKET',
+]);
 
 /** What a body is read for (a Status, a short proxy page) before it is cancelled instead. */
 const DRAIN_LIMIT_BYTES = 16 * 1024;
@@ -151,7 +156,9 @@ export function isWatch(url: string): boolean {
   } catch {
     return false;
   }
-  return watchRequested(parsed.searchParams) || /\/(?:api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch(?:\/|$)/.test(parsed.pathname);
+  return (
+    watchRequested(parsed.searchParams) || /\/(?:api\/[^/]+|apis\/[^/]+\/[^/]+)\/watch(?:\/|$)/.test(parsed.pathname)
+  );
 }
 
 function hasResourceVersionPrecondition(method: string, body: unknown): boolean {
@@ -168,14 +175,18 @@ function hasResourceVersionPrecondition(method: string, body: unknown): boolean 
     // A JSON patch that writes metadata.resourceVersion makes the API server check it, as a merge patch does.
     return parsed.some(
       (op: unknown) =>
-        (field(op, 'op') === 'add' || field(op, 'op') === 'replace') && field(op, 'path') === '/metadata/resourceVersion' && nonEmpty(field(op, 'value')),
+        (field(op, 'op') === 'add' || field(op, 'op') === 'replace') &&
+        field(op, 'path') === '/metadata/resourceVersion' &&
+        nonEmpty(field(op, 'value')),
     );
   }
   return nonEmpty(field(field(parsed, 'metadata'), 'resourceVersion'));
 }
 
 function field(value: unknown, name: string): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, name) ? Reflect.get(value, name) : undefined;
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.hasOwn(value, name)
+    ? Reflect.get(value, name)
+    : undefined;
 }
 
 function nonEmpty(value: unknown): boolean {
