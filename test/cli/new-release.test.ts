@@ -1,3 +1,4 @@
+import { PACKAGE_VERSION } from '../../generator/config.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -191,13 +192,22 @@ describe('the package version moves as the README promises', () => {
       serverDependsOn: (server['dependencies'] as Record<string, string>)['k8s-lease-client'],
     };
   }
-  function manifestVersion(spec: string): unknown {
-    return (JSON.parse(readFileSync(join(spec, 'releases.json'), 'utf8')) as Record<string, unknown>)['packageVersion'];
+  function manifestVersion(spec: string): string {
+    const version = (JSON.parse(readFileSync(join(spec, 'releases.json'), 'utf8')) as Record<string, unknown>)[
+      'packageVersion'
+    ];
+    return typeof version === 'string' ? version : PACKAGE_VERSION;
   }
   function changelogCopy(): string {
     const file = join(tempDir('lease-changelog-'), 'PACKAGE_CHANGELOG.md');
     writeFileSync(file, readFileSync(join(PROJECT_ROOT, 'templates', 'client-package', 'PACKAGE_CHANGELOG.md')));
     return file;
+  }
+
+  /** The version after `version` (X.Y.Z) by the README's rule, independent of where the manifest stands today. */
+  function bumped(version: string, part: 'minor' | 'patch'): string {
+    const [major, minor, patch] = version.split('.').map(Number) as [number, number, number];
+    return part === 'minor' ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
   }
 
   it('a new Kubernetes release is a minor bump, with an entry in the package changelog the package ships', () => {
@@ -207,6 +217,8 @@ describe('the package version moves as the README promises', () => {
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-out-'), 'generated');
     const changelog = changelogCopy();
+    const current = manifestVersion(spec);
+    const minor = bumped(current, 'minor');
     const result = runCommand('spec-update', [
       '--release',
       '1.36.0',
@@ -220,11 +232,11 @@ describe('the package version moves as the README promises', () => {
       changelog,
     ]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toContain('packages: version 0.2.0, entry added to ');
-    expect(manifestVersion(spec)).toBe('0.2.0');
-    expect(versions(out)).toEqual({ client: '0.2.0', server: '0.2.0', node: '0.2.0', serverDependsOn: '0.2.0' });
+    expect(result.stdout).toContain(`packages: version ${minor}, entry added to `);
+    expect(manifestVersion(spec)).toBe(minor);
+    expect(versions(out)).toEqual({ client: minor, server: minor, node: minor, serverDependsOn: minor });
     const text = readFileSync(changelog, 'utf8');
-    expect(text.indexOf('## 0.2.0')).toBeLessThan(text.indexOf('## 0.1.0'));
+    expect(text.indexOf(`## ${minor}\n`)).toBeLessThan(text.indexOf(`## ${current}\n`));
     expect(text).toContain('- Kubernetes 1.36.0 added: `k8s-lease-client/v1.36`, now also the root export.');
     expect(readFileSync(join(out, 'k8s-lease-client', 'PACKAGE_CHANGELOG.md'), 'utf8')).toBe(text);
 
@@ -243,7 +255,7 @@ describe('the package version moves as the README promises', () => {
     ]);
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout).not.toContain('packages: version');
-    expect(manifestVersion(spec)).toBe('0.2.0');
+    expect(manifestVersion(spec)).toBe(minor);
     expect(readFileSync(changelog, 'utf8')).toBe(text);
   });
 
@@ -260,6 +272,7 @@ describe('the package version moves as the README promises', () => {
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-out-'), 'generated');
     const changelog = changelogCopy();
+    const patch = bumped(manifestVersion(spec), 'patch');
     const result = runCommand('spec-update', [
       '--release',
       '1.35.0',
@@ -273,10 +286,12 @@ describe('the package version moves as the README promises', () => {
       changelog,
     ]);
     expect(result.status, result.stderr).toBe(0);
-    expect(manifestVersion(spec)).toBe('0.1.1');
-    expect(versions(out)).toEqual({ client: '0.1.1', server: '0.1.1', node: '0.1.1', serverDependsOn: '0.1.1' });
+    expect(manifestVersion(spec)).toBe(patch);
+    expect(versions(out)).toEqual({ client: patch, server: patch, node: patch, serverDependsOn: patch });
     expect(readFileSync(changelog, 'utf8')).toMatch(
-      /## 0\.1\.1\n\n- Kubernetes 1\.35\.0's document refreshed \(sha256:[0-9a-f]{64}\)/,
+      new RegExp(
+        `## ${patch.replaceAll('.', '\\.')}\\n\\n- Kubernetes 1\\.35\\.0's document refreshed \\(sha256:[0-9a-f]{64}\\)`,
+      ),
     );
   });
 });
