@@ -10,7 +10,7 @@ import type { Client } from '../transport.js';
 import type { WatchTarget } from './listAll.js';
 import { isNewerResourceVersion } from './resourceVersion.js';
 import type { KubeObjectLike } from './resourceVersion.js';
-import { watch } from './watch.js';
+import { Batch, watchBatches } from './watch.js';
 import type { WatchNotification, WatchOptions, WatchResyncInfo } from './watch.js';
 
 export interface InformerHandlers<T> {
@@ -138,6 +138,18 @@ export function createInformer<T extends KubeObjectLike>(
     }
   };
 
+  const take = (notification: WatchNotification<T>): void => {
+    apply(notification);
+    if (notification.type !== 'RESYNC') return;
+    const onResync = handlers.onResync;
+    if (onResync === undefined) return;
+    try {
+      onResync.call(handlers, { reason: notification.reason, resourceVersion: notification.resourceVersion, objects: notification.objects.length });
+    } catch (error) {
+      reportError(error);
+    }
+  };
+
   const run = async (): Promise<void> => {
     const outer = options.signal;
     const forward = (): void => controller.abort(outer?.reason);
@@ -146,7 +158,7 @@ export function createInformer<T extends KubeObjectLike>(
       else outer.addEventListener('abort', forward, { once: true });
     }
     try {
-      const notifications = watch<T>(client, target, {
+      const notifications = watchBatches<T>(client, target, {
         ...options,
         signal: controller.signal,
         onSynced: (info) => {
@@ -156,19 +168,24 @@ export function createInformer<T extends KubeObjectLike>(
           options.onSynced?.(info);
         },
       });
-      for await (const notification of notifications) {
-        apply(notification);
-        if (notification.type === 'RESYNC') {
-          const onResync = handlers.onResync;
-          if (onResync !== undefined) {
-            try {
-              onResync.call(handlers, { reason: notification.reason, resourceVersion: notification.resourceVersion, objects: notification.objects.length });
-            } catch (error) {
-              reportError(error);
-            }
-          }
+      const iterator = notifications[Symbol.asyncIterator]();
+      const signal = controller.signal;
+      // One call per item, so that no frame of this long-lived loop keeps the last batch (the whole initial state
+      // after a sync) reachable while the watch waits for the next chunk.
+      const takeNext = async (): Promise<boolean> => {
+        const result = await iterator.next();
+        if (result.done === true) return false;
+        const item = result.value;
+        if (!(item instanceof Batch)) {
+          take(item);
+          return true;
         }
-      }
+        // A batch is taken synchronously, event by event, until a handler stops the informer.
+        const events = item.events;
+        for (let i = 0; i < events.length && !signal.aborted; i++) take(events[i]!);
+        return true;
+      };
+      while (await takeNext());
       rejectSync(controller.signal.reason ?? new Error('the informer stopped before it synced'));
     } catch (error) {
       rejectSync(error);

@@ -170,6 +170,20 @@ export function watch<T extends KubeObjectLike>(client: Client, target: WatchTar
 }
 
 /**
+ * The same watch as `watch()`, as the driver produces it: a chunk's events (and an initial state) come as
+ * one Batch, other notifications one by one. For consumers that take a batch's events synchronously (the
+ * informer), which then pay no promise and no iterator step per event; they must stop taking a batch's
+ * events once `options.signal` aborts, as `watch()` does.
+ */
+export function watchBatches<T extends KubeObjectLike>(client: Client, target: WatchTarget, options: WatchOptions = {}): AsyncIterable<WatchNotification<T> | Batch<T>> {
+  const config = resolveConfig(options);
+  sendOf(client);
+  return {
+    [Symbol.asyncIterator]: (): AsyncIterator<WatchNotification<T> | Batch<T>> => runWatch<T>(client, target, options, config),
+  };
+}
+
+/**
  * A chunk's events, handed over at once: the generator below yields one
  * batch per chunk read and this iterator hands the events out one by one
  * without resuming the generator for each, which a busy watch (hundreds of
@@ -177,7 +191,7 @@ export function watch<T extends KubeObjectLike>(client: Client, target: WatchTar
  * has taken the whole batch, so everything it does after a yield still
  * happens after the consumer saw the events.
  */
-class Batch<T> {
+export class Batch<T> {
   constructor(readonly events: ReadonlyArray<WatchNotification<T>>) {}
 }
 
