@@ -8,9 +8,9 @@
 
 import type { Client } from '../transport.js';
 import type { WatchTarget } from './listAll.js';
-import { isNewerResourceVersion, keyOf, objectKey } from './resourceVersion.js';
+import { isNewerResourceVersion } from './resourceVersion.js';
 import type { KubeObjectLike } from './resourceVersion.js';
-import { watch } from './watch.js';
+import { Batch, watchBatches } from './watch.js';
 import type { WatchNotification, WatchOptions, WatchResyncInfo } from './watch.js';
 
 export interface InformerHandlers<T> {
@@ -58,7 +58,7 @@ export function createInformer<T extends KubeObjectLike>(
   handlers: InformerHandlers<T> = {},
   options: WatchOptions = {},
 ): Informer<T> {
-  const cache = new Map<string, T>();
+  const cache = new ObjectCache<T>();
   const controller = new AbortController();
   let synced = false;
   let lastResourceVersion: string | undefined;
@@ -67,10 +67,19 @@ export function createInformer<T extends KubeObjectLike>(
   let resolveSync: () => void = noop;
   let rejectSync: (error: unknown) => void = noop;
 
-  const call = <A extends unknown[]>(handler: ((...args: A) => void) | undefined, ...args: A): void => {
+  // One function per arity rather than rest parameters: called per event, an arguments array each time shows in a large sync.
+  const call1 = (handler: ((object: T) => void) | undefined, object: T): void => {
     if (handler === undefined) return;
     try {
-      handler.apply(handlers, args);
+      handler.call(handlers, object);
+    } catch (error) {
+      reportError(error);
+    }
+  };
+  const call2 = (handler: ((oldObject: T, newObject: T) => void) | undefined, oldObject: T, newObject: T): void => {
+    if (handler === undefined) return;
+    try {
+      handler.call(handlers, oldObject, newObject);
     } catch (error) {
       reportError(error);
     }
@@ -83,7 +92,7 @@ export function createInformer<T extends KubeObjectLike>(
     }
   };
   const noteVersion = (rv: string | undefined): void => {
-    if (rv === undefined || rv === '') return;
+    if (rv === undefined || rv === '' || rv === lastResourceVersion) return;
     if (lastResourceVersion === undefined || isNewerResourceVersion(rv, lastResourceVersion)) lastResourceVersion = rv;
   };
 
@@ -94,38 +103,50 @@ export function createInformer<T extends KubeObjectLike>(
       return;
     }
     const object = notification.object;
-    noteVersion(object.metadata?.resourceVersion);
+    const metadata = object.metadata;
+    noteVersion(metadata?.resourceVersion);
     if (notification.type === 'BOOKMARK') return;
-    const key = keyOf(object);
-    if (key === undefined) return;
-    const old = cache.get(key);
+    const name = metadata?.name;
+    if (name === undefined) return;
     if (notification.type === 'DELETED') {
-      cache.delete(key);
-      call(handlers.onDelete, object);
-    } else {
-      cache.set(key, object);
-      if (old === undefined) call(handlers.onAdd, object);
-      else call(handlers.onUpdate, old, object);
+      cache.delete(metadata?.namespace, name);
+      call1(handlers.onDelete, object);
+      return;
     }
+    const old = cache.set(metadata?.namespace, name, object);
+    if (old === undefined) call1(handlers.onAdd, object);
+    else call2(handlers.onUpdate, old, object);
   };
 
   const replace = (objects: readonly T[]): void => {
-    const next = new Map<string, T>();
+    const next = new ObjectCache<T>();
     for (const object of objects) {
-      const key = keyOf(object);
-      if (key !== undefined) next.set(key, object);
+      const name = object.metadata?.name;
+      if (name !== undefined) next.set(object.metadata?.namespace, name, object);
     }
-    for (const [key, old] of cache) {
-      if (!next.has(key)) {
-        cache.delete(key);
-        call(handlers.onDelete, old);
+    for (const old of cache.values()) {
+      const name = old.metadata?.name!;
+      if (next.get(old.metadata?.namespace, name) === undefined) {
+        cache.delete(old.metadata?.namespace, name);
+        call1(handlers.onDelete, old);
       }
     }
-    for (const [key, object] of next) {
-      const old = cache.get(key);
-      cache.set(key, object);
-      if (old === undefined) call(handlers.onAdd, object);
-      else if (old.metadata?.resourceVersion !== object.metadata?.resourceVersion) call(handlers.onUpdate, old, object);
+    for (const object of next.values()) {
+      const old = cache.set(object.metadata?.namespace, object.metadata?.name!, object);
+      if (old === undefined) call1(handlers.onAdd, object);
+      else if (old.metadata?.resourceVersion !== object.metadata?.resourceVersion) call2(handlers.onUpdate, old, object);
+    }
+  };
+
+  const take = (notification: WatchNotification<T>): void => {
+    apply(notification);
+    if (notification.type !== 'RESYNC') return;
+    const onResync = handlers.onResync;
+    if (onResync === undefined) return;
+    try {
+      onResync.call(handlers, { reason: notification.reason, resourceVersion: notification.resourceVersion, objects: notification.objects.length });
+    } catch (error) {
+      reportError(error);
     }
   };
 
@@ -137,7 +158,7 @@ export function createInformer<T extends KubeObjectLike>(
       else outer.addEventListener('abort', forward, { once: true });
     }
     try {
-      const notifications = watch<T>(client, target, {
+      const notifications = watchBatches<T>(client, target, {
         ...options,
         signal: controller.signal,
         onSynced: (info) => {
@@ -147,12 +168,24 @@ export function createInformer<T extends KubeObjectLike>(
           options.onSynced?.(info);
         },
       });
-      for await (const notification of notifications) {
-        apply(notification);
-        if (notification.type === 'RESYNC') {
-          call(handlers.onResync, { reason: notification.reason, resourceVersion: notification.resourceVersion, objects: notification.objects.length });
+      const iterator = notifications[Symbol.asyncIterator]();
+      const signal = controller.signal;
+      // One call per item, so that no frame of this long-lived loop keeps the last batch (the whole initial state
+      // after a sync) reachable while the watch waits for the next chunk.
+      const takeNext = async (): Promise<boolean> => {
+        const result = await iterator.next();
+        if (result.done === true) return false;
+        const item = result.value;
+        if (!(item instanceof Batch)) {
+          take(item);
+          return true;
         }
-      }
+        // A batch is taken synchronously, event by event, until a handler stops the informer.
+        const events = item.events;
+        for (let i = 0; i < events.length && !signal.aborted; i++) take(events[i]!);
+        return true;
+      };
+      while (await takeNext());
       rejectSync(controller.signal.reason ?? new Error('the informer stopped before it synced'));
     } catch (error) {
       rejectSync(error);
@@ -184,7 +217,7 @@ export function createInformer<T extends KubeObjectLike>(
       await running;
     },
     hasSynced: (): boolean => synced,
-    get: (namespace: string | undefined, name: string): T | undefined => cache.get(objectKey(namespace, name)),
+    get: (namespace: string | undefined, name: string): T | undefined => cache.get(namespace, name),
     list: (): T[] => [...cache.values()],
     get lastResourceVersion(): string | undefined {
       return lastResourceVersion;
@@ -193,3 +226,41 @@ export function createInformer<T extends KubeObjectLike>(
 }
 
 function noop(): void {}
+
+/**
+ * Objects by namespace, then name ('' for cluster-scoped), as client-go's `MetaNamespaceKeyFunc` keys them, but
+ * without joining the two into one `namespace/name` string per object: the strings are the object's own, so a
+ * cached object costs no key of its own and an event no concatenation.
+ */
+class ObjectCache<T> {
+  private readonly namespaces = new Map<string, Map<string, T>>();
+
+  get(namespace: string | undefined, name: string): T | undefined {
+    return this.namespaces.get(namespace ?? '')?.get(name);
+  }
+
+  /** Stores `object`; returns the one it replaced. */
+  set(namespace: string | undefined, name: string, object: T): T | undefined {
+    const ns = namespace ?? '';
+    let names = this.namespaces.get(ns);
+    if (names === undefined) {
+      names = new Map();
+      this.namespaces.set(ns, names);
+    }
+    const old = names.get(name);
+    names.set(name, object);
+    return old;
+  }
+
+  delete(namespace: string | undefined, name: string): void {
+    const ns = namespace ?? '';
+    const names = this.namespaces.get(ns);
+    if (names === undefined) return;
+    names.delete(name);
+    if (names.size === 0) this.namespaces.delete(ns);
+  }
+
+  *values(): IterableIterator<T> {
+    for (const names of this.namespaces.values()) yield* names.values();
+  }
+}

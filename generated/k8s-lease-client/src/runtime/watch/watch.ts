@@ -171,6 +171,20 @@ export function watch<T extends KubeObjectLike>(client: Client, target: WatchTar
 }
 
 /**
+ * The same watch as `watch()`, as the driver produces it: a chunk's events (and an initial state) come as
+ * one Batch, other notifications one by one. For consumers that take a batch's events synchronously (the
+ * informer), which then pay no promise and no iterator step per event; they must stop taking a batch's
+ * events once `options.signal` aborts, as `watch()` does.
+ */
+export function watchBatches<T extends KubeObjectLike>(client: Client, target: WatchTarget, options: WatchOptions = {}): AsyncIterable<WatchNotification<T> | Batch<T>> {
+  const config = resolveConfig(options);
+  sendOf(client);
+  return {
+    [Symbol.asyncIterator]: (): AsyncIterator<WatchNotification<T> | Batch<T>> => runWatch<T>(client, target, options, config),
+  };
+}
+
+/**
  * A chunk's events, handed over at once: the generator below yields one
  * batch per chunk read and this iterator hands the events out one by one
  * without resuming the generator for each, which a busy watch (hundreds of
@@ -178,7 +192,7 @@ export function watch<T extends KubeObjectLike>(client: Client, target: WatchTar
  * has taken the whole batch, so everything it does after a yield still
  * happens after the consumer saw the events.
  */
-class Batch<T> {
+export class Batch<T> {
   constructor(readonly events: ReadonlyArray<WatchNotification<T>>) {}
 }
 
@@ -283,20 +297,19 @@ async function* runWatch<T extends KubeObjectLike>(
     const state = machine.state;
     let effect: WatchEffect<T> | undefined;
     if (state.kind === 'sync' && state.via === 'list') {
-      try {
-        const listed = await listConsistent<T>(client, target, config.listLimit, signal);
-        effect = machine.feed({ kind: 'listed', objects: listed.items, resourceVersion: listed.resourceVersion });
-      } catch (error) {
-        if (isAborted(signal)) return;
-        effect = machine.feed({ kind: 'failed', error });
-      }
+      effect = await list();
+      if (effect === FINISH) return;
     } else {
       effect = yield* readWatch();
     }
     if (effect === undefined) continue;
     switch (effect.kind) {
       case 'deliver':
-        if (!(yield* deliver(effect))) return;
+        yield handOut(effect, true);
+        if (isAborted(signal)) return;
+        if (effect.reason === undefined) options.onSynced?.({ resourceVersion: effect.resourceVersion, objects: effect.objects.length });
+        // This generator lives as long as the watch: a reference to the listed objects must not outlive their hand-out.
+        effect = undefined;
         break;
       case 'wait':
         if (!(await pause(effect))) return;
@@ -324,26 +337,33 @@ async function* runWatch<T extends KubeObjectLike>(
     return !isAborted(signal);
   }
 
+  /** One consistent LIST, fed to the machine (in a frame of its own, so nothing of the list stays in the watch's); FINISH when aborted. */
+  async function list(): Promise<WatchEffect<T> | undefined> {
+    try {
+      const listed = await listConsistent<T>(client, target, config.listLimit, signal);
+      return machine.feed({ kind: 'listed', objects: listed.items, resourceVersion: listed.resourceVersion });
+    } catch (error) {
+      if (isAborted(signal)) return FINISH;
+      return machine.feed({ kind: 'failed', error });
+    }
+  }
+
   /**
-   * Hands out a complete state, the one path for every sync (LIST or initial events, at the start or after a
-   * 410): the deduplication state is replaced, then ADDED per object and onSynced, or onResync and the RESYNC.
-   * False when aborted meanwhile.
+   * A complete state as what is yielded for it, the one path for every sync (LIST or initial events, at the
+   * start or after a 410): the deduplication state is replaced, then one batch of ADDED (the caller calls
+   * onSynced once it was taken), or onResync and the RESYNC. `watermarked`: the next events are read from a new
+   * connection at `resourceVersion`.
    */
-  async function* deliver({ objects, resourceVersion, reason }: Extract<WatchEffect<T>, { kind: 'deliver' }>): AsyncGenerator<WatchNotification<T>, boolean, undefined> {
-    seen.reset();
+  function handOut({ objects, resourceVersion, reason }: Extract<WatchEffect<T>, { kind: 'deliver' }>, watermarked: boolean): Batch<T> | ResyncEvent<T> {
+    seen.replace(objects, watermarked && isOrderedFrom(resourceVersion));
     if (reason !== undefined) {
-      for (const object of objects) seen.accept(object);
       options.onResync?.({ reason, resourceVersion, objects: objects.length });
-      yield { type: 'RESYNC', objects, resourceVersion, reason };
-      return true;
+      return { type: 'RESYNC', objects, resourceVersion, reason };
     }
-    for (const object of objects) {
-      seen.accept(object);
-      yield { type: 'ADDED', object };
-      if (isAborted(signal)) return false;
-    }
-    options.onSynced?.({ resourceVersion, objects: objects.length });
-    return true;
+    // One batch rather than a yield per object: a generator resume per object is most of a large sync's own cost.
+    const events = new Array<WatchNotification<T>>(objects.length);
+    for (let i = 0; i < objects.length; i++) events[i] = { type: 'ADDED', object: objects[i]! };
+    return new Batch(events);
   }
 
   /**
@@ -453,12 +473,18 @@ async function* runWatch<T extends KubeObjectLike>(
               if (type === 'BOOKMARK') {
                 if (!isInitialEventsEnd(object)) continue;
                 // The initial state is complete: hand it out, then go on as an ordinary watch from the bookmark.
-                const objects = [...unkeyed, ...initial.values()];
+                let effect = machine.feed({ kind: 'initialEventsEnd', objects: [...unkeyed, ...initial.values()], resourceVersion: objectRv });
                 initial = undefined;
                 unkeyed.length = 0;
-                const effect = machine.feed({ kind: 'initialEventsEnd', objects, resourceVersion: objectRv });
                 rv = machine.state.rv;
-                if (effect?.kind === 'deliver' && !(yield* deliver(effect))) return FINISH;
+                if (effect?.kind === 'deliver') {
+                  // The rest of this connection is read as an unordered stream (see `ordered`), where the map decides.
+                  yield handOut(effect, false);
+                  if (isAborted(signal)) return FINISH;
+                  if (effect.reason === undefined) options.onSynced?.({ resourceVersion: effect.resourceVersion, objects: effect.objects.length });
+                  // This connection may last hours: it must not keep the initial objects once the consumer has them.
+                  effect = undefined;
+                }
                 yield { type, object };
                 if (isAborted(signal)) return FINISH;
                 continue;
@@ -547,6 +573,11 @@ function isInitialEventsEnd(object: unknown): boolean {
 
 function ignore(): void {}
 
+/** A watch from `rv` replays in resourceVersion order and its decimal resourceVersions are checked by watermark (see readWatch). */
+function isOrderedFrom(rv: string): boolean {
+  return rv !== '' && rv !== '0' && isDecimal(rv);
+}
+
 
 /** A function, not `signal?.aborted`, so control-flow narrowing does not assume it cannot change across awaits. */
 function isAborted(signal: AbortSignal | undefined): boolean {
@@ -562,9 +593,17 @@ class Deduplicator {
   private readonly live = new Map<string, string>();
   private readonly tombstones = new Map<string, string>();
 
-  reset(): void {
+  /**
+   * Starts over from a complete state. `watermarked`: the next watch starts at a decimal resourceVersion other
+   * than "0", so it is ordered and the watermark alone drops replays of decimal resourceVersions (readWatch's
+   * fast path); the map is never asked about these objects, so it is left empty rather than costing a key and
+   * an entry per object for as long as they stay unchanged.
+   */
+  replace(objects: readonly KubeObjectLike[], watermarked: boolean): void {
     this.live.clear();
     this.tombstones.clear();
+    if (watermarked) return;
+    for (const object of objects) this.accept(object);
   }
 
   /** Records the object; false when it is not newer than what was yielded for its key. */
