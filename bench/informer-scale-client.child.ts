@@ -13,7 +13,12 @@
  *
  *   argv[2]: an InformerClientConfig as JSON
  */
-import { NODE_LEASE_NAMESPACE, type InformerClientConfig, type InformerClientResult, type InformerSynced } from './informer-scale.js';
+import {
+  NODE_LEASE_NAMESPACE,
+  type InformerClientConfig,
+  type InformerClientResult,
+  type InformerSynced,
+} from './informer-scale.js';
 
 /** One informer, whichever library: started (resolves once synced), counted, stopped. */
 interface Subject {
@@ -35,9 +40,15 @@ const noop = (): void => undefined;
 type Handlers = { readonly onUpdate: () => void; readonly onError: (error: unknown) => void };
 
 async function ours(config: InformerClientConfig, handlers: Handlers): Promise<Subject> {
-  const { createClient, createNamespacedLeaseInformer, readNamespacedLease } = await import('../generated/k8s-lease-client/dist/index.js');
+  const { createClient, createNamespacedLeaseInformer, readNamespacedLease } = await import(
+    '../generated/k8s-lease-client/dist/index.js'
+  );
   const client = createClient({ baseUrl: config.baseUrl });
-  const informer = createNamespacedLeaseInformer(client, { namespace: NODE_LEASE_NAMESPACE }, { onUpdate: handlers.onUpdate, onError: handlers.onError });
+  const informer = createNamespacedLeaseInformer(
+    client,
+    { namespace: NODE_LEASE_NAMESPACE },
+    { onUpdate: handlers.onUpdate, onError: handlers.onError },
+  );
   return {
     warm: () => readNamespacedLease(client, { namespace: NODE_LEASE_NAMESPACE, name: WARM_UP_NAME }).then(noop, noop),
     start: () => informer.start(),
@@ -57,13 +68,16 @@ async function clientNode(config: InformerClientConfig, handlers: Handlers): Pro
     currentContext: 'bench',
   });
   const coordination = kubeConfig.makeApiClient(CoordinationV1Api);
-  const informer = makeInformer(kubeConfig, `/apis/coordination.k8s.io/v1/namespaces/${NODE_LEASE_NAMESPACE}/leases`, () =>
-    coordination.listNamespacedLease({ namespace: NODE_LEASE_NAMESPACE }),
+  const informer = makeInformer(
+    kubeConfig,
+    `/apis/coordination.k8s.io/v1/namespaces/${NODE_LEASE_NAMESPACE}/leases`,
+    () => coordination.listNamespacedLease({ namespace: NODE_LEASE_NAMESPACE }),
   );
   informer.on('update', handlers.onUpdate);
   informer.on('error', handlers.onError);
   return {
-    warm: () => coordination.readNamespacedLease({ namespace: NODE_LEASE_NAMESPACE, name: WARM_UP_NAME }).then(noop, noop),
+    warm: () =>
+      coordination.readNamespacedLease({ namespace: NODE_LEASE_NAMESPACE, name: WARM_UP_NAME }).then(noop, noop),
     start: () => informer.start(),
     cached: () => informer.list().length,
     stop: () => informer.stop(),
@@ -134,7 +148,14 @@ async function main(config: InformerClientConfig): Promise<InformerClientResult>
   const syncMs = performance.now() - started;
   const heapSyncedBytes = collect();
   syncedYet = true;
-  const synced: InformerSynced = { type: 'synced', contender: config.contender, syncMs, cached: subject.cached(), heapBeforeBytes, heapSyncedBytes };
+  const synced: InformerSynced = {
+    type: 'synced',
+    contender: config.contender,
+    syncMs,
+    cached: subject.cached(),
+    heapBeforeBytes,
+    heapSyncedBytes,
+  };
   process.send?.(synced);
   if (expected > 0) {
     // A stalled stream must end the run with an error, not hang the benchmark.

@@ -11,12 +11,17 @@ import { startLeaseApiServer, type Lease } from '../templates/server/index.js';
 import { NODE_LEASE_NAMESPACE, isServerCommand, type ServerMessage } from './informer-scale.js';
 
 const leases = Number(process.argv[2]);
-if (!Number.isInteger(leases) || leases <= 0) throw new Error(`usage: informer-scale-server.child.ts <leases>, got ${String(process.argv[2])}`);
+if (!Number.isInteger(leases) || leases <= 0)
+  throw new Error(`usage: informer-scale-server.child.ts <leases>, got ${String(process.argv[2])}`);
 
 // A compressed renewal phase pushes events far faster than kubelets would; a client that falls
 // behind is measured by its own throughput, not cut off as a blocked watcher (which is the
 // slow-watcher benchmark's subject). The backlog then waits in this process, not the client's.
-const server = await startLeaseApiServer({ watchBufferBytes: 1024 * 1024 * 1024, watchBlockedTimeoutMs: 3_600_000, bookmarkIntervalMs: 3_600_000 });
+const server = await startLeaseApiServer({
+  watchBufferBytes: 1024 * 1024 * 1024,
+  watchBlockedTimeoutMs: 3_600_000,
+  bookmarkIntervalMs: 3_600_000,
+});
 const send = (message: ServerMessage): void => void process.send?.(message);
 
 /** A kubelet's node Lease: named after its node, held by it, 40 s duration, renewed every 10 s (kubelet's nodeLeaseRenewInterval). */
@@ -27,7 +32,9 @@ function nodeLease(index: number, renewal: number): Lease {
     metadata: {
       name,
       namespace: NODE_LEASE_NAMESPACE,
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}` }],
+      ownerReferences: [
+        { apiVersion: 'v1', kind: 'Node', name, uid: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}` },
+      ],
     },
     spec: { holderIdentity: name, leaseDurationSeconds: 40, renewTime },
   };
@@ -60,7 +67,12 @@ process.on('message', (message: unknown) => {
         if (i % 200 === 199) await yieldToSockets();
       }
     }
-    send({ type: 'renewed', updates: message.rounds * leases, seconds: (performance.now() - started) / 1000, resourceVersion: server.store.resourceVersion });
+    send({
+      type: 'renewed',
+      updates: message.rounds * leases,
+      seconds: (performance.now() - started) / 1000,
+      resourceVersion: server.store.resourceVersion,
+    });
   })();
 });
 process.on('disconnect', () => void server.close().then(() => process.exit(0)));

@@ -42,7 +42,9 @@ async function startServer(leases: number): Promise<ServerChild> {
       if (message.type === 'listening') resolve(message);
       else waiters.shift()?.(message);
     });
-    child.once('exit', (code, signal) => reject(new Error(`Lease API server child exited (code ${String(code)}, signal ${String(signal)})`)));
+    child.once('exit', (code, signal) =>
+      reject(new Error(`Lease API server child exited (code ${String(code)}, signal ${String(signal)})`)),
+    );
     child.once('error', reject);
   });
   return {
@@ -67,9 +69,17 @@ async function startServer(leases: number): Promise<ServerChild> {
  * synced, and if it is to follow renewals, the server renews every Lease
  * `renewalRounds` times; resolves with the client's result and the server's.
  */
-function runClient(entry: string, config: InformerClientConfig, server: ServerChild): Promise<{ client: InformerClientResult; server: Extract<ServerMessage, { type: 'renewed' }> | undefined }> {
+function runClient(
+  entry: string,
+  config: InformerClientConfig,
+  server: ServerChild,
+): Promise<{ client: InformerClientResult; server: Extract<ServerMessage, { type: 'renewed' }> | undefined }> {
   return new Promise((resolve, reject) => {
-    const child = fork(entry, [JSON.stringify(config)], { cwd: PROJECT_ROOT, execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(entry, [JSON.stringify(config)], {
+      cwd: PROJECT_ROOT,
+      execArgv: ['--expose-gc'],
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     let result: InformerClientResult | undefined;
     let renewal: Promise<Extract<ServerMessage, { type: 'renewed' }>> | undefined;
     child.on('message', (message: unknown) => {
@@ -79,7 +89,11 @@ function runClient(entry: string, config: InformerClientConfig, server: ServerCh
     child.once('error', reject);
     child.once('exit', (code, signal) => {
       if (result === undefined) {
-        reject(new Error(`${config.contender} informer exited without a result (code ${String(code)}, signal ${String(signal)})`));
+        reject(
+          new Error(
+            `${config.contender} informer exited without a result (code ${String(code)}, signal ${String(signal)})`,
+          ),
+        );
         return;
       }
       const client = result;
@@ -129,15 +143,22 @@ export async function benchInformerScale(context: BenchContext): Promise<BenchRe
       const order = r % 2 === 0 ? CONTENDERS : [...CONTENDERS].reverse();
       for (const contender of order) {
         const follow = r === 0 ? renewalRounds : 0;
-        const run = await runClient(entry, { contender, baseUrl: server.baseUrl, leases, renewalRounds: follow }, server);
-        if (run.client.synced.cached !== leases) throw new Error(`${contender}: ${run.client.synced.cached} Leases cached after sync, expected ${leases}`);
+        const run = await runClient(
+          entry,
+          { contender, baseUrl: server.baseUrl, leases, renewalRounds: follow },
+          server,
+        );
+        if (run.client.synced.cached !== leases)
+          throw new Error(`${contender}: ${run.client.synced.cached} Leases cached after sync, expected ${leases}`);
         synced.get(contender)!.push(run.client);
-        if (follow > 0) renewals.set(contender, { client: run.client, serverSeconds: run.server?.seconds ?? Number.NaN });
+        if (follow > 0)
+          renewals.set(contender, { client: run.client, serverSeconds: run.server?.seconds ?? Number.NaN });
       }
     }
 
     const syncMs = (c: InformerContender): number[] => synced.get(c)!.map((r) => r.synced.syncMs);
-    const perObject = (c: InformerContender): number[] => synced.get(c)!.map((r) => (r.synced.heapSyncedBytes - r.synced.heapBeforeBytes) / leases);
+    const perObject = (c: InformerContender): number[] =>
+      synced.get(c)!.map((r) => (r.synced.heapSyncedBytes - r.synced.heapBeforeBytes) / leases);
     const paired = (values: (c: InformerContender) => number[]): number => {
       const theirs = values('client-node');
       return median(values('ours').map((v, i) => v / theirs[i]!));
@@ -155,43 +176,78 @@ export async function benchInformerScale(context: BenchContext): Promise<BenchRe
       'simulated minutes': (renewalRounds * RENEW_INTERVAL_SECONDS) / 60,
     };
     const goals: Array<{ goal: string; met: boolean }> = [
-      { goal: `ours syncs faster than client-node (time to synced, median of per-round ratios; got ${round(syncRatio, 3)}×)`, met: syncRatio < 1 },
-      { goal: `ours retains less heap per cached Lease than client-node (median of per-round ratios; got ${round(heapRatio, 3)}×)`, met: heapRatio < 1 },
+      {
+        goal: `ours syncs faster than client-node (time to synced, median of per-round ratios; got ${round(syncRatio, 3)}×)`,
+        met: syncRatio < 1,
+      },
+      {
+        goal: `ours retains less heap per cached Lease than client-node (median of per-round ratios; got ${round(heapRatio, 3)}×)`,
+        met: heapRatio < 1,
+      },
     ];
     for (const contender of CONTENDERS) {
       figures[`${contender}: time to synced ms (median)`] = round(median(syncMs(contender)), 0);
-      figures[`${contender}: time to synced ms per round`] = syncMs(contender).map((v) => round(v, 0)).join(', ');
+      figures[`${contender}: time to synced ms per round`] = syncMs(contender)
+        .map((v) => round(v, 0))
+        .join(', ');
       figures[`${contender}: retained heap bytes per object (median)`] = round(median(perObject(contender)), 0);
-      figures[`${contender}: retained heap bytes per object per round`] = perObject(contender).map((v) => round(v, 0)).join(', ');
+      figures[`${contender}: retained heap bytes per object per round`] = perObject(contender)
+        .map((v) => round(v, 0))
+        .join(', ');
       const renewal = renewals.get(contender);
       if (renewal === undefined) continue;
       const { client } = renewal;
       const rate = client.updates > 1 ? (client.updates - 1) / client.renewalSeconds : Number.NaN;
       // Per simulated 10 minutes = per 60 rounds; samples are one per round.
       // The first quarter is warm-up (code, inline caches, connection buffers settle); a leak grows through the rest.
-      const heapSlope = slope(client.heapSamples.slice(Math.ceil(client.heapSamples.length / 4))) * (600 / RENEW_INTERVAL_SECONDS);
+      const heapSlope =
+        slope(client.heapSamples.slice(Math.ceil(client.heapSamples.length / 4))) * (600 / RENEW_INTERVAL_SECONDS);
       const complete = client.error === '' && client.updates === expectedUpdates && client.cachedAtEnd === leases;
       figures[`${contender}: renewal events/s`] = round(rate, 0);
       figures[`${contender}: renewal CPU µs per event`] = round(client.renewalCpuMicros / client.updates, 1);
       // What one core could handle: the wall rate is the server's pace whenever the server is the slower side.
-      figures[`${contender}: renewal events per CPU-second`] = round((client.updates / client.renewalCpuMicros) * 1e6, 0);
-      figures[`server: renewal updates/s while ${contender} watched`] = round(expectedUpdates / renewal.serverSeconds, 0);
-      figures[`${contender}: renewal updates received`] = `${client.updates} of ${expectedUpdates}${client.error === '' ? '' : `, failed: ${client.error}`}`;
-      figures[`${contender}: heap after GC per round, first / last / max MB`] = `${round((client.heapSamples[0] ?? NaN) / 1e6, 2)} / ${round((client.heapSamples[client.heapSamples.length - 1] ?? NaN) / 1e6, 2)} / ${round(Math.max(...client.heapSamples) / 1e6, 2)}`;
+      figures[`${contender}: renewal events per CPU-second`] = round(
+        (client.updates / client.renewalCpuMicros) * 1e6,
+        0,
+      );
+      figures[`server: renewal updates/s while ${contender} watched`] = round(
+        expectedUpdates / renewal.serverSeconds,
+        0,
+      );
+      figures[`${contender}: renewal updates received`] =
+        `${client.updates} of ${expectedUpdates}${client.error === '' ? '' : `, failed: ${client.error}`}`;
+      figures[`${contender}: heap after GC per round, first / last / max MB`] =
+        `${round((client.heapSamples[0] ?? NaN) / 1e6, 2)} / ${round((client.heapSamples[client.heapSamples.length - 1] ?? NaN) / 1e6, 2)} / ${round(Math.max(...client.heapSamples) / 1e6, 2)}`;
       figures[`${contender}: heap after GC per round MB`] = client.heapSamples.map((v) => round(v / 1e6, 2)).join(', ');
       figures[`${contender}: heap slope MB per 10 simulated minutes`] = round(heapSlope / 1e6, 3);
       figures[`${contender}: peak RSS MB (renewal run)`] = round(client.maxRssBytes / 1e6, 1);
-      goals.push({ goal: `${contender} handles all ${expectedUpdates} renewals and still caches ${leases} Leases`, met: complete });
+      goals.push({
+        goal: `${contender} handles all ${expectedUpdates} renewals and still caches ${leases} Leases`,
+        met: complete,
+      });
       if (contender === 'ours') {
         // Flat: the cache is replaced in place, so what it holds after 60 rounds is what it held after 1; < 2 % of the cache's size per 10 minutes is noise.
         const limit = 0.02 * median(perObject('ours')) * leases;
-        goals.push({ goal: `ours' heap stays flat over the renewals: |slope| < 2 % of the cache per 10 simulated minutes (got ${round(heapSlope / 1e6, 3)} MB, limit ${round(limit / 1e6, 3)} MB)`, met: Math.abs(heapSlope) < limit });
+        goals.push({
+          goal: `ours' heap stays flat over the renewals: |slope| < 2 % of the cache per 10 simulated minutes (got ${round(heapSlope / 1e6, 3)} MB, limit ${round(limit / 1e6, 3)} MB)`,
+          met: Math.abs(heapSlope) < limit,
+        });
       }
     }
     figures['ratio ours / client-node, time to synced (median of per-round ratios)'] = round(syncRatio, 3);
     figures['ratio ours / client-node, heap per object (median of per-round ratios)'] = round(heapRatio, 3);
-    figures['ratio ours / client-node, renewal events per CPU-second'] = round(Number(figures['ours: renewal events per CPU-second']) / Number(figures['client-node: renewal events per CPU-second']), 3);
-    return { name: 'informer-scale', command: 'npm run bench -- informer-scale', environment: environment(), figures, goals };
+    figures['ratio ours / client-node, renewal events per CPU-second'] = round(
+      Number(figures['ours: renewal events per CPU-second']) /
+        Number(figures['client-node: renewal events per CPU-second']),
+      3,
+    );
+    return {
+      name: 'informer-scale',
+      command: 'npm run bench -- informer-scale',
+      environment: environment(),
+      figures,
+      goals,
+    };
   } finally {
     await server.close();
   }

@@ -57,8 +57,16 @@ interface Seen {
  * The truth: every change as the server's own watch reports it, read directly (no faults)
  * with a plain fetch + line split + JSON.parse, independent of the code under test.
  */
-async function referenceWatch(baseUrl: string, fromRv: string, signal: AbortSignal, onChange: (change: TruthChange) => void): Promise<void> {
-  const response = await fetch(`${baseUrl}${PATH}?watch=true&resourceVersion=${fromRv}`, { signal, headers: { 'User-Agent': REFERENCE_AGENT } });
+async function referenceWatch(
+  baseUrl: string,
+  fromRv: string,
+  signal: AbortSignal,
+  onChange: (change: TruthChange) => void,
+): Promise<void> {
+  const response = await fetch(`${baseUrl}${PATH}?watch=true&resourceVersion=${fromRv}`, {
+    signal,
+    headers: { 'User-Agent': REFERENCE_AGENT },
+  });
   if (!response.ok || response.body === null) throw new Error(`reference watch: ${response.status}`);
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -79,8 +87,13 @@ async function referenceWatch(baseUrl: string, fromRv: string, signal: AbortSign
       if (line === '') continue;
       const event = JSON.parse(line) as { type: string; object: Lease };
       if (event.type === 'BOOKMARK') continue;
-      if (event.type !== 'ADDED' && event.type !== 'MODIFIED' && event.type !== 'DELETED') throw new Error(`reference watch: ${line}`);
-      onChange({ name: event.object.metadata.name, type: event.type, rv: Number(event.object.metadata.resourceVersion) });
+      if (event.type !== 'ADDED' && event.type !== 'MODIFIED' && event.type !== 'DELETED')
+        throw new Error(`reference watch: ${line}`);
+      onChange({
+        name: event.object.metadata.name,
+        type: event.type,
+        rv: Number(event.object.metadata.resourceVersion),
+      });
     }
   }
 }
@@ -143,7 +156,11 @@ describe('convergence under faults (Lease API server cutting its watch connectio
         onDelete: (o) => record('delete', o),
         onResync: (info) => {
           inResync = false;
-          resyncs.push({ info, before: resyncWindowStart, state: new Map(informer.list().map((o) => [o.metadata.name, Number(o.metadata.resourceVersion)])) });
+          resyncs.push({
+            info,
+            before: resyncWindowStart,
+            state: new Map(informer.list().map((o) => [o.metadata.name, Number(o.metadata.resourceVersion)])),
+          });
         },
         onError: (error) => errors.push(error),
       },
@@ -159,7 +176,9 @@ describe('convergence under faults (Lease API server cutting its watch connectio
     );
     const started = Date.now();
     const stopReference = new AbortController();
-    const referenceDone = referenceWatch(server.url, server.store.resourceVersion, stopReference.signal, (change) => truth.push(change));
+    const referenceDone = referenceWatch(server.url, server.store.resourceVersion, stopReference.signal, (change) =>
+      truth.push(change),
+    );
     await informer.start();
 
     // Writers own disjoint sets of Leases, so every write succeeds and the truth log is exact.
@@ -177,7 +196,12 @@ describe('convergence under faults (Lease API server cutting its watch connectio
           await writer.request<Lease>({
             method: 'POST',
             path: PATH,
-            body: JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name }, spec: { holderIdentity: `w${w}-${i}` } }),
+            body: JSON.stringify({
+              apiVersion: 'coordination.k8s.io/v1',
+              kind: 'Lease',
+              metadata: { name },
+              spec: { holderIdentity: `w${w}-${i}` },
+            }),
           });
           exists.add(name);
         } else if (random() < 0.75) {
@@ -185,7 +209,12 @@ describe('convergence under faults (Lease API server cutting its watch connectio
           await writer.request<Lease>({
             method: 'PUT',
             path: `${PATH}/${name}`,
-            body: JSON.stringify({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace: NAMESPACE }, spec: { holderIdentity: `w${w}-${i}` } }),
+            body: JSON.stringify({
+              apiVersion: 'coordination.k8s.io/v1',
+              kind: 'Lease',
+              metadata: { name, namespace: NAMESPACE },
+              spec: { holderIdentity: `w${w}-${i}` },
+            }),
           });
         } else {
           type = 'DELETED';
@@ -200,10 +229,24 @@ describe('convergence under faults (Lease API server cutting its watch connectio
 
     // Converge: the informer's cache equals the server's storage, name → resourceVersion.
     const serverState = (): Record<string, string> =>
-      Object.fromEntries(server.store.list(NAMESPACE).map((l) => [l.metadata.name ?? '', l.metadata.resourceVersion ?? '']).sort());
+      Object.fromEntries(
+        server.store
+          .list(NAMESPACE)
+          .map((l) => [l.metadata.name ?? '', l.metadata.resourceVersion ?? ''])
+          .sort(),
+      );
     const informerState = (): Record<string, string> =>
-      Object.fromEntries(informer.list().map((l) => [l.metadata.name, l.metadata.resourceVersion ?? '']).sort());
-    await eventually(() => JSON.stringify(informerState()) === JSON.stringify(serverState()), 20_000, 'the informer to converge').catch(() => undefined);
+      Object.fromEntries(
+        informer
+          .list()
+          .map((l) => [l.metadata.name, l.metadata.resourceVersion ?? ''])
+          .sort(),
+      );
+    await eventually(
+      () => JSON.stringify(informerState()) === JSON.stringify(serverState()),
+      20_000,
+      'the informer to converge',
+    ).catch(() => undefined);
     expect(informerState()).toEqual(serverState());
     await informer.stop();
     await eventually(() => truth.length >= CHANGES, 10_000, 'the reference watch');
@@ -232,7 +275,8 @@ describe('convergence under faults (Lease API server cutting its watch connectio
       list.push(change);
       truthByName.set(change.name, list);
     }
-    const inResyncWindow = (rv: number): boolean => resyncs.some((r) => rv > r.before && rv <= Number(r.info.resourceVersion));
+    const inResyncWindow = (rv: number): boolean =>
+      resyncs.some((r) => rv > r.before && rv <= Number(r.info.resourceVersion));
 
     let delivered = 0;
     let coveredByResync = 0;
@@ -252,10 +296,16 @@ describe('convergence under faults (Lease API server cutting its watch connectio
         if (watchedRvs.has(change.rv)) {
           delivered++;
           const event = watched.find((e) => e.rv === change.rv);
-          expect(event?.kind === 'delete', `${name}@${change.rv}: delivered as ${event?.kind}, was ${change.type}`).toBe(change.type === 'DELETED');
+          expect(
+            event?.kind === 'delete',
+            `${name}@${change.rv}: delivered as ${event?.kind}, was ${change.type}`,
+          ).toBe(change.type === 'DELETED');
           watchedRvs.delete(change.rv);
         } else {
-          expect(inResyncWindow(change.rv), `${name}@${change.rv} (${change.type}) was missed and no RESYNC covers it`).toBe(true);
+          expect(
+            inResyncWindow(change.rv),
+            `${name}@${change.rv} (${change.type}) was missed and no RESYNC covers it`,
+          ).toBe(true);
           coveredByResync++;
         }
       }
@@ -271,7 +321,9 @@ describe('convergence under faults (Lease API server cutting its watch connectio
         const lastChange = changes.filter((c) => c.rv <= at).at(-1);
         if (lastChange !== undefined && lastChange.type !== 'DELETED') expected.set(name, lastChange.rv);
       }
-      expect(Object.fromEntries([...state].sort()), `state after RESYNC@${at}`).toEqual(Object.fromEntries([...expected].sort()));
+      expect(Object.fromEntries([...state].sort()), `state after RESYNC@${at}`).toEqual(
+        Object.fromEntries([...expected].sort()),
+      );
     }
 
     expect(delivered + coveredByResync).toBe(CHANGES);

@@ -45,12 +45,20 @@ function recorder(): { log: string[]; errors: unknown[]; handlers: InformerHandl
 }
 
 function start(handlers: InformerHandlers<Lease>, options: WatchOptions = {}): Informer<Lease> {
-  informer = createInformer<Lease>(client, { path: LEASES_PATH }, handlers, { reconnect: { initialDelayMs: 1, maxDelayMs: 5 }, ...options });
+  informer = createInformer<Lease>(client, { path: LEASES_PATH }, handlers, {
+    reconnect: { initialDelayMs: 1, maxDelayMs: 5 },
+    ...options,
+  });
   return informer;
 }
 
 const state = (inf: Informer<Lease>): Record<string, string> =>
-  Object.fromEntries(inf.list().map((o) => [o.metadata.name, o.metadata.resourceVersion]).sort());
+  Object.fromEntries(
+    inf
+      .list()
+      .map((o) => [o.metadata.name, o.metadata.resourceVersion])
+      .sort(),
+  );
 
 describe('createInformer', () => {
   it('start() resolves once the initial state is cached and announced; then follows changes', async () => {
@@ -87,7 +95,13 @@ describe('createInformer', () => {
     await inf.start();
     for (let i = 0; i < 5; i++) server.update('a', `h${i}`);
     await eventually(() => state(inf)['a'] === '108', 5_000, 'the last update');
-    expect(log.filter((l) => l.startsWith('update'))).toEqual(['update a@101->104', 'update a@104->105', 'update a@105->106', 'update a@106->107', 'update a@107->108']);
+    expect(log.filter((l) => l.startsWith('update'))).toEqual([
+      'update a@101->104',
+      'update a@104->105',
+      'update a@105->106',
+      'update a@106->107',
+      'update a@107->108',
+    ]);
     expect(errors).toEqual([]);
   });
 
@@ -118,7 +132,10 @@ describe('createInformer', () => {
   });
 
   it('a non-retriable error after sync stops it and is reported via onError', async () => {
-    server.scriptWatches({ kind: 'cut', afterEvents: 0, midLine: false }, { kind: 'http', status: 401, body: statusBody(401, 'Unauthorized') });
+    server.scriptWatches(
+      { kind: 'cut', afterEvents: 0, midLine: false },
+      { kind: 'http', status: 401, body: statusBody(401, 'Unauthorized') },
+    );
     const { errors, handlers } = recorder();
     const inf = start(handlers);
     await inf.start();
@@ -132,7 +149,12 @@ describe('createInformer', () => {
   it('a throwing handler is reported and does not stop the informer', async () => {
     const { errors, handlers } = recorder();
     const boom = new Error('handler bug');
-    const inf = start({ ...handlers, onAdd: () => { throw boom; } });
+    const inf = start({
+      ...handlers,
+      onAdd: () => {
+        throw boom;
+      },
+    });
     await inf.start();
     server.update('a', 'x');
     await eventually(() => state(inf)['a'] === '104');

@@ -18,7 +18,12 @@ beforeEach(async () => {
   server = await startLeaseApiServer({ port: 0 });
   client = createClient({ baseUrl: server.url });
   for (let i = 0; i < 7; i++) {
-    const created = server.store.create({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: `l${i}`, namespace: 'default', labels: { even: String(i % 2 === 0) } }, spec: { holderIdentity: 'x' } });
+    const created = server.store.create({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: `l${i}`, namespace: 'default', labels: { even: String(i % 2 === 0) } },
+      spec: { holderIdentity: 'x' },
+    });
     if (!created.ok) throw new Error('seed failed');
   }
 });
@@ -45,7 +50,10 @@ function expireAfterFirstPage(): ListAllOptions['onPage'] {
 describe('listAll against the Lease API server', () => {
   it('pages with limit/continue and reports every page', async () => {
     const pages: unknown[] = [];
-    const result = await names({ limit: 3, onPage: (info) => pages.push({ ...info, continue: info.continue === undefined ? undefined : 'token' }) });
+    const result = await names({
+      limit: 3,
+      onPage: (info) => pages.push({ ...info, continue: info.continue === undefined ? undefined : 'token' }),
+    });
     expect(result).toEqual(['l0', 'l1', 'l2', 'l3', 'l4', 'l5', 'l6']);
     expect(pages).toEqual([
       { items: 3, continue: 'token', resourceVersion: '8' },
@@ -65,14 +73,23 @@ describe('listAll against the Lease API server', () => {
 
   it("onExpired 'restart' (default) lists again from scratch and says so; items may repeat", async () => {
     const expiries: unknown[] = [];
-    const result = await names({ limit: 2, onPage: expireAfterFirstPage(), onExpiredContinue: (info) => expiries.push(info) });
+    const result = await names({
+      limit: 2,
+      onPage: expireAfterFirstPage(),
+      onExpiredContinue: (info) => expiries.push(info),
+    });
     expect(expiries).toEqual([{ mode: 'restart' }]);
     expect(result).toEqual(['l0', 'l1', 'l0', 'l1', 'l2', 'l3', 'l4', 'l5']);
   });
 
   it("onExpired 'continue' goes on with the token from the 410 Status (inconsistent, as documented) and says so", async () => {
     const expiries: Array<{ mode: string; token?: string }> = [];
-    const result = await names({ limit: 2, onExpired: 'continue', onPage: expireAfterFirstPage(), onExpiredContinue: (info) => expiries.push(info) });
+    const result = await names({
+      limit: 2,
+      onExpired: 'continue',
+      onPage: expireAfterFirstPage(),
+      onExpiredContinue: (info) => expiries.push(info),
+    });
     expect(expiries).toHaveLength(1);
     expect(expiries[0]?.mode).toBe('continue');
     expect(expiries[0]?.token).toMatch(/.+/);
@@ -89,7 +106,9 @@ describe('listAll against the Lease API server', () => {
   it('an abort rejects with the reason (a cut-short list must not look complete)', async () => {
     const controller = new AbortController();
     const reason = new Error('stop');
-    const error = await rejectionOf(names({ limit: 2, signal: controller.signal, onPage: () => controller.abort(reason) }));
+    const error = await rejectionOf(
+      names({ limit: 2, signal: controller.signal, onPage: () => controller.abort(reason) }),
+    );
     expect(error).toBe(reason);
   });
 
@@ -114,7 +133,12 @@ describe('listAll edge cases (scripted client)', () => {
     return { client: fake, specs };
   }
   const gone = (body: Record<string, unknown>): KubernetesApiError =>
-    new KubernetesApiError({ status: 410, method: 'GET', url: 'http://fake/x', statusObject: { kind: 'Status', code: 410, reason: 'Expired', ...body } });
+    new KubernetesApiError({
+      status: 410,
+      method: 'GET',
+      url: 'http://fake/x',
+      statusObject: { kind: 'Status', code: 410, reason: 'Expired', ...body },
+    });
 
   it("'continue' without a token in the 410 falls back to a restart and says so", async () => {
     const { client: fake, specs } = scripted([
@@ -124,18 +148,29 @@ describe('listAll edge cases (scripted client)', () => {
     ]);
     const expiries: unknown[] = [];
     const out: string[] = [];
-    for await (const item of listAll<Named>(fake, { path: '/x', query: { resourceVersion: '0' } }, { onExpired: 'continue', onExpiredContinue: (i) => expiries.push(i) })) out.push(item.metadata.name);
+    for await (const item of listAll<Named>(
+      fake,
+      { path: '/x', query: { resourceVersion: '0' } },
+      { onExpired: 'continue', onExpiredContinue: (i) => expiries.push(i) },
+    ))
+      out.push(item.metadata.name);
     expect(out).toEqual(['a', 'a', 'b']);
     expect(expiries).toEqual([{ mode: 'restart' }]);
     // resourceVersion is dropped when a continue token is sent (the server rejects both together).
-    expect(specs.map((s) => s.query)).toEqual(['?resourceVersion=0&limit=500', '?limit=500&continue=c1', '?resourceVersion=0&limit=500']);
+    expect(specs.map((s) => s.query)).toEqual([
+      '?resourceVersion=0&limit=500',
+      '?limit=500&continue=c1',
+      '?resourceVersion=0&limit=500',
+    ]);
   });
 
   it('a 410 on the first page (no continue token involved) is thrown', async () => {
     const { client: fake } = scripted([gone({})]);
-    const error = await rejectionOf((async () => {
-      for await (const _ of listAll(fake, { path: '/x' })) void _;
-    })());
+    const error = await rejectionOf(
+      (async () => {
+        for await (const _ of listAll(fake, { path: '/x' })) void _;
+      })(),
+    );
     expect(error).toMatchObject({ status: 410 });
   });
 

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { ResponseTooLargeError } from '../../templates/runtime/errors.js';
-import { DEFAULT_MAX_LINE_BYTES, NdjsonDecoder, readNdjson, WatchDecodeError } from '../../templates/runtime/watch/ndjson.js';
+import {
+  DEFAULT_MAX_LINE_BYTES,
+  NdjsonDecoder,
+  readNdjson,
+  WatchDecodeError,
+} from '../../templates/runtime/watch/ndjson.js';
 
 const encoder = new TextEncoder();
 
@@ -56,23 +61,55 @@ const cases: Case[] = [
   { name: 'empty stream', chunks: [], values: [] },
   { name: 'empty chunks only', chunks: [new Uint8Array(0), new Uint8Array(0)], values: [] },
   { name: 'one line, one chunk', chunks: [encoder.encode('{"a":1}\n')], values: [{ a: 1 }] },
-  { name: 'many lines in one chunk', chunks: [encoder.encode('{"a":1}\n{"a":2}\n{"a":3}\n')], values: [{ a: 1 }, { a: 2 }, { a: 3 }] },
+  {
+    name: 'many lines in one chunk',
+    chunks: [encoder.encode('{"a":1}\n{"a":2}\n{"a":3}\n')],
+    values: [{ a: 1 }, { a: 2 }, { a: 3 }],
+  },
   {
     name: 'a line split across three chunks',
     chunks: [encoder.encode('{"a"'), encoder.encode(':12'), encoder.encode('3}\n{"b":2}\n')],
     values: [{ a: 123 }, { b: 2 }],
   },
-  { name: 'newline alone in the next chunk', chunks: [encoder.encode('{"a":1}'), encoder.encode('\n')], values: [{ a: 1 }] },
+  {
+    name: 'newline alone in the next chunk',
+    chunks: [encoder.encode('{"a":1}'), encoder.encode('\n')],
+    values: [{ a: 1 }],
+  },
   {
     name: 'multi-byte characters split inside their bytes',
     // Cut inside ü (2 bytes), — (3 bytes) and 😀 (4 bytes).
-    chunks: split(unicodeBytes, [unicode.indexOf('ü') + 1, unicode.indexOf('—') + 2, unicode.indexOf('—') + 4, unicode.indexOf('—') + 6]),
+    chunks: split(unicodeBytes, [
+      unicode.indexOf('ü') + 1,
+      unicode.indexOf('—') + 2,
+      unicode.indexOf('—') + 4,
+      unicode.indexOf('—') + 6,
+    ]),
     values: [JSON.parse(unicode)],
   },
-  { name: 'every byte its own chunk', chunks: split(unicodeBytes, Array.from({ length: unicodeBytes.length - 1 }, (_, i) => i + 1)), values: [JSON.parse(unicode)] },
-  { name: 'CRLF line endings (tolerated)', chunks: [encoder.encode('{"a":1}\r\n{"a":2}\r\n')], values: [{ a: 1 }, { a: 2 }] },
-  { name: 'blank lines are skipped', chunks: [encoder.encode('\n{"a":1}\n\n  \n{"a":2}\n\n')], values: [{ a: 1 }, { a: 2 }] },
-  { name: 'final line without newline that parses', chunks: [encoder.encode('{"a":1}\n{"a":2}')], values: [{ a: 1 }, { a: 2 }] },
+  {
+    name: 'every byte its own chunk',
+    chunks: split(
+      unicodeBytes,
+      Array.from({ length: unicodeBytes.length - 1 }, (_, i) => i + 1),
+    ),
+    values: [JSON.parse(unicode)],
+  },
+  {
+    name: 'CRLF line endings (tolerated)',
+    chunks: [encoder.encode('{"a":1}\r\n{"a":2}\r\n')],
+    values: [{ a: 1 }, { a: 2 }],
+  },
+  {
+    name: 'blank lines are skipped',
+    chunks: [encoder.encode('\n{"a":1}\n\n  \n{"a":2}\n\n')],
+    values: [{ a: 1 }, { a: 2 }],
+  },
+  {
+    name: 'final line without newline that parses',
+    chunks: [encoder.encode('{"a":1}\n{"a":2}')],
+    values: [{ a: 1 }, { a: 2 }],
+  },
   { name: 'trailing whitespace without newline', chunks: [encoder.encode('{"a":1}\n  ')], values: [{ a: 1 }] },
   {
     name: 'malformed line in the middle: earlier values first, then the error',
@@ -119,7 +156,10 @@ describe('readNdjson', () => {
     for (let i = 0; i < 60; i++) {
       lines.push({
         type: i % 3 === 0 ? 'ADDED' : 'MODIFIED',
-        object: { metadata: { name: `lease-${i}`, resourceVersion: String(1000 + i) }, spec: { holderIdentity: `ü—😀-${'x'.repeat(i * 7)}` } },
+        object: {
+          metadata: { name: `lease-${i}`, resourceVersion: String(1000 + i) },
+          spec: { holderIdentity: `ü—😀-${'x'.repeat(i * 7)}` },
+        },
       });
     }
     const bytes = encoder.encode(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`);
@@ -177,7 +217,9 @@ describe('readNdjson', () => {
 
   it('rejects invalid UTF-8 instead of decoding it to replacement characters', () => {
     const decoder = new NdjsonDecoder();
-    expect(() => decoder.write(Uint8Array.of(0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d, 0x0a))).toThrow(WatchDecodeError);
+    expect(() => decoder.write(Uint8Array.of(0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0x22, 0x7d, 0x0a))).toThrow(
+      WatchDecodeError,
+    );
   });
 
   it('the synchronous decoder returns values in order and counts lines across chunks', () => {
@@ -213,7 +255,11 @@ describe('maxLineBytes', () => {
       error = caught;
     }
     expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(error).toMatchObject({ limit: 'maxLineBytes', maxBytes: LIMIT, message: `response exceeds maxLineBytes (${LIMIT} bytes)` });
+    expect(error).toMatchObject({
+      limit: 'maxLineBytes',
+      maxBytes: LIMIT,
+      message: `response exceeds maxLineBytes (${LIMIT} bytes)`,
+    });
     // The line before it still came out; reading stopped one chunk past the limit (plus the stream's one-chunk read-ahead).
     expect(values).toEqual([JSON.parse(line(20))]);
     expect(pulled).toBeLessThanOrEqual(Math.ceil(LIMIT / 256) + 2);
@@ -223,7 +269,14 @@ describe('maxLineBytes', () => {
   it.each([
     ['inside one chunk', (bytes: Uint8Array) => [bytes]],
     ['split across chunks', (bytes: Uint8Array) => split(bytes, [7, 300, 900])],
-    ['one byte at a time', (bytes: Uint8Array) => split(bytes, Array.from({ length: bytes.length - 1 }, (_, i) => i + 1))],
+    [
+      'one byte at a time',
+      (bytes: Uint8Array) =>
+        split(
+          bytes,
+          Array.from({ length: bytes.length - 1 }, (_, i) => i + 1),
+        ),
+    ],
   ])('a line of limit+1 bytes %s fails; one of exactly the limit passes', async (_name, chunking) => {
     const atLimit = line(LIMIT);
     const over = line(LIMIT + 1);
@@ -231,7 +284,10 @@ describe('maxLineBytes', () => {
     const values: unknown[] = [];
     let error: unknown;
     try {
-      for await (const value of readNdjson(streamOf(chunking(encoder.encode(`${atLimit}\n${over}\n{"after":1}\n`))), { maxLineBytes: LIMIT })) values.push(value);
+      for await (const value of readNdjson(streamOf(chunking(encoder.encode(`${atLimit}\n${over}\n{"after":1}\n`))), {
+        maxLineBytes: LIMIT,
+      }))
+        values.push(value);
     } catch (caught) {
       error = caught;
     }

@@ -13,7 +13,17 @@ const sources = readdirSync(dir)
 
 describe('templates/runtime/watch stays portable', () => {
   it('has the expected files', () => {
-    expect(sources.map((s) => s.file).sort()).toEqual(['backoff.ts', 'errors.ts', 'index.ts', 'informer.ts', 'listAll.ts', 'ndjson.ts', 'resourceVersion.ts', 'state.ts', 'watch.ts']);
+    expect(sources.map((s) => s.file).sort()).toEqual([
+      'backoff.ts',
+      'errors.ts',
+      'index.ts',
+      'informer.ts',
+      'listAll.ts',
+      'ndjson.ts',
+      'resourceVersion.ts',
+      'state.ts',
+      'watch.ts',
+    ]);
   });
 
   it.each(sources)('$file imports only runtime files, with .js extensions', ({ text }) => {
@@ -28,7 +38,20 @@ describe('templates/runtime/watch stays portable', () => {
   });
 
   it('is exported from the runtime index', () => {
-    for (const name of ['watch', 'listAll', 'createInformer', 'readNdjson', 'NdjsonDecoder', 'WatchDecodeError', 'WatchError', 'WatchIdleTimeoutError', 'WatchClosedError', 'isNewerResourceVersion', 'objectKey', 'INITIAL_EVENTS_END_ANNOTATION']) {
+    for (const name of [
+      'watch',
+      'listAll',
+      'createInformer',
+      'readNdjson',
+      'NdjsonDecoder',
+      'WatchDecodeError',
+      'WatchError',
+      'WatchIdleTimeoutError',
+      'WatchClosedError',
+      'isNewerResourceVersion',
+      'objectKey',
+      'INITIAL_EVENTS_END_ANNOTATION',
+    ]) {
       expect(runtime, name).toHaveProperty(name);
     }
   });

@@ -4,23 +4,57 @@ import { BACKOFF_RESET_MS, BackoffPolicy, backoffSettings } from '../../template
 import { WatchClosedError, WatchError, WatchIdleTimeoutError } from '../../templates/runtime/watch/errors.js';
 import { WatchDecodeError } from '../../templates/runtime/watch/ndjson.js';
 import { initialState, step } from '../../templates/runtime/watch/state.js';
-import type { SyncState, WatchEffect, WatchInput, WatchingState, WatchState } from '../../templates/runtime/watch/state.js';
+import type {
+  SyncState,
+  WatchEffect,
+  WatchInput,
+  WatchingState,
+  WatchState,
+} from '../../templates/runtime/watch/state.js';
 
 type Obj = { metadata: { name: string; resourceVersion: string } };
 const a: Obj = { metadata: { name: 'a', resourceVersion: '5' } };
 
 const apiError = (status: number, reason?: string, retryAfterSeconds?: number): KubernetesApiError =>
-  new KubernetesApiError({ status, method: 'GET', url: 'http://h/x', statusObject: reason === undefined ? undefined : { kind: 'Status', code: status, reason }, retryAfterSeconds });
+  new KubernetesApiError({
+    status,
+    method: 'GET',
+    url: 'http://h/x',
+    statusObject: reason === undefined ? undefined : { kind: 'Status', code: status, reason },
+    retryAfterSeconds,
+  });
 const gone = apiError(410, 'Expired');
 const inStreamGone = new WatchError({ kind: 'Status', code: 410, reason: 'Gone' });
 const cut = new TypeError('terminated');
 
-const sync = (over: Partial<SyncState> = {}): SyncState => ({ kind: 'sync', reason: undefined, rv: undefined, via: 'list', synced: false, ...over });
-const watching = (over: Partial<WatchingState> = {}): WatchingState => ({ kind: 'watch', fromList: false, rv: '10', via: 'list', synced: true, ...over });
+const sync = (over: Partial<SyncState> = {}): SyncState => ({
+  kind: 'sync',
+  reason: undefined,
+  rv: undefined,
+  via: 'list',
+  synced: false,
+  ...over,
+});
+const watching = (over: Partial<WatchingState> = {}): WatchingState => ({
+  kind: 'watch',
+  fromList: false,
+  rv: '10',
+  via: 'list',
+  synced: true,
+  ...over,
+});
 
 /** Delays 100, 200, 400, … without jitter; `failures` already counted. */
 function policy(failures = 0, maxRetries?: number): BackoffPolicy {
-  const backoff = new BackoffPolicy(backoffSettings({ initialDelayMs: 100, maxDelayMs: 10_000, jitter: 0, ...(maxRetries === undefined ? {} : { maxRetries }) }), () => 0);
+  const backoff = new BackoffPolicy(
+    backoffSettings({
+      initialDelayMs: 100,
+      maxDelayMs: 10_000,
+      jitter: 0,
+      ...(maxRetries === undefined ? {} : { maxRetries }),
+    }),
+    () => 0,
+  );
   backoff.failures = failures;
   return backoff;
 }
@@ -29,7 +63,12 @@ const quick = { failed: true, lastedMs: 50, delivered: 3 };
 const long = { failed: true, lastedMs: BACKOFF_RESET_MS, delivered: 0 };
 const cleanBusy = { failed: false, lastedMs: 50, delivered: 3 };
 const cleanEmpty = { failed: false, lastedMs: 5, delivered: 0 };
-const closed = (connection: typeof quick, error: unknown = undefined, resourceVersion = '12'): WatchInput<Obj> => ({ kind: 'closed', connection, error, resourceVersion });
+const closed = (connection: typeof quick, error: unknown = undefined, resourceVersion = '12'): WatchInput<Obj> => ({
+  kind: 'closed',
+  connection,
+  error,
+  resourceVersion,
+});
 
 interface Case {
   name: string;
@@ -93,7 +132,15 @@ const cases: Case[] = [
     next: watching({ synced: true }),
     effect: { kind: 'synced', resourceVersion: '10' },
   },
-  { name: 'later connections change nothing', state: watching(), input: { kind: 'connected' }, backoff: policy(2), next: watching(), effect: undefined, failures: 2 },
+  {
+    name: 'later connections change nothing',
+    state: watching(),
+    input: { kind: 'connected' },
+    backoff: policy(2),
+    next: watching(),
+    effect: undefined,
+    failures: 2,
+  },
   // Failed requests.
   {
     name: 'a failed LIST is retried after the backoff, the state unchanged',
@@ -107,10 +154,16 @@ const cases: Case[] = [
   {
     name: 'a LIST answered by something that is not a list is fatal',
     state: sync(),
-    input: { kind: 'failed', error: new UnexpectedResponseError({ method: 'GET', url: 'http://h/x', kind: 'notAList', received: 'string' }) },
+    input: {
+      kind: 'failed',
+      error: new UnexpectedResponseError({ method: 'GET', url: 'http://h/x', kind: 'notAList', received: 'string' }),
+    },
     backoff: policy(),
     next: sync(),
-    effect: { kind: 'fail', error: new UnexpectedResponseError({ method: 'GET', url: 'http://h/x', kind: 'notAList', received: 'string' }) },
+    effect: {
+      kind: 'fail',
+      error: new UnexpectedResponseError({ method: 'GET', url: 'http://h/x', kind: 'notAList', received: 'string' }),
+    },
   },
   {
     name: 'a 410 on connect after a healthy watch re-lists at once',
@@ -121,7 +174,7 @@ const cases: Case[] = [
     effect: { kind: 'wait', error: gone, attempt: 0, delayMs: 0 },
   },
   {
-    name: "a 410 on connect straight after a LIST (its resourceVersion already too old) backs off before re-listing",
+    name: 'a 410 on connect straight after a LIST (its resourceVersion already too old) backs off before re-listing',
     state: watching({ fromList: true }),
     input: { kind: 'failed', error: gone },
     backoff: policy(),
@@ -222,7 +275,10 @@ const cases: Case[] = [
     input: closed(cleanEmpty),
     backoff: policy(1, 1),
     next: watching({ rv: '12' }),
-    effect: { kind: 'fail', error: new WatchClosedError('the server ended the watch at once, without sending anything') },
+    effect: {
+      kind: 'fail',
+      error: new WatchClosedError('the server ended the watch at once, without sending anything'),
+    },
     failures: 2,
   },
   {
@@ -284,7 +340,14 @@ const cases: Case[] = [
     next: watching({ rv: '12' }),
     effect: { kind: 'fail', error: new WatchDecodeError({ text: '{', line: 3, truncated: false }) },
   },
-  { name: 'reconnect: false: a clean end finishes the iteration', state: watching(), input: closed(cleanBusy), backoff: undefined, next: watching({ rv: '12' }), effect: { kind: 'finish' } },
+  {
+    name: 'reconnect: false: a clean end finishes the iteration',
+    state: watching(),
+    input: closed(cleanBusy),
+    backoff: undefined,
+    next: watching({ rv: '12' }),
+    effect: { kind: 'finish' },
+  },
   {
     name: 'reconnect: false: a clean end before the initial state was complete is an error',
     state: sync({ via: 'stream' }),
@@ -293,8 +356,22 @@ const cases: Case[] = [
     next: sync({ via: 'stream' }),
     effect: { kind: 'fail', error: new WatchClosedError('the watch ended before the initial state was complete') },
   },
-  { name: 'reconnect: false: an in-stream 410 is thrown', state: watching(), input: closed(long, inStreamGone), backoff: undefined, next: watching({ rv: '12' }), effect: { kind: 'fail', error: inStreamGone } },
-  { name: 'reconnect: false: a cut is thrown', state: watching(), input: closed(quick, cut), backoff: undefined, next: watching({ rv: '12' }), effect: { kind: 'fail', error: cut } },
+  {
+    name: 'reconnect: false: an in-stream 410 is thrown',
+    state: watching(),
+    input: closed(long, inStreamGone),
+    backoff: undefined,
+    next: watching({ rv: '12' }),
+    effect: { kind: 'fail', error: inStreamGone },
+  },
+  {
+    name: 'reconnect: false: a cut is thrown',
+    state: watching(),
+    input: closed(quick, cut),
+    backoff: undefined,
+    next: watching({ rv: '12' }),
+    effect: { kind: 'fail', error: cut },
+  },
 ];
 
 describe('step: every transition of the watch state machine', () => {
@@ -302,7 +379,8 @@ describe('step: every transition of the watch state machine', () => {
     const transition = step(state, input, backoff);
     expect(transition.state).toEqual(next);
     expect(transition.effect).toEqual(effect);
-    if (effect?.kind === 'fail') expect((transition.effect as { error: unknown }).error).toBeInstanceOf((effect.error as Error).constructor);
+    if (effect?.kind === 'fail')
+      expect((transition.effect as { error: unknown }).error).toBeInstanceOf((effect.error as Error).constructor);
     if (backoff !== undefined) expect(backoff.failures).toBe(failures ?? 0);
   });
 });
@@ -310,7 +388,12 @@ describe('step: every transition of the watch state machine', () => {
 describe('initialState', () => {
   it.each([
     ['no resourceVersion: LIST first', undefined, false, sync()],
-    ['no resourceVersion, sendInitialEvents: the state from the watch itself', undefined, true, sync({ via: 'stream' })],
+    [
+      'no resourceVersion, sendInitialEvents: the state from the watch itself',
+      undefined,
+      true,
+      sync({ via: 'stream' }),
+    ],
     ['a resourceVersion: watch from it, not yet synced', '42', false, watching({ rv: '42', synced: false })],
   ])('%s', (_name, resourceVersion, sendInitialEvents, expected) => {
     expect(initialState(resourceVersion, sendInitialEvents)).toEqual(expected);
@@ -323,7 +406,12 @@ describe('WatchError: status is the HTTP status code, as on KubernetesApiError',
     [{ reason: 'Forbidden' }, 0, 'Forbidden'],
   ])('%o', (statusObject, status, reason) => {
     const error = new WatchError(statusObject);
-    expect({ status: error.status, code: error.code, reason: error.reason, statusObject: error.statusObject }).toEqual({ status, code: status, reason, statusObject });
+    expect({ status: error.status, code: error.code, reason: error.reason, statusObject: error.statusObject }).toEqual({
+      status,
+      code: status,
+      reason,
+      statusObject,
+    });
     expect(typeof apiError(status === 0 ? 500 : status).status).toBe(typeof error.status);
   });
 });

@@ -30,24 +30,39 @@ const bodies: Array<[string, string, string]> = [
 ];
 
 describe('a LIST response that is not a list', () => {
-  it.each(bodies)('%s: listAll rejects with UnexpectedResponseError (kind notAList, received %j)', async (_name, body, received) => {
-    loopback.handler = jsonHandler(200, body);
-    const client = createClient({ baseUrl: loopback.baseUrl });
-    const error = await rejectionOf((async () => {
-      for await (const _item of listAll(client, { path: PATH })) void _item;
-    })());
-    expect(error).toBeInstanceOf(UnexpectedResponseError);
-    expect(error).toMatchObject({ name: 'UnexpectedResponseError', kind: 'notAList', received, method: 'GET', url: `${loopback.baseUrl}${PATH}?limit=500` });
-    expect((error as Error).message).toBe(`GET ${PATH}?limit=500: LIST response is not a list object: got ${received}`);
-    // Not an HTTP status error: no status, rather than one with another meaning.
-    expect((error as { status?: unknown }).status).toBeUndefined();
-  });
+  it.each(bodies)(
+    '%s: listAll rejects with UnexpectedResponseError (kind notAList, received %j)',
+    async (_name, body, received) => {
+      loopback.handler = jsonHandler(200, body);
+      const client = createClient({ baseUrl: loopback.baseUrl });
+      const error = await rejectionOf(
+        (async () => {
+          for await (const _item of listAll(client, { path: PATH })) void _item;
+        })(),
+      );
+      expect(error).toBeInstanceOf(UnexpectedResponseError);
+      expect(error).toMatchObject({
+        name: 'UnexpectedResponseError',
+        kind: 'notAList',
+        received,
+        method: 'GET',
+        url: `${loopback.baseUrl}${PATH}?limit=500`,
+      });
+      expect((error as Error).message).toBe(
+        `GET ${PATH}?limit=500: LIST response is not a list object: got ${received}`,
+      );
+      // Not an HTTP status error: no status, rather than one with another meaning.
+      expect((error as { status?: unknown }).status).toBeUndefined();
+    },
+  );
 
   it('a watch ends with it at once, without a retry', async () => {
     loopback.handler = jsonHandler(200, '"not a list"');
     const client = createClient({ baseUrl: loopback.baseUrl });
     const disconnects: WatchDisconnectInfo[] = [];
-    const error = await rejectionOf(consume(watch<Lease>(client, { path: PATH }, { onDisconnect: (info) => disconnects.push(info) }), () => false));
+    const error = await rejectionOf(
+      consume(watch<Lease>(client, { path: PATH }, { onDisconnect: (info) => disconnects.push(info) }), () => false),
+    );
     expect(error).toBeInstanceOf(UnexpectedResponseError);
     expect(disconnects).toEqual([]);
     expect(loopback.requests).toHaveLength(1);

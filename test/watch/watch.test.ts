@@ -40,7 +40,9 @@ async function scripted(): Promise<ScriptedFront> {
   return front;
 }
 
-function leaseWatch(options: WatchOptions = {}): AsyncIterable<import('../../templates/runtime/watch/watch.js').WatchNotification<Lease>> {
+function leaseWatch(
+  options: WatchOptions = {},
+): AsyncIterable<import('../../templates/runtime/watch/watch.js').WatchNotification<Lease>> {
   return watch<Lease>(client, target, { reconnect: { initialDelayMs: 1, maxDelayMs: 5 }, ...options });
 }
 
@@ -60,13 +62,17 @@ describe('watch: list, then watch', () => {
     const connects: Array<{ resourceVersion: string | undefined; attempt: number }> = [];
     const synced: unknown[] = [];
     const seen = await consume(
-      watch<Lease>(client, { path: LEASES_PATH, query: { labelSelector: 'app=x', watch: false, limit: 3 } }, {
-        onConnect: (info) => {
-          connects.push(info);
-          server.update('a', 'x');
+      watch<Lease>(
+        client,
+        { path: LEASES_PATH, query: { labelSelector: 'app=x', watch: false, limit: 3 } },
+        {
+          onConnect: (info) => {
+            connects.push(info);
+            server.update('a', 'x');
+          },
+          onSynced: (info) => synced.push(info),
         },
-        onSynced: (info) => synced.push(info),
-      }),
+      ),
       (s) => s.length === 4,
     );
     expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'ADDED c@103', 'MODIFIED a@104']);
@@ -74,25 +80,39 @@ describe('watch: list, then watch', () => {
     expect(connects).toEqual([{ resourceVersion: '103', attempt: 0 }]);
     const [list, watchRequest] = server.requests();
     expect(list?.query.toString()).toBe('labelSelector=app%3Dx&limit=500');
-    expect(watchRequest?.query.toString()).toBe('watch=true&allowWatchBookmarks=true&resourceVersion=103&labelSelector=app%3Dx');
+    expect(watchRequest?.query.toString()).toBe(
+      'watch=true&allowWatchBookmarks=true&resourceVersion=103&labelSelector=app%3Dx',
+    );
   });
 
   it('starts from options.resourceVersion without listing, and can turn bookmarks off and set timeoutSeconds', async () => {
     const expected = churn(2);
-    const seen = await consume(leaseWatch({ resourceVersion: '103', allowWatchBookmarks: false, timeoutSeconds: 30 }), (s) => s.length === 2);
+    const seen = await consume(
+      leaseWatch({ resourceVersion: '103', allowWatchBookmarks: false, timeoutSeconds: 30 }),
+      (s) => s.length === 2,
+    );
     expect(seen).toEqual(expected);
-    expect(server.requests().map((r) => r.query.toString())).toEqual(['watch=true&resourceVersion=103&timeoutSeconds=30']);
+    expect(server.requests().map((r) => r.query.toString())).toEqual([
+      'watch=true&resourceVersion=103&timeoutSeconds=30',
+    ]);
   });
 });
 
 describe('watch: reconnects lose nothing and duplicate nothing', () => {
   it('a stream cut mid-line resumes from the last resourceVersion', async () => {
     const expected = churn(12);
-    server.scriptWatches({ kind: 'cut', afterEvents: 4, midLine: true }, { kind: 'cut', afterEvents: 3, midLine: true });
+    server.scriptWatches(
+      { kind: 'cut', afterEvents: 4, midLine: true },
+      { kind: 'cut', afterEvents: 3, midLine: true },
+    );
     const disconnects: WatchDisconnectInfo[] = [];
     const connects: Array<string | undefined> = [];
     const seen = await consume(
-      leaseWatch({ resourceVersion: '103', onDisconnect: (info) => disconnects.push(info), onConnect: (info) => connects.push(info.resourceVersion) }),
+      leaseWatch({
+        resourceVersion: '103',
+        onDisconnect: (info) => disconnects.push(info),
+        onConnect: (info) => connects.push(info.resourceVersion),
+      }),
       (s) => s.length === 13,
       (_n, s) => {
         if (s.length === 12) server.update('b', 'live');
@@ -126,7 +146,10 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
       },
     );
     const connects: Array<string | undefined> = [];
-    const seen = await consume(leaseWatch({ resourceVersion: '103', onConnect: (info) => connects.push(info.resourceVersion) }), (s) => s.length === 4);
+    const seen = await consume(
+      leaseWatch({ resourceVersion: '103', onConnect: (info) => connects.push(info.resourceVersion) }),
+      (s) => s.length === 4,
+    );
     expect(seen).toEqual(expected);
     expect(connects).toEqual(['103', '105', '106']);
   });
@@ -135,7 +158,10 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
     const expected = churn(5);
     server.scriptWatches({ kind: 'end', afterEvents: 2 }, { kind: 'end', afterEvents: 2 });
     const disconnects: WatchDisconnectInfo[] = [];
-    const seen = await consume(leaseWatch({ resourceVersion: '103', onDisconnect: (info) => disconnects.push(info) }), (s) => s.length === 5);
+    const seen = await consume(
+      leaseWatch({ resourceVersion: '103', onDisconnect: (info) => disconnects.push(info) }),
+      (s) => s.length === 5,
+    );
     expect(seen).toEqual(expected);
     expect(disconnects).toEqual([
       { error: undefined, attempt: 0, delayMs: 0 },
@@ -148,7 +174,15 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
     server.scriptWatches({ kind: 'end', afterEvents: 0, count: 3 });
     const { sleep, delays } = recordingSleep();
     const expected = churn(1);
-    const seen = await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, reconnect: { initialDelayMs: 10 } }), (s) => s.length === 1);
+    const seen = await consume(
+      watch<Lease>(client, target, {
+        resourceVersion: '103',
+        sleep,
+        random: () => 0,
+        reconnect: { initialDelayMs: 10 },
+      }),
+      (s) => s.length === 1,
+    );
     expect(seen).toEqual(expected);
     // A connection that ends before proving itself does not reset the failure count.
     expect(delays).toEqual([10, 20, 40]);
@@ -159,7 +193,10 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
     server.scriptWatches({ kind: 'idle' });
     const disconnects: WatchDisconnectInfo[] = [];
     const started = Date.now();
-    const seen = await consume(leaseWatch({ resourceVersion: '103', idleTimeoutMs: 200, onDisconnect: (info) => disconnects.push(info) }), (s) => s.length === 3);
+    const seen = await consume(
+      leaseWatch({ resourceVersion: '103', idleTimeoutMs: 200, onDisconnect: (info) => disconnects.push(info) }),
+      (s) => s.length === 3,
+    );
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     expect(seen).toEqual(expected);
     expect(disconnects).toHaveLength(1);
@@ -171,7 +208,10 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
   it('bookmarks count as activity and move the resume point', async () => {
     server.scriptWatches({ kind: 'idle', bookmarkEveryMs: 40 });
     const disconnects: unknown[] = [];
-    const seen = await consume(leaseWatch({ resourceVersion: '101', idleTimeoutMs: 150, onDisconnect: (info) => disconnects.push(info) }), (s) => s.length === 10);
+    const seen = await consume(
+      leaseWatch({ resourceVersion: '101', idleTimeoutMs: 150, onDisconnect: (info) => disconnects.push(info) }),
+      (s) => s.length === 10,
+    );
     expect(seen).toEqual(Array.from({ length: 10 }, () => 'BOOKMARK@103'));
     expect(disconnects).toEqual([]);
   });
@@ -183,7 +223,10 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
       ctx.cut();
     });
     const seen = await consume(
-      leaseWatch({ resourceVersion: '101', onConnect: (info) => info.resourceVersion === '103' && server.update('a', 'x') }),
+      leaseWatch({
+        resourceVersion: '101',
+        onConnect: (info) => info.resourceVersion === '103' && server.update('a', 'x'),
+      }),
       (s) => s.length === 2,
     );
     expect(seen).toEqual(['BOOKMARK@103', 'MODIFIED a@104']);
@@ -207,14 +250,14 @@ describe('watch: reconnects lose nothing and duplicate nothing', () => {
   it('never yields an event at or below the highest resourceVersion of an ordered stream', async () => {
     const scripts = await scripted();
     scripts.scripts.push((ctx) => {
-        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') });
-        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '109') }); // older: replay
-        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') }); // same: duplicate
-        ctx.send({ type: 'MODIFIED', object: leaseOf('b', '105') }); // below the stream's newest: a replay from before the resume point
-        ctx.send({ type: 'DELETED', object: leaseOf('a', '111') });
-        ctx.send({ type: 'DELETED', object: leaseOf('a', '111') });
-        ctx.send({ type: 'ADDED', object: leaseOf('a', '112') });
-        ctx.send({ type: 'MODIFIED', object: leaseOf('a', '1000') }); // decimal, not string, comparison
+      ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') });
+      ctx.send({ type: 'MODIFIED', object: leaseOf('a', '109') }); // older: replay
+      ctx.send({ type: 'MODIFIED', object: leaseOf('a', '110') }); // same: duplicate
+      ctx.send({ type: 'MODIFIED', object: leaseOf('b', '105') }); // below the stream's newest: a replay from before the resume point
+      ctx.send({ type: 'DELETED', object: leaseOf('a', '111') });
+      ctx.send({ type: 'DELETED', object: leaseOf('a', '111') });
+      ctx.send({ type: 'ADDED', object: leaseOf('a', '112') });
+      ctx.send({ type: 'MODIFIED', object: leaseOf('a', '1000') }); // decimal, not string, comparison
     });
     const seen = await consume(leaseWatch({ resourceVersion: '103' }), (s) => s.length === 4);
     expect(seen).toEqual(['MODIFIED a@110', 'DELETED a@111', 'ADDED a@112', 'MODIFIED a@1000']);
@@ -260,7 +303,11 @@ describe('watch: 410 leads to a RESYNC, never to an event', () => {
     );
     expect(seen).toEqual(['RESYNC(Expired)@108[a@104,b@105,d@108]', 'MODIFIED d@109']);
     expect(resyncs).toEqual([{ reason: 'Expired', resourceVersion: '108', objects: 3 }]);
-    expect(server.requests().map((r) => (r.watch ? `watch@${r.query.get('resourceVersion')}` : 'list'))).toEqual(['watch@103', 'list', 'watch@108']);
+    expect(server.requests().map((r) => (r.watch ? `watch@${r.query.get('resourceVersion')}` : 'list'))).toEqual([
+      'watch@103',
+      'list',
+      'watch@108',
+    ]);
   });
 
   it('an HTTP 410 Gone at watch start re-lists too', async () => {
@@ -272,29 +319,46 @@ describe('watch: 410 leads to a RESYNC, never to an event', () => {
   it('repeated 410s right after a list back off instead of spinning', async () => {
     server.scriptWatches({ kind: 'http', status: 410, body: statusBody(410, 'Expired', 'expired'), count: 3 });
     const { sleep, delays } = recordingSleep();
-    const seen = await consume(watch<Lease>(client, target, { resourceVersion: '50', sleep, random: () => 0 }), (s) => s.length === 3);
+    const seen = await consume(
+      watch<Lease>(client, target, { resourceVersion: '50', sleep, random: () => 0 }),
+      (s) => s.length === 3,
+    );
     // 1st 410: relist at once; the next two come right after a list: backoff.
-    expect(seen).toEqual(['RESYNC(Expired)@103[a@101,b@102,c@103]', 'RESYNC(Expired)@103[a@101,b@102,c@103]', 'RESYNC(Expired)@103[a@101,b@102,c@103]']);
+    expect(seen).toEqual([
+      'RESYNC(Expired)@103[a@101,b@102,c@103]',
+      'RESYNC(Expired)@103[a@101,b@102,c@103]',
+      'RESYNC(Expired)@103[a@101,b@102,c@103]',
+    ]);
     expect(delays).toEqual([200, 400]);
   });
 
   it('with reconnect: false a 410 is thrown as a typed error', async () => {
     server.update('a', 'x');
     server.compact();
-    const error = await rejectionOf(consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false));
+    const error = await rejectionOf(
+      consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false),
+    );
     expect(error).toBeInstanceOf(WatchError);
-    expect(error).toMatchObject({ code: 410, reason: 'Expired', status: 410, statusObject: { kind: 'Status', code: 410 } });
+    expect(error).toMatchObject({
+      code: 410,
+      reason: 'Expired',
+      status: 410,
+      statusObject: { kind: 'Status', code: 410 },
+    });
   });
 });
 
 describe('watch: errors', () => {
-  it.each([400, 401, 403, 404, 422])('HTTP %i at watch start is thrown as a KubernetesApiError, without retry', async (status) => {
-    server.scriptWatches({ kind: 'http', status, body: statusBody(status, 'Nope') });
-    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), () => false));
-    expect(error).toBeInstanceOf(KubernetesApiError);
-    expect((error as KubernetesApiError).status).toBe(status);
-    expect(server.watchRequests()).toHaveLength(1);
-  });
+  it.each([400, 401, 403, 404, 422])(
+    'HTTP %i at watch start is thrown as a KubernetesApiError, without retry',
+    async (status) => {
+      server.scriptWatches({ kind: 'http', status, body: statusBody(status, 'Nope') });
+      const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), () => false));
+      expect(error).toBeInstanceOf(KubernetesApiError);
+      expect((error as KubernetesApiError).status).toBe(status);
+      expect(server.watchRequests()).toHaveLength(1);
+    },
+  );
 
   it('a 403 on the initial LIST is thrown', async () => {
     server.failLists({ status: 403, body: statusBody(403, 'Forbidden') });
@@ -309,21 +373,36 @@ describe('watch: errors', () => {
   });
 
   it('429 honours Retry-After (real time)', async () => {
-    server.scriptWatches({ kind: 'http', status: 429, body: statusBody(429, 'TooManyRequests'), headers: { 'Retry-After': '1' } });
+    server.scriptWatches({
+      kind: 'http',
+      status: 429,
+      body: statusBody(429, 'TooManyRequests'),
+      headers: { 'Retry-After': '1' },
+    });
     const expected = churn(1);
     const disconnects: WatchDisconnectInfo[] = [];
     const started = Date.now();
-    const seen = await consume(leaseWatch({ resourceVersion: '103', onDisconnect: (info) => disconnects.push(info) }), (s) => s.length === 1);
+    const seen = await consume(
+      leaseWatch({ resourceVersion: '103', onDisconnect: (info) => disconnects.push(info) }),
+      (s) => s.length === 1,
+    );
     expect(seen).toEqual(expected);
     expect(Date.now() - started).toBeGreaterThanOrEqual(980);
     expect(disconnects[0]?.delayMs).toBe(1000);
   });
 
   it('429 with Status.details.retryAfterSeconds waits that long, even beyond maxDelayMs', async () => {
-    server.scriptWatches({ kind: 'http', status: 429, body: statusBody(429, 'TooManyRequests', 'slow down', { details: { retryAfterSeconds: 42 } }) });
+    server.scriptWatches({
+      kind: 'http',
+      status: 429,
+      body: statusBody(429, 'TooManyRequests', 'slow down', { details: { retryAfterSeconds: 42 } }),
+    });
     const { sleep, delays } = recordingSleep();
     churn(1);
-    await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, reconnect: { maxDelayMs: 1000 } }), (s) => s.length === 1);
+    await consume(
+      watch<Lease>(client, target, { resourceVersion: '103', sleep, reconnect: { maxDelayMs: 1000 } }),
+      (s) => s.length === 1,
+    );
     expect(delays).toEqual([42_000]);
   });
 
@@ -331,7 +410,15 @@ describe('watch: errors', () => {
     server.scriptWatches({ kind: 'http', status: 503, body: statusBody(503, 'ServiceUnavailable'), count: 10 });
     const { sleep, delays } = recordingSleep();
     const error = await rejectionOf(
-      consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, reconnect: { initialDelayMs: 100, maxDelayMs: 1000, maxRetries: 6 } }), () => false),
+      consume(
+        watch<Lease>(client, target, {
+          resourceVersion: '103',
+          sleep,
+          random: () => 0,
+          reconnect: { initialDelayMs: 100, maxDelayMs: 1000, maxRetries: 6 },
+        }),
+        () => false,
+      ),
     );
     expect(error).toMatchObject({ name: 'KubernetesApiError', status: 503 });
     expect(delays).toEqual([100, 200, 400, 800, 1000, 1000]);
@@ -342,16 +429,36 @@ describe('watch: errors', () => {
     server.scriptWatches({ kind: 'http', status: 500, count: 3 });
     const { sleep, delays } = recordingSleep();
     churn(1);
-    await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 1, reconnect: { initialDelayMs: 100, jitter: 0.5 } }), (s) => s.length === 1);
+    await consume(
+      watch<Lease>(client, target, {
+        resourceVersion: '103',
+        sleep,
+        random: () => 1,
+        reconnect: { initialDelayMs: 100, jitter: 0.5 },
+      }),
+      (s) => s.length === 1,
+    );
     expect(delays).toEqual([50, 100, 200]);
   });
 
   it('the failure count (and so the backoff) resets after a connection that delivered events and ended cleanly', async () => {
-    server.scriptWatches({ kind: 'http', status: 503, count: 2 }, { kind: 'end', afterEvents: 1 }, { kind: 'http', status: 503 });
+    server.scriptWatches(
+      { kind: 'http', status: 503, count: 2 },
+      { kind: 'end', afterEvents: 1 },
+      { kind: 'http', status: 503 },
+    );
     const { sleep, delays } = recordingSleep();
     const attempts: number[] = [];
     churn(2);
-    await consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, onConnect: (i) => attempts.push(i.attempt) }), (s) => s.length === 2);
+    await consume(
+      watch<Lease>(client, target, {
+        resourceVersion: '103',
+        sleep,
+        random: () => 0,
+        onConnect: (i) => attempts.push(i.attempt),
+      }),
+      (s) => s.length === 2,
+    );
     // 503, 503, then a connection that delivers and ends cleanly (reconnected at once, no delay), then a 503 that starts over.
     expect(delays).toEqual([200, 400, 200]);
     expect(attempts).toEqual([2, 1]);
@@ -360,17 +467,30 @@ describe('watch: errors', () => {
   it('a connection cut straight after its 200 does not reset the backoff, and maxRetries ends it', async () => {
     server.scriptWatches({ kind: 'cut', afterEvents: 0, midLine: false, count: 4 });
     const { sleep, delays } = recordingSleep();
-    const error = await rejectionOf(consume(watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, reconnect: { maxRetries: 3 } }), () => false));
+    const error = await rejectionOf(
+      consume(
+        watch<Lease>(client, target, { resourceVersion: '103', sleep, random: () => 0, reconnect: { maxRetries: 3 } }),
+        () => false,
+      ),
+    );
     expect(error).toBeDefined();
     expect(delays).toEqual([200, 400, 800]);
   });
 
   it('a 410 straight after a fresh LIST backs off instead of re-listing in a tight loop', async () => {
-    server.scriptWatches({ kind: 'error', afterEvents: 0, status: { code: 410, reason: 'Expired', message: 'too old resource version' }, count: 3 });
+    server.scriptWatches({
+      kind: 'error',
+      afterEvents: 0,
+      status: { code: 410, reason: 'Expired', message: 'too old resource version' },
+      count: 3,
+    });
     const { sleep, delays } = recordingSleep();
     const resyncs: unknown[] = [];
     churn(1);
-    await consume(watch<Lease>(client, target, { sleep, random: () => 0, onResync: (info) => resyncs.push(info) }), (s) => s.filter((e) => e.startsWith('RESYNC')).length === 3);
+    await consume(
+      watch<Lease>(client, target, { sleep, random: () => 0, onResync: (info) => resyncs.push(info) }),
+      (s) => s.filter((e) => e.startsWith('RESYNC')).length === 3,
+    );
     expect(resyncs).toHaveLength(3);
     expect(delays).toEqual([200, 400, 800]);
     expect(server.requests().filter((r) => !r.watch)).toHaveLength(4);
@@ -379,14 +499,21 @@ describe('watch: errors', () => {
   it('network failures (connection refused) are retried and bounded by maxRetries', async () => {
     const dead = createClient({ baseUrl: 'http://127.0.0.1:1' });
     const { sleep, delays } = recordingSleep();
-    const error = await rejectionOf(consume(watch<Lease>(dead, target, { resourceVersion: '1', sleep, reconnect: { maxRetries: 2 } }), () => false));
+    const error = await rejectionOf(
+      consume(watch<Lease>(dead, target, { resourceVersion: '1', sleep, reconnect: { maxRetries: 2 } }), () => false),
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect(delays).toHaveLength(2);
   });
 
   it('every connection delivering an event and then an in-stream ERROR 500 backs off: delays double and attempt counts up', async () => {
     const expected = churn(5);
-    server.scriptWatches({ kind: 'error', afterEvents: 1, status: { code: 500, reason: 'InternalError', message: 'etcd hiccup' }, count: 5 });
+    server.scriptWatches({
+      kind: 'error',
+      afterEvents: 1,
+      status: { code: 500, reason: 'InternalError', message: 'etcd hiccup' },
+      count: 5,
+    });
     const { sleep, delays } = recordingSleep();
     const connects: number[] = [];
     const disconnects: number[] = [];
@@ -413,7 +540,9 @@ describe('watch: errors', () => {
     server.scriptWatches({ kind: 'error', afterEvents: 0, status: { code: 400, reason: 'BadRequest', message } });
     const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), () => false));
     expect(error).toBeInstanceOf(WatchError);
-    expect((error as WatchError).message).toBe(`watch error 400 ${`BadRequest: %1B[2J%0D%0Aforged ${'m'.repeat(200)}`.slice(0, 200)}…`);
+    expect((error as WatchError).message).toBe(
+      `watch error 400 ${`BadRequest: %1B[2J%0D%0Aforged ${'m'.repeat(200)}`.slice(0, 200)}…`,
+    );
     expect((error as WatchError).statusObject.message).toBe(message);
   });
 
@@ -424,10 +553,12 @@ describe('watch: errors', () => {
       { kind: 'error', afterEvents: 1, status: { code: 400, reason: 'BadRequest', message: 'nope' } },
     );
     const seen: string[] = [];
-    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), (s) => {
-      seen.splice(0, seen.length, ...s);
-      return false;
-    }));
+    const error = await rejectionOf(
+      consume(leaseWatch({ resourceVersion: '103' }), (s) => {
+        seen.splice(0, seen.length, ...s);
+        return false;
+      }),
+    );
     expect(seen).toEqual(expected);
     expect(error).toBeInstanceOf(WatchError);
     expect(error).toMatchObject({ code: 400, reason: 'BadRequest', message: 'watch error 400 BadRequest: nope' });
@@ -435,12 +566,18 @@ describe('watch: errors', () => {
 
   it('a malformed line is thrown as WatchDecodeError after the events before it, and not retried', async () => {
     const scripts = await scripted();
-    scripts.scripts.push((ctx) => ctx.end(`${JSON.stringify({ type: 'ADDED', object: leaseOf('z', '200') })}\n{"type":"MODIFIED","object":{oops}\n`));
+    scripts.scripts.push((ctx) =>
+      ctx.end(
+        `${JSON.stringify({ type: 'ADDED', object: leaseOf('z', '200') })}\n{"type":"MODIFIED","object":{oops}\n`,
+      ),
+    );
     const seen: string[] = [];
-    const error = await rejectionOf(consume(leaseWatch({ resourceVersion: '103' }), (s) => {
-      seen.splice(0, seen.length, ...s);
-      return false;
-    }));
+    const error = await rejectionOf(
+      consume(leaseWatch({ resourceVersion: '103' }), (s) => {
+        seen.splice(0, seen.length, ...s);
+        return false;
+      }),
+    );
     expect(seen).toEqual(['ADDED z@200']);
     expect(error).toBeInstanceOf(WatchDecodeError);
     expect(error).toMatchObject({ excerpt: '{"type":"MODIFIED","object":{oops}', line: 2, truncated: false });
@@ -468,7 +605,9 @@ describe('watch: errors', () => {
     const seen = await consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false);
     expect(seen).toEqual(expected.slice(0, 2));
     server.scriptWatches({ kind: 'cut', afterEvents: 1, midLine: true });
-    const error = await rejectionOf(consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false));
+    const error = await rejectionOf(
+      consume(watch<Lease>(client, target, { resourceVersion: '103', reconnect: false }), () => false),
+    );
     expect(error).toBeInstanceOf(TypeError);
     expect(server.watchRequests()).toHaveLength(2);
   });
@@ -492,9 +631,13 @@ describe('watch: stopping', () => {
     const baseline = activeTimers();
     const controller = new AbortController();
     const expected = churn(2);
-    const seen = await consume(leaseWatch({ resourceVersion: '103', signal: controller.signal, idleTimeoutMs: 60_000 }), () => false, (_n, s) => {
-      if (s.length === 2) setTimeout(() => controller.abort(new Error('bye')), 20);
-    });
+    const seen = await consume(
+      leaseWatch({ resourceVersion: '103', signal: controller.signal, idleTimeoutMs: 60_000 }),
+      () => false,
+      (_n, s) => {
+        if (s.length === 2) setTimeout(() => controller.abort(new Error('bye')), 20);
+      },
+    );
     expect(seen).toEqual(expected);
     await server.waitForOpenWatches(0);
     await eventually(() => activeTimers() <= baseline, 2_000, 'timers to be released');
@@ -528,7 +671,10 @@ describe('watch: stopping', () => {
   it('aborting during the initial LIST ends cleanly', async () => {
     const controller = new AbortController();
     server.failLists({ status: 503 });
-    const seen = await consume(leaseWatch({ signal: controller.signal, onDisconnect: () => controller.abort() }), () => false);
+    const seen = await consume(
+      leaseWatch({ signal: controller.signal, onDisconnect: () => controller.abort() }),
+      () => false,
+    );
     expect(seen).toEqual([]);
   });
 
@@ -567,10 +713,21 @@ describe('watch: sendInitialEvents', () => {
   });
 
   it('falls back to LIST when the server rejects sendInitialEvents', async () => {
-    server.scriptWatches({ kind: 'http', status: 422, body: statusBody(422, 'Invalid', 'sendInitialEvents is forbidden') });
-    const seen = await consume(leaseWatch({ sendInitialEvents: true, onConnect: () => server.update('a', 'x') }), (s) => s.length === 4);
+    server.scriptWatches({
+      kind: 'http',
+      status: 422,
+      body: statusBody(422, 'Invalid', 'sendInitialEvents is forbidden'),
+    });
+    const seen = await consume(
+      leaseWatch({ sendInitialEvents: true, onConnect: () => server.update('a', 'x') }),
+      (s) => s.length === 4,
+    );
     expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'ADDED c@103', 'MODIFIED a@104']);
-    expect(server.requests().map((r) => (r.watch ? `watch@${r.query.get('resourceVersion')}` : 'list'))).toEqual(['watch@', 'list', 'watch@103']);
+    expect(server.requests().map((r) => (r.watch ? `watch@${r.query.get('resourceVersion')}` : 'list'))).toEqual([
+      'watch@',
+      'list',
+      'watch@103',
+    ]);
   });
 });
 
@@ -613,10 +770,16 @@ describe('watch: bounded lines', () => {
     try {
       const seen: string[] = [];
       const error = await rejectionOf(
-        consume(watch<Lease>(createClient({ baseUrl: loopback.baseUrl }), target, { resourceVersion: '103', maxLineBytes: 64 * 1024 }), (s) => {
-      seen.splice(0, seen.length, ...s);
-      return false;
-    }),
+        consume(
+          watch<Lease>(createClient({ baseUrl: loopback.baseUrl }), target, {
+            resourceVersion: '103',
+            maxLineBytes: 64 * 1024,
+          }),
+          (s) => {
+            seen.splice(0, seen.length, ...s);
+            return false;
+          },
+        ),
       );
       expect(error).toBeInstanceOf(ResponseTooLargeError);
       expect(error).toMatchObject({ limit: 'maxLineBytes', maxBytes: 64 * 1024 });

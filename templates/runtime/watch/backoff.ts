@@ -35,14 +35,16 @@ export function backoffSettings(reconnect: ReconnectPolicy | undefined): Backoff
     maxDelayMs: reconnect?.maxDelayMs ?? DEFAULT_MAX_DELAY_MS,
     jitter: reconnect?.jitter ?? DEFAULT_JITTER,
   };
-  if (!(settings.maxRetries >= 0)) throw new RangeError(`reconnect.maxRetries must be >= 0, got ${settings.maxRetries}`);
+  if (!(settings.maxRetries >= 0))
+    throw new RangeError(`reconnect.maxRetries must be >= 0, got ${settings.maxRetries}`);
   if (!(settings.initialDelayMs >= 0) || !Number.isFinite(settings.initialDelayMs)) {
     throw new RangeError(`reconnect.initialDelayMs must be a finite number >= 0, got ${settings.initialDelayMs}`);
   }
   if (!(settings.maxDelayMs >= settings.initialDelayMs) || !Number.isFinite(settings.maxDelayMs)) {
     throw new RangeError(`reconnect.maxDelayMs must be finite and >= initialDelayMs, got ${settings.maxDelayMs}`);
   }
-  if (!(settings.jitter >= 0 && settings.jitter <= 1)) throw new RangeError(`reconnect.jitter must be within 0..1, got ${settings.jitter}`);
+  if (!(settings.jitter >= 0 && settings.jitter <= 1))
+    throw new RangeError(`reconnect.jitter must be within 0..1, got ${settings.jitter}`);
   return settings;
 }
 

@@ -125,16 +125,18 @@ export function createInformer<T extends KubeObjectLike>(
       if (name !== undefined) next.set(object.metadata?.namespace, name, object);
     }
     for (const old of cache.values()) {
-      const name = old.metadata?.name!;
+      // Only named objects enter the cache.
+      const name = old.metadata!.name!;
       if (next.get(old.metadata?.namespace, name) === undefined) {
         cache.delete(old.metadata?.namespace, name);
         call1(handlers.onDelete, old);
       }
     }
     for (const object of next.values()) {
-      const old = cache.set(object.metadata?.namespace, object.metadata?.name!, object);
+      const old = cache.set(object.metadata?.namespace, object.metadata!.name!, object);
       if (old === undefined) call1(handlers.onAdd, object);
-      else if (old.metadata?.resourceVersion !== object.metadata?.resourceVersion) call2(handlers.onUpdate, old, object);
+      else if (old.metadata?.resourceVersion !== object.metadata?.resourceVersion)
+        call2(handlers.onUpdate, old, object);
     }
   };
 
@@ -144,7 +146,11 @@ export function createInformer<T extends KubeObjectLike>(
     const onResync = handlers.onResync;
     if (onResync === undefined) return;
     try {
-      onResync.call(handlers, { reason: notification.reason, resourceVersion: notification.resourceVersion, objects: notification.objects.length });
+      onResync.call(handlers, {
+        reason: notification.reason,
+        resourceVersion: notification.resourceVersion,
+        objects: notification.objects.length,
+      });
     } catch (error) {
       reportError(error);
     }

@@ -23,7 +23,8 @@ export const DEFAULT_MAX_LINE_BYTES: number = 16 * 1024 * 1024;
 
 /** Throws a RangeError unless `maxLineBytes` is a usable limit. */
 export function checkMaxLineBytes(maxLineBytes: number): number {
-  if (!(maxLineBytes >= 1 && maxLineBytes <= Number.MAX_SAFE_INTEGER)) throw new RangeError(`maxLineBytes must be a number in 1..2^53-1, got ${maxLineBytes}`);
+  if (!(maxLineBytes >= 1 && maxLineBytes <= Number.MAX_SAFE_INTEGER))
+    throw new RangeError(`maxLineBytes must be a number in 1..2^53-1, got ${maxLineBytes}`);
   return maxLineBytes;
 }
 
@@ -51,8 +52,12 @@ export class WatchDecodeError extends Error {
 
   constructor(init: WatchDecodeErrorInit) {
     const excerpt = textExcerpt(init.text);
-    const problem = init.problem ?? (init.truncated ? 'stream ended in the middle of a line' : 'line is not valid JSON');
-    super(`watch stream${init.line > 0 ? ` line ${init.line}` : ''}: ${problem}: ${excerpt === '' ? '(empty)' : excerpt}`, { cause: init.cause });
+    const problem =
+      init.problem ?? (init.truncated ? 'stream ended in the middle of a line' : 'line is not valid JSON');
+    super(
+      `watch stream${init.line > 0 ? ` line ${init.line}` : ''}: ${problem}: ${excerpt === '' ? '(empty)' : excerpt}`,
+      { cause: init.cause },
+    );
     this.excerpt = excerpt;
     this.line = init.line;
     this.truncated = init.truncated;
@@ -149,7 +154,13 @@ export class NdjsonDecoder {
     try {
       rest = this.decoder.decode(bytes);
     } catch (cause) {
-      throw new WatchDecodeError({ text: lenientText(bytes), line: this.lines + 1, truncated: true, problem: 'stream ended in the middle of a UTF-8 character', cause });
+      throw new WatchDecodeError({
+        text: lenientText(bytes),
+        line: this.lines + 1,
+        truncated: true,
+        problem: 'stream ended in the middle of a UTF-8 character',
+        cause,
+      });
     }
     if (isBlank(rest)) return out;
     let value: unknown;
@@ -184,7 +195,13 @@ export class NdjsonDecoder {
     try {
       return this.decoder.decode(bytes);
     } catch (cause) {
-      throw new WatchDecodeError({ text: lenientText(bytes), line: this.lines + 1, truncated: false, problem: 'invalid UTF-8', cause });
+      throw new WatchDecodeError({
+        text: lenientText(bytes),
+        line: this.lines + 1,
+        truncated: false,
+        problem: 'invalid UTF-8',
+        cause,
+      });
     }
   }
 }
@@ -194,11 +211,15 @@ export class NdjsonDecoder {
  * TextDecoder; it is used when the platform has it (looked up, not imported:
  * the runtime stays platform-neutral) and TextDecoder otherwise.
  */
-type BufferLike = { from(buffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'utf8'): string } };
+type BufferLike = {
+  from(buffer: ArrayBufferLike, byteOffset: number, length: number): { toString(encoding: 'utf8'): string };
+};
 const PlatformBuffer: BufferLike | undefined = (globalThis as { Buffer?: BufferLike }).Buffer;
 
 function decodeWithBuffer(bytes: Uint8Array): string | undefined {
-  return PlatformBuffer === undefined ? undefined : PlatformBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  return PlatformBuffer === undefined
+    ? undefined
+    : PlatformBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** Text for an error excerpt: invalid bytes replaced, an unfinished last character left out. */
@@ -227,7 +248,10 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
  * `maxLineBytes` (default 16 MiB) with a ResponseTooLargeError, the body
  * cancelled.
  */
-export function readNdjson<T = unknown>(body: ReadableStream<Uint8Array>, options: { maxLineBytes?: number | undefined } = {}): AsyncIterableIterator<T> {
+export function readNdjson<T = unknown>(
+  body: ReadableStream<Uint8Array>,
+  options: { maxLineBytes?: number | undefined } = {},
+): AsyncIterableIterator<T> {
   return new NdjsonIterator<T>(body.getReader(), new NdjsonDecoder(options.maxLineBytes));
 }
 
@@ -321,4 +345,3 @@ class NdjsonIterator<T> implements AsyncIterableIterator<T> {
 function isBlank(text: string): boolean {
   return text.trim() === '';
 }
-

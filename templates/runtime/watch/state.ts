@@ -55,11 +55,21 @@ export type WatchInput<T> =
   /** A watch request got its 2xx. */
   | { readonly kind: 'connected' }
   /** A watch stream ended: cleanly (`connection.failed` false) or with `error`; `resourceVersion` is the resume point reached. */
-  | { readonly kind: 'closed'; readonly connection: ConnectionRecord; readonly error: unknown; readonly resourceVersion: string | undefined };
+  | {
+      readonly kind: 'closed';
+      readonly connection: ConnectionRecord;
+      readonly error: unknown;
+      readonly resourceVersion: string | undefined;
+    };
 
 export type WatchEffect<T> =
   /** Hand out the complete state: ADDED per object then onSynced (`reason` undefined), or a RESYNC. */
-  | { readonly kind: 'deliver'; readonly objects: T[]; readonly resourceVersion: string; readonly reason: ResyncReason | undefined }
+  | {
+      readonly kind: 'deliver';
+      readonly objects: T[];
+      readonly resourceVersion: string;
+      readonly reason: ResyncReason | undefined;
+    }
   /** The watch started from a given resourceVersion: onSynced with no objects. */
   | { readonly kind: 'synced'; readonly resourceVersion: string }
   /** Report the disconnect (onDisconnect), then wait `delayMs` before the next attempt. */
@@ -97,7 +107,8 @@ export function step<T>(state: WatchState, input: WatchInput<T>, backoff: Backof
     }
     case 'connected':
       // Started from a given resourceVersion: the first connection is the sync.
-      if (state.kind === 'watch' && !state.synced) return { state: { ...state, synced: true }, effect: { kind: 'synced', resourceVersion: state.rv ?? '' } };
+      if (state.kind === 'watch' && !state.synced)
+        return { state: { ...state, synced: true }, effect: { kind: 'synced', resourceVersion: state.rv ?? '' } };
       return { state, effect: undefined };
     case 'failed':
       return requestFailed(state, input.error, backoff);
@@ -107,7 +118,13 @@ export function step<T>(state: WatchState, input: WatchInput<T>, backoff: Backof
 }
 
 /** The one path for a complete state, whichever way it came (LIST or initial events) and whatever asked for it (start or 410). */
-function synced<T>(state: WatchState, rv: string | undefined, fromList: boolean, objects: T[], resourceVersion: string): Transition<T> {
+function synced<T>(
+  state: WatchState,
+  rv: string | undefined,
+  fromList: boolean,
+  objects: T[],
+  resourceVersion: string,
+): Transition<T> {
   const reason = state.kind === 'sync' ? state.reason : undefined;
   return {
     state: { kind: 'watch', fromList, rv, via: state.via, synced: state.synced || reason === undefined },
@@ -140,7 +157,11 @@ function requestFailed<T>(state: WatchState, error: unknown, backoff: BackoffPol
  * its 200 must not retry at full speed forever, nor one that delivers an event and then an in-stream ERROR (or
  * is cut) every time.
  */
-function closed<T>(state: WatchState, input: Extract<WatchInput<T>, { kind: 'closed' }>, backoff: BackoffPolicy | undefined): Transition<T> {
+function closed<T>(
+  state: WatchState,
+  input: Extract<WatchInput<T>, { kind: 'closed' }>,
+  backoff: BackoffPolicy | undefined,
+): Transition<T> {
   const { connection, error } = input;
   const at: WatchState = state.kind === 'watch' ? { ...state, rv: input.resourceVersion } : state;
   const healthy = provedItself(connection);
@@ -159,11 +180,16 @@ function closed<T>(state: WatchState, input: Extract<WatchInput<T>, { kind: 'clo
     if (backoff === undefined) {
       // A single connection that ended; it fails only if the initial events never completed.
       const effect: WatchEffect<T> =
-        after.kind === 'sync' ? { kind: 'fail', error: new WatchClosedError('the watch ended before the initial state was complete') } : { kind: 'finish' };
+        after.kind === 'sync'
+          ? { kind: 'fail', error: new WatchClosedError('the watch ended before the initial state was complete') }
+          : { kind: 'finish' };
       return { state: after, effect };
     }
     if (healthy) return { state: after, effect: wait(undefined, backoff, 0) };
-    const delay = retry<T>(new WatchClosedError('the server ended the watch at once, without sending anything'), backoff);
+    const delay = retry<T>(
+      new WatchClosedError('the server ended the watch at once, without sending anything'),
+      backoff,
+    );
     // Reported as a clean end (no error), delayed like a failure.
     return { state: after, effect: delay.kind === 'wait' ? { ...delay, error: undefined } : delay };
   }

@@ -35,12 +35,15 @@ export async function startScriptedFront(upstream: string): Promise<ScriptedFron
   const sockets = new Set<Socket>();
 
   const forward = (req: IncomingMessage, res: ServerResponse): void => {
-    const outgoing = request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers }, (upstreamRes) => {
-      res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
-      res.flushHeaders();
-      upstreamRes.pipe(res);
-      upstreamRes.on('error', () => res.socket?.destroy());
-    });
+    const outgoing = request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: req.headers },
+      (upstreamRes) => {
+        res.writeHead(upstreamRes.statusCode ?? 502, upstreamRes.headers);
+        res.flushHeaders();
+        upstreamRes.pipe(res);
+        upstreamRes.on('error', () => res.socket?.destroy());
+      },
+    );
     outgoing.on('error', () => res.socket?.destroy());
     res.on('close', () => outgoing.destroy());
     req.pipe(outgoing);
@@ -100,5 +103,9 @@ export function leaseOf(name: string, resourceVersion: string, holderIdentity = 
 }
 
 export function bookmarkObject(rv: number, annotations?: Record<string, string>): Record<string, unknown> {
-  return { kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', metadata: { resourceVersion: String(rv), ...(annotations === undefined ? {} : { annotations }) } };
+  return {
+    kind: 'Lease',
+    apiVersion: 'coordination.k8s.io/v1',
+    metadata: { resourceVersion: String(rv), ...(annotations === undefined ? {} : { annotations }) },
+  };
 }

@@ -10,7 +10,14 @@ export const LEASES_PATH = `/apis/coordination.k8s.io/v1/namespaces/${NAMESPACE}
 export interface Lease {
   apiVersion?: string;
   kind?: string;
-  metadata: { name: string; namespace?: string; resourceVersion: string; uid?: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  metadata: {
+    name: string;
+    namespace?: string;
+    resourceVersion: string;
+    uid?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+  };
   spec: { holderIdentity?: string };
 }
 
@@ -61,12 +68,20 @@ export async function startTestCluster(firstResourceVersion = 101): Promise<Test
   const server = await startLeaseApiServer({ bookmarkIntervalMs: 60_000, namespaces: [SEED_NAMESPACE] });
   check(server.store.create({ metadata: { name: 'seed', namespace: SEED_NAMESPACE }, spec: {} }));
   for (let i = 0; Number(server.store.resourceVersion) < firstResourceVersion - 1; i++) {
-    check(server.store.update({ metadata: { name: 'seed', namespace: SEED_NAMESPACE }, spec: { holderIdentity: `seed-${i}` } }));
+    check(
+      server.store.update({
+        metadata: { name: 'seed', namespace: SEED_NAMESPACE },
+        spec: { holderIdentity: `seed-${i}` },
+      }),
+    );
   }
   let watchPlans: WatchFault[] = [];
   let listFailures: HttpErrorFault[] = [];
   const apply = (): void =>
-    server.setFaults({ watch: watchPlans, httpError: listFailures.map((f) => ({ ...f, count: 1, when: (r) => r.verb === 'list' })) });
+    server.setFaults({
+      watch: watchPlans,
+      httpError: listFailures.map((f) => ({ ...f, count: 1, when: (r) => r.verb === 'list' })),
+    });
 
   const current = (name: string): Lease => {
     const lease = server.store.get(NAMESPACE, name);
@@ -79,14 +94,26 @@ export async function startTestCluster(firstResourceVersion = 101): Promise<Test
       .filter((r) => r.path.startsWith(LEASES_PATH))
       .map((r) => {
         const query = new URLSearchParams(r.query);
-        return { method: r.method, path: r.path, query, watch: query.get('watch') === 'true' || query.get('watch') === '1' };
+        return {
+          method: r.method,
+          path: r.path,
+          query,
+          watch: query.get('watch') === 'true' || query.get('watch') === '1',
+        };
       });
 
   return {
     server,
     url: server.url,
     create: (name, holderIdentity = 'a', labels) =>
-      rvOf(check(server.store.create({ metadata: { name, namespace: NAMESPACE, ...(labels === undefined ? {} : { labels }) }, spec: { holderIdentity } }))),
+      rvOf(
+        check(
+          server.store.create({
+            metadata: { name, namespace: NAMESPACE, ...(labels === undefined ? {} : { labels }) },
+            spec: { holderIdentity },
+          }),
+        ),
+      ),
     update: (name, holderIdentity) => {
       const lease = current(name);
       const { resourceVersion: _drop, ...metadata } = lease.metadata;
@@ -105,13 +132,22 @@ export async function startTestCluster(firstResourceVersion = 101): Promise<Test
     requests,
     watchRequests: () => requests().filter((r) => r.watch),
     waitForOpenWatches: async (count, timeoutMs = 5_000) => {
-      await eventually(() => server.activeWatches() === count, timeoutMs, `${count} open watches (have ${server.activeWatches()})`);
+      await eventually(
+        () => server.activeWatches() === count,
+        timeoutMs,
+        `${count} open watches (have ${server.activeWatches()})`,
+      );
     },
     close: () => server.close(),
   };
 }
 
-export function statusBody(code: number, reason: string, message = reason, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function statusBody(
+  code: number,
+  reason: string,
+  message = reason,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code, ...extra };
 }
 

@@ -8,7 +8,13 @@
  */
 
 import type { KubernetesStatus } from '../errors.js';
-import { excerpt, isKubernetesApiError, RequestTimeoutError, ResponseTooLargeError, UnexpectedResponseError } from '../errors.js';
+import {
+  excerpt,
+  isKubernetesApiError,
+  RequestTimeoutError,
+  ResponseTooLargeError,
+  UnexpectedResponseError,
+} from '../errors.js';
 import { WatchDecodeError } from './ndjson.js';
 
 /** An in-stream `{"type":"ERROR"}` event. Never yielded: a 410 leads to a RESYNC, retriable codes to a reconnect, the rest is thrown. */
@@ -29,7 +35,8 @@ export class WatchError extends Error {
   constructor(statusObject: KubernetesStatus) {
     const code = typeof statusObject.code === 'number' ? statusObject.code : 0;
     const reason = typeof statusObject.reason === 'string' ? statusObject.reason : '';
-    const message = typeof statusObject.message === 'string' && statusObject.message !== '' ? `: ${statusObject.message}` : '';
+    const message =
+      typeof statusObject.message === 'string' && statusObject.message !== '' ? `: ${statusObject.message}` : '';
     // The whole Status stays on `statusObject`; the message gets a bounded excerpt with control characters escaped.
     super(`watch error ${code} ${excerpt(`${reason || 'Unknown'}${message}`)}`);
     this.status = code;
@@ -69,7 +76,13 @@ export function goneReason(error: unknown): ResyncReason | undefined {
 }
 
 const RETRIABLE_STATUS: ReadonlySet<number> = new Set([429, 500, 502, 503, 504]);
-const RETRIABLE_REASONS: ReadonlySet<string> = new Set(['TooManyRequests', 'ServerTimeout', 'Timeout', 'InternalError', 'ServiceUnavailable']);
+const RETRIABLE_REASONS: ReadonlySet<string> = new Set([
+  'TooManyRequests',
+  'ServerTimeout',
+  'Timeout',
+  'InternalError',
+  'ServiceUnavailable',
+]);
 
 /**
  * 410 (by re-listing), 429 and 5xx answers, dropped/idle/cut connections, client-side timeouts and
@@ -78,12 +91,22 @@ const RETRIABLE_REASONS: ReadonlySet<string> = new Set(['TooManyRequests', 'Serv
  */
 export function isRetriable(error: unknown): boolean {
   // A resume would replay the same line; a body that is not a list (a proxy's page) is not going to fix itself.
-  if (error instanceof WatchDecodeError || error instanceof ResponseTooLargeError || error instanceof UnexpectedResponseError) return false;
+  if (
+    error instanceof WatchDecodeError ||
+    error instanceof ResponseTooLargeError ||
+    error instanceof UnexpectedResponseError
+  )
+    return false;
   // A 410 is answered by a re-list, which is a retry of its own.
   if (goneReason(error) !== undefined) return true;
   if (error instanceof WatchError) return RETRIABLE_STATUS.has(error.status) || RETRIABLE_REASONS.has(error.reason);
   if (isKubernetesApiError(error)) return RETRIABLE_STATUS.has(error.status);
-  if (error instanceof WatchIdleTimeoutError || error instanceof WatchClosedError || error instanceof RequestTimeoutError) return true;
+  if (
+    error instanceof WatchIdleTimeoutError ||
+    error instanceof WatchClosedError ||
+    error instanceof RequestTimeoutError
+  )
+    return true;
   // fetch and body-read failures: connection refused/reset, socket closed mid-stream ("terminated"), DNS, TLS.
   return true;
 }

@@ -45,7 +45,13 @@ export interface ListResponse<T> {
 
 const DEFAULT_LIMIT = 500;
 /** Query keys owned by paging; a caller's values for them would break the protocol. */
-const PAGING_KEYS: ReadonlySet<string> = new Set(['limit', 'continue', 'watch', 'allowWatchBookmarks', 'sendInitialEvents']);
+const PAGING_KEYS: ReadonlySet<string> = new Set([
+  'limit',
+  'continue',
+  'watch',
+  'allowWatchBookmarks',
+  'sendInitialEvents',
+]);
 
 /**
  * Every item of a (paginated) LIST. Yields page by page as they arrive. On an
@@ -55,7 +61,8 @@ const PAGING_KEYS: ReadonlySet<string> = new Set(['limit', 'continue', 'watch', 
 export function listAll<T>(client: Client, target: WatchTarget, options: ListAllOptions = {}): AsyncIterable<T> {
   const limit = pageLimit(options.limit);
   const mode = options.onExpired ?? 'restart';
-  if (mode !== 'restart' && mode !== 'continue') throw new TypeError(`onExpired must be 'restart' or 'continue', got ${String(mode)}`);
+  if (mode !== 'restart' && mode !== 'continue')
+    throw new TypeError(`onExpired must be 'restart' or 'continue', got ${String(mode)}`);
   return {
     [Symbol.asyncIterator]: (): AsyncIterator<T> => runListAll<T>(client, target, options, limit, mode),
   };
@@ -108,7 +115,9 @@ export function fetchListPage<T>(
   if (limit > 0) params['limit'] = limit;
   if (token !== undefined) params['continue'] = token;
   const query = encodeQuery(params);
-  return client.request<unknown>({ method: 'GET', path: target.path, query }, { signal }).then((page) => checkList<T>(page, client.baseUrl + target.path + query));
+  return client
+    .request<unknown>({ method: 'GET', path: target.path, query }, { signal })
+    .then((page) => checkList<T>(page, client.baseUrl + target.path + query));
 }
 
 /**
@@ -167,10 +176,14 @@ function checkList<T>(page: unknown, url: string): ListResponse<T> {
     const items: unknown = (page as { items?: unknown }).items;
     if (items == null || Array.isArray(items)) return page as ListResponse<T>;
   }
-  throw new UnexpectedResponseError({ method: 'GET', url, kind: 'notAList', received: received === 'object' ? 'object with non-array items' : received });
+  throw new UnexpectedResponseError({
+    method: 'GET',
+    url,
+    kind: 'notAList',
+    received: received === 'object' ? 'object with non-array items' : received,
+  });
 }
 
 function continueTokenOf(error: unknown): string | undefined {
   return isKubernetesApiError(error) ? nonEmpty(error.statusObject?.metadata?.continue) : undefined;
 }
-

@@ -4,7 +4,14 @@
 /** The subset of an object's shape that watches, lists and informers rely on. */
 export type KubeObjectLike = {
   // `| undefined` throughout: generated models take undefined in optional fields (exactOptionalPropertyTypes).
-  metadata?: { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined; uid?: string | undefined } | undefined;
+  metadata?:
+    | {
+        name?: string | undefined;
+        namespace?: string | undefined;
+        resourceVersion?: string | undefined;
+        uid?: string | undefined;
+      }
+    | undefined;
 };
 
 /**

@@ -161,12 +161,17 @@ const WATCH_KEYS: ReadonlySet<string> = new Set([
  *
  * Each `[Symbol.asyncIterator]()` call starts an independent watch.
  */
-export function watch<T extends KubeObjectLike>(client: Client, target: WatchTarget, options: WatchOptions = {}): AsyncIterable<WatchNotification<T>> {
+export function watch<T extends KubeObjectLike>(
+  client: Client,
+  target: WatchTarget,
+  options: WatchOptions = {},
+): AsyncIterable<WatchNotification<T>> {
   const config = resolveConfig(options);
   // A client that cannot stream would otherwise fail every connection attempt and be retried forever.
   sendOf(client);
   return {
-    [Symbol.asyncIterator]: (): AsyncIterator<WatchNotification<T>> => flattenBatches(runWatch<T>(client, target, options, config), options.signal),
+    [Symbol.asyncIterator]: (): AsyncIterator<WatchNotification<T>> =>
+      flattenBatches(runWatch<T>(client, target, options, config), options.signal),
   };
 }
 
@@ -176,11 +181,16 @@ export function watch<T extends KubeObjectLike>(client: Client, target: WatchTar
  * informer), which then pay no promise and no iterator step per event; they must stop taking a batch's
  * events once `options.signal` aborts, as `watch()` does.
  */
-export function watchBatches<T extends KubeObjectLike>(client: Client, target: WatchTarget, options: WatchOptions = {}): AsyncIterable<WatchNotification<T> | Batch<T>> {
+export function watchBatches<T extends KubeObjectLike>(
+  client: Client,
+  target: WatchTarget,
+  options: WatchOptions = {},
+): AsyncIterable<WatchNotification<T> | Batch<T>> {
   const config = resolveConfig(options);
   sendOf(client);
   return {
-    [Symbol.asyncIterator]: (): AsyncIterator<WatchNotification<T> | Batch<T>> => runWatch<T>(client, target, options, config),
+    [Symbol.asyncIterator]: (): AsyncIterator<WatchNotification<T> | Batch<T>> =>
+      runWatch<T>(client, target, options, config),
   };
 }
 
@@ -196,7 +206,10 @@ export class Batch<T> {
   constructor(readonly events: ReadonlyArray<WatchNotification<T>>) {}
 }
 
-function flattenBatches<T>(inner: AsyncGenerator<WatchNotification<T> | Batch<T>, void, undefined>, signal: AbortSignal | undefined): AsyncIterator<WatchNotification<T>> {
+function flattenBatches<T>(
+  inner: AsyncGenerator<WatchNotification<T> | Batch<T>, void, undefined>,
+  signal: AbortSignal | undefined,
+): AsyncIterator<WatchNotification<T>> {
   let buffered: ReadonlyArray<WatchNotification<T>> = [];
   let next = 0;
   const pull = async (): Promise<IteratorResult<WatchNotification<T>>> => {
@@ -245,7 +258,8 @@ function resolveConfig(options: WatchOptions): Config {
   const reconnect = options.reconnect;
   const backoff = reconnect === false ? undefined : backoffSettings(reconnect);
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  if (!(idleTimeoutMs > 0) || !Number.isFinite(idleTimeoutMs)) throw new RangeError(`idleTimeoutMs must be a finite number > 0, got ${idleTimeoutMs}`);
+  if (!(idleTimeoutMs > 0) || !Number.isFinite(idleTimeoutMs))
+    throw new RangeError(`idleTimeoutMs must be a finite number > 0, got ${idleTimeoutMs}`);
   const timeoutSeconds = options.timeoutSeconds;
   if (timeoutSeconds !== undefined && (!Number.isSafeInteger(timeoutSeconds) || timeoutSeconds < 0)) {
     throw new RangeError(`timeoutSeconds must be an integer >= 0, got ${timeoutSeconds}`);
@@ -307,7 +321,8 @@ async function* runWatch<T extends KubeObjectLike>(
       case 'deliver':
         yield handOut(effect, true);
         if (isAborted(signal)) return;
-        if (effect.reason === undefined) options.onSynced?.({ resourceVersion: effect.resourceVersion, objects: effect.objects.length });
+        if (effect.reason === undefined)
+          options.onSynced?.({ resourceVersion: effect.resourceVersion, objects: effect.objects.length });
         // This generator lives as long as the watch: a reference to the listed objects must not outlive their hand-out.
         effect = undefined;
         break;
@@ -325,7 +340,15 @@ async function* runWatch<T extends KubeObjectLike>(
   }
 
   /** Waits after reporting the disconnect; false when aborted meanwhile. */
-  async function pause({ error, attempt, delayMs }: { error: unknown; attempt: number; delayMs: number }): Promise<boolean> {
+  async function pause({
+    error,
+    attempt,
+    delayMs,
+  }: {
+    error: unknown;
+    attempt: number;
+    delayMs: number;
+  }): Promise<boolean> {
     options.onDisconnect?.({ error, attempt, delayMs });
     if (delayMs <= 0) return !isAborted(signal);
     try {
@@ -354,7 +377,10 @@ async function* runWatch<T extends KubeObjectLike>(
    * onSynced once it was taken), or onResync and the RESYNC. `watermarked`: the next events are read from a new
    * connection at `resourceVersion`.
    */
-  function handOut({ objects, resourceVersion, reason }: Extract<WatchEffect<T>, { kind: 'deliver' }>, watermarked: boolean): Batch<T> | ResyncEvent<T> {
+  function handOut(
+    { objects, resourceVersion, reason }: Extract<WatchEffect<T>, { kind: 'deliver' }>,
+    watermarked: boolean,
+  ): Batch<T> | ResyncEvent<T> {
     seen.replace(objects, watermarked && isOrderedFrom(resourceVersion));
     if (reason !== undefined) {
       options.onResync?.({ reason, resourceVersion, objects: objects.length });
@@ -398,7 +424,8 @@ async function* runWatch<T extends KubeObjectLike>(
     }
     options.onConnect?.({ resourceVersion: streaming ? undefined : rv, attempt: machine.backoff?.failures ?? 0 });
     const syncedEffect = machine.feed({ kind: 'connected' });
-    if (syncedEffect?.kind === 'synced') options.onSynced?.({ resourceVersion: syncedEffect.resourceVersion, objects: 0 });
+    if (syncedEffect?.kind === 'synced')
+      options.onSynced?.({ resourceVersion: syncedEffect.resourceVersion, objects: 0 });
 
     // Starting at resourceVersion "0" (or none) the server first sends synthetic ADDED events in no particular order: only a
     // stream that starts at a concrete resourceVersion is ordered, and only there does the watermark decide.
@@ -473,7 +500,11 @@ async function* runWatch<T extends KubeObjectLike>(
               if (type === 'BOOKMARK') {
                 if (!isInitialEventsEnd(object)) continue;
                 // The initial state is complete: hand it out, then go on as an ordinary watch from the bookmark.
-                let effect = machine.feed({ kind: 'initialEventsEnd', objects: [...unkeyed, ...initial.values()], resourceVersion: objectRv });
+                let effect = machine.feed({
+                  kind: 'initialEventsEnd',
+                  objects: [...unkeyed, ...initial.values()],
+                  resourceVersion: objectRv,
+                });
                 initial = undefined;
                 unkeyed.length = 0;
                 rv = machine.state.rv;
@@ -481,7 +512,8 @@ async function* runWatch<T extends KubeObjectLike>(
                   // The rest of this connection is read as an unordered stream (see `ordered`), where the map decides.
                   yield handOut(effect, false);
                   if (isAborted(signal)) return FINISH;
-                  if (effect.reason === undefined) options.onSynced?.({ resourceVersion: effect.resourceVersion, objects: effect.objects.length });
+                  if (effect.reason === undefined)
+                    options.onSynced?.({ resourceVersion: effect.resourceVersion, objects: effect.objects.length });
                   // This connection may last hours: it must not keep the initial objects once the consumer has them.
                   effect = undefined;
                 }
@@ -560,7 +592,12 @@ function toEvent(value: unknown): RawEvent {
 }
 
 function failShape(text: string): never {
-  throw new WatchDecodeError({ text, line: 0, truncated: false, problem: 'not a watch event ({"type":…,"object":{…}})' });
+  throw new WatchDecodeError({
+    text,
+    line: 0,
+    truncated: false,
+    problem: 'not a watch event ({"type":…,"object":{…}})',
+  });
 }
 
 function isInitialEventsEnd(object: unknown): boolean {
@@ -577,7 +614,6 @@ function ignore(): void {}
 function isOrderedFrom(rv: string): boolean {
   return rv !== '' && rv !== '0' && isDecimal(rv);
 }
-
 
 /** A function, not `signal?.aborted`, so control-flow narrowing does not assume it cannot change across awaits. */
 function isAborted(signal: AbortSignal | undefined): boolean {
