@@ -10,7 +10,7 @@ import type { FieldSchema, ObjectSchema } from '../schema/field-schema.js';
 import type { FieldError } from '../status.js';
 import { validateObjectMeta, validateStrategy } from '../validation/validate-lease.js';
 import type { Semver } from './semver.js';
-import { parseSemver } from './semver.js';
+import { parseSemver, ZERO_VERSION } from './semver.js';
 
 export const CANDIDATE_KIND = 'LeaseCandidate';
 export const CANDIDATE_PLURAL = 'leasecandidates';
@@ -75,24 +75,24 @@ export function configMapKeyErrors(value: string): string[] {
 const VALID_SEMVER = 'must be a valid semantic version';
 const OEV_REQUIRES = "must be specified when `strategy` is 'OldestEmulationVersion'";
 
-/** The parsed version, or the field error of one that does not parse (semver.Parse, strict). */
-function versionField(spec: JsonObject, field: 'binaryVersion' | 'emulationVersion'): { errors: FieldError[]; version: Semver | undefined } {
+/** The parsed version, or the field error of one that does not parse (semver.Parse, strict); empty or invalid is semver.Version{}. */
+function versionField(spec: JsonObject, field: 'binaryVersion' | 'emulationVersion'): { errors: FieldError[]; version: Semver } {
   const value = stringAt(spec, field) ?? '';
-  if (value === '') return { errors: [], version: undefined };
+  if (value === '') return { errors: [], version: ZERO_VERSION };
   const parsed = parseSemver(value);
-  return parsed.ok ? { errors: [], version: parsed.value } : { errors: [{ type: 'Invalid', field: `spec.${field}`, value, detail: VALID_SEMVER }], version: undefined };
+  return parsed.ok ? { errors: [], version: parsed.value } : { errors: [{ type: 'Invalid', field: `spec.${field}`, value, detail: VALID_SEMVER }], version: ZERO_VERSION };
 }
 
-/** An empty or invalid version is semver.Version{} (0.0.0) in the comparisons that follow. */
-function orderErrors(spec: JsonObject, binary: Semver | undefined, emulation: Semver | undefined): FieldError[] {
+/** bv.LT(ev), both given: an invalid version takes part as 0.0.0, as kube-apiserver's. */
+function orderErrors(spec: JsonObject, binary: Semver, emulation: Semver): FieldError[] {
   const binaryText = stringAt(spec, 'binaryVersion') ?? '';
   if (binaryText === '' || (stringAt(spec, 'emulationVersion') ?? '') === '') return [];
-  const below = emulation !== undefined && (binary === undefined ? !isZero(emulation) : binary.compare(emulation) < 0);
-  return below ? [{ type: 'Invalid', field: 'spec.binaryVersion', value: binaryText, detail: 'must be greater than or equal to `emulationVersion`' }] : [];
+  return binary.compare(emulation) < 0 ? [{ type: 'Invalid', field: 'spec.binaryVersion', value: binaryText, detail: 'must be greater than or equal to `emulationVersion`' }] : [];
 }
 
-function isZero(v: Semver | undefined): boolean {
-  return v === undefined || (v.major === 0 && v.minor === 0 && v.patch === 0 && v.pre.length === 0);
+/** v.EQ(semver.Version{}): Compare, so a pre-release of 0.0.0 is not zero. */
+function isZero(v: Semver): boolean {
+  return v.compare(ZERO_VERSION) === 0;
 }
 
 /** ValidateLeaseCandidateSpec of 1.32+ (v1alpha2, v1beta1): leaseName, binaryVersion and strategy are required. */
