@@ -1,10 +1,12 @@
 // CORS for browser clients, as kube-apiserver's --cors-allowed-origins (k8s.io/apiserver filters/cors.go):
 // allowed Origins get the Access-Control-* headers and a 204 preflight; others get no CORS header at all.
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand } from '../../templates/server/cli-args.js';
 import { main } from '../../templates/server/cli.js';
 import type { LeaseApiServer } from '../../templates/server/index.js';
-import { api, NS_BASE, start } from './helpers.js';
+import type { JsonBody } from './helpers.js';
+import { api, create, expectServerIntact, NS_BASE, start } from './helpers.js';
 
 const DASHBOARD = 'http://dashboard.test:3000';
 const CORS_HEADERS = ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers', 'access-control-allow-credentials'];
@@ -105,5 +107,57 @@ describe('CORS (--cors-allowed-origins)', () => {
       controller.abort();
     }
     expect(await exit).toBe(0);
+  });
+});
+
+/** One request with exactly these header lines (fetch would join repeated headers into one). */
+function rawRequest(url: string, method: string, headers: Record<string, string | string[]>): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('CORS against hostile Origin headers', () => {
+  let server: LeaseApiServer;
+  let sentinel: JsonBody;
+  beforeAll(async () => {
+    server = await start({ corsAllowedOrigins: ['^http://dashboard\\.test(:[0-9]+)?$', '//localhost(:|$)'] });
+    sentinel = await create(server, 'sentinel', { holderIdentity: 'keeper', leaseDurationSeconds: 30 });
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    ['a disallowed Origin followed by an allowed one', ['http://evil.test', 'http://localhost'], 405, undefined],
+    ['an allowed Origin followed by a disallowed one', ['http://localhost', 'http://evil.test'], 204, 'http://localhost'],
+  ])('reads only the first of two Origin headers, as Go\'s Header.Get: %s', async (_what, origins, status, allowOrigin) => {
+    const res = await rawRequest(`${server.url}${NS_BASE}/sentinel`, 'OPTIONS', { Origin: origins, 'Access-Control-Request-Method': 'PATCH' });
+    expect(res.status).toBe(status);
+    expect(res.headers['access-control-allow-origin']).toBe(allowOrigin);
+    await expectServerIntact(server, sentinel);
+  });
+
+  it.each([
+    ['the opaque origin null', 'null'],
+    ['the allowed origin in upper case (the patterns are case-sensitive, as Go\'s regexp)', 'HTTP://LOCALHOST'],
+    ['a non-ASCII character after the allowed host', 'http://localhost\u00e9'],
+    ['a 15,000-character Origin', `http://localhost${'a'.repeat(15_000)}`],
+  ])('gives %s no CORS headers and the normal answer', async (_what, origin) => {
+    const res = await rawRequest(`${server.url}${NS_BASE}/sentinel`, 'GET', { Origin: origin });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    await expectServerIntact(server, sentinel);
+  });
+
+  it('sends no Vary: Origin, as kube-apiserver\'s WithCORS, on allowed and disallowed answers', async () => {
+    for (const origin of ['http://localhost', 'http://evil.test']) {
+      const res = await rawRequest(`${server.url}${NS_BASE}/sentinel`, 'GET', { Origin: origin });
+      expect(res.status).toBe(200);
+      expect(res.headers['vary']).toBeUndefined();
+    }
   });
 });
