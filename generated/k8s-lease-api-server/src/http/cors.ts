@@ -40,7 +40,9 @@ export function compileCorsOrigins(patterns: readonly string[]): Result<CorsPoli
 }
 
 function allowedOrigin(policy: CorsPolicy, req: IncomingMessage): string | undefined {
-  const origin = req.headers.origin;
+  // req.Header.Get("Origin"): the first Origin header only. Node joins repeated ones with ", ", which let
+  // `Origin: http://evil` + `Origin: http://allowed` pass an unpinned pattern and be echoed whole.
+  const origin = req.headersDistinct.origin?.[0];
   if (origin === undefined || origin === '') return undefined;
   return policy.origins.some((re) => re.test(origin)) ? origin : undefined;
 }
