@@ -153,6 +153,18 @@ describe('CORS against hostile Origin headers', () => {
     await expectServerIntact(server, sentinel);
   });
 
+  it('takes an RE2 flag group as kube-apiserver does: (?i) matches the Origin in any case', async () => {
+    const caseless = await start({ corsAllowedOrigins: ['(?i)^http://dashboard\\.test$'] });
+    try {
+      const res = await rawRequest(`${caseless.url}${NS_BASE}`, 'OPTIONS', { Origin: 'HTTP://Dashboard.TEST', 'Access-Control-Request-Method': 'PATCH' });
+      expect(res.status).toBe(204);
+      expect(res.headers['access-control-allow-origin']).toBe('HTTP://Dashboard.TEST');
+    } finally {
+      await caseless.close();
+    }
+    await expect(start({ corsAllowedOrigins: ['(?U)^http://a+$'] })).rejects.toThrow('corsAllowedOrigins: "(?U)^http://a+$" uses the flag "U", which only i, m and s can be translated from');
+  });
+
   it('sends no Vary: Origin, as kube-apiserver\'s WithCORS, on allowed and disallowed answers', async () => {
     for (const origin of ['http://localhost', 'http://evil.test']) {
       const res = await rawRequest(`${server.url}${NS_BASE}/sentinel`, 'GET', { Origin: origin });
