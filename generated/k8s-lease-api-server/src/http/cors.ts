@@ -30,13 +30,27 @@ export function compileCorsOrigins(patterns: readonly string[]): Result<CorsPoli
     if (pattern === '') return err('corsAllowedOrigins: empty value (give regular expressions such as "^https://dashboard\\.example\\.com$")');
     const pinned = (pattern.includes('^') || pattern.includes('//')) && (pattern.includes('$') || pattern.includes(':'));
     if (!pinned) return err(`corsAllowedOrigins: ${JSON.stringify(pattern)} does not pin to start/end of host in the origin header (use "^…$", "//host(:|$)" or similar)`);
-    try {
-      origins.push(new RegExp(pattern));
-    } catch (e) {
-      return err(`corsAllowedOrigins: ${JSON.stringify(pattern)} is not a valid regular expression: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    const compiled = toJsRegExp(pattern);
+    if (!compiled.ok) return err(`corsAllowedOrigins: ${JSON.stringify(pattern)} ${compiled.error}`);
+    origins.push(compiled.value);
   }
   return ok({ origins });
+}
+
+/**
+ * RE2 puts flags in a leading group, `(?i)^https://example\.com$`, which a JavaScript RegExp cannot
+ * parse: i, m and s become RegExp flags; U (ungreedy) has no counterpart and is refused.
+ */
+function toJsRegExp(pattern: string): Result<RegExp, string> {
+  const flagGroup = /^\(\?([a-zA-Z]+)\)/.exec(pattern);
+  const flags = flagGroup?.[1] ?? '';
+  const unsupported = [...flags].find((f) => !'ims'.includes(f));
+  if (unsupported !== undefined) return err(`uses the flag ${JSON.stringify(unsupported)}, which only i, m and s can be translated from`);
+  try {
+    return ok(new RegExp(pattern.slice(flagGroup?.[0].length ?? 0), flags));
+  } catch (e) {
+    return err(`is not a valid regular expression: ${e instanceof Error ? e.message : String(e)}`);
+  }
 }
 
 function allowedOrigin(policy: CorsPolicy, req: IncomingMessage): string | undefined {
