@@ -99,7 +99,9 @@ export function pickBestLeaderOldestEmulationVersion(candidates: readonly Candid
 }
 
 /** pickBestStrategy (1.32+): the strategy of the candidates with the newest binary version; disagreement among them is an error. */
-export function pickBestStrategy(candidates: readonly Candidate[]): { ok: true; strategy: string } | { ok: false; error: string } {
+export function pickBestStrategy(
+  candidates: readonly Candidate[],
+): { ok: true; strategy: string } | { ok: false; error: string } {
   let best: Candidate | undefined;
   let strategy: string | undefined;
   for (const c of candidates) {
@@ -109,7 +111,10 @@ export function pickBestStrategy(candidates: readonly Candidate[]): { ok: true; 
       best = c;
       strategy = c.strategy;
     } else if (order === 0 && c.strategy !== strategy) {
-      return { ok: false, error: `candidates with the same binary version have different strategies ${strategy ?? ''} and ${c.strategy}` };
+      return {
+        ok: false,
+        error: `candidates with the same binary version have different strategies ${strategy ?? ''} and ${c.strategy}`,
+      };
     }
   }
   return strategy === undefined ? { ok: false, error: 'no strategy' } : { ok: true, strategy };
@@ -132,7 +137,11 @@ export interface ElectionController {
  * leases: the Lease operations; candidates: the LeaseCandidate operations (any served version: they share one store).
  * resyncMs: how often a pass runs on its own (the controller's 5 s requeue); 0 for none (tests drive reconcileAll).
  */
-export function startElectionController(leases: OperationContext, candidates: OperationContext, resyncMs: number): ElectionController {
+export function startElectionController(
+  leases: OperationContext,
+  candidates: OperationContext,
+  resyncMs: number,
+): ElectionController {
   const now = leases.now;
   let lastGc = now();
   let scheduled = false;
@@ -209,7 +218,12 @@ export function startElectionController(leases: OperationContext, candidates: Op
     const t = now();
     let canVoteYet = true;
     for (const c of list) {
-      if (c.pingTime !== undefined && c.pingTime + ELECTION_DURATION_MS > t && c.renewTime !== undefined && c.renewTime < c.pingTime) {
+      if (
+        c.pingTime !== undefined &&
+        c.pingTime + ELECTION_DURATION_MS > t &&
+        c.renewTime !== undefined &&
+        c.renewTime < c.pingTime
+      ) {
         canVoteYet = false;
         continue;
       }
@@ -224,10 +238,15 @@ export function startElectionController(leases: OperationContext, candidates: Op
     if (acked.length === 0) return;
     const strategy = pickBestStrategy(acked);
     if (!strategy.ok) return;
-    const electee = strategy.strategy === OLDEST_EMULATION_VERSION ? pickBestLeaderOldestEmulationVersion(acked) : undefined;
+    const electee =
+      strategy.strategy === OLDEST_EMULATION_VERSION ? pickBestLeaderOldestEmulationVersion(acked) : undefined;
     const renewTime = formatMicroTime(t);
     if (lease === undefined) {
-      const spec: JsonObject = { leaseDurationSeconds: DEFAULT_LEASE_DURATION_SECONDS, renewTime, strategy: strategy.strategy };
+      const spec: JsonObject = {
+        leaseDurationSeconds: DEFAULT_LEASE_DURATION_SECONDS,
+        renewTime,
+        strategy: strategy.strategy,
+      };
       if (electee !== undefined) spec['holderIdentity'] = electee.name;
       createLease(leases, namespace, { metadata: { name: leaseName, namespace }, spec }, WRITE);
       return;
@@ -239,7 +258,11 @@ export function startElectionController(leases: OperationContext, candidates: Op
       // A free or expired Lease goes straight to the electee, for a fresh term of the controller's duration.
       delete next['preferredHolder'];
       delete next['acquireTime'];
-      Object.assign(next, { holderIdentity: electee.name, renewTime, leaseDurationSeconds: DEFAULT_LEASE_DURATION_SECONDS });
+      Object.assign(next, {
+        holderIdentity: electee.name,
+        renewTime,
+        leaseDurationSeconds: DEFAULT_LEASE_DURATION_SECONDS,
+      });
     } else if (electee !== undefined && holder !== electee.name) {
       // A valid term is never cut short: the holder learns of the better candidate and yields when it ends.
       next['preferredHolder'] = electee.name;

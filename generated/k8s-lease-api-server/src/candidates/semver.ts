@@ -31,7 +31,10 @@ function parseUint64(text: string): Result<bigint, string> {
 /** Major, minor and patch: digits only, no leading zero, within uint64. */
 function part(text: string, what: 'major' | 'minor' | 'patch'): Result<bigint, string> {
   if (!DIGITS.test(text)) return err(`Invalid character(s) found in ${what} number ${JSON.stringify(text)}`);
-  if (text.length > 1 && text.startsWith('0')) return err(`${what[0]?.toUpperCase()}${what.slice(1)} number must not contain leading zeroes ${JSON.stringify(text)}`);
+  if (text.length > 1 && text.startsWith('0'))
+    return err(
+      `${what[0]?.toUpperCase()}${what.slice(1)} number must not contain leading zeroes ${JSON.stringify(text)}`,
+    );
   return parseUint64(text);
 }
 
@@ -39,7 +42,8 @@ function part(text: string, what: 'major' | 'minor' | 'patch'): Result<bigint, s
 function preRelease(text: string): Result<PreRelease, string> {
   if (text === '') return err('Prerelease is empty');
   if (DIGITS.test(text)) {
-    if (text.length > 1 && text.startsWith('0')) return err(`Numeric PreRelease version must not contain leading zeroes ${JSON.stringify(text)}`);
+    if (text.length > 1 && text.startsWith('0'))
+      return err(`Numeric PreRelease version must not contain leading zeroes ${JSON.stringify(text)}`);
     return parseUint64(text);
   }
   return ALPHANUM.test(text) ? ok(text) : err(`Invalid character(s) found in prerelease ${JSON.stringify(text)}`);
@@ -67,7 +71,12 @@ function version(major: bigint, minor: bigint, patch: bigint, pre: PreRelease[])
     patch,
     pre,
     compare(other) {
-      for (const [x, y] of [[major, other.major], [minor, other.minor], [patch, other.patch]] as const) if (x !== y) return x < y ? -1 : 1;
+      for (const [x, y] of [
+        [major, other.major],
+        [minor, other.minor],
+        [patch, other.patch],
+      ] as const)
+        if (x !== y) return x < y ? -1 : 1;
       return comparePre(pre, other.pre);
     },
   };
@@ -118,7 +127,8 @@ export function parseSemverTolerant(text: string): Result<Semver, string> {
     return /^[0-9]/.test(stripped) ? stripped : `0${stripped}`;
   });
   if (parts.length < 3) {
-    if (/[+-]/.test(parts[parts.length - 1] ?? '')) return err('Short version cannot contain PreRelease/Build meta data');
+    if (/[+-]/.test(parts[parts.length - 1] ?? ''))
+      return err('Short version cannot contain PreRelease/Build meta data');
     while (parts.length < 3) parts.push('0');
   }
   return parseSemver(parts.join('.'));
