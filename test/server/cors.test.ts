@@ -1,22 +1,35 @@
 // CORS for browser clients, as kube-apiserver's --cors-allowed-origins (k8s.io/apiserver filters/cors.go):
 // allowed Origins get the Access-Control-* headers and a 204 preflight; others get no CORS header at all.
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCommand } from '../../templates/server/cli-args.js';
 import { main } from '../../templates/server/cli.js';
 import type { LeaseApiServer } from '../../templates/server/index.js';
-import { api, NS_BASE, start } from './helpers.js';
+import type { JsonBody } from './helpers.js';
+import { api, create, expectServerIntact, NS_BASE, start } from './helpers.js';
 
 const DASHBOARD = 'http://dashboard.test:3000';
-const CORS_HEADERS = ['access-control-allow-origin', 'access-control-allow-methods', 'access-control-allow-headers', 'access-control-expose-headers', 'access-control-allow-credentials'];
+const CORS_HEADERS = [
+  'access-control-allow-origin',
+  'access-control-allow-methods',
+  'access-control-allow-headers',
+  'access-control-expose-headers',
+  'access-control-allow-credentials',
+];
 
 function corsHeadersOf(headers: Headers): Record<string, string> {
-  return Object.fromEntries(CORS_HEADERS.flatMap((name) => (headers.get(name) === null ? [] : [[name, headers.get(name) ?? '']])));
+  return Object.fromEntries(
+    CORS_HEADERS.flatMap((name) => (headers.get(name) === null ? [] : [[name, headers.get(name) ?? '']])),
+  );
 }
 
 describe('CORS (--cors-allowed-origins)', () => {
   let server: LeaseApiServer;
   beforeAll(async () => {
-    server = await start({ corsAllowedOrigins: ['^http://dashboard\\.test(:[0-9]+)?$', '//localhost(:|$)'], token: 'secret' });
+    server = await start({
+      corsAllowedOrigins: ['^http://dashboard\\.test(:[0-9]+)?$', '//localhost(:|$)'],
+      token: 'secret',
+    });
     const created = server.store.create({ metadata: { name: 'cors-lease', namespace: 'default' }, spec: {} });
     if (!created.ok) throw new Error(created.error.message);
   });
@@ -28,23 +41,33 @@ describe('CORS (--cors-allowed-origins)', () => {
     { method: 'PATCH', contentType: 'application/json-patch+json' },
     { method: 'PUT', contentType: 'application/json' },
   ];
-  it.each(preflights)('answers a preflight for $method with $contentType with 204 and the allowed methods and headers, without a token', async ({ method }) => {
-    const res = await api(server, 'OPTIONS', `${NS_BASE}/cors-lease`, {
-      headers: { Origin: DASHBOARD, 'Access-Control-Request-Method': method, 'Access-Control-Request-Headers': 'content-type,authorization' },
-    });
-    expect(res.status).toBe(204);
-    expect(res.text).toBe('');
-    expect(corsHeadersOf(res.headers)).toEqual({
-      'access-control-allow-origin': DASHBOARD,
-      'access-control-allow-methods': 'POST, GET, OPTIONS, PUT, DELETE, PATCH',
-      'access-control-allow-headers': 'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since',
-      'access-control-expose-headers': 'Date, Warning, Retry-After',
-      'access-control-allow-credentials': 'true',
-    });
-  });
+  it.each(preflights)(
+    'answers a preflight for $method with $contentType with 204 and the allowed methods and headers, without a token',
+    async ({ method }) => {
+      const res = await api(server, 'OPTIONS', `${NS_BASE}/cors-lease`, {
+        headers: {
+          Origin: DASHBOARD,
+          'Access-Control-Request-Method': method,
+          'Access-Control-Request-Headers': 'content-type,authorization',
+        },
+      });
+      expect(res.status).toBe(204);
+      expect(res.text).toBe('');
+      expect(corsHeadersOf(res.headers)).toEqual({
+        'access-control-allow-origin': DASHBOARD,
+        'access-control-allow-methods': 'POST, GET, OPTIONS, PUT, DELETE, PATCH',
+        'access-control-allow-headers':
+          'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since',
+        'access-control-expose-headers': 'Date, Warning, Retry-After',
+        'access-control-allow-credentials': 'true',
+      });
+    },
+  );
 
   it('puts the CORS headers on actual answers too, errors included, so the page can read Warning and Retry-After', async () => {
-    const ok = await api(server, 'GET', NS_BASE, { headers: { Origin: 'http://localhost:5173', Authorization: 'Bearer secret' } });
+    const ok = await api(server, 'GET', NS_BASE, {
+      headers: { Origin: 'http://localhost:5173', Authorization: 'Bearer secret' },
+    });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     const unauthorized = await api(server, 'GET', NS_BASE, { headers: { Origin: DASHBOARD } });
@@ -58,7 +81,9 @@ describe('CORS (--cors-allowed-origins)', () => {
     ['a prefix attack on the allowed host', 'http://evildashboard.test'],
     ['another scheme', 'https://dashboard.test'],
   ])('gives %s no CORS headers, and its OPTIONS goes on to the API (405), as kube-apiserver', async (_what, origin) => {
-    const res = await api(server, 'OPTIONS', `${NS_BASE}/cors-lease`, { headers: { Origin: origin, 'Access-Control-Request-Method': 'PATCH', Authorization: 'Bearer secret' } });
+    const res = await api(server, 'OPTIONS', `${NS_BASE}/cors-lease`, {
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'PATCH', Authorization: 'Bearer secret' },
+    });
     expect(corsHeadersOf(res.headers)).toEqual({});
     expect(res.status).toBe(405);
   });
@@ -83,27 +108,132 @@ describe('CORS (--cors-allowed-origins)', () => {
   ])('refuses the pattern %j at start-up with one line naming it (%s)', async (pattern, message) => {
     await expect(start({ corsAllowedOrigins: [pattern] })).rejects.toThrow(message);
     const parsed = parseCommand(['serve', `--cors-allowed-origins=${pattern}`]);
-    expect(parsed.ok ? 'parsed' : parsed.error).toContain(pattern === '' ? '--cors-allowed-origins needs a non-empty value' : `--cors-allowed-origins: ${JSON.stringify(pattern)}`);
+    expect(parsed.ok ? 'parsed' : parsed.error).toContain(
+      pattern === ''
+        ? '--cors-allowed-origins needs a non-empty value'
+        : `--cors-allowed-origins: ${JSON.stringify(pattern)}`,
+    );
   });
 
   it('reads --cors-allowed-origins as kube-apiserver does: comma-separated and repeatable', () => {
-    const parsed = parseCommand(['serve', '--cors-allowed-origins', '^http://a$,//b(:|$)', '--cors-allowed-origins=^http://c$']);
-    expect(parsed.ok && parsed.value.kind === 'serve' && parsed.value.args.corsAllowedOrigins).toEqual(['^http://a$', '//b(:|$)', '^http://c$']);
+    const parsed = parseCommand([
+      'serve',
+      '--cors-allowed-origins',
+      '^http://a$,//b(:|$)',
+      '--cors-allowed-origins=^http://c$',
+    ]);
+    expect(parsed.ok && parsed.value.kind === 'serve' && parsed.value.args.corsAllowedOrigins).toEqual([
+      '^http://a$',
+      '//b(:|$)',
+      '^http://c$',
+    ]);
   });
 
   it('lease-api-server serve --cors-allowed-origins answers an allowed preflight with 204', async () => {
     const controller = new AbortController();
     const out: string[] = [];
-    const exit = main(['serve', '--port', '0', '--cors-allowed-origins', '^http://dashboard\\.test(:[0-9]+)?$'], { stdout: (t) => out.push(t), stderr: (t) => out.push(t), signal: controller.signal });
+    const exit = main(['serve', '--port', '0', '--cors-allowed-origins', '^http://dashboard\\.test(:[0-9]+)?$'], {
+      stdout: (t) => out.push(t),
+      stderr: (t) => out.push(t),
+      signal: controller.signal,
+    });
     try {
-      for (let i = 0; i < 200 && !out.join('').includes('listening on'); i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && !out.join('').includes('listening on'); i++)
+        await new Promise((r) => setTimeout(r, 10));
       const url = /listening on (\S+)/.exec(out.join(''))?.[1] ?? '';
-      const res = await fetch(`${url}${NS_BASE}/x`, { method: 'OPTIONS', headers: { Origin: DASHBOARD, 'Access-Control-Request-Method': 'PATCH' } });
+      const res = await fetch(`${url}${NS_BASE}/x`, {
+        method: 'OPTIONS',
+        headers: { Origin: DASHBOARD, 'Access-Control-Request-Method': 'PATCH' },
+      });
       expect(res.status).toBe(204);
       expect(res.headers.get('access-control-allow-origin')).toBe(DASHBOARD);
     } finally {
       controller.abort();
     }
     expect(await exit).toBe(0);
+  });
+});
+
+/** One request with exactly these header lines (fetch would join repeated headers into one). */
+function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string | string[]>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined> }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('CORS against hostile Origin headers', () => {
+  let server: LeaseApiServer;
+  let sentinel: JsonBody;
+  beforeAll(async () => {
+    server = await start({ corsAllowedOrigins: ['^http://dashboard\\.test(:[0-9]+)?$', '//localhost(:|$)'] });
+    sentinel = await create(server, 'sentinel', { holderIdentity: 'keeper', leaseDurationSeconds: 30 });
+  });
+  afterAll(() => server.close());
+
+  it.each([
+    ['a disallowed Origin followed by an allowed one', ['http://evil.test', 'http://localhost'], 405, undefined],
+    [
+      'an allowed Origin followed by a disallowed one',
+      ['http://localhost', 'http://evil.test'],
+      204,
+      'http://localhost',
+    ],
+  ])(
+    "reads only the first of two Origin headers, as Go's Header.Get: %s",
+    async (_what, origins, status, allowOrigin) => {
+      const res = await rawRequest(`${server.url}${NS_BASE}/sentinel`, 'OPTIONS', {
+        Origin: origins,
+        'Access-Control-Request-Method': 'PATCH',
+      });
+      expect(res.status).toBe(status);
+      expect(res.headers['access-control-allow-origin']).toBe(allowOrigin);
+      await expectServerIntact(server, sentinel);
+    },
+  );
+
+  it.each([
+    ['the opaque origin null', 'null'],
+    ["the allowed origin in upper case (the patterns are case-sensitive, as Go's regexp)", 'HTTP://LOCALHOST'],
+    ['a non-ASCII character after the allowed host', 'http://localhost\u00e9'],
+    ['a 15,000-character Origin', `http://localhost${'a'.repeat(15_000)}`],
+  ])('gives %s no CORS headers and the normal answer', async (_what, origin) => {
+    const res = await rawRequest(`${server.url}${NS_BASE}/sentinel`, 'GET', { Origin: origin });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.headers).filter((name) => name.startsWith('access-control-'))).toEqual([]);
+    await expectServerIntact(server, sentinel);
+  });
+
+  it('takes an RE2 flag group as kube-apiserver does: (?i) matches the Origin in any case', async () => {
+    const caseless = await start({ corsAllowedOrigins: ['(?i)^http://dashboard\\.test$'] });
+    try {
+      const res = await rawRequest(`${caseless.url}${NS_BASE}`, 'OPTIONS', {
+        Origin: 'HTTP://Dashboard.TEST',
+        'Access-Control-Request-Method': 'PATCH',
+      });
+      expect(res.status).toBe(204);
+      expect(res.headers['access-control-allow-origin']).toBe('HTTP://Dashboard.TEST');
+    } finally {
+      await caseless.close();
+    }
+    await expect(start({ corsAllowedOrigins: ['(?U)^http://a+$'] })).rejects.toThrow(
+      'corsAllowedOrigins: "(?U)^http://a+$" uses the flag "U", which only i, m and s can be translated from',
+    );
+  });
+
+  it("sends no Vary: Origin, as kube-apiserver's WithCORS, on allowed and disallowed answers", async () => {
+    for (const origin of ['http://localhost', 'http://evil.test']) {
+      const res = await rawRequest(`${server.url}${NS_BASE}/sentinel`, 'GET', { Origin: origin });
+      expect(res.status).toBe(200);
+      expect(res.headers['vary']).toBeUndefined();
+    }
   });
 });

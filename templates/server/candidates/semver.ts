@@ -1,86 +1,140 @@
 // The subset of github.com/blang/semver/v4 kube-apiserver uses for LeaseCandidates: Parse (validation,
-// with its error messages), ParseTolerant (the election) and Compare.
+// with its error messages), ParseTolerant (the election) and Compare. Numbers are uint64 there: bigint
+// here, so that 2^53 + 1 is not 2^53 and 2^64 does not parse.
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 
+/** A pre-release identifier: numeric ones compare as numbers and before alphanumeric ones (PRVersion). */
+export type PreRelease = bigint | string;
+
 export interface Semver {
-  major: number;
-  minor: number;
-  patch: number;
-  pre: string[];
-  /** -1, 0 or 1, as Version.Compare. */
+  major: bigint;
+  minor: bigint;
+  patch: bigint;
+  pre: PreRelease[];
+  /** -1, 0 or 1, as Version.Compare (build metadata is ignored). */
   compare(other: Semver): number;
 }
 
-const DIGITS = /^[0-9]+$/;
-const IDENTIFIER = /^[0-9A-Za-z-]+$/;
+const DIGITS = /^[0-9]*$/;
+const ALPHANUM = /^[0-9A-Za-z-]*$/;
+const UINT64_MAX = (1n << 64n) - 1n;
 
-function part(text: string, what: string): Result<number, string> {
-  if (!DIGITS.test(text)) return err(`Invalid character(s) found in ${what} number ${JSON.stringify(text)}`);
-  if (text.length > 1 && text.startsWith('0')) return err(`${what[0]?.toUpperCase()}${what.slice(1)} number must not contain leading zeroes ${JSON.stringify(text)}`);
-  return ok(Number(text));
+/** strconv.ParseUint(text, 10, 64) on a string of digits. */
+function parseUint64(text: string): Result<bigint, string> {
+  if (text === '') return err('strconv.ParseUint: parsing "": invalid syntax');
+  const value = BigInt(text);
+  return value > UINT64_MAX ? err(`strconv.ParseUint: parsing ${JSON.stringify(text)}: value out of range`) : ok(value);
 }
 
-function comparePre(a: string[], b: string[]): number {
+/** Major, minor and patch: digits only, no leading zero, within uint64. */
+function part(text: string, what: 'major' | 'minor' | 'patch'): Result<bigint, string> {
+  if (!DIGITS.test(text)) return err(`Invalid character(s) found in ${what} number ${JSON.stringify(text)}`);
+  if (text.length > 1 && text.startsWith('0'))
+    return err(
+      `${what[0]?.toUpperCase()}${what.slice(1)} number must not contain leading zeroes ${JSON.stringify(text)}`,
+    );
+  return parseUint64(text);
+}
+
+/** NewPRVersion. */
+function preRelease(text: string): Result<PreRelease, string> {
+  if (text === '') return err('Prerelease is empty');
+  if (DIGITS.test(text)) {
+    if (text.length > 1 && text.startsWith('0'))
+      return err(`Numeric PreRelease version must not contain leading zeroes ${JSON.stringify(text)}`);
+    return parseUint64(text);
+  }
+  return ALPHANUM.test(text) ? ok(text) : err(`Invalid character(s) found in prerelease ${JSON.stringify(text)}`);
+}
+
+function compareIdentifiers(x: PreRelease, y: PreRelease): number {
+  if (typeof x === typeof y) return x === y ? 0 : x < y ? -1 : 1;
+  return typeof x === 'bigint' ? -1 : 1;
+}
+
+function comparePre(a: readonly PreRelease[], b: readonly PreRelease[]): number {
   // A version without pre-release identifiers is the greater one (1.0.0-alpha < 1.0.0).
   if (a.length === 0 || b.length === 0) return a.length === b.length ? 0 : a.length === 0 ? 1 : -1;
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const x = a[i] ?? '';
-    const y = b[i] ?? '';
-    if (x === y) continue;
-    const xn = DIGITS.test(x);
-    const yn = DIGITS.test(y);
-    if (xn && yn) return Number(x) < Number(y) ? -1 : 1;
-    if (xn !== yn) return xn ? -1 : 1;
-    return x < y ? -1 : 1;
+    const order = compareIdentifiers(a[i] ?? '', b[i] ?? '');
+    if (order !== 0) return order;
   }
   return Math.sign(a.length - b.length);
 }
 
-function version(major: number, minor: number, patch: number, pre: string[]): Semver {
-  const self: Semver = {
+function version(major: bigint, minor: bigint, patch: bigint, pre: PreRelease[]): Semver {
+  return {
     major,
     minor,
     patch,
     pre,
     compare(other) {
-      for (const [x, y] of [[major, other.major], [minor, other.minor], [patch, other.patch]] as const) if (x !== y) return x < y ? -1 : 1;
+      for (const [x, y] of [
+        [major, other.major],
+        [minor, other.minor],
+        [patch, other.patch],
+      ] as const)
+        if (x !== y) return x < y ? -1 : 1;
       return comparePre(pre, other.pre);
     },
   };
-  return self;
 }
+
+/** semver.Version{}: what kube-apiserver compares an empty or unparsable version as. */
+export const ZERO_VERSION: Semver = version(0n, 0n, 0n, []);
 
 /** semver.Parse: strict MAJOR.MINOR.PATCH[-PRE][+BUILD]; the error is blang's message. */
 export function parseSemver(text: string): Result<Semver, string> {
   if (text === '') return err('Version string empty');
-  const parts = text.split('.');
-  if (parts.length < 3) return err('No Major.Minor.Patch elements found');
-  const [majorText = '', minorText = '', ...rest] = parts;
-  const tail = rest.join('.');
-  const major = part(majorText, 'major');
+  // strings.SplitN(s, ".", 3): the third part keeps its dots (pre-release and build identifiers).
+  const first = text.indexOf('.');
+  const second = first < 0 ? -1 : text.indexOf('.', first + 1);
+  if (second < 0) return err('No Major.Minor.Patch elements found');
+  const major = part(text.slice(0, first), 'major');
   if (!major.ok) return major;
-  const minor = part(minorText, 'minor');
+  const minor = part(text.slice(first + 1, second), 'minor');
   if (!minor.ok) return minor;
-  const cut = tail.search(/[-+]/);
-  const patchText = cut < 0 ? tail : tail.slice(0, cut);
-  const patch = part(patchText, 'patch');
+  let rest = text.slice(second + 1);
+  // Build metadata is cut at the first '+', then the pre-release at the first '-' of what is left.
+  const plus = rest.indexOf('+');
+  const build = plus < 0 ? [] : rest.slice(plus + 1).split('.');
+  if (plus >= 0) rest = rest.slice(0, plus);
+  const dash = rest.indexOf('-');
+  const preTexts = dash < 0 ? [] : rest.slice(dash + 1).split('.');
+  const patch = part(dash < 0 ? rest : rest.slice(0, dash), 'patch');
   if (!patch.ok) return patch;
-  let pre: string[] = [];
-  if (cut >= 0 && tail[cut] === '-') {
-    const plus = tail.indexOf('+', cut);
-    pre = tail.slice(cut + 1, plus < 0 ? undefined : plus).split('.');
-    const bad = pre.find((id) => !IDENTIFIER.test(id));
-    if (bad !== undefined) return err(`Invalid character(s) found in prerelease ${JSON.stringify(bad)}`);
+  const pre: PreRelease[] = [];
+  for (const id of preTexts) {
+    const parsed = preRelease(id);
+    if (!parsed.ok) return parsed;
+    pre.push(parsed.value);
+  }
+  for (const id of build) {
+    if (id === '') return err('Build meta data is empty');
+    if (!ALPHANUM.test(id)) return err(`Invalid character(s) found in build meta data ${JSON.stringify(id)}`);
   }
   return ok(version(major.value, minor.value, patch.value, pre));
 }
 
-/** semver.ParseTolerant: a leading "v" and a missing patch (or minor) are accepted. */
+/** semver.ParseTolerant: surrounding space, a leading "v", leading zeroes and a missing minor or patch are accepted. */
 export function parseSemverTolerant(text: string): Result<Semver, string> {
   const trimmed = text.trim().replace(/^v/, '');
-  const core = trimmed.split(/[-+]/, 1)[0] ?? '';
-  const missing = 3 - core.split('.').length;
-  const padded = missing > 0 ? `${core}${'.0'.repeat(missing)}${trimmed.slice(core.length)}` : trimmed;
-  return parseSemver(padded);
+  const parts = splitN(trimmed, '.', 3).map((p) => {
+    if (p.length <= 1) return p;
+    const stripped = p.replace(/^0+/, '');
+    return /^[0-9]/.test(stripped) ? stripped : `0${stripped}`;
+  });
+  if (parts.length < 3) {
+    if (/[+-]/.test(parts[parts.length - 1] ?? ''))
+      return err('Short version cannot contain PreRelease/Build meta data');
+    while (parts.length < 3) parts.push('0');
+  }
+  return parseSemver(parts.join('.'));
+}
+
+/** Go's strings.SplitN for n > 0: at most n parts, the last one keeping the separators. */
+function splitN(text: string, separator: string, n: number): string[] {
+  const parts = text.split(separator);
+  return parts.length <= n ? parts : [...parts.slice(0, n - 1), parts.slice(n - 1).join(separator)];
 }

@@ -13,7 +13,8 @@ export interface CorsPolicy {
 
 // WithCORS's defaults, which DefaultBuildHandlerChain keeps (it passes nil for methods and headers).
 const ALLOW_METHODS = 'POST, GET, OPTIONS, PUT, DELETE, PATCH';
-const ALLOW_HEADERS = 'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since';
+const ALLOW_HEADERS =
+  'Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since';
 // kube-apiserver exposes only Date. Warning and Retry-After are added because the client reads them
 // (warning handlers, 429 backoff): without them a browser's fetch hides both from the page.
 const EXPOSE_HEADERS = 'Date, Warning, Retry-After';
@@ -26,20 +27,44 @@ const EXPOSE_HEADERS = 'Date, Warning, Retry-After';
 export function compileCorsOrigins(patterns: readonly string[]): Result<CorsPolicy, string> {
   const origins: RegExp[] = [];
   for (const pattern of patterns) {
-    if (pattern === '') return err('corsAllowedOrigins: empty value (give regular expressions such as "^https://dashboard\\.example\\.com$")');
-    const pinned = (pattern.includes('^') || pattern.includes('//')) && (pattern.includes('$') || pattern.includes(':'));
-    if (!pinned) return err(`corsAllowedOrigins: ${JSON.stringify(pattern)} does not pin to start/end of host in the origin header (use "^…$", "//host(:|$)" or similar)`);
-    try {
-      origins.push(new RegExp(pattern));
-    } catch (e) {
-      return err(`corsAllowedOrigins: ${JSON.stringify(pattern)} is not a valid regular expression: ${e instanceof Error ? e.message : String(e)}`);
-    }
+    if (pattern === '')
+      return err(
+        'corsAllowedOrigins: empty value (give regular expressions such as "^https://dashboard\\.example\\.com$")',
+      );
+    const pinned =
+      (pattern.includes('^') || pattern.includes('//')) && (pattern.includes('$') || pattern.includes(':'));
+    if (!pinned)
+      return err(
+        `corsAllowedOrigins: ${JSON.stringify(pattern)} does not pin to start/end of host in the origin header (use "^…$", "//host(:|$)" or similar)`,
+      );
+    const compiled = toJsRegExp(pattern);
+    if (!compiled.ok) return err(`corsAllowedOrigins: ${JSON.stringify(pattern)} ${compiled.error}`);
+    origins.push(compiled.value);
   }
   return ok({ origins });
 }
 
+/**
+ * RE2 puts flags in a leading group, `(?i)^https://example\.com$`, which a JavaScript RegExp cannot
+ * parse: i, m and s become RegExp flags; U (ungreedy) has no counterpart and is refused.
+ */
+function toJsRegExp(pattern: string): Result<RegExp, string> {
+  const flagGroup = /^\(\?([a-zA-Z]+)\)/.exec(pattern);
+  const flags = flagGroup?.[1] ?? '';
+  const unsupported = [...flags].find((f) => !'ims'.includes(f));
+  if (unsupported !== undefined)
+    return err(`uses the flag ${JSON.stringify(unsupported)}, which only i, m and s can be translated from`);
+  try {
+    return ok(new RegExp(pattern.slice(flagGroup?.[0].length ?? 0), flags));
+  } catch (e) {
+    return err(`is not a valid regular expression: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
 function allowedOrigin(policy: CorsPolicy, req: IncomingMessage): string | undefined {
-  const origin = req.headers.origin;
+  // req.Header.Get("Origin"): the first Origin header only. Node joins repeated ones with ", ", which let
+  // `Origin: http://evil` + `Origin: http://allowed` pass an unpinned pattern and be echoed whole.
+  const origin = req.headersDistinct.origin?.[0];
   if (origin === undefined || origin === '') return undefined;
   return policy.origins.some((re) => re.test(origin)) ? origin : undefined;
 }

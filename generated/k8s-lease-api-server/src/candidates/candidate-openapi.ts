@@ -13,7 +13,8 @@ const META = '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.';
 
 const MICRO_TIME_REF = `${META}MicroTime`;
 const SPEC_DESCRIPTIONS: Record<string, string> = {
-  binaryVersion: 'BinaryVersion is the binary version. It must be in a semver format without leading `v`. This field is required.',
+  binaryVersion:
+    'BinaryVersion is the binary version. It must be in a semver format without leading `v`. This field is required.',
   emulationVersion:
     'EmulationVersion is the emulation version. It must be in a semver format without leading `v`. EmulationVersion must be less than or equal to BinaryVersion. This field is required when strategy is "OldestEmulationVersion"',
   leaseName:
@@ -43,7 +44,11 @@ function gvk(version: CandidateVersion, kind: string): JsonObject {
 }
 
 function specSchema(version: CandidateVersion): JsonObject {
-  const text = (key: string): JsonObject => ({ type: 'string', default: '', description: SPEC_DESCRIPTIONS[key] ?? '' });
+  const text = (key: string): JsonObject => ({
+    type: 'string',
+    default: '',
+    description: SPEC_DESCRIPTIONS[key] ?? '',
+  });
   const properties: JsonObject = {
     binaryVersion: text('binaryVersion'),
     emulationVersion: text('emulationVersion'),
@@ -52,11 +57,18 @@ function specSchema(version: CandidateVersion): JsonObject {
     renewTime: { allOf: [{ $ref: MICRO_TIME_REF }], description: SPEC_DESCRIPTIONS['renewTime'] ?? '' },
   };
   if (hasStrategyList(version)) {
-    properties['preferredStrategies'] = { type: 'array', items: { type: 'string', default: '' }, 'x-kubernetes-list-type': 'atomic', description: SPEC_DESCRIPTIONS['preferredStrategies'] ?? '' };
+    properties['preferredStrategies'] = {
+      type: 'array',
+      items: { type: 'string', default: '' },
+      'x-kubernetes-list-type': 'atomic',
+      description: SPEC_DESCRIPTIONS['preferredStrategies'] ?? '',
+    };
   } else {
     properties['strategy'] = text('strategy');
   }
-  const required = hasStrategyList(version) ? ['leaseName', 'preferredStrategies'] : ['leaseName', 'binaryVersion', 'strategy'];
+  const required = hasStrategyList(version)
+    ? ['leaseName', 'preferredStrategies']
+    : ['leaseName', 'binaryVersion', 'strategy'];
   return { description: 'LeaseCandidateSpec is a specification of a Lease.', type: 'object', required, properties };
 }
 
@@ -66,13 +78,17 @@ function candidateSchemas(lease: JsonObject, version: CandidateVersion): JsonObj
   const typeMeta = (key: string): JsonValue => props[key] ?? { type: 'string' };
   return {
     [schemaName(version, 'LeaseCandidate')]: {
-      description: 'LeaseCandidate defines a candidate for a Lease object. Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.',
+      description:
+        'LeaseCandidate defines a candidate for a Lease object. Candidates are created such that coordinated leader election will pick the best leader from the list of candidates.',
       type: 'object',
       properties: {
         apiVersion: typeMeta('apiVersion'),
         kind: typeMeta('kind'),
         metadata: typeMeta('metadata'),
-        spec: ref(schemaName(version, 'LeaseCandidateSpec'), 'spec contains the specification of the Lease. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status'),
+        spec: ref(
+          schemaName(version, 'LeaseCandidateSpec'),
+          'spec contains the specification of the Lease. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status',
+        ),
       },
       'x-kubernetes-group-version-kind': [gvk(version, 'LeaseCandidate')],
     },
@@ -82,9 +98,16 @@ function candidateSchemas(lease: JsonObject, version: CandidateVersion): JsonObj
       required: ['items'],
       properties: {
         apiVersion: typeMeta('apiVersion'),
-        items: { description: 'items is a list of schema objects.', type: 'array', items: ref(schemaName(version, 'LeaseCandidate')) },
+        items: {
+          description: 'items is a list of schema objects.',
+          type: 'array',
+          items: ref(schemaName(version, 'LeaseCandidate')),
+        },
         kind: typeMeta('kind'),
-        metadata: ref('io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta', 'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata'),
+        metadata: ref(
+          'io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta',
+          'Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata',
+        ),
       },
       'x-kubernetes-group-version-kind': [gvk(version, 'LeaseCandidateList')],
     },
@@ -105,9 +128,13 @@ function rewrite(value: JsonValue, version: CandidateVersion, key: string | unde
   const versionTitle = `${version[0]?.toUpperCase() ?? ''}${version.slice(1)}`;
   switch (key) {
     case '$ref':
-      return value.startsWith(`#/components/schemas/${LEASE_SCHEMA}`) ? value.replace(LEASE_SCHEMA, schemaName(version, 'LeaseCandidate')) : value;
+      return value.startsWith(`#/components/schemas/${LEASE_SCHEMA}`)
+        ? value.replace(LEASE_SCHEMA, schemaName(version, 'LeaseCandidate'))
+        : value;
     case 'operationId':
-      return value.replace('CoordinationV1', `Coordination${versionTitle}`).replace(/Lease(?=List|ForAllNamespaces|$)/, 'LeaseCandidate');
+      return value
+        .replace('CoordinationV1', `Coordination${versionTitle}`)
+        .replace(/Lease(?=List|ForAllNamespaces|$)/, 'LeaseCandidate');
     case 'description':
       return value.replace(/\bLease\b/g, 'LeaseCandidate');
     default:
@@ -122,11 +149,14 @@ export function candidateOpenApiDocument(leaseDocument: JsonObject, version: Can
   if (lease === undefined) return undefined;
   const paths: JsonObject = {};
   for (const [path, item] of Object.entries(objectAt(leaseDocument, 'paths') ?? {})) {
-    const renamed = path.replace('/coordination.k8s.io/v1/', `/coordination.k8s.io/${version}/`).replace(/\/leases(?=\/|$)/, '/leasecandidates');
+    const renamed = path
+      .replace('/coordination.k8s.io/v1/', `/coordination.k8s.io/${version}/`)
+      .replace(/\/leases(?=\/|$)/, '/leasecandidates');
     paths[renamed] = rewrite(item, version, undefined);
   }
   const shared: JsonObject = {};
-  for (const [name, schema] of Object.entries(schemas)) if (!name.startsWith('io.k8s.api.coordination.v1.')) shared[name] = schema;
+  for (const [name, schema] of Object.entries(schemas))
+    if (!name.startsWith('io.k8s.api.coordination.v1.')) shared[name] = schema;
   return {
     openapi: leaseDocument['openapi'] ?? '3.0.0',
     info: { title: `Kubernetes coordination.k8s.io/${version}`, version: 'unversioned' },

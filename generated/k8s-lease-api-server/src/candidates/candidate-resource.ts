@@ -10,7 +10,7 @@ import type { FieldSchema, ObjectSchema } from '../schema/field-schema.js';
 import type { FieldError } from '../status.js';
 import { validateObjectMeta, validateStrategy } from '../validation/validate-lease.js';
 import type { Semver } from './semver.js';
-import { parseSemver } from './semver.js';
+import { parseSemver, ZERO_VERSION } from './semver.js';
 
 export const CANDIDATE_KIND = 'LeaseCandidate';
 export const CANDIDATE_PLURAL = 'leasecandidates';
@@ -64,7 +64,9 @@ export function configMapKeyErrors(value: string): string[] {
   const errors: string[] = [];
   if (Buffer.byteLength(value, 'utf8') > 253) errors.push('must be no more than 253 characters');
   if (!/^[-._a-zA-Z0-9]+$/.test(value)) {
-    errors.push("a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')");
+    errors.push(
+      "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+    );
   }
   if (value === '.') errors.push("must not be '.'");
   else if (value === '..') errors.push("must not be '..'");
@@ -75,24 +77,38 @@ export function configMapKeyErrors(value: string): string[] {
 const VALID_SEMVER = 'must be a valid semantic version';
 const OEV_REQUIRES = "must be specified when `strategy` is 'OldestEmulationVersion'";
 
-/** The parsed version, or the field error of one that does not parse (semver.Parse, strict). */
-function versionField(spec: JsonObject, field: 'binaryVersion' | 'emulationVersion'): { errors: FieldError[]; version: Semver | undefined } {
+/** The parsed version, or the field error of one that does not parse (semver.Parse, strict); empty or invalid is semver.Version{}. */
+function versionField(
+  spec: JsonObject,
+  field: 'binaryVersion' | 'emulationVersion',
+): { errors: FieldError[]; version: Semver } {
   const value = stringAt(spec, field) ?? '';
-  if (value === '') return { errors: [], version: undefined };
+  if (value === '') return { errors: [], version: ZERO_VERSION };
   const parsed = parseSemver(value);
-  return parsed.ok ? { errors: [], version: parsed.value } : { errors: [{ type: 'Invalid', field: `spec.${field}`, value, detail: VALID_SEMVER }], version: undefined };
+  return parsed.ok
+    ? { errors: [], version: parsed.value }
+    : { errors: [{ type: 'Invalid', field: `spec.${field}`, value, detail: VALID_SEMVER }], version: ZERO_VERSION };
 }
 
-/** An empty or invalid version is semver.Version{} (0.0.0) in the comparisons that follow. */
-function orderErrors(spec: JsonObject, binary: Semver | undefined, emulation: Semver | undefined): FieldError[] {
+/** bv.LT(ev), both given: an invalid version takes part as 0.0.0, as kube-apiserver's. */
+function orderErrors(spec: JsonObject, binary: Semver, emulation: Semver): FieldError[] {
   const binaryText = stringAt(spec, 'binaryVersion') ?? '';
   if (binaryText === '' || (stringAt(spec, 'emulationVersion') ?? '') === '') return [];
-  const below = emulation !== undefined && (binary === undefined ? !isZero(emulation) : binary.compare(emulation) < 0);
-  return below ? [{ type: 'Invalid', field: 'spec.binaryVersion', value: binaryText, detail: 'must be greater than or equal to `emulationVersion`' }] : [];
+  return binary.compare(emulation) < 0
+    ? [
+        {
+          type: 'Invalid',
+          field: 'spec.binaryVersion',
+          value: binaryText,
+          detail: 'must be greater than or equal to `emulationVersion`',
+        },
+      ]
+    : [];
 }
 
-function isZero(v: Semver | undefined): boolean {
-  return v === undefined || (v.major === 0 && v.minor === 0 && v.patch === 0 && v.pre.length === 0);
+/** v.EQ(semver.Version{}): Compare, so a pre-release of 0.0.0 is not zero. */
+function isZero(v: Semver): boolean {
+  return v.compare(ZERO_VERSION) === 0;
 }
 
 /** ValidateLeaseCandidateSpec of 1.32+ (v1alpha2, v1beta1): leaseName, binaryVersion and strategy are required. */
@@ -108,7 +124,8 @@ function validateSpec(spec: JsonObject): FieldError[] {
   if (strategy === '') {
     errors.push({ type: 'Required', field: 'spec.strategy' });
   } else {
-    if (strategy === OLDEST_EMULATION_VERSION && isZero(emulation.version)) errors.push({ type: 'Required', field: 'spec.emulationVersion', detail: OEV_REQUIRES });
+    if (strategy === OLDEST_EMULATION_VERSION && isZero(emulation.version))
+      errors.push({ type: 'Required', field: 'spec.emulationVersion', detail: OEV_REQUIRES });
     // ValidateCoordinatedLeaseStrategy appends "strategy" to a path that already ends in it: spec.strategy.strategy.
     errors.push(...validateStrategy(strategy, 'spec.strategy.strategy'));
   }
@@ -124,11 +141,16 @@ function validateSpecV1alpha1(spec: JsonObject): FieldError[] {
   errors.push(...emulation.errors, ...binary.errors, ...orderErrors(spec, binary.version, emulation.version));
   const list = spec['preferredStrategies'];
   const strategies = Array.isArray(list) ? list.filter((s): s is string => typeof s === 'string') : [];
-  if (strategies.length === 0) return [...errors, { type: 'Required', field: 'spec.preferredStrategies', detail: 'must contain at least one strategy' }];
+  if (strategies.length === 0)
+    return [
+      ...errors,
+      { type: 'Required', field: 'spec.preferredStrategies', detail: 'must contain at least one strategy' },
+    ];
   strategies.forEach((strategy, i) => {
     if (strategy === OLDEST_EMULATION_VERSION) {
       if (isZero(binary.version)) errors.push({ type: 'Required', field: 'spec.binaryVersion', detail: OEV_REQUIRES });
-      if (isZero(emulation.version)) errors.push({ type: 'Required', field: 'spec.emulationVersion', detail: OEV_REQUIRES });
+      if (isZero(emulation.version))
+        errors.push({ type: 'Required', field: 'spec.emulationVersion', detail: OEV_REQUIRES });
     }
     errors.push(...validateStrategy(strategy, `spec.preferredStrategies[${i}].strategy`));
   });
@@ -136,7 +158,9 @@ function validateSpecV1alpha1(spec: JsonObject): FieldError[] {
 }
 
 /** The validator for one served version; on update, spec.leaseName is immutable (ValidateLeaseCandidateSpecUpdate). */
-export function candidateValidator(version: CandidateVersion): (next: JsonObject, old: JsonObject | undefined) => FieldError[] {
+export function candidateValidator(
+  version: CandidateVersion,
+): (next: JsonObject, old: JsonObject | undefined) => FieldError[] {
   const spec = hasStrategyList(version) ? validateSpecV1alpha1 : validateSpec;
   return (next, old) => {
     const nextSpec = objectAt(next, 'spec') ?? {};
@@ -144,7 +168,8 @@ export function candidateValidator(version: CandidateVersion): (next: JsonObject
     if (old !== undefined) {
       const before = stringAt(objectAt(old, 'spec'), 'leaseName') ?? '';
       const after = stringAt(nextSpec, 'leaseName') ?? '';
-      if (before !== after) errors.push({ type: 'Invalid', field: 'spec.leaseName', value: after, detail: 'field is immutable' });
+      if (before !== after)
+        errors.push({ type: 'Invalid', field: 'spec.leaseName', value: after, detail: 'field is immutable' });
     }
     return errors;
   };

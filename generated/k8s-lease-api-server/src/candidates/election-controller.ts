@@ -99,7 +99,9 @@ export function pickBestLeaderOldestEmulationVersion(candidates: readonly Candid
 }
 
 /** pickBestStrategy (1.32+): the strategy of the candidates with the newest binary version; disagreement among them is an error. */
-export function pickBestStrategy(candidates: readonly Candidate[]): { ok: true; strategy: string } | { ok: false; error: string } {
+export function pickBestStrategy(
+  candidates: readonly Candidate[],
+): { ok: true; strategy: string } | { ok: false; error: string } {
   let best: Candidate | undefined;
   let strategy: string | undefined;
   for (const c of candidates) {
@@ -109,7 +111,10 @@ export function pickBestStrategy(candidates: readonly Candidate[]): { ok: true; 
       best = c;
       strategy = c.strategy;
     } else if (order === 0 && c.strategy !== strategy) {
-      return { ok: false, error: `candidates with the same binary version have different strategies ${strategy ?? ''} and ${c.strategy}` };
+      return {
+        ok: false,
+        error: `candidates with the same binary version have different strategies ${strategy ?? ''} and ${c.strategy}`,
+      };
     }
   }
   return strategy === undefined ? { ok: false, error: 'no strategy' } : { ok: true, strategy };
@@ -132,32 +137,57 @@ export interface ElectionController {
  * leases: the Lease operations; candidates: the LeaseCandidate operations (any served version: they share one store).
  * resyncMs: how often a pass runs on its own (the controller's 5 s requeue); 0 for none (tests drive reconcileAll).
  */
-export function startElectionController(leases: OperationContext, candidates: OperationContext, resyncMs: number): ElectionController {
+export function startElectionController(
+  leases: OperationContext,
+  candidates: OperationContext,
+  resyncMs: number,
+): ElectionController {
   const now = leases.now;
   let lastGc = now();
   let scheduled = false;
+  // The informer's index and the controller's workqueue: which candidates name each Lease, and which
+  // Leases changed since the last pass. A pass then costs what changed, not all candidates times all
+  // Leases (10,000 candidates for 10,000 Leases made every write a 10^8-step pass).
+  const byLease = new Map<string, Set<string>>();
+  const dirty = new Set<string>();
+  const leaseKeyOf = (key: string, object: JsonObject | undefined): string | undefined => {
+    const leaseName = object === undefined ? undefined : stringAt(objectAt(object, 'spec'), 'leaseName');
+    return leaseName === undefined ? undefined : storeKey(splitKey(key).namespace, leaseName);
+  };
+  const index = (key: string, before: JsonObject | undefined, after: JsonObject | undefined): void => {
+    const from = leaseKeyOf(key, before);
+    const to = leaseKeyOf(key, after);
+    if (from !== undefined && from !== to) {
+      const members = byLease.get(from);
+      members?.delete(key);
+      if (members?.size === 0) byLease.delete(from);
+    }
+    if (to !== undefined) byLease.set(to, (byLease.get(to) ?? new Set<string>()).add(key));
+    for (const target of [from, to]) if (target !== undefined) dirty.add(target);
+  };
+  const initial = candidates.store.current();
+  for (const key of initial.keys) index(key, undefined, initial.get(key));
   const schedule = (): void => {
     if (scheduled) return;
     scheduled = true;
     // Store listeners run inside a commit: the controller reacts after it, as an informer would.
     setImmediate(() => {
       scheduled = false;
-      reconcileAll();
+      reconcileDirty();
     });
   };
 
   const candidatesFor = (namespace: string, leaseName: string): Candidate[] => {
-    const snapshot = candidates.store.current();
     const out: Candidate[] = [];
-    for (const key of snapshot.keys) {
-      const object = snapshot.get(key);
-      if (object === undefined || splitKey(key).namespace !== namespace) continue;
-      if (stringAt(objectAt(object, 'spec'), 'leaseName') !== leaseName) continue;
+    for (const key of byLease.get(storeKey(namespace, leaseName)) ?? []) {
+      const object = candidates.store.get(key);
+      if (object === undefined) continue;
       const c = readCandidate(key, object);
       // listAdmissableCandidates: isLeaseCandidateExpired drops those not renewed for 30 minutes.
       if (c.renewTime !== undefined && c.renewTime + LEASE_CANDIDATE_VALID_MS >= now()) out.push(c);
     }
-    return out;
+    // The index is a Set in arrival order; the election must not depend on it.
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   };
 
   const electionNeeded = (list: Candidate[], lease: JsonObject | undefined): boolean => {
@@ -188,7 +218,12 @@ export function startElectionController(leases: OperationContext, candidates: Op
     const t = now();
     let canVoteYet = true;
     for (const c of list) {
-      if (c.pingTime !== undefined && c.pingTime + ELECTION_DURATION_MS > t && c.renewTime !== undefined && c.renewTime < c.pingTime) {
+      if (
+        c.pingTime !== undefined &&
+        c.pingTime + ELECTION_DURATION_MS > t &&
+        c.renewTime !== undefined &&
+        c.renewTime < c.pingTime
+      ) {
         canVoteYet = false;
         continue;
       }
@@ -203,10 +238,15 @@ export function startElectionController(leases: OperationContext, candidates: Op
     if (acked.length === 0) return;
     const strategy = pickBestStrategy(acked);
     if (!strategy.ok) return;
-    const electee = strategy.strategy === OLDEST_EMULATION_VERSION ? pickBestLeaderOldestEmulationVersion(acked) : undefined;
+    const electee =
+      strategy.strategy === OLDEST_EMULATION_VERSION ? pickBestLeaderOldestEmulationVersion(acked) : undefined;
     const renewTime = formatMicroTime(t);
     if (lease === undefined) {
-      const spec: JsonObject = { leaseDurationSeconds: DEFAULT_LEASE_DURATION_SECONDS, renewTime, strategy: strategy.strategy };
+      const spec: JsonObject = {
+        leaseDurationSeconds: DEFAULT_LEASE_DURATION_SECONDS,
+        renewTime,
+        strategy: strategy.strategy,
+      };
       if (electee !== undefined) spec['holderIdentity'] = electee.name;
       createLease(leases, namespace, { metadata: { name: leaseName, namespace }, spec }, WRITE);
       return;
@@ -218,7 +258,11 @@ export function startElectionController(leases: OperationContext, candidates: Op
       // A free or expired Lease goes straight to the electee, for a fresh term of the controller's duration.
       delete next['preferredHolder'];
       delete next['acquireTime'];
-      Object.assign(next, { holderIdentity: electee.name, renewTime, leaseDurationSeconds: DEFAULT_LEASE_DURATION_SECONDS });
+      Object.assign(next, {
+        holderIdentity: electee.name,
+        renewTime,
+        leaseDurationSeconds: DEFAULT_LEASE_DURATION_SECONDS,
+      });
     } else if (electee !== undefined && holder !== electee.name) {
       // A valid term is never cut short: the holder learns of the better candidate and yields when it ends.
       next['preferredHolder'] = electee.name;
@@ -242,21 +286,35 @@ export function startElectionController(leases: OperationContext, candidates: Op
     }
   };
 
-  const reconcileAll = (): void => {
-    const targets = new Set<string>();
-    const snapshot = candidates.store.current();
-    for (const key of snapshot.keys) {
-      const leaseName = stringAt(objectAt(snapshot.get(key) ?? {}, 'spec'), 'leaseName');
-      if (leaseName !== undefined) targets.add(storeKey(splitKey(key).namespace, leaseName));
-    }
-    for (const target of targets) {
+  const reconcileTargets = (targets: Iterable<string>): void => {
+    for (const target of [...targets]) {
       const { namespace, name } = splitKey(target);
       reconcile(namespace, name);
     }
     collectGarbage();
   };
+  /** A pass over the Leases whose candidates or Lease changed (the workqueue). */
+  const reconcileDirty = (): void => {
+    const targets = [...dirty];
+    dirty.clear();
+    reconcileTargets(targets);
+  };
+  const reconcileAll = (): void => {
+    dirty.clear();
+    reconcileTargets(byLease.keys());
+  };
 
-  const unsubscribe = [candidates.store.subscribe(schedule), leases.store.subscribe(schedule)];
+  const unsubscribe = [
+    candidates.store.subscribe((event) => {
+      index(event.key, event.prev, event.type === 'DELETED' ? undefined : event.object);
+      schedule();
+    }),
+    leases.store.subscribe((event) => {
+      if (!byLease.has(event.key)) return;
+      dirty.add(event.key);
+      schedule();
+    }),
+  ];
   const timer = resyncMs > 0 ? setInterval(reconcileAll, resyncMs) : undefined;
   timer?.unref();
   return {
