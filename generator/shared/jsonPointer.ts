@@ -34,8 +34,7 @@ export function resolveLocalRef(document: unknown, ref: string): unknown {
   if (tokens === undefined) return undefined;
   let node: unknown = document;
   for (const token of tokens) {
-    if (node === null || typeof node !== 'object' || !Object.prototype.hasOwnProperty.call(node, token))
-      return undefined;
+    if (node === null || typeof node !== 'object' || !Object.hasOwn(node, token)) return undefined;
     node = (node as Record<string, unknown>)[token];
   }
   return node;

@@ -19,7 +19,15 @@ const META_ORDER = [
   'finalizers',
   'managedFields',
 ];
-const SPEC_ORDER = ['holderIdentity', 'leaseDurationSeconds', 'acquireTime', 'renewTime', 'leaseTransitions', 'strategy', 'preferredHolder'];
+const SPEC_ORDER = [
+  'holderIdentity',
+  'leaseDurationSeconds',
+  'acquireTime',
+  'renewTime',
+  'leaseTransitions',
+  'strategy',
+  'preferredHolder',
+];
 const OWNER_ORDER = ['apiVersion', 'kind', 'name', 'uid', 'controller', 'blockOwnerDeletion'];
 const MANAGED_ORDER = ['manager', 'operation', 'apiVersion', 'time', 'fieldsType', 'fieldsV1', 'subresource'];
 
@@ -59,7 +67,9 @@ export function canonicalMetadata(metadata: JsonObject): JsonObject {
 /** Returns the bare stored form (no kind/apiVersion): metadata then spec, always with a spec object. */
 export function canonicalLease(obj: JsonObject): JsonObject {
   const rawMeta = objectAt(obj, 'metadata') ?? {};
-  const metadata = canonicalMetadata(Object.hasOwn(rawMeta, 'creationTimestamp') ? rawMeta : { ...rawMeta, creationTimestamp: null });
+  const metadata = canonicalMetadata(
+    Object.hasOwn(rawMeta, 'creationTimestamp') ? rawMeta : { ...rawMeta, creationTimestamp: null },
+  );
   const spec = ordered(objectAt(obj, 'spec') ?? {}, SPEC_ORDER, (_k, v) => v === null);
   const out: JsonObject = { metadata, spec };
   for (const [key, value] of Object.entries(obj)) {

@@ -21,7 +21,12 @@ import { isJsonObject, parseJson } from './json.js';
 import { API_PREFIX, LEASE_RESOURCE } from './lease-meta.js';
 import { validateLease } from './validation/validate-lease.js';
 import type { CandidateVersion } from './candidates/candidate-resource.js';
-import { candidateResource, candidateSchema, candidateValidator, candidateVersions } from './candidates/candidate-resource.js';
+import {
+  candidateResource,
+  candidateSchema,
+  candidateValidator,
+  candidateVersions,
+} from './candidates/candidate-resource.js';
 import type { ElectionController } from './candidates/election-controller.js';
 import { startElectionController } from './candidates/election-controller.js';
 import { candidateOpenApiDocument } from './candidates/candidate-openapi.js';
@@ -64,19 +69,34 @@ function leaseSchema(doc: JsonObject): ObjectSchema {
 const sha512 = (text: string): string => createHash('sha512').update(text).digest('hex').toUpperCase();
 
 /** candidateVersions: the LeaseCandidate versions served, whose documents derive from the Lease's. */
-function openApiDocuments(doc: JsonObject, release: string, candidateVersions: readonly CandidateVersion[]): OpenApiDocuments {
+function openApiDocuments(
+  doc: JsonObject,
+  release: string,
+  candidateVersions: readonly CandidateVersion[],
+): OpenApiDocuments {
   const document = JSON.stringify(doc);
   const hash = sha512(document);
-  const paths: Record<string, { serverRelativeURL: string }> = { [API_PREFIX.slice(1)]: { serverRelativeURL: `/openapi/v3${API_PREFIX}?hash=${hash}` } };
+  const paths: Record<string, { serverRelativeURL: string }> = {
+    [API_PREFIX.slice(1)]: { serverRelativeURL: `/openapi/v3${API_PREFIX}?hash=${hash}` },
+  };
   const groupVersions: OpenApiDocuments['groupVersions'] = {};
   for (const version of candidateVersions) {
     const derived = candidateOpenApiDocument(doc, version);
     if (derived === undefined) continue;
     const text = JSON.stringify(derived);
     groupVersions[version] = { document: text, hash: sha512(text) };
-    paths[`apis/coordination.k8s.io/${version}`] = { serverRelativeURL: `/openapi/v3/apis/coordination.k8s.io/${version}?hash=${sha512(text)}` };
+    paths[`apis/coordination.k8s.io/${version}`] = {
+      serverRelativeURL: `/openapi/v3/apis/coordination.k8s.io/${version}?hash=${sha512(text)}`,
+    };
   }
-  return { index: JSON.stringify({ paths }), document, hash, v2Json: JSON.stringify(openApiV2Json(release)), v2Protobuf: openApiV2Protobuf(release), groupVersions };
+  return {
+    index: JSON.stringify({ paths }),
+    document,
+    hash,
+    v2Json: JSON.stringify(openApiV2Json(release)),
+    v2Protobuf: openApiV2Protobuf(release),
+    groupVersions,
+  };
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -105,12 +125,23 @@ function tlsSettings(option: LeaseApiServerOptions['tls']): { enabled: boolean; 
 /** kube-apiserver's http.Server sets MaxHeaderBytes to 1 MiB (secure_serving.go); Node's default is 16 KiB. */
 const MAX_HEADER_BYTES = 1 << 20;
 
-function buildHttpServer(pki: TestPki | undefined, requestClientCert: boolean, handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+function buildHttpServer(
+  pki: TestPki | undefined,
+  requestClientCert: boolean,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
   if (pki === undefined) return createHttpServer({ maxHeaderSize: MAX_HEADER_BYTES }, handler);
   // As kube-apiserver (tls.VerifyClientCertIfGiven): a certificate is asked for but not required at the
   // handshake; http/auth.ts rejects one that does not verify, and a bearer token alone still works.
   return createHttpsServer(
-    { key: pki.server.key, cert: pki.server.certificate, ca: pki.ca.certificate, requestCert: requestClientCert, rejectUnauthorized: false, maxHeaderSize: MAX_HEADER_BYTES },
+    {
+      key: pki.server.key,
+      cert: pki.server.certificate,
+      ca: pki.ca.certificate,
+      requestCert: requestClientCert,
+      rejectUnauthorized: false,
+      maxHeaderSize: MAX_HEADER_BYTES,
+    },
     handler,
   );
 }
@@ -130,18 +161,32 @@ function redactedWhenPrinted(material: TlsMaterial): TlsMaterial {
 export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): Promise<LeaseApiServer> {
   const host = options.host ?? '127.0.0.1';
   const releases = packagedReleases();
-  const requested = options.release === undefined ? undefined : resolveRelease(options.release, releases, options.openapi !== undefined);
+  const requested =
+    options.release === undefined
+      ? undefined
+      : resolveRelease(options.release, releases, options.openapi !== undefined);
   if (requested !== undefined && !requested.ok) throw new Error(requested.error);
   const badNamespace = (options.namespaces ?? []).find((name) => !isDnsLabel(name));
-  if (badNamespace !== undefined) throw new Error(`namespaces: ${JSON.stringify(badNamespace)} is not a valid namespace name (a lowercase RFC 1123 label)`);
-  const cors = options.corsAllowedOrigins === undefined || options.corsAllowedOrigins.length === 0 ? undefined : compileCorsOrigins(options.corsAllowedOrigins);
+  if (badNamespace !== undefined)
+    throw new Error(
+      `namespaces: ${JSON.stringify(badNamespace)} is not a valid namespace name (a lowercase RFC 1123 label)`,
+    );
+  const cors =
+    options.corsAllowedOrigins === undefined || options.corsAllowedOrigins.length === 0
+      ? undefined
+      : compileCorsOrigins(options.corsAllowedOrigins);
   if (cors !== undefined && !cors.ok) throw new Error(cors.error);
   const packaged = options.openapi === undefined ? packagedDocument(requested?.value, releases) : undefined;
   const release = packaged?.release ?? requested?.value ?? DEFAULT_RELEASE;
   const clock = new ServerClock(options.clock);
   const doc = packaged?.document ?? openApiDocument(options.openapi);
   const tls = tlsSettings(options.tls);
-  const pki = tls.enabled ? await createTestPki({ hosts: ['127.0.0.1', 'localhost', '::1', ...(host === '127.0.0.1' || host === 'localhost' ? [] : [host])], clientCertificate: tls.clientCertificates }) : undefined;
+  const pki = tls.enabled
+    ? await createTestPki({
+        hosts: ['127.0.0.1', 'localhost', '::1', ...(host === '127.0.0.1' || host === 'localhost' ? [] : [host])],
+        clientCertificate: tls.clientCertificates,
+      })
+    : undefined;
   const ops = {
     store: new LeaseStore(options.historyWindow ?? DEFAULT_HISTORY),
     schema: leaseSchema(doc),
@@ -153,7 +198,9 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   const cle = options.coordinatedLeaderElection;
   const versions: CandidateVersion[] = cle === undefined || cle === false ? [] : candidateVersions(release);
   if (cle !== undefined && cle !== false && versions.length === 0) {
-    throw new Error(`coordinatedLeaderElection: release ${release} has no LeaseCandidate API (CoordinatedLeaderElection starts with 1.31)`);
+    throw new Error(
+      `coordinatedLeaderElection: release ${release} has no LeaseCandidate API (CoordinatedLeaderElection starts with 1.31)`,
+    );
   }
   const resources = new Map<string, OperationContext>([[LEASE_ROUTE_KEY, ops]]);
   // One store for every served version: v1alpha2 and v1beta1 are the same object under two type metas.
@@ -170,14 +217,20 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   }
   const candidateOps = versions[0] === undefined ? undefined : resources.get(`${versions[0]}/leasecandidates`);
   const controller: ElectionController | undefined =
-    candidateOps === undefined ? undefined : startElectionController(ops, candidateOps, typeof cle === 'object' ? (cle.resyncMs ?? 1000) : 1000);
+    candidateOps === undefined
+      ? undefined
+      : startElectionController(ops, candidateOps, typeof cle === 'object' ? (cle.resyncMs ?? 1000) : 1000);
   const streams = new Set<WatchStream>();
   const state: ServerState = {
     ops,
     resources,
     discovery: buildDiscoveryDocuments(release, `${urlHost(host)}:0`, versions),
     openapi: openApiDocuments(doc, release, versions),
-    auth: { token: options.token, forbiddenTokens: options.forbiddenTokens ?? [], clientCertificates: tls.clientCertificates },
+    auth: {
+      token: options.token,
+      forbiddenTokens: options.forbiddenTokens ?? [],
+      clientCertificates: tls.clientCertificates,
+    },
     faults: new FaultState(options.faults),
     streams,
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_MS,
@@ -193,7 +246,12 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   const url = `${pki === undefined ? 'http' : 'https'}://${urlHost(host)}:${address.port}`;
   const tempDirs: string[] = [];
   const material: TlsMaterial | undefined =
-    pki === undefined ? undefined : redactedWhenPrinted({ ca: pki.ca.certificate, ...(pki.client === undefined ? {} : { clientCertificate: pki.client.certificate, clientKey: pki.client.key }) });
+    pki === undefined
+      ? undefined
+      : redactedWhenPrinted({
+          ca: pki.ca.certificate,
+          ...(pki.client === undefined ? {} : { clientCertificate: pki.client.certificate, clientKey: pki.client.key }),
+        });
 
   const kubeconfig = (kc: KubeconfigOptions = {}): string =>
     renderKubeconfig({

@@ -116,7 +116,12 @@ function resourceDetails(name: string, resource: StatusResource = LEASES): Statu
 }
 
 export function notFound(name: string, resource: StatusResource = LEASES): StatusError {
-  return { code: 404, reason: 'NotFound', message: `${resource.qualifiedResource} ${JSON.stringify(name)} not found`, details: resourceDetails(name, resource) };
+  return {
+    code: 404,
+    reason: 'NotFound',
+    message: `${resource.qualifiedResource} ${JSON.stringify(name)} not found`,
+    details: resourceDetails(name, resource),
+  };
 }
 
 export function alreadyExists(name: string, resource: StatusResource = LEASES): StatusError {
@@ -137,7 +142,8 @@ export function conflict(name: string, why: string, resource: StatusResource = L
   };
 }
 
-export const OBJECT_MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
+export const OBJECT_MODIFIED =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 export function staleResourceVersion(name: string, resource: StatusResource = LEASES): StatusError {
   return conflict(name, OBJECT_MODIFIED, resource);
@@ -160,7 +166,11 @@ export function notAcceptable(message: string): StatusError {
 }
 
 export function methodNotAllowed(): StatusError {
-  return { code: 405, reason: 'MethodNotAllowed', message: 'the server does not allow this method on the requested resource' };
+  return {
+    code: 405,
+    reason: 'MethodNotAllowed',
+    message: 'the server does not allow this method on the requested resource',
+  };
 }
 
 export function pathNotFound(): StatusError {
@@ -176,7 +186,12 @@ export function unauthorized(): StatusError {
   return { code: 401, reason: 'Unauthorized', message: 'Unauthorized' };
 }
 
-export function forbidden(user: string, verb: string, namespace: string | undefined, resource: StatusResource = LEASES): StatusError {
+export function forbidden(
+  user: string,
+  verb: string,
+  namespace: string | undefined,
+  resource: StatusResource = LEASES,
+): StatusError {
   const scope = namespace === undefined ? 'at the cluster scope' : `in the namespace ${JSON.stringify(namespace)}`;
   return {
     code: 403,
@@ -219,7 +234,10 @@ export function tooLargeResourceVersion(requested: number, current: number): Sta
     code: 504,
     reason: 'Timeout',
     message: `Timeout: Too large resource version: ${requested}, current: ${current}`,
-    details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 },
+    details: {
+      causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+      retryAfterSeconds: 1,
+    },
   };
 }
 

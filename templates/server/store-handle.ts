@@ -33,7 +33,11 @@ function written(result: Result<{ object: JsonObject }, StatusError>): StoreWrit
 }
 
 export function createStoreHandle(ctx: OperationContext): LeaseStoreHandle {
-  const options = (fieldManager: string | undefined): WriteOptions => ({ dryRun: false, fieldManager: fieldManager ?? DEFAULT_MANAGER, fieldValidation: 'Ignore' });
+  const options = (fieldManager: string | undefined): WriteOptions => ({
+    dryRun: false,
+    fieldManager: fieldManager ?? DEFAULT_MANAGER,
+    fieldValidation: 'Ignore',
+  });
   return {
     get resourceVersion(): string {
       return String(ctx.store.resourceVersion);
@@ -48,10 +52,12 @@ export function createStoreHandle(ctx: OperationContext): LeaseStoreHandle {
     list(namespace) {
       const snapshot = ctx.store.current();
       const prefix = namespace === undefined ? '' : `${namespace}/`;
-      return snapshot.keys.filter((k) => k.startsWith(prefix)).flatMap((k) => {
-        const obj = snapshot.get(k);
-        return obj === undefined ? [] : [toLease(obj)];
-      });
+      return snapshot.keys
+        .filter((k) => k.startsWith(prefix))
+        .flatMap((k) => {
+          const obj = snapshot.get(k);
+          return obj === undefined ? [] : [toLease(obj)];
+        });
     },
     create(lease, fieldManager) {
       const body = decode(ctx, lease);

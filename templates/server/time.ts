@@ -38,7 +38,11 @@ const DATE_ELEMENTS: Element[] = [
   { kind: 'literal', text: ':' },
   { kind: 'second', layout: '05' },
 ];
-const MICRO_ELEMENTS: Element[] = [...DATE_ELEMENTS, { kind: 'frac6', layout: '.000000' }, { kind: 'tz', layout: 'Z07:00' }];
+const MICRO_ELEMENTS: Element[] = [
+  ...DATE_ELEMENTS,
+  { kind: 'frac6', layout: '.000000' },
+  { kind: 'tz', layout: 'Z07:00' },
+];
 const TIME_ELEMENTS: Element[] = [...DATE_ELEMENTS, { kind: 'tz', layout: 'Z07:00' }];
 
 interface Parts {
@@ -135,8 +139,11 @@ export function goQuote(s: string): string {
 /** Go's time.Parse for the two layouts Kubernetes uses, element by element, with Go's error texts. */
 function parseLayout(value: string, layout: string, elements: Element[]): Result<Parts, string> {
   const cannot = (valueElem: string, layoutElem: string): Result<Parts, string> =>
-    err(`parsing time ${goQuote(value)} as ${goQuote(layout)}: cannot parse ${goQuote(valueElem)} as ${goQuote(layoutElem)}`);
-  const outOfRange = (what: string): Result<Parts, string> => err(`parsing time ${goQuote(value)}: ${what} out of range`);
+    err(
+      `parsing time ${goQuote(value)} as ${goQuote(layout)}: cannot parse ${goQuote(valueElem)} as ${goQuote(layoutElem)}`,
+    );
+  const outOfRange = (what: string): Result<Parts, string> =>
+    err(`parsing time ${goQuote(value)}: ${what} out of range`);
   const parts: Parts = { year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0, nanos: 0, offsetSeconds: 0 };
   let rest = value;
   for (let i = 0; i < elements.length; i++) {
@@ -201,7 +208,8 @@ function parseLayout(value: string, layout: string, elements: Element[]): Result
         const minutes = mm?.n ?? 0;
         if (hours > 24) range = 'time zone offset hour';
         if (minutes > 60) range = 'time zone offset minute';
-        if (range === '' && (hh === undefined || mm === undefined || (sign !== '+' && sign !== '-'))) return cannot(hold, el.layout);
+        if (range === '' && (hh === undefined || mm === undefined || (sign !== '+' && sign !== '-')))
+          return cannot(hold, el.layout);
         parts.offsetSeconds = (sign === '-' ? -1 : 1) * (hours * 60 + minutes) * 60;
         rest = rest.slice(6);
         break;
@@ -215,7 +223,12 @@ function parseLayout(value: string, layout: string, elements: Element[]): Result
 }
 
 function toInstant(p: Parts): Instant {
-  const seconds = daysFromCivil(p.year, p.month, p.day) * SECONDS_PER_DAY + p.hour * 3600 + p.minute * 60 + p.second - p.offsetSeconds;
+  const seconds =
+    daysFromCivil(p.year, p.month, p.day) * SECONDS_PER_DAY +
+    p.hour * 3600 +
+    p.minute * 60 +
+    p.second -
+    p.offsetSeconds;
   return { seconds, nanos: p.nanos };
 }
 

@@ -23,7 +23,7 @@ describe('npm run generate', () => {
     expect(progress.map((line) => line.split(/\s+/)[0])).toEqual(releases);
     for (const line of progress)
       expect(line).toMatch(
-        /^\d+\.\d+\.\d+\s+\d+ files\s+\d+ ms  (oldest release|vs \d+\.\d+\.\d+: \d+ breaking, \d+ additive, \d+ docs-only)$/,
+        /^\d+\.\d+\.\d+\s+\d+ files\s+\d+ ms {2}(oldest release|vs \d+\.\d+\.\d+: \d+ breaking, \d+ additive, \d+ docs-only)$/,
       );
     expect(progress.find((line) => line.startsWith('1.31.1'))).toContain(
       'vs 1.30.0: 0 breaking, 3 additive, 2 docs-only',

@@ -304,6 +304,7 @@ describe('hostile description text', () => {
         '*/',
         '/*',
         '`',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: hostile spec text that must stay inert in emitted code
         '${process.exit(1)}',
         '\u2028',
         '\u2029',

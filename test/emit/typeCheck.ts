@@ -5,7 +5,7 @@
  * and checked with `--strict` plus the repository's stricter flags.
  */
 import { copiedTemplateFiles } from '../../generator/emit/emitPackage.js';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,7 +48,7 @@ export function removeTempDir(dir: string | undefined): void {
 /** Writes `files` (relative paths) under `root`, with a `package.json` that makes `.ts` files ES modules. */
 export function writeTree(root: string, files: ReadonlyMap<string, string>): string[] {
   mkdirSync(root, { recursive: true });
-  writeFileSync(join(root, 'package.json'), JSON.stringify({ type: 'module', private: true }) + '\n');
+  writeFileSync(join(root, 'package.json'), `${JSON.stringify({ type: 'module', private: true })}\n`);
   const written: string[] = [];
   for (const [path, text] of files) {
     const file = join(root, ...path.split('/'));

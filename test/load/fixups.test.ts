@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { applyFixups, FIXUPS } from '../../generator/load/fixups/applyFixups.js';
 import type { Fixup, FixupContext } from '../../generator/load/fixups/fixup.js';

@@ -11,7 +11,12 @@ describe('server-side apply', () => {
   });
   afterEach(() => server.close());
 
-  const apply = (name: string, manager: string, spec: Record<string, unknown>, extra: { force?: boolean; labels?: Record<string, string> } = {}) =>
+  const apply = (
+    name: string,
+    manager: string,
+    spec: Record<string, unknown>,
+    extra: { force?: boolean; labels?: Record<string, string> } = {},
+  ) =>
     api(server, 'PATCH', `${NS_BASE}/${name}?fieldManager=${manager}${extra.force === true ? '&force=true' : ''}`, {
       contentType: APPLY,
       body: lease(name, spec, extra.labels === undefined ? {} : { labels: extra.labels }),
@@ -27,10 +32,18 @@ describe('server-side apply', () => {
         apiVersion: 'coordination.k8s.io/v1',
         time: '2024-05-01T10:00:00Z',
         fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:metadata': { 'f:labels': { 'f:team': {} } }, 'f:spec': { 'f:holderIdentity': {}, 'f:leaseDurationSeconds': {} } },
+        fieldsV1: {
+          'f:metadata': { 'f:labels': { 'f:team': {} } },
+          'f:spec': { 'f:holderIdentity': {}, 'f:leaseDurationSeconds': {} },
+        },
       },
     ]);
-    const again = await apply('s', 'alpha', { holderIdentity: 'a', leaseDurationSeconds: 5 }, { labels: { team: 'x' } });
+    const again = await apply(
+      's',
+      'alpha',
+      { holderIdentity: 'a', leaseDurationSeconds: 5 },
+      { labels: { team: 'x' } },
+    );
     expect(again.status).toBe(200);
     expect(again.body.metadata?.resourceVersion).toBe(res.body.metadata?.resourceVersion);
   });
@@ -44,21 +57,33 @@ describe('server-side apply', () => {
       reason: 'Conflict',
       code: 409,
       message: 'Apply failed with 1 conflict: conflict with "alpha": .spec.holderIdentity',
-      details: { causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "alpha"', field: '.spec.holderIdentity' }] },
+      details: {
+        causes: [{ reason: 'FieldManagerConflict', message: 'conflict with "alpha"', field: '.spec.holderIdentity' }],
+      },
     });
     expect(server.store.get('default', 's')?.spec?.holderIdentity).toBe('a');
   });
 
   it('names Update managers with their API version in conflicts', async () => {
-    await api(server, 'POST', `${NS_BASE}?fieldManager=creator`, { body: lease('u', { holderIdentity: 'a', leaseDurationSeconds: 1 }) });
+    await api(server, 'POST', `${NS_BASE}?fieldManager=creator`, {
+      body: lease('u', { holderIdentity: 'a', leaseDurationSeconds: 1 }),
+    });
     const res = await apply('u', 'beta', { holderIdentity: 'b', leaseDurationSeconds: 2 });
     expect(res.status).toBe(409);
     expect(res.body.message).toBe(
       'Apply failed with 2 conflicts: conflicts with "creator" using coordination.k8s.io/v1:\n- .spec.holderIdentity\n- .spec.leaseDurationSeconds',
     );
     expect(res.body.details?.causes).toEqual([
-      { reason: 'FieldManagerConflict', message: 'conflict with "creator" using coordination.k8s.io/v1', field: '.spec.holderIdentity' },
-      { reason: 'FieldManagerConflict', message: 'conflict with "creator" using coordination.k8s.io/v1', field: '.spec.leaseDurationSeconds' },
+      {
+        reason: 'FieldManagerConflict',
+        message: 'conflict with "creator" using coordination.k8s.io/v1',
+        field: '.spec.holderIdentity',
+      },
+      {
+        reason: 'FieldManagerConflict',
+        message: 'conflict with "creator" using coordination.k8s.io/v1',
+        field: '.spec.leaseDurationSeconds',
+      },
     ]);
   });
 
@@ -68,7 +93,10 @@ describe('server-side apply', () => {
     expect(res.status).toBe(200);
     expect(res.body.spec).toEqual({ holderIdentity: 'b', leaseDurationSeconds: 5 });
     const entries = Object.fromEntries((res.body.metadata?.managedFields ?? []).map((m) => [m.manager, m.fieldsV1]));
-    expect(entries).toEqual({ alpha: { 'f:spec': { 'f:leaseDurationSeconds': {} } }, beta: { 'f:spec': { 'f:holderIdentity': {} } } });
+    expect(entries).toEqual({
+      alpha: { 'f:spec': { 'f:leaseDurationSeconds': {} } },
+      beta: { 'f:spec': { 'f:holderIdentity': {} } },
+    });
   });
 
   it('shares ownership when the applied value is the same', async () => {
@@ -95,7 +123,10 @@ describe('server-side apply', () => {
 
   it('lets an Update take fields from an applier, which then conflicts', async () => {
     await apply('s', 'alpha', { holderIdentity: 'a' });
-    await api(server, 'PATCH', `${NS_BASE}/s?fieldManager=editor`, { contentType: 'application/merge-patch+json', body: { spec: { holderIdentity: 'edited' } } });
+    await api(server, 'PATCH', `${NS_BASE}/s?fieldManager=editor`, {
+      contentType: 'application/merge-patch+json',
+      body: { spec: { holderIdentity: 'edited' } },
+    });
     const res = await apply('s', 'alpha', { holderIdentity: 'a' });
     expect(res.status).toBe(409);
     expect(res.body.details?.causes?.[0]?.message).toBe('conflict with "editor" using coordination.k8s.io/v1');
@@ -104,16 +135,22 @@ describe('server-side apply', () => {
   it('requires a fieldManager', async () => {
     const res = await api(server, 'PATCH', `${NS_BASE}/s`, { contentType: APPLY, body: lease('s') });
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe('PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch');
+    expect(res.body.message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: fieldManager: Required value: is required for apply patch',
+    );
   });
 
   it('accepts YAML configurations and requires kind and apiVersion', async () => {
-    const yaml = 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: y1\n  labels:\n    tier: db # comment\nspec:\n  holderIdentity: yaml-holder\n  leaseTransitions: 3\n';
+    const yaml =
+      'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: y1\n  labels:\n    tier: db # comment\nspec:\n  holderIdentity: yaml-holder\n  leaseTransitions: 3\n';
     const res = await api(server, 'PATCH', `${NS_BASE}/y1?fieldManager=yaml`, { contentType: APPLY, body: yaml });
     expect(res.status).toBe(201);
     expect(res.body.spec).toEqual({ holderIdentity: 'yaml-holder', leaseTransitions: 3 });
     expect(res.body.metadata?.labels).toEqual({ tier: 'db' });
-    const noKind = await api(server, 'PATCH', `${NS_BASE}/y1?fieldManager=yaml`, { contentType: APPLY, body: { metadata: { name: 'y1' } } });
+    const noKind = await api(server, 'PATCH', `${NS_BASE}/y1?fieldManager=yaml`, {
+      contentType: APPLY,
+      body: { metadata: { name: 'y1' } },
+    });
     expect(noKind.status).toBe(400);
     expect(noKind.body.message).toMatch(/^Object 'Kind' is missing in/);
   });

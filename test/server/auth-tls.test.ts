@@ -12,13 +12,21 @@ import type { LeaseApiServer } from '../../templates/server/index.js';
 import { NS_BASE, api, httpsJson } from './helpers.js';
 
 /** A DELETE over HTTPS trusting the server's CA, presenting the given client certificate. */
-function httpsDelete(server: LeaseApiServer, path: string, tls: { cert?: string | undefined; key?: string | undefined }): Promise<{ status: number; body: unknown }> {
+function httpsDelete(
+  server: LeaseApiServer,
+  path: string,
+  tls: { cert?: string | undefined; key?: string | undefined },
+): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
-    const req = httpsRequest(server.url + path, { method: 'DELETE', ca: server.tls?.ca, cert: tls.cert, key: tls.key }, (res) => {
-      let text = '';
-      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-    });
+    const req = httpsRequest(
+      server.url + path,
+      { method: 'DELETE', ca: server.tls?.ca, cert: tls.cert, key: tls.key },
+      (res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -30,7 +38,15 @@ describe('bearer tokens', () => {
     try {
       const none = await api(server, 'GET', NS_BASE);
       expect(none.status).toBe(401);
-      expect(none.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 });
+      expect(none.body).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message: 'Unauthorized',
+        reason: 'Unauthorized',
+        code: 401,
+      });
       const wrong = await api(server, 'GET', NS_BASE, { headers: { Authorization: 'Bearer nope' } });
       expect(wrong.status).toBe(401);
       const right = await api(server, 'GET', NS_BASE, { headers: { Authorization: 'Bearer secret' } });
@@ -51,7 +67,8 @@ describe('bearer tokens', () => {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({
         reason: 'Forbidden',
-        message: 'leases.coordination.k8s.io is forbidden: User "forbidden-user" cannot list resource "leases" in API group "coordination.k8s.io" in the namespace "default"',
+        message:
+          'leases.coordination.k8s.io is forbidden: User "forbidden-user" cannot list resource "leases" in API group "coordination.k8s.io" in the namespace "default"',
         details: { group: 'coordination.k8s.io', kind: 'leases' },
       });
       const create = await api(server, 'POST', NS_BASE, { headers, body: { metadata: { name: 'x' } } });
@@ -65,7 +82,12 @@ describe('bearer tokens', () => {
 
 describe('TLS', () => {
   it('generates a CA, a serving certificate for 127.0.0.1, localhost and ::1, and a client certificate naming user and groups', async () => {
-    const pki = await createTestPki({ hosts: ['127.0.0.1', 'localhost', '::1', 'localhost'], clientCertificate: true, clientCommonName: 'alice', clientGroups: ['team-a', 'team-b'] });
+    const pki = await createTestPki({
+      hosts: ['127.0.0.1', 'localhost', '::1', 'localhost'],
+      clientCertificate: true,
+      clientCommonName: 'alice',
+      clientGroups: ['team-a', 'team-b'],
+    });
     const ca = new X509Certificate(pki.ca.certificate);
     const leaf = new X509Certificate(pki.server.certificate);
     expect(ca.ca).toBe(true);
@@ -95,7 +117,9 @@ describe('TLS', () => {
     writeFileSync(files.server, pki.server.certificate);
     writeFileSync(files.client, pki.client?.certificate ?? '');
     const verify = (purpose: string, file: string): string =>
-      execFileSync('openssl', ['verify', '-x509_strict', '-purpose', purpose, '-CAfile', files.ca, file]).toString().trim();
+      execFileSync('openssl', ['verify', '-x509_strict', '-purpose', purpose, '-CAfile', files.ca, file])
+        .toString()
+        .trim();
     expect(verify('sslserver', files.server)).toBe(`${files.server}: OK`);
     expect(verify('sslclient', files.client)).toBe(`${files.client}: OK`);
     const caText = execFileSync('openssl', ['x509', '-noout', '-text', '-in', files.ca]).toString();
@@ -114,7 +138,9 @@ describe('TLS', () => {
       const res = await httpsJson(server, '/version');
       expect(res.status).toBe(200);
       const config = parseYaml(server.kubeconfig()) as { clusters: Array<{ cluster: Record<string, string> }> };
-      expect(Buffer.from(config.clusters[0]!.cluster['certificate-authority-data']!, 'base64').toString('utf8')).toBe(server.tls?.ca);
+      expect(Buffer.from(config.clusters[0]!.cluster['certificate-authority-data']!, 'base64').toString('utf8')).toBe(
+        server.tls?.ca,
+      );
       await expect(fetch(`${server.url}/version`)).rejects.toThrow();
     } finally {
       await server.close();
@@ -129,8 +155,14 @@ describe('client certificates (verified when given, as kube-apiserver: VerifyCli
   const bearer = { Authorization: 'Bearer secret' };
 
   async function startWithSentinel(token: string | undefined): Promise<void> {
-    server = await startLeaseApiServer({ tls: { clientCertificates: true }, ...(token === undefined ? {} : { token }) });
-    const created = server.store.create({ metadata: { name: 'sentinel', namespace: 'default' }, spec: { holderIdentity: 'keep' } });
+    server = await startLeaseApiServer({
+      tls: { clientCertificates: true },
+      ...(token === undefined ? {} : { token }),
+    });
+    const created = server.store.create({
+      metadata: { name: 'sentinel', namespace: 'default' },
+      spec: { holderIdentity: 'keep' },
+    });
     if (!created.ok) throw new Error(created.error.message);
     sentinelBefore = JSON.stringify(server.store.get('default', 'sentinel'));
   }
@@ -141,7 +173,15 @@ describe('client certificates (verified when given, as kube-apiserver: VerifyCli
     expect(JSON.stringify(server.store.get('default', 'sentinel'))).toBe(sentinelBefore);
   }
 
-  const UNAUTHORIZED = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'Unauthorized', reason: 'Unauthorized', code: 401 };
+  const UNAUTHORIZED = {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'Unauthorized',
+    reason: 'Unauthorized',
+    code: 401,
+  };
 
   it('authenticates by the certificate the kubeconfig presents, without a token', async () => {
     await startWithSentinel(undefined);
@@ -183,7 +223,10 @@ describe('client certificates (verified when given, as kube-apiserver: VerifyCli
     try {
       expect((await httpsJson(server, NS_BASE, { headers: bearer })).status).toBe(200);
       expect(await httpsJson(server, NS_BASE)).toEqual({ status: 401, body: UNAUTHORIZED });
-      expect(await httpsJson(server, NS_BASE, { headers: { Authorization: 'Bearer wrong' } })).toEqual({ status: 401, body: UNAUTHORIZED });
+      expect(await httpsJson(server, NS_BASE, { headers: { Authorization: 'Bearer wrong' } })).toEqual({
+        status: 401,
+        body: UNAUTHORIZED,
+      });
       expect((await httpsJson(server, '/version')).status).toBe(200);
       await expectSentinelIntact();
     } finally {

@@ -13,7 +13,11 @@ import { SNAPSHOT_PATH } from './helpers.js';
 function capture(signal?: AbortSignal): { io: Parameters<typeof main>[1]; out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { stdout: (t) => out.push(t), stderr: (t) => err.push(t), ...(signal === undefined ? {} : { signal }) }, out, err };
+  return {
+    io: { stdout: (t) => out.push(t), stderr: (t) => err.push(t), ...(signal === undefined ? {} : { signal }) },
+    out,
+    err,
+  };
 }
 
 async function waitFor(predicate: () => boolean): Promise<void> {
@@ -22,10 +26,31 @@ async function waitFor(predicate: () => boolean): Promise<void> {
 
 describe('cli', () => {
   it('parses serve flags in both --flag value and --flag=value forms', () => {
-    const parsed = parseCommand(['serve', '--port=0', '--release', '1.31.1', '--token', 't', '--forbidden-token', 'f1', '--forbidden-token=f2', '--tls', '--history', '50']);
+    const parsed = parseCommand([
+      'serve',
+      '--port=0',
+      '--release',
+      '1.31.1',
+      '--token',
+      't',
+      '--forbidden-token',
+      'f1',
+      '--forbidden-token=f2',
+      '--tls',
+      '--history',
+      '50',
+    ]);
     expect(parsed.ok && parsed.value).toEqual({
       kind: 'serve',
-      args: expect.objectContaining({ port: 0, release: '1.31.1', token: 't', forbiddenTokens: ['f1', 'f2'], tls: true, clientCertificates: false, historyWindow: 50 }),
+      args: expect.objectContaining({
+        port: 0,
+        release: '1.31.1',
+        token: 't',
+        forbiddenTokens: ['f1', 'f2'],
+        tls: true,
+        clientCertificates: false,
+        historyWindow: 50,
+      }),
     });
     expect(parseCommand(['serve', '--port', 'abc']).ok).toBe(false);
     expect(parseCommand(['serve', '--nope']).ok).toBe(false);
@@ -47,7 +72,22 @@ describe('cli', () => {
     writeFileSync(openapi, readFileSync(SNAPSHOT_PATH));
     const controller = new AbortController();
     const run = capture(controller.signal);
-    const exit = main(['serve', '--port', '0', '--release', '1.30.0', '--openapi', openapi, '--token', 'tok', '--kubeconfig', kubeconfig], run.io);
+    const exit = main(
+      [
+        'serve',
+        '--port',
+        '0',
+        '--release',
+        '1.30.0',
+        '--openapi',
+        openapi,
+        '--token',
+        'tok',
+        '--kubeconfig',
+        kubeconfig,
+      ],
+      run.io,
+    );
     await waitFor(() => run.out.length >= 2);
     const url = /listening on (http:\/\/\S+)/.exec(run.out[0] ?? '')?.[1] ?? '';
     expect(run.out[0]).toContain('Lease API server (Kubernetes 1.30.0) listening on http://127.0.0.1:');
@@ -67,10 +107,16 @@ describe('cli', () => {
   });
 
   it.each([
-    { argv: ['--client-certs'], error: '--client-certs needs --tls (client certificates are only presented over HTTPS)' },
+    {
+      argv: ['--client-certs'],
+      error: '--client-certs needs --tls (client certificates are only presented over HTTPS)',
+    },
     { argv: ['--port', '70000'], error: '--port expects an integer from 0 to 65535, got "70000"' },
     { argv: ['--port', '-1'], error: '--port expects an integer from 0 to 65535, got "-1"' },
-    { argv: ['--port=99999999999999999999'], error: '--port expects an integer from 0 to 65535, got "99999999999999999999"' },
+    {
+      argv: ['--port=99999999999999999999'],
+      error: '--port expects an integer from 0 to 65535, got "99999999999999999999"',
+    },
     { argv: ['--port', '1', '--port', '2'], error: '--port is given more than once' },
     { argv: ['--nope'], error: 'unknown flag "--nope"' },
     { argv: ['--nope=1'], error: 'unknown flag "--nope"' },
@@ -82,11 +128,26 @@ describe('cli', () => {
     { argv: ['--token='], error: '--token needs a non-empty value' },
     { argv: ['--token', 't', '--forbidden-token', 't'], error: '--forbidden-token repeats the --token value' },
     { argv: ['--history', '0'], error: '--history expects an integer from 1 to 10000000, got "0"' },
-    { argv: ['--bookmark-interval', '1.5'], error: '--bookmark-interval expects an integer from 1 to 2147483647, got "1.5"' },
-    { argv: ['--namespaces', 'team-a,Team_B'], error: '--namespaces: "Team_B" is not a valid namespace name (a lowercase RFC 1123 label)' },
-    { argv: ['--namespaces', 'a,,b'], error: '--namespaces: "" is not a valid namespace name (a lowercase RFC 1123 label)' },
-    { argv: ['--release', 'banana'], error: '--release: release "banana" is not a Kubernetes release like 1.31 or 1.31.4' },
-    { argv: ['--release', '1.31.4.5'], error: '--release: release "1.31.4.5" is not a Kubernetes release like 1.31 or 1.31.4' },
+    {
+      argv: ['--bookmark-interval', '1.5'],
+      error: '--bookmark-interval expects an integer from 1 to 2147483647, got "1.5"',
+    },
+    {
+      argv: ['--namespaces', 'team-a,Team_B'],
+      error: '--namespaces: "Team_B" is not a valid namespace name (a lowercase RFC 1123 label)',
+    },
+    {
+      argv: ['--namespaces', 'a,,b'],
+      error: '--namespaces: "" is not a valid namespace name (a lowercase RFC 1123 label)',
+    },
+    {
+      argv: ['--release', 'banana'],
+      error: '--release: release "banana" is not a Kubernetes release like 1.31 or 1.31.4',
+    },
+    {
+      argv: ['--release', '1.31.4.5'],
+      error: '--release: release "1.31.4.5" is not a Kubernetes release like 1.31 or 1.31.4',
+    },
   ])('refuses $argv with one line and exit code 2, starting nothing', async ({ argv, error }) => {
     const run = capture(AbortSignal.abort());
     expect(await main(['serve', ...argv], run.io)).toBe(2);
@@ -95,12 +156,31 @@ describe('cli', () => {
   });
 
   it('accepts the repeatable flags and --forbidden-token without --token', () => {
-    const parsed = parseCommand(['serve', '--tls', '--client-certs', '--namespaces', 'a,b', '--namespaces=c', '--forbidden-token', 'f', '--forbidden-token', 'g']);
+    const parsed = parseCommand([
+      'serve',
+      '--tls',
+      '--client-certs',
+      '--namespaces',
+      'a,b',
+      '--namespaces=c',
+      '--forbidden-token',
+      'f',
+      '--forbidden-token',
+      'g',
+    ]);
     expect(parsed.ok && parsed.value).toEqual({
       kind: 'serve',
-      args: expect.objectContaining({ tls: true, clientCertificates: true, namespaces: ['a', 'b', 'c'], forbiddenTokens: ['f', 'g'], token: undefined }),
+      args: expect.objectContaining({
+        tls: true,
+        clientCertificates: true,
+        namespaces: ['a', 'b', 'c'],
+        forbiddenTokens: ['f', 'g'],
+        token: undefined,
+      }),
     });
-    expect(parseCommand(['serve', '--token=--dashes']).ok && parseCommand(['serve', '--token=--dashes'])).toMatchObject({ value: { args: { token: '--dashes' } } });
+    expect(parseCommand(['serve', '--token=--dashes']).ok && parseCommand(['serve', '--token=--dashes'])).toMatchObject(
+      { value: { args: { token: '--dashes' } } },
+    );
   });
 
   it.each([
@@ -108,8 +188,16 @@ describe('cli', () => {
     { requested: 'v1.31.4', resolved: '1.31.1' },
     { requested: '1.30.0', resolved: '1.30.0' },
     { requested: '1.29', error: 'release "1.29" is not packaged; packaged releases: 1.30.0, 1.31.1, 1.35.0' },
-    { requested: 'banana', error: 'release "banana" is not a Kubernetes release like 1.31 or 1.31.4; packaged releases: 1.30.0, 1.31.1, 1.35.0' },
-    { requested: '1.31.', error: 'release "1.31." is not a Kubernetes release like 1.31 or 1.31.4; packaged releases: 1.30.0, 1.31.1, 1.35.0' },
+    {
+      requested: 'banana',
+      error:
+        'release "banana" is not a Kubernetes release like 1.31 or 1.31.4; packaged releases: 1.30.0, 1.31.1, 1.35.0',
+    },
+    {
+      requested: '1.31.',
+      error:
+        'release "1.31." is not a Kubernetes release like 1.31 or 1.31.4; packaged releases: 1.30.0, 1.31.1, 1.35.0',
+    },
   ])('maps release $requested onto the packaged releases', ({ requested, resolved, error }) => {
     const result = resolveRelease(requested, ['1.30.0', '1.31.1', '1.35.0'], false);
     expect(result).toEqual(resolved === undefined ? { ok: false, error } : { ok: true, value: resolved });
@@ -117,7 +205,9 @@ describe('cli', () => {
 
   it('takes any well-formed release with a document of the caller, and rejects a malformed one at start', async () => {
     expect(resolveRelease('1.99', ['1.35.0'], true)).toEqual({ ok: true, value: '1.99.0' });
-    await expect(startLeaseApiServer({ release: 'banana' })).rejects.toThrow('release "banana" is not a Kubernetes release like 1.31 or 1.31.4');
+    await expect(startLeaseApiServer({ release: 'banana' })).rejects.toThrow(
+      'release "banana" is not a Kubernetes release like 1.31 or 1.31.4',
+    );
   });
 
   it('serves HTTPS with client certificates and the declared namespaces', async () => {
@@ -125,7 +215,10 @@ describe('cli', () => {
     const kubeconfig = join(dir, 'config');
     const controller = new AbortController();
     const run = capture(controller.signal);
-    const exit = main(['serve', '--port', '0', '--tls', '--client-certs', '--namespaces', 'team-a,team-b', '--kubeconfig', kubeconfig], run.io);
+    const exit = main(
+      ['serve', '--port', '0', '--tls', '--client-certs', '--namespaces', 'team-a,team-b', '--kubeconfig', kubeconfig],
+      run.io,
+    );
     await waitFor(() => run.out.length >= 2);
     expect(run.out[0]).toMatch(/listening on https:\/\/127\.0\.0\.1:\d+\n$/);
     const config = parseYaml(readFileSync(kubeconfig, 'utf8')) as {
@@ -138,7 +231,11 @@ describe('cli', () => {
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpsRequest(
         `${cluster?.server ?? ''}/api/v1/namespaces/team-b`,
-        { ca: decode(cluster?.['certificate-authority-data']), cert: decode(user?.['client-certificate-data']), key: decode(user?.['client-key-data']) },
+        {
+          ca: decode(cluster?.['certificate-authority-data']),
+          cert: decode(user?.['client-certificate-data']),
+          key: decode(user?.['client-key-data']),
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));

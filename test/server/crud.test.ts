@@ -13,7 +13,9 @@ describe('Lease storage', () => {
   afterEach(() => server.close());
 
   it('creates a Lease with server-set metadata', async () => {
-    const res = await api(server, 'POST', `${NS_BASE}?fieldManager=tester`, { body: lease('a', { holderIdentity: 'h1', leaseDurationSeconds: 15 }, { labels: { k: 'v' } }) });
+    const res = await api(server, 'POST', `${NS_BASE}?fieldManager=tester`, {
+      body: lease('a', { holderIdentity: 'h1', leaseDurationSeconds: 15 }, { labels: { k: 'v' } }),
+    });
     expect(res.status).toBe(201);
     expect(res.body.kind).toBe('Lease');
     expect(res.body.apiVersion).toBe('coordination.k8s.io/v1');
@@ -33,14 +35,20 @@ describe('Lease storage', () => {
         apiVersion: 'coordination.k8s.io/v1',
         time: '2024-01-01T00:00:00Z',
         fieldsType: 'FieldsV1',
-        fieldsV1: { 'f:metadata': { 'f:labels': { '.': {}, 'f:k': {} } }, 'f:spec': { 'f:holderIdentity': {}, 'f:leaseDurationSeconds': {} } },
+        fieldsV1: {
+          'f:metadata': { 'f:labels': { '.': {}, 'f:k': {} } },
+          'f:spec': { 'f:holderIdentity': {}, 'f:leaseDurationSeconds': {} },
+        },
       },
     ]);
     expect(Object.keys(res.body)).toEqual(['kind', 'apiVersion', 'metadata', 'spec']);
   });
 
   it('derives the field manager from the User-Agent when none is given', async () => {
-    const res = await api(server, 'POST', NS_BASE, { body: lease('ua'), headers: { 'User-Agent': 'my-controller/v1.2.3 (linux/amd64)' } });
+    const res = await api(server, 'POST', NS_BASE, {
+      body: lease('ua'),
+      headers: { 'User-Agent': 'my-controller/v1.2.3 (linux/amd64)' },
+    });
     expect(res.body.metadata?.managedFields?.[0]?.manager).toBe('my-controller');
   });
 
@@ -58,7 +66,11 @@ describe('Lease storage', () => {
     expect(list.body.items?.map((i) => i.metadata?.name)).toEqual(['a', 'b']);
     expect(list.body.items?.[0]?.kind).toBeUndefined();
     const all = await api(server, 'GET', `${BASE}/leases`);
-    expect(all.body.items?.map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`)).toEqual(['default/a', 'default/b', 'other/c']);
+    expect(all.body.items?.map((i) => `${i.metadata?.namespace}/${i.metadata?.name}`)).toEqual([
+      'default/a',
+      'default/b',
+      'other/c',
+    ]);
   });
 
   it('keeps a cluster-wide monotonic resourceVersion', async () => {
@@ -87,7 +99,11 @@ describe('Lease storage', () => {
     for (const method of ['GET', 'PUT', 'DELETE']) {
       const res = await api(server, method, `${NS_BASE}/ghost`, method === 'PUT' ? { body: lease('ghost') } : {});
       expect(res.status).toBe(404);
-      expect(res.body).toMatchObject({ reason: 'NotFound', message: 'leases.coordination.k8s.io "ghost" not found', details: { name: 'ghost', group: 'coordination.k8s.io', kind: 'leases' } });
+      expect(res.body).toMatchObject({
+        reason: 'NotFound',
+        message: 'leases.coordination.k8s.io "ghost" not found',
+        details: { name: 'ghost', group: 'coordination.k8s.io', kind: 'leases' },
+      });
     }
   });
 
@@ -108,11 +124,16 @@ describe('Lease storage', () => {
   it('keeps a generation a client sends on create and ignores one sent on update, as rest.BeforeCreate/BeforeUpdate', async () => {
     const created = await create(server, 'g', { holderIdentity: 'h1' }, { generation: 5 });
     expect(created.metadata?.generation).toBe(5);
-    const bumped = await api(server, 'PUT', `${NS_BASE}/g`, { body: { ...created, metadata: { ...created.metadata, generation: 9 }, spec: { holderIdentity: 'h2' } } });
+    const bumped = await api(server, 'PUT', `${NS_BASE}/g`, {
+      body: { ...created, metadata: { ...created.metadata, generation: 9 }, spec: { holderIdentity: 'h2' } },
+    });
     expect(bumped.status).toBe(200);
     expect(bumped.body.metadata?.generation).toBe(5);
     expect(bumped.body.spec).toEqual({ holderIdentity: 'h2' });
-    const patched = await api(server, 'PATCH', `${NS_BASE}/g`, { body: { metadata: { generation: 1 }, spec: { holderIdentity: 'h3' } }, contentType: 'application/merge-patch+json' });
+    const patched = await api(server, 'PATCH', `${NS_BASE}/g`, {
+      body: { metadata: { generation: 1 }, spec: { holderIdentity: 'h3' } },
+      contentType: 'application/merge-patch+json',
+    });
     expect(patched.body.metadata?.generation).toBe(5);
     expect(server.store.get('default', 'g')?.metadata.generation).toBe(5);
   });
@@ -124,7 +145,8 @@ describe('Lease storage', () => {
     expect(stale.status).toBe(409);
     expect(stale.body).toMatchObject({
       reason: 'Conflict',
-      message: 'Operation cannot be fulfilled on leases.coordination.k8s.io "c": the object has been modified; please apply your changes to the latest version and try again',
+      message:
+        'Operation cannot be fulfilled on leases.coordination.k8s.io "c": the object has been modified; please apply your changes to the latest version and try again',
       details: { name: 'c', group: 'coordination.k8s.io', kind: 'leases' },
     });
   });
@@ -145,7 +167,10 @@ describe('Lease storage', () => {
   it('rejects a body whose namespace or name disagree with the URL with 400 BadRequest', async () => {
     const wrongNs = await api(server, 'POST', NS_BASE, { body: lease('x', undefined, { namespace: 'other' }) });
     expect(wrongNs.status).toBe(400);
-    expect(wrongNs.body).toMatchObject({ reason: 'BadRequest', message: 'the namespace of the provided object does not match the namespace sent on the request' });
+    expect(wrongNs.body).toMatchObject({
+      reason: 'BadRequest',
+      message: 'the namespace of the provided object does not match the namespace sent on the request',
+    });
     await create(server, 'x');
     const wrongName = await api(server, 'PUT', `${NS_BASE}/x`, { body: lease('y') });
     expect(wrongName.status).toBe(400);
@@ -161,7 +186,9 @@ describe('Lease storage', () => {
   it('refuses a resourceVersion on create as the storage layer does', async () => {
     const res = await api(server, 'POST', NS_BASE, { body: lease('rv', undefined, { resourceVersion: '5' }) });
     expect(res.status).toBe(500);
-    expect(res.body.message).toBe('Internal error occurred: resourceVersion should not be set on objects to be created');
+    expect(res.body.message).toBe(
+      'Internal error occurred: resourceVersion should not be set on objects to be created',
+    );
   });
 
   it('changes nothing on dryRun=All for create, replace, patch and delete', async () => {
@@ -172,9 +199,14 @@ describe('Lease storage', () => {
     expect(server.store.get('default', 'dry')).toBeUndefined();
     const real = await create(server, 'real');
     const rvAfterCreate = server.store.resourceVersion;
-    const replaced = await api(server, 'PUT', `${NS_BASE}/real?dryRun=All`, { body: { ...real, spec: { holderIdentity: 'dry' } } });
+    const replaced = await api(server, 'PUT', `${NS_BASE}/real?dryRun=All`, {
+      body: { ...real, spec: { holderIdentity: 'dry' } },
+    });
     expect(replaced.body.spec).toEqual({ holderIdentity: 'dry' });
-    const patched = await api(server, 'PATCH', `${NS_BASE}/real?dryRun=All`, { body: { spec: { holderIdentity: 'p' } }, contentType: 'application/merge-patch+json' });
+    const patched = await api(server, 'PATCH', `${NS_BASE}/real?dryRun=All`, {
+      body: { spec: { holderIdentity: 'p' } },
+      contentType: 'application/merge-patch+json',
+    });
     expect(patched.body.spec?.['holderIdentity']).toBe('p');
     const deleted = await api(server, 'DELETE', `${NS_BASE}/real?dryRun=All`);
     expect(deleted.status).toBe(200);
@@ -188,7 +220,9 @@ describe('Lease storage', () => {
   it('rejects an unknown dryRun value as invalid CreateOptions', async () => {
     const res = await api(server, 'POST', `${NS_BASE}?dryRun=Sometimes`, { body: lease('d') });
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe('CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Sometimes"}: supported values: "All"');
+    expect(res.body.message).toBe(
+      'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: []string{"Sometimes"}: supported values: "All"',
+    );
   });
 
   it('answers unsupported methods with 405 and unreadable bodies with 415', async () => {
@@ -200,7 +234,8 @@ describe('Lease storage', () => {
   });
 
   it('accepts YAML bodies', async () => {
-    const yaml = 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: from-yaml\n  labels:\n    app: web\nspec:\n  holderIdentity: "h"\n  leaseDurationSeconds: 10\n';
+    const yaml =
+      'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: from-yaml\n  labels:\n    app: web\nspec:\n  holderIdentity: "h"\n  leaseDurationSeconds: 10\n';
     const res = await api(server, 'POST', NS_BASE, { body: yaml, contentType: 'application/yaml' });
     expect(res.status).toBe(201);
     expect(res.body.metadata?.labels).toEqual({ app: 'web' });
@@ -255,10 +290,20 @@ describe('namespaces (NamespaceLifecycle admission)', () => {
     const list = await api(server, 'GET', '/api/v1/namespaces');
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ kind: 'NamespaceList', apiVersion: 'v1' });
-    expect(list.body.items?.map((n) => n.metadata?.name)).toEqual(['declared', 'default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    expect(list.body.items?.map((n) => n.metadata?.name)).toEqual([
+      'declared',
+      'default',
+      'kube-node-lease',
+      'kube-public',
+      'kube-system',
+    ]);
     expect(list.body.items?.map((n) => n.kind)).toEqual([undefined, undefined, undefined, undefined, undefined]);
     // Selectors as for any list: every namespace carries kubernetes.io/metadata.name.
-    const selected = await api(server, 'GET', '/api/v1/namespaces?labelSelector=kubernetes.io/metadata.name%20in%20(default,declared)');
+    const selected = await api(
+      server,
+      'GET',
+      '/api/v1/namespaces?labelSelector=kubernetes.io/metadata.name%20in%20(default,declared)',
+    );
     expect(selected.body.items?.map((n) => n.metadata?.name)).toEqual(['declared', 'default']);
     const byName = await api(server, 'GET', '/api/v1/namespaces?fieldSelector=metadata.name%3Dkube-public');
     expect(byName.body.items?.map((n) => n.metadata?.name)).toEqual(['kube-public']);
@@ -269,18 +314,42 @@ describe('namespaces (NamespaceLifecycle admission)', () => {
     expect(one.body).toMatchObject({
       kind: 'Namespace',
       apiVersion: 'v1',
-      metadata: { name: 'kube-node-lease', labels: { 'kubernetes.io/metadata.name': 'kube-node-lease' }, creationTimestamp: '2024-01-01T00:00:00Z' },
+      metadata: {
+        name: 'kube-node-lease',
+        labels: { 'kubernetes.io/metadata.name': 'kube-node-lease' },
+        creationTimestamp: '2024-01-01T00:00:00Z',
+      },
       spec: { finalizers: ['kubernetes'] },
       status: { phase: 'Active' },
     });
-    expect((await create(server, 'in-declared', undefined, undefined, 'declared')).metadata?.namespace).toBe('declared');
+    expect((await create(server, 'in-declared', undefined, undefined, 'declared')).metadata?.namespace).toBe(
+      'declared',
+    );
   });
 
   it.each([
     { what: 'POST', method: 'POST', path: NOWHERE, body: lease('x'), contentType: 'application/json' },
-    { what: 'POST with dryRun=All', method: 'POST', path: `${NOWHERE}?dryRun=All`, body: lease('x'), contentType: 'application/json' },
-    { what: 'POST of an invalid Lease (admission runs before validation)', method: 'POST', path: NOWHERE, body: lease('x', { leaseDurationSeconds: -1 }), contentType: 'application/json' },
-    { what: 'POST with generateName', method: 'POST', path: NOWHERE, body: { metadata: { generateName: 'g-' }, spec: {} }, contentType: 'application/json' },
+    {
+      what: 'POST with dryRun=All',
+      method: 'POST',
+      path: `${NOWHERE}?dryRun=All`,
+      body: lease('x'),
+      contentType: 'application/json',
+    },
+    {
+      what: 'POST of an invalid Lease (admission runs before validation)',
+      method: 'POST',
+      path: NOWHERE,
+      body: lease('x', { leaseDurationSeconds: -1 }),
+      contentType: 'application/json',
+    },
+    {
+      what: 'POST with generateName',
+      method: 'POST',
+      path: NOWHERE,
+      body: { metadata: { generateName: 'g-' }, spec: {} },
+      contentType: 'application/json',
+    },
     {
       what: 'server-side apply creating',
       method: 'PATCH',
@@ -288,18 +357,25 @@ describe('namespaces (NamespaceLifecycle admission)', () => {
       body: JSON.stringify(lease('x')),
       contentType: 'application/apply-patch+yaml',
     },
-  ])('answers a create in a missing namespace ($what) with kube-apiserver\'s 404', async ({ method, path, body, contentType }) => {
-    const res = await api(server, method, path, { body, contentType });
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual(NOWHERE_NOT_FOUND);
-    expect(server.store.list('nowhere')).toEqual([]);
-    await expectSentinelIntact();
-  });
+  ])(
+    "answers a create in a missing namespace ($what) with kube-apiserver's 404",
+    async ({ method, path, body, contentType }) => {
+      const res = await api(server, method, path, { body, contentType });
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual(NOWHERE_NOT_FOUND);
+      expect(server.store.list('nowhere')).toEqual([]);
+      await expectSentinelIntact();
+    },
+  );
 
   it('reads in a missing namespace as kube-apiserver does: a Lease 404 and an empty list', async () => {
     const get = await api(server, 'GET', `${NOWHERE}/x`);
     expect(get.status).toBe(404);
-    expect(get.body).toMatchObject({ reason: 'NotFound', message: 'leases.coordination.k8s.io "x" not found', details: { name: 'x', group: 'coordination.k8s.io', kind: 'leases' } });
+    expect(get.body).toMatchObject({
+      reason: 'NotFound',
+      message: 'leases.coordination.k8s.io "x" not found',
+      details: { name: 'x', group: 'coordination.k8s.io', kind: 'leases' },
+    });
     const list = await api(server, 'GET', NOWHERE);
     expect(list.status).toBe(200);
     expect(list.body.items).toEqual([]);
@@ -311,29 +387,56 @@ describe('namespaces (NamespaceLifecycle admission)', () => {
 
   it('applies the same admission to the store handle', async () => {
     const created = server.store.create({ metadata: { name: 'x', namespace: 'nowhere' }, spec: {} });
-    expect(created.ok ? undefined : created.error).toEqual({ code: 404, reason: 'NotFound', message: 'namespaces "nowhere" not found', details: { name: 'nowhere', kind: 'namespaces' } });
+    expect(created.ok ? undefined : created.error).toEqual({
+      code: 404,
+      reason: 'NotFound',
+      message: 'namespaces "nowhere" not found',
+      details: { name: 'nowhere', kind: 'namespaces' },
+    });
     await expectSentinelIntact();
   });
 
   it('creates namespaces through core/v1 as kubectl create namespace does, then admits Leases into them', async () => {
-    const body = { kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'nowhere', labels: { team: 'a' } }, spec: {}, status: {} };
-    const dry = await api(server, 'POST', '/api/v1/namespaces?dryRun=All&fieldManager=kubectl-create&fieldValidation=Strict', { body });
+    const body = {
+      kind: 'Namespace',
+      apiVersion: 'v1',
+      metadata: { name: 'nowhere', labels: { team: 'a' } },
+      spec: {},
+      status: {},
+    };
+    const dry = await api(
+      server,
+      'POST',
+      '/api/v1/namespaces?dryRun=All&fieldManager=kubectl-create&fieldValidation=Strict',
+      { body },
+    );
     expect(dry.status).toBe(201);
     expect(dry.body.metadata?.resourceVersion).toBeUndefined();
     expect((await api(server, 'GET', '/api/v1/namespaces/nowhere')).body).toEqual(NOWHERE_NOT_FOUND);
-    const made = await api(server, 'POST', '/api/v1/namespaces?fieldManager=kubectl-create&fieldValidation=Strict', { body });
+    const made = await api(server, 'POST', '/api/v1/namespaces?fieldManager=kubectl-create&fieldValidation=Strict', {
+      body,
+    });
     expect(made.status).toBe(201);
     expect(made.body).toMatchObject({
       kind: 'Namespace',
       apiVersion: 'v1',
-      metadata: { name: 'nowhere', labels: { team: 'a', 'kubernetes.io/metadata.name': 'nowhere' }, resourceVersion: expect.stringMatching(/^\d+$/), uid: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+      metadata: {
+        name: 'nowhere',
+        labels: { team: 'a', 'kubernetes.io/metadata.name': 'nowhere' },
+        resourceVersion: expect.stringMatching(/^\d+$/),
+        uid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      },
       status: { phase: 'Active' },
     });
     expect((await api(server, 'GET', '/api/v1/namespaces/nowhere')).body).toEqual(made.body);
     expect((await api(server, 'POST', NOWHERE, { body: lease('now-ok') })).status).toBe(201);
     const again = await api(server, 'POST', '/api/v1/namespaces', { body });
     expect(again.status).toBe(409);
-    expect(again.body).toMatchObject({ reason: 'AlreadyExists', message: 'namespaces "nowhere" already exists', details: { name: 'nowhere', kind: 'namespaces' } });
+    expect(again.body).toMatchObject({
+      reason: 'AlreadyExists',
+      message: 'namespaces "nowhere" already exists',
+      details: { name: 'nowhere', kind: 'namespaces' },
+    });
     expect((await api(server, 'DELETE', '/api/v1/namespaces/nowhere')).status).toBe(405);
     expect((await api(server, 'GET', '/api/v1/namespaces/nowhere')).status).toBe(200);
   });
@@ -343,13 +446,27 @@ describe('namespaces (NamespaceLifecycle admission)', () => {
       body: { kind: 'Namespace', apiVersion: 'v1', metadata: { name: 'Bad_Name' } },
       status: 422,
       message:
-        'Namespace "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or \'-\', and must start and end with an alphanumeric character (e.g. \'my-name\',  or \'123-abc\', regex used for validation is \'[a-z0-9]([-a-z0-9]*[a-z0-9])?\')',
+        "Namespace \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
     },
-    { body: { kind: 'Namespace', apiVersion: 'v1', metadata: {} }, status: 422, message: 'Namespace "" is invalid: metadata.name: Required value: name or generateName is required' },
-    { body: { apiVersion: 'v1', metadata: { name: 'x' } }, status: 400, message: 'Object \'Kind\' is missing in \'{"apiVersion":"v1","metadata":{"name":"x"}}\'' },
-    { body: { kind: 'Namespace', apiVersion: 'v1', metadata: { name: '__proto__', labels: { __proto__: 'x' } } }, status: 422, message: expect.stringContaining('Namespace "__proto__" is invalid') },
+    {
+      body: { kind: 'Namespace', apiVersion: 'v1', metadata: {} },
+      status: 422,
+      message: 'Namespace "" is invalid: metadata.name: Required value: name or generateName is required',
+    },
+    {
+      body: { apiVersion: 'v1', metadata: { name: 'x' } },
+      status: 400,
+      message: 'Object \'Kind\' is missing in \'{"apiVersion":"v1","metadata":{"name":"x"}}\'',
+    },
+    {
+      body: { kind: 'Namespace', apiVersion: 'v1', metadata: { name: '__proto__', labels: { __proto__: 'x' } } },
+      status: 422,
+      message: expect.stringContaining('Namespace "__proto__" is invalid'),
+    },
   ])('rejects a bad Namespace with $status', async ({ body, status, message }) => {
-    const res = await api(server, 'POST', '/api/v1/namespaces', { body: JSON.stringify(body).replace('"labels":{}', '"labels":{"__proto__":"x"}') });
+    const res = await api(server, 'POST', '/api/v1/namespaces', {
+      body: JSON.stringify(body).replace('"labels":{}', '"labels":{"__proto__":"x"}'),
+    });
     expect(res.status).toBe(status);
     expect(res.body.message).toEqual(message);
     expect((await api(server, 'GET', '/api/v1/namespaces')).body.items).toHaveLength(5);
@@ -358,23 +475,61 @@ describe('namespaces (NamespaceLifecycle admission)', () => {
 
   it('creates a namespace from the protobuf body kubectl 1.33 sends, and refuses a malformed one', async () => {
     const magic = Buffer.from('k8s\u0000', 'latin1');
-    const typeMeta = { field: 1, value: [ { field: 1, value: 'v1' }, { field: 2, value: 'Namespace' } ] };
-    const namespace = encodeMessage([{ field: 1, value: [{ field: 1, value: 'from-proto' }, { field: 11, value: [{ field: 1, value: 'team' }, { field: 2, value: 'b' }] }] }]);
+    const typeMeta = {
+      field: 1,
+      value: [
+        { field: 1, value: 'v1' },
+        { field: 2, value: 'Namespace' },
+      ],
+    };
+    const namespace = encodeMessage([
+      {
+        field: 1,
+        value: [
+          { field: 1, value: 'from-proto' },
+          {
+            field: 11,
+            value: [
+              { field: 1, value: 'team' },
+              { field: 2, value: 'b' },
+            ],
+          },
+        ],
+      },
+    ]);
     const body = Buffer.concat([magic, encodeMessage([typeMeta]), Buffer.from([0x12, namespace.length]), namespace]);
-    const headers = { 'Content-Type': 'application/vnd.kubernetes.protobuf', Accept: 'application/vnd.kubernetes.protobuf, */*' };
-    const made = await fetch(`${server.url}/api/v1/namespaces?fieldManager=kubectl-create`, { method: 'POST', headers, body });
+    const headers = {
+      'Content-Type': 'application/vnd.kubernetes.protobuf',
+      Accept: 'application/vnd.kubernetes.protobuf, */*',
+    };
+    const made = await fetch(`${server.url}/api/v1/namespaces?fieldManager=kubectl-create`, {
+      method: 'POST',
+      headers,
+      body,
+    });
     expect(made.status).toBe(201);
-    expect(await made.json()).toMatchObject({ kind: 'Namespace', metadata: { name: 'from-proto', labels: { team: 'b', 'kubernetes.io/metadata.name': 'from-proto' } } });
-    for (const bad of [Buffer.from('not protobuf'), Buffer.concat([magic, Buffer.from([0x12, 0xff, 0xff, 0xff, 0xff, 0x0f])]), Buffer.concat([magic, Buffer.from([0x0b])])]) {
+    expect(await made.json()).toMatchObject({
+      kind: 'Namespace',
+      metadata: { name: 'from-proto', labels: { team: 'b', 'kubernetes.io/metadata.name': 'from-proto' } },
+    });
+    for (const bad of [
+      Buffer.from('not protobuf'),
+      Buffer.concat([magic, Buffer.from([0x12, 0xff, 0xff, 0xff, 0xff, 0x0f])]),
+      Buffer.concat([magic, Buffer.from([0x0b])]),
+    ]) {
       const res = await fetch(`${server.url}/api/v1/namespaces`, { method: 'POST', headers, body: bad });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { message: string }).message).toMatch(/^the body of the request was not a valid protobuf Namespace: /);
+      expect(((await res.json()) as { message: string }).message).toMatch(
+        /^the body of the request was not a valid protobuf Namespace: /,
+      );
     }
     expect((await api(server, 'GET', '/api/v1/namespaces')).body.items).toHaveLength(6);
     await expectSentinelIntact();
   });
 
   it('refuses to start with a declared namespace that is not a valid name', async () => {
-    await expect(start({ namespaces: ['Not Valid'] })).rejects.toThrow('namespaces: "Not Valid" is not a valid namespace name (a lowercase RFC 1123 label)');
+    await expect(start({ namespaces: ['Not Valid'] })).rejects.toThrow(
+      'namespaces: "Not Valid" is not a valid namespace name (a lowercase RFC 1123 label)',
+    );
   });
 });

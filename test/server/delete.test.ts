@@ -12,9 +12,17 @@ describe('delete', () => {
   it('answers 200 with a Success Status (Lease storage does not return the deleted object) and emits DELETED', async () => {
     const created = await create(server, 'd');
     const w = await watch(server, `${NS_BASE}?watch=true&resourceVersion=${server.store.resourceVersion}`);
-    const res = await api(server, 'DELETE', `${NS_BASE}/d?gracePeriodSeconds=0`, { body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' } });
+    const res = await api(server, 'DELETE', `${NS_BASE}/d?gracePeriodSeconds=0`, {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Background' },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name: 'd', group: 'coordination.k8s.io', kind: 'leases', uid: created.metadata?.uid } });
+    expect(res.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { name: 'd', group: 'coordination.k8s.io', kind: 'leases', uid: created.metadata?.uid },
+    });
     expect(await w.next()).toMatchObject({ type: 'DELETED', object: { metadata: { name: 'd' } } });
     expect((await api(server, 'GET', `${NS_BASE}/d`)).status).toBe(404);
     w.close();
@@ -25,12 +33,16 @@ describe('delete', () => {
     const uid = created.metadata?.uid ?? '';
     const wrongUid = await api(server, 'DELETE', `${NS_BASE}/p`, { body: { preconditions: { uid: 'other-uid' } } });
     expect(wrongUid.status).toBe(409);
-    expect(wrongUid.body.message).toBe(`Operation cannot be fulfilled on leases.coordination.k8s.io "p": Precondition failed: UID in precondition: other-uid, UID in object meta: ${uid}`);
+    expect(wrongUid.body.message).toBe(
+      `Operation cannot be fulfilled on leases.coordination.k8s.io "p": Precondition failed: UID in precondition: other-uid, UID in object meta: ${uid}`,
+    );
     const wrongRv = await api(server, 'DELETE', `${NS_BASE}/p`, { body: { preconditions: { resourceVersion: '1' } } });
     expect(wrongRv.body.message).toBe(
       `Operation cannot be fulfilled on leases.coordination.k8s.io "p": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${created.metadata?.resourceVersion}`,
     );
-    const ok = await api(server, 'DELETE', `${NS_BASE}/p`, { body: { preconditions: { uid, resourceVersion: created.metadata?.resourceVersion } } });
+    const ok = await api(server, 'DELETE', `${NS_BASE}/p`, {
+      body: { preconditions: { uid, resourceVersion: created.metadata?.resourceVersion } },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -40,9 +52,15 @@ describe('delete', () => {
     expect(marked.status).toBe(200);
     expect(marked.body.metadata?.deletionTimestamp).toBeDefined();
     expect((await api(server, 'GET', `${NS_BASE}/f`)).status).toBe(200);
-    const adding = await api(server, 'PATCH', `${NS_BASE}/f`, { contentType: 'application/merge-patch+json', body: { metadata: { finalizers: ['example.com/hold', 'new/one'] } } });
+    const adding = await api(server, 'PATCH', `${NS_BASE}/f`, {
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { finalizers: ['example.com/hold', 'new/one'] } },
+    });
     expect(adding.status).toBe(422);
-    const released = await api(server, 'PATCH', `${NS_BASE}/f`, { contentType: 'application/merge-patch+json', body: { metadata: { finalizers: null } } });
+    const released = await api(server, 'PATCH', `${NS_BASE}/f`, {
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { finalizers: null } },
+    });
     expect(released.status).toBe(200);
     expect((await api(server, 'GET', `${NS_BASE}/f`)).status).toBe(404);
   });
@@ -56,7 +74,10 @@ describe('delete', () => {
     expect(res.status).toBe(200);
     expect(res.body.kind).toBe('LeaseList');
     expect(res.body.items?.map((i) => i.metadata?.name)).toEqual(['a', 'c']);
-    expect(server.store.list().map((l) => `${l.metadata.namespace}/${l.metadata.name}`)).toEqual(['default/b', 'other/a']);
+    expect(server.store.list().map((l) => `${l.metadata.namespace}/${l.metadata.name}`)).toEqual([
+      'default/b',
+      'other/a',
+    ]);
     const byField = await api(server, 'DELETE', `${NS_BASE}?fieldSelector=metadata.name%3Db`);
     expect(byField.body.items).toHaveLength(1);
   });

@@ -3,7 +3,8 @@ import type { LeaseApiServer } from '../../templates/server/index.js';
 import { startLeaseApiServer } from '../../templates/server/index.js';
 import { BASE, api, openApi130, start } from './helpers.js';
 
-const AGGREGATED_V2 = 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+const AGGREGATED_V2 =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 const AGGREGATED_V2BETA1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
 describe('discovery', () => {
@@ -26,14 +27,28 @@ describe('discovery', () => {
     expect(v1.body).toEqual({
       kind: 'APIResourceList',
       groupVersion: 'v1',
-      resources: [{ name: 'namespaces', singularName: 'namespace', namespaced: false, kind: 'Namespace', verbs: ['create', 'get', 'list'], shortNames: ['ns'], storageVersionHash: 'Q3oi5N2YM8M=' }],
+      resources: [
+        {
+          name: 'namespaces',
+          singularName: 'namespace',
+          namespaced: false,
+          kind: 'Namespace',
+          verbs: ['create', 'get', 'list'],
+          shortNames: ['ns'],
+          storageVersionHash: 'Q3oi5N2YM8M=',
+        },
+      ],
     });
   });
 
   it('lists coordination.k8s.io/v1 as the preferred version in /apis and /apis/coordination.k8s.io', async () => {
     const preferred = { groupVersion: 'coordination.k8s.io/v1', version: 'v1' };
     const groups = await api(server, 'GET', '/apis');
-    expect(groups.body).toEqual({ kind: 'APIGroupList', apiVersion: 'v1', groups: [{ name: 'coordination.k8s.io', versions: [preferred], preferredVersion: preferred }] });
+    expect(groups.body).toEqual({
+      kind: 'APIGroupList',
+      apiVersion: 'v1',
+      groups: [{ name: 'coordination.k8s.io', versions: [preferred], preferredVersion: preferred }],
+    });
     const group = await api(server, 'GET', '/apis/coordination.k8s.io');
     expect(group.body).toMatchObject({ kind: 'APIGroup', name: 'coordination.k8s.io', preferredVersion: preferred });
   });
@@ -66,7 +81,14 @@ describe('discovery', () => {
           {
             version: 'v1',
             freshness: 'Current',
-            resources: [expect.objectContaining({ resource: 'leases', scope: 'Namespaced', singularResource: 'lease', responseKind: { group: '', version: '', kind: 'Lease' } })],
+            resources: [
+              expect.objectContaining({
+                resource: 'leases',
+                scope: 'Namespaced',
+                singularResource: 'lease',
+                responseKind: { group: '', version: '', kind: 'Lease' },
+              }),
+            ],
           },
         ],
       },
@@ -80,7 +102,16 @@ describe('discovery', () => {
           versions: [
             {
               version: 'v1',
-              resources: [{ resource: 'namespaces', responseKind: { group: '', version: '', kind: 'Namespace' }, scope: 'Cluster', singularResource: 'namespace', verbs: ['create', 'get', 'list'], shortNames: ['ns'] }],
+              resources: [
+                {
+                  resource: 'namespaces',
+                  responseKind: { group: '', version: '', kind: 'Namespace' },
+                  scope: 'Cluster',
+                  singularResource: 'namespace',
+                  verbs: ['create', 'get', 'list'],
+                  shortNames: ['ns'],
+                },
+              ],
             },
           ],
         },
@@ -106,9 +137,13 @@ describe('discovery', () => {
     const doc = await api(server, 'GET', entry?.serverRelativeURL ?? '');
     expect(doc.status).toBe(200);
     expect(doc.headers.get('cache-control')).toBe('public, immutable');
-    expect(Object.keys(doc.body['paths'] as object)).toContain('/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}');
+    expect(Object.keys(doc.body['paths'] as object)).toContain(
+      '/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}',
+    );
     const etag = doc.headers.get('etag') ?? '';
-    const cached = await api(server, 'GET', '/openapi/v3/apis/coordination.k8s.io/v1', { headers: { 'If-None-Match': etag } });
+    const cached = await api(server, 'GET', '/openapi/v3/apis/coordination.k8s.io/v1', {
+      headers: { 'If-None-Match': etag },
+    });
     expect(cached.status).toBe(304);
   });
 
@@ -116,15 +151,20 @@ describe('discovery', () => {
     const bare = await startLeaseApiServer();
     try {
       const doc = await api(bare, 'GET', '/openapi/v3/apis/coordination.k8s.io/v1');
-      const schemas = (doc.body['components'] as { schemas: Record<string, { properties?: Record<string, unknown> }> }).schemas;
-      expect(Object.keys(schemas['io.k8s.api.coordination.v1.LeaseSpec']?.properties ?? {})).toContain('preferredHolder');
+      const schemas = (doc.body['components'] as { schemas: Record<string, { properties?: Record<string, unknown> }> })
+        .schemas;
+      expect(Object.keys(schemas['io.k8s.api.coordination.v1.LeaseSpec']?.properties ?? {})).toContain(
+        'preferredHolder',
+      );
     } finally {
       await bare.close();
     }
   });
 
   it('serves /openapi/v2 as gnostic protobuf for old kubectl and as JSON otherwise', async () => {
-    const pb = await fetch(`${server.url}/openapi/v2`, { headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' } });
+    const pb = await fetch(`${server.url}/openapi/v2`, {
+      headers: { Accept: 'application/com.github.proto-openapi.spec.v2@v1.0+protobuf' },
+    });
     expect(pb.headers.get('content-type')).toBe('application/com.github.proto-openapi.spec.v2.v1.0+protobuf');
     const bytes = Buffer.from(await pb.arrayBuffer());
     expect(bytes.subarray(0, 5)).toEqual(Buffer.from([0x0a, 0x03, 0x32, 0x2e, 0x30]));
@@ -138,7 +178,13 @@ describe('discovery', () => {
     expect(await health.text()).toBe('ok');
     const missing = await api(server, 'GET', '/apis/apps/v1');
     expect(missing.status).toBe(404);
-    expect(missing.body).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 });
+    expect(missing.body).toMatchObject({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      reason: 'NotFound',
+      code: 404,
+    });
   });
 
   it('keeps serving the caller-provided document byte-for-byte in content', async () => {

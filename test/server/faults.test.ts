@@ -73,8 +73,13 @@ describe('fault injection and clock control', () => {
       expect(created.metadata?.creationTimestamp).toBe('2030-06-01T12:00:00Z');
       clocked.advanceClock(3_600_000);
       expect(clocked.now().toISOString()).toBe('2030-06-01T13:00:00.999Z');
-      const updated = await api(clocked, 'PATCH', `${NS_BASE}/c?fieldManager=later`, { contentType: 'application/merge-patch+json', body: { spec: { holderIdentity: 'x' } } });
-      expect(updated.body.metadata?.managedFields?.find((m) => m.manager === 'later')?.time).toBe('2030-06-01T13:00:00Z');
+      const updated = await api(clocked, 'PATCH', `${NS_BASE}/c?fieldManager=later`, {
+        contentType: 'application/merge-patch+json',
+        body: { spec: { holderIdentity: 'x' } },
+      });
+      expect(updated.body.metadata?.managedFields?.find((m) => m.manager === 'later')?.time).toBe(
+        '2030-06-01T13:00:00Z',
+      );
     } finally {
       await clocked.close();
     }
@@ -83,7 +88,9 @@ describe('fault injection and clock control', () => {
   it('records requests for inspection', async () => {
     server.clearRequests();
     await api(server, 'GET', `${NS_BASE}?limit=1`, { headers: { 'User-Agent': 'probe/1.0' } });
-    expect(server.requests()).toEqual([expect.objectContaining({ method: 'GET', path: NS_BASE, query: '?limit=1', status: 200, userAgent: 'probe/1.0' })]);
+    expect(server.requests()).toEqual([
+      expect.objectContaining({ method: 'GET', path: NS_BASE, query: '?limit=1', status: 200, userAgent: 'probe/1.0' }),
+    ]);
   });
 
   it('a clean cut (dropWatchAfterEvents) does not swallow the last event written before it', async () => {
@@ -96,7 +103,9 @@ describe('fault injection and clock control', () => {
 });
 
 /** One request per Kubernetes verb; the watch is read for its status only, then closed. */
-const VERB_REQUESTS: ReadonlyArray<[RequestVerb, (server: LeaseApiServer) => Promise<{ status: number; body?: ApiResponse['body'] }>]> = [
+const VERB_REQUESTS: ReadonlyArray<
+  [RequestVerb, (server: LeaseApiServer) => Promise<{ status: number; body?: ApiResponse['body'] }>]
+> = [
   ['get', (s) => api(s, 'GET', `${NS_BASE}/sentinel`)],
   ['list', (s) => api(s, 'GET', NS_BASE)],
   [
@@ -109,7 +118,14 @@ const VERB_REQUESTS: ReadonlyArray<[RequestVerb, (server: LeaseApiServer) => Pro
   ],
   ['create', (s) => api(s, 'POST', NS_BASE, { body: lease('created') })],
   ['update', (s) => api(s, 'PUT', `${NS_BASE}/other`, { body: lease('other', { holderIdentity: 'u' }) })],
-  ['patch', (s) => api(s, 'PATCH', `${NS_BASE}/other`, { contentType: 'application/merge-patch+json', body: { spec: { holderIdentity: 'p' } } })],
+  [
+    'patch',
+    (s) =>
+      api(s, 'PATCH', `${NS_BASE}/other`, {
+        contentType: 'application/merge-patch+json',
+        body: { spec: { holderIdentity: 'p' } },
+      }),
+  ],
   ['delete', (s) => api(s, 'DELETE', `${NS_BASE}/victim`)],
   ['deletecollection', (s) => api(s, 'DELETE', `${NS_BASE}?labelSelector=nothing%3Dhere`)],
 ];
@@ -124,23 +140,47 @@ describe('fault injection by verb', () => {
   });
   afterEach(() => server.close());
 
-  it.each(VERB_REQUESTS.map(([verb]) => verb))('fails only %s requests, with the injected status, reason and headers', async (verb) => {
-    const sentinelBefore = server.store.get('default', 'sentinel');
-    server.setFaults({ httpError: { status: 504, message: 'injected for the test', headers: { 'X-Fault': 'yes' }, when: (r) => r.verb === verb } });
-    for (const [other, send] of VERB_REQUESTS) {
-      const res = await send(server);
-      if (other === verb) {
-        expect(res.status, other).toBe(504);
-        if (res.body !== undefined) expect(res.body).toEqual({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: 'injected for the test', reason: 'Timeout', code: 504 });
-      } else {
-        expect(res.status, other).toBeLessThan(300);
+  it.each(VERB_REQUESTS.map(([verb]) => verb))(
+    'fails only %s requests, with the injected status, reason and headers',
+    async (verb) => {
+      const sentinelBefore = server.store.get('default', 'sentinel');
+      server.setFaults({
+        httpError: {
+          status: 504,
+          message: 'injected for the test',
+          headers: { 'X-Fault': 'yes' },
+          when: (r) => r.verb === verb,
+        },
+      });
+      for (const [other, send] of VERB_REQUESTS) {
+        const res = await send(server);
+        if (other === verb) {
+          expect(res.status, other).toBe(504);
+          if (res.body !== undefined)
+            expect(res.body).toEqual({
+              kind: 'Status',
+              apiVersion: 'v1',
+              metadata: {},
+              status: 'Failure',
+              message: 'injected for the test',
+              reason: 'Timeout',
+              code: 504,
+            });
+        } else {
+          expect(res.status, other).toBeLessThan(300);
+        }
       }
-    }
-    expect(server.store.get('default', 'sentinel')).toEqual(sentinelBefore);
-  });
+      expect(server.store.get('default', 'sentinel')).toEqual(sentinelBefore);
+    },
+  );
 
   it('passes headers and a verbatim body, and counts down', async () => {
-    server.setFaults({ httpError: [{ status: 409, count: 1, body: 'not json', headers: { 'X-A': '1' }, when: (r) => r.verb === 'update' }, { status: 418, count: 1 }] });
+    server.setFaults({
+      httpError: [
+        { status: 409, count: 1, body: 'not json', headers: { 'X-A': '1' }, when: (r) => r.verb === 'update' },
+        { status: 418, count: 1 },
+      ],
+    });
     const first = await api(server, 'PUT', `${NS_BASE}/other`, { body: lease('other') });
     expect([first.status, first.text, first.headers.get('x-a')]).toEqual([409, 'not json', '1']);
     const second = await api(server, 'GET', NS_BASE);
@@ -198,7 +238,11 @@ describe('watch fault scripts', () => {
     expect(() => JSON.parse(partial ?? '')).toThrow();
     expect(effects).toEqual(['cut']);
     const next = await watch(server, `${NS_BASE}?watch=true&resourceVersion=${from}`);
-    expect([(await next.next()).object.metadata?.name, (await next.next()).object.metadata?.name, (await next.next()).object.metadata?.name]).toEqual(['a', 'b', 'c']);
+    expect([
+      (await next.next()).object.metadata?.name,
+      (await next.next()).object.metadata?.name,
+      (await next.next()).object.metadata?.name,
+    ]).toEqual(['a', 'b', 'c']);
     next.close();
   });
 
@@ -206,7 +250,13 @@ describe('watch fault scripts', () => {
     script({ kind: 'cut', afterEvents: 2, midLine: false }, { kind: 'cut', afterEvents: 0, midLine: false });
     const cut = await rawWatch(server, `${NS_BASE}?watch=true&resourceVersion=${from}`);
     expect(cut.ending).toBe('error');
-    expect(cut.chunks.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l).object.metadata.name)).toEqual(['a', 'b']);
+    expect(
+      cut.chunks
+        .join('')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l).object.metadata.name),
+    ).toEqual(['a', 'b']);
     const immediate = await rawWatch(server, `${NS_BASE}?watch=true&resourceVersion=${from}`);
     expect(immediate).toEqual({ chunks: [], ending: 'error' });
   });
@@ -215,18 +265,30 @@ describe('watch fault scripts', () => {
     script({ kind: 'end', afterEvents: 2 });
     const ended = await rawWatch(server, `${NS_BASE}?watch=true&resourceVersion=${from}`);
     expect(ended.ending).toBe('end');
-    expect(ended.chunks.join('').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l).object.metadata.name)).toEqual(['a', 'b']);
+    expect(
+      ended.chunks
+        .join('')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l).object.metadata.name),
+    ).toEqual(['a', 'b']);
     expect(effects).toEqual(['end']);
   });
 
   it.each([
-    [{ code: 410, reason: 'Expired', message: 'too old resource version: 1 (5)' }, { reason: 'Expired', message: 'too old resource version: 1 (5)' }],
+    [
+      { code: 410, reason: 'Expired', message: 'too old resource version: 1 (5)' },
+      { reason: 'Expired', message: 'too old resource version: 1 (5)' },
+    ],
     [{ code: 500 }, { reason: 'InternalError', message: 'injected fault: InternalError' }],
   ])('sends an in-stream ERROR %j after N events, then ends', async (status, expected) => {
     script({ kind: 'error', afterEvents: 1, status });
     const w = await watch(server, `${NS_BASE}?watch=true&resourceVersion=${from}`);
     expect((await w.next()).object.metadata?.name).toBe('a');
-    expect(await w.next()).toEqual({ type: 'ERROR', object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: status.code, ...expected } });
+    expect(await w.next()).toEqual({
+      type: 'ERROR',
+      object: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', code: status.code, ...expected },
+    });
     expect(await w.ended).toBe('end');
   });
 
@@ -255,12 +317,25 @@ describe('watch fault scripts', () => {
 
   it('answers watches with an HTTP error (status, body, headers) while lists still work; plans apply in order, then watches are normal', async () => {
     script(
-      { kind: 'http', status: 429, body: { kind: 'Status', apiVersion: 'v1', code: 429, reason: 'TooManyRequests', details: { retryAfterSeconds: 2 } }, headers: { 'Retry-After': '2' } },
+      {
+        kind: 'http',
+        status: 429,
+        body: {
+          kind: 'Status',
+          apiVersion: 'v1',
+          code: 429,
+          reason: 'TooManyRequests',
+          details: { retryAfterSeconds: 2 },
+        },
+        headers: { 'Retry-After': '2' },
+      },
       { kind: 'http', status: 503, count: 2 },
     );
     expect((await api(server, 'GET', NS_BASE)).status).toBe(200);
     const throttled = await api(server, 'GET', `${NS_BASE}?watch=true`);
-    expect([throttled.status, throttled.headers.get('retry-after'), throttled.body.details?.retryAfterSeconds]).toEqual([429, '2', 2]);
+    expect([throttled.status, throttled.headers.get('retry-after'), throttled.body.details?.retryAfterSeconds]).toEqual(
+      [429, '2', 2],
+    );
     for (let i = 0; i < 2; i++) {
       const unavailable = await api(server, 'GET', `${NS_BASE}?watch=true`);
       expect([unavailable.status, unavailable.body.reason]).toEqual([503, 'ServiceUnavailable']);
@@ -277,7 +352,10 @@ describe('watch fault scripts', () => {
     const untouched = await watch(server, `${NS_BASE}?watch=true&resourceVersion=${from}`);
     expect((await untouched.next()).object.metadata?.name).toBe('a');
     untouched.close();
-    expect(await rawWatch(server, `${NS_BASE}?watch=true&resourceVersion=${from}&labelSelector=x%3Dy`)).toEqual({ chunks: [], ending: 'end' });
+    expect(await rawWatch(server, `${NS_BASE}?watch=true&resourceVersion=${from}&labelSelector=x%3Dy`)).toEqual({
+      chunks: [],
+      ending: 'end',
+    });
   });
 });
 
@@ -289,7 +367,11 @@ describe('connection resets', () => {
   afterEach(() => server.close());
 
   const post = (name: string): Promise<Response> =>
-    fetch(`${server.url}${NS_BASE}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(lease(name)) });
+    fetch(`${server.url}${NS_BASE}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(lease(name)),
+    });
 
   it('drops the connection before handling: the client sees a reset and nothing is stored', async () => {
     server.setFaults({ connectionReset: { count: 1, when: (r) => r.verb === 'create' } });

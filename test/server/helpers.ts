@@ -7,7 +7,12 @@ import type { LeaseApiServer, LeaseApiServerOptions } from '../../templates/serv
 import { startLeaseApiServer } from '../../templates/server/index.js';
 
 // Upstream's per-group OpenAPI v3 document (committed fixture, byte for byte; see test/fixtures/README.md).
-export const SNAPSHOT_PATH = fileURLToPath(new URL('../fixtures/upstream/kubernetes-v3-snapshots/between-v1.30-and-v1.31/apis__coordination.k8s.io__v1_openapi.json', import.meta.url));
+export const SNAPSHOT_PATH = fileURLToPath(
+  new URL(
+    '../fixtures/upstream/kubernetes-v3-snapshots/between-v1.30-and-v1.31/apis__coordination.k8s.io__v1_openapi.json',
+    import.meta.url,
+  ),
+);
 export const BASE = '/apis/coordination.k8s.io/v1';
 export const NS_BASE = `${BASE}/namespaces/default/leases`;
 
@@ -100,7 +105,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-export async function api(server: LeaseApiServer, method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+export async function api(
+  server: LeaseApiServer,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<ApiResponse> {
   const headers: Record<string, string> = { ...(options.headers ?? {}) };
   let body: string | undefined;
   if (options.body !== undefined) {
@@ -118,12 +128,24 @@ export async function api(server: LeaseApiServer, method: string, path: string, 
   return { status: res.status, headers: res.headers, text, body: parsed };
 }
 
-export function lease(name: string, spec: Record<string, unknown> = { holderIdentity: 'h1', leaseDurationSeconds: 15 }, metadata: Record<string, unknown> = {}): JsonBody {
+export function lease(
+  name: string,
+  spec: Record<string, unknown> = { holderIdentity: 'h1', leaseDurationSeconds: 15 },
+  metadata: Record<string, unknown> = {},
+): JsonBody {
   return { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, ...metadata }, spec };
 }
 
-export async function create(server: LeaseApiServer, name: string, spec?: Record<string, unknown>, metadata?: Record<string, unknown>, namespace = 'default'): Promise<JsonBody> {
-  const res = await api(server, 'POST', `${BASE}/namespaces/${namespace}/leases`, { body: lease(name, spec, metadata) });
+export async function create(
+  server: LeaseApiServer,
+  name: string,
+  spec?: Record<string, unknown>,
+  metadata?: Record<string, unknown>,
+  namespace = 'default',
+): Promise<JsonBody> {
+  const res = await api(server, 'POST', `${BASE}/namespaces/${namespace}/leases`, {
+    body: lease(name, spec, metadata),
+  });
   if (res.status !== 201) throw new Error(`create ${name} failed: ${res.status} ${res.text}`);
   return res.body;
 }
@@ -142,7 +164,11 @@ export interface WatchReader {
   close(): void;
 }
 
-export async function watch(server: LeaseApiServer, path: string, headers: Record<string, string> = {}): Promise<WatchReader> {
+export async function watch(
+  server: LeaseApiServer,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<WatchReader> {
   const controller = new AbortController();
   const res = await fetch(server.url + path, { headers, signal: controller.signal });
   const queue: WatchEvent[] = [];
@@ -206,7 +232,9 @@ export function httpsJson(
       (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') ? JSON.parse(text) : {} }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: text.startsWith('{') ? JSON.parse(text) : {} }),
+        );
       },
     );
     req.on('error', reject);
@@ -230,7 +258,9 @@ export async function expectServerIntact(server: LeaseApiServer, sentinel: JsonB
   const name = `after-${intactSerial++}`;
   const created = await api(server, 'POST', NS_BASE, { body: lease(name) });
   expect(created.status).toBe(201);
-  const replaced = await api(server, 'PUT', `${NS_BASE}/${name}`, { body: { ...created.body, spec: { holderIdentity: 'h2', leaseDurationSeconds: 20 } } });
+  const replaced = await api(server, 'PUT', `${NS_BASE}/${name}`, {
+    body: { ...created.body, spec: { holderIdentity: 'h2', leaseDurationSeconds: 20 } },
+  });
   expect(replaced.status).toBe(200);
   expect(replaced.body.spec).toEqual({ holderIdentity: 'h2', leaseDurationSeconds: 20 });
 }

@@ -35,7 +35,12 @@ describe('hostile bodies and patches', () => {
 
   beforeEach(async () => {
     server = await start();
-    sentinel = await create(server, 'sentinel', { holderIdentity: 'keeper', leaseDurationSeconds: 30 }, { labels: { keep: 'me' } });
+    sentinel = await create(
+      server,
+      'sentinel',
+      { holderIdentity: 'keeper', leaseDurationSeconds: 30 },
+      { labels: { keep: 'me' } },
+    );
     await create(server, 'target', { holderIdentity: 'h1', leaseDurationSeconds: 10 });
   });
   afterEach(() => server.close());
@@ -50,12 +55,16 @@ describe('hostile bodies and patches', () => {
       const limit = 64 * 1024 * 1024;
       const outcome = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
         let sent = 0;
-        const req = request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } }, (res) => {
-          let body = '';
-          res.setEncoding('utf8');
-          res.on('data', (text: string) => (body += text));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sent }));
-        });
+        const req = request(
+          url,
+          { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (text: string) => (body += text));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sent }));
+          },
+        );
         req.on('error', reject);
         const pump = (): void => {
           while (sent < limit) {
@@ -76,35 +85,84 @@ describe('hostile bodies and patches', () => {
   });
 
   describe('prototype keys are plain data, never a prototype change', () => {
-    const patchPaths = ['/__proto__/leaseDurationSeconds', '/constructor/prototype/leaseDurationSeconds', '/spec/__proto__/leaseDurationSeconds'];
+    const patchPaths = [
+      '/__proto__/leaseDurationSeconds',
+      '/constructor/prototype/leaseDurationSeconds',
+      '/spec/__proto__/leaseDurationSeconds',
+    ];
     it.each(patchPaths)('JSON patch add %s is a missing path (422), as in evanphx/json-patch', async (path) => {
-      const res = await api(server, 'PATCH', `${NS_BASE}/target`, { contentType: JSON_PATCH, body: [{ op: 'add', path, value: -7 }] });
+      const res = await api(server, 'PATCH', `${NS_BASE}/target`, {
+        contentType: JSON_PATCH,
+        body: [{ op: 'add', path, value: -7 }],
+      });
       expect(res.status).toBe(422);
-      expect(res.body).toMatchObject({ reason: 'Invalid', message: `add operation does not apply: doc is missing path: ${JSON.stringify(path)}: missing value` });
+      expect(res.body).toMatchObject({
+        reason: 'Invalid',
+        message: `add operation does not apply: doc is missing path: ${JSON.stringify(path)}: missing value`,
+      });
       await expectIntact();
     });
 
     it('JSON patch copy from /constructor is a missing from path (422)', async () => {
-      const res = await api(server, 'PATCH', `${NS_BASE}/target`, { contentType: JSON_PATCH, body: [{ op: 'copy', from: '/constructor', path: '/spec/x' }] });
+      const res = await api(server, 'PATCH', `${NS_BASE}/target`, {
+        contentType: JSON_PATCH,
+        body: [{ op: 'copy', from: '/constructor', path: '/spec/x' }],
+      });
       expect(res.status).toBe(422);
-      expect(res.body.message).toBe('copy operation does not apply: doc is missing from path: /constructor: missing value');
+      expect(res.body.message).toBe(
+        'copy operation does not apply: doc is missing from path: /constructor: missing value',
+      );
       await expectIntact();
     });
 
-    const pollute = '"__proto__":{"leaseDurationSeconds":-7},"constructor":{"prototype":{"leaseDurationSeconds":-7}},"prototype":{"x":1}';
-    const unknownTopLevel = ['__proto__', 'constructor', 'prototype'].map((k) => `299 - "unknown field \\"${k}\\""`).join(', ');
-    const cases: { name: string; method: string; path: string; options: RequestOptions; status: number; warning: string }[] = [
-      { name: 'JSON create', method: 'POST', path: NS_BASE, options: { body: rawLease('j', pollute) }, status: 201, warning: unknownTopLevel },
+    const pollute =
+      '"__proto__":{"leaseDurationSeconds":-7},"constructor":{"prototype":{"leaseDurationSeconds":-7}},"prototype":{"x":1}';
+    const unknownTopLevel = ['__proto__', 'constructor', 'prototype']
+      .map((k) => `299 - "unknown field \\"${k}\\""`)
+      .join(', ');
+    const cases: {
+      name: string;
+      method: string;
+      path: string;
+      options: RequestOptions;
+      status: number;
+      warning: string;
+    }[] = [
+      {
+        name: 'JSON create',
+        method: 'POST',
+        path: NS_BASE,
+        options: { body: rawLease('j', pollute) },
+        status: 201,
+        warning: unknownTopLevel,
+      },
       {
         name: 'YAML create',
         method: 'POST',
         path: NS_BASE,
-        options: { contentType: YAML, body: 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: yml\n__proto__:\n  leaseDurationSeconds: -7\nconstructor:\n  prototype:\n    leaseDurationSeconds: -7\nprototype: {x: 1}\n' },
+        options: {
+          contentType: YAML,
+          body: 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: yml\n__proto__:\n  leaseDurationSeconds: -7\nconstructor:\n  prototype:\n    leaseDurationSeconds: -7\nprototype: {x: 1}\n',
+        },
         status: 201,
         warning: unknownTopLevel,
       },
-      { name: 'merge patch', method: 'PATCH', path: `${NS_BASE}/target`, options: { contentType: MERGE, body: `{${pollute}}` }, status: 200, warning: unknownTopLevel },
-      { name: 'strategic merge patch', method: 'PATCH', path: `${NS_BASE}/target`, options: { contentType: STRATEGIC, body: `{${pollute}}` }, status: 200, warning: unknownTopLevel },
+      {
+        name: 'merge patch',
+        method: 'PATCH',
+        path: `${NS_BASE}/target`,
+        options: { contentType: MERGE, body: `{${pollute}}` },
+        status: 200,
+        warning: unknownTopLevel,
+      },
+      {
+        name: 'strategic merge patch',
+        method: 'PATCH',
+        path: `${NS_BASE}/target`,
+        options: { contentType: STRATEGIC, body: `{${pollute}}` },
+        status: 200,
+        warning: unknownTopLevel,
+      },
       {
         name: 'merge patch inside spec',
         method: 'PATCH',
@@ -113,35 +171,53 @@ describe('hostile bodies and patches', () => {
         status: 200,
         warning: '299 - "unknown field \\"spec.__proto__\\""',
       },
-      { name: 'apply (JSON)', method: 'PATCH', path: `${NS_BASE}/a?fieldManager=m`, options: { contentType: APPLY, body: rawLease('a', pollute) }, status: 201, warning: unknownTopLevel },
+      {
+        name: 'apply (JSON)',
+        method: 'PATCH',
+        path: `${NS_BASE}/a?fieldManager=m`,
+        options: { contentType: APPLY, body: rawLease('a', pollute) },
+        status: 201,
+        warning: unknownTopLevel,
+      },
       {
         name: 'apply (YAML)',
         method: 'PATCH',
         path: `${NS_BASE}/ay?fieldManager=m`,
-        options: { contentType: APPLY, body: 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: ay\n__proto__:\n  leaseDurationSeconds: -7\n' },
+        options: {
+          contentType: APPLY,
+          body: 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: ay\n__proto__:\n  leaseDurationSeconds: -7\n',
+        },
         status: 201,
         warning: '299 - "unknown field \\"__proto__\\""',
       },
     ];
-    it.each(cases)('$name: unknown fields, as kube-apiserver sees them', async ({ method, path, options, status, warning }) => {
-      const res = await api(server, method, path, options);
-      expect(res.status).toBe(status);
-      expect(res.headers.get('warning')).toBe(warning);
-      expect(res.body.spec?.['leaseDurationSeconds']).not.toBe(-7);
-      await expectIntact();
-    });
+    it.each(cases)(
+      '$name: unknown fields, as kube-apiserver sees them',
+      async ({ method, path, options, status, warning }) => {
+        const res = await api(server, method, path, options);
+        expect(res.status).toBe(status);
+        expect(res.headers.get('warning')).toBe(warning);
+        expect(res.body.spec?.['leaseDurationSeconds']).not.toBe(-7);
+        await expectIntact();
+      },
+    );
   });
 
   describe('JSON patch bombs', () => {
     it('refuses a doubling copy bomb at 3 MiB of copies with bounded memory (422)', async () => {
-      const ops: Record<string, unknown>[] = [{ op: 'add', path: '/metadata/annotations', value: { a: 'x'.repeat(1000) } }];
-      for (let i = 0; i < 60; i++) ops.push({ op: 'copy', from: '/metadata/annotations', path: `/metadata/annotations/c${i}` });
+      const ops: Record<string, unknown>[] = [
+        { op: 'add', path: '/metadata/annotations', value: { a: 'x'.repeat(1000) } },
+      ];
+      for (let i = 0; i < 60; i++)
+        ops.push({ op: 'copy', from: '/metadata/annotations', path: `/metadata/annotations/c${i}` });
       const before = process.memoryUsage().heapUsed;
       const res = await api(server, 'PATCH', `${NS_BASE}/target`, { contentType: JSON_PATCH, body: ops });
       const grown = process.memoryUsage().heapUsed - before;
       expect(res.status).toBe(422);
       expect(res.body.reason).toBe('Invalid');
-      expect(res.body.message).toMatch(/^Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 3145728$/);
+      expect(res.body.message).toMatch(
+        /^Unable to complete the copy, the accumulated size increase of copy is \d+, exceeding the limit 3145728$/,
+      );
       expect(grown).toBeLessThan(50 * 1024 * 1024);
       await expectIntact();
       expect((await api(server, 'GET', `${NS_BASE}/target`)).body.metadata?.annotations).toBeUndefined();
@@ -151,12 +227,18 @@ describe('hostile bodies and patches', () => {
       const ops = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/spec/holderIdentity', value: 'h1' }));
       const res = await api(server, 'PATCH', `${NS_BASE}/target`, { contentType: JSON_PATCH, body: ops });
       expect(res.status).toBe(413);
-      expect(res.body).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001' });
+      expect(res.body).toMatchObject({
+        reason: 'RequestEntityTooLarge',
+        message: 'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001',
+      });
       await expectIntact();
     });
 
     it('keeps evanphx semantics: negative indices, test on missing paths', async () => {
-      await api(server, 'PATCH', `${NS_BASE}/target`, { contentType: MERGE, body: { metadata: { finalizers: ['a', 'b', 'c'] } } });
+      await api(server, 'PATCH', `${NS_BASE}/target`, {
+        contentType: MERGE,
+        body: { metadata: { finalizers: ['a', 'b', 'c'] } },
+      });
       const res = await api(server, 'PATCH', `${NS_BASE}/target`, {
         contentType: JSON_PATCH,
         body: [
@@ -176,14 +258,62 @@ describe('hostile bodies and patches', () => {
     let deepYaml = 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: d\nx:\n';
     for (let i = 1; i <= 2000; i++) deepYaml += `${' '.repeat(i)}a:\n`;
     const cases: { name: string; method: string; path: string; options: RequestOptions; message: RegExp }[] = [
-      { name: 'JSON create', method: 'POST', path: NS_BASE, options: { body: rawLease('d', `"x":${deepJson}`) }, message: /^couldn't get version\/kind; json parse error: exceeded max depth$/ },
-      { name: 'YAML create', method: 'POST', path: NS_BASE, options: { contentType: YAML, body: deepYaml }, message: /^couldn't get version\/kind; yaml parse error: yaml: line \d+: exceeded max depth of 1000$/ },
-      { name: 'YAML flow create', method: 'POST', path: NS_BASE, options: { contentType: YAML, body: '['.repeat(20000) + ']'.repeat(20000) }, message: /^couldn't get version\/kind; yaml parse error: yaml: line 1: exceeded max depth of 1000$/ },
-      { name: 'merge patch', method: 'PATCH', path: `${NS_BASE}/target`, options: { contentType: MERGE, body: `{"spec":${deepJson}}` }, message: /^error decoding patch: exceeded max depth$/ },
-      { name: 'strategic merge patch', method: 'PATCH', path: `${NS_BASE}/target`, options: { contentType: STRATEGIC, body: `{"spec":${deepJson}}` }, message: /^error decoding patch: exceeded max depth$/ },
-      { name: 'JSON patch value', method: 'PATCH', path: `${NS_BASE}/target`, options: { contentType: JSON_PATCH, body: `[{"op":"add","path":"/spec/x","value":${deepJson}}]` }, message: /^error decoding patch: exceeded max depth$/ },
-      { name: 'apply (JSON)', method: 'PATCH', path: `${NS_BASE}/d?fieldManager=m`, options: { contentType: APPLY, body: rawLease('d', `"x":${deepJson}`) }, message: /^error decoding patch: exceeded max depth$/ },
-      { name: 'apply (YAML)', method: 'PATCH', path: `${NS_BASE}/d?fieldManager=m`, options: { contentType: APPLY, body: deepYaml }, message: /^error decoding YAML: yaml: line \d+: exceeded max depth of 1000$/ },
+      {
+        name: 'JSON create',
+        method: 'POST',
+        path: NS_BASE,
+        options: { body: rawLease('d', `"x":${deepJson}`) },
+        message: /^couldn't get version\/kind; json parse error: exceeded max depth$/,
+      },
+      {
+        name: 'YAML create',
+        method: 'POST',
+        path: NS_BASE,
+        options: { contentType: YAML, body: deepYaml },
+        message: /^couldn't get version\/kind; yaml parse error: yaml: line \d+: exceeded max depth of 1000$/,
+      },
+      {
+        name: 'YAML flow create',
+        method: 'POST',
+        path: NS_BASE,
+        options: { contentType: YAML, body: '['.repeat(20000) + ']'.repeat(20000) },
+        message: /^couldn't get version\/kind; yaml parse error: yaml: line 1: exceeded max depth of 1000$/,
+      },
+      {
+        name: 'merge patch',
+        method: 'PATCH',
+        path: `${NS_BASE}/target`,
+        options: { contentType: MERGE, body: `{"spec":${deepJson}}` },
+        message: /^error decoding patch: exceeded max depth$/,
+      },
+      {
+        name: 'strategic merge patch',
+        method: 'PATCH',
+        path: `${NS_BASE}/target`,
+        options: { contentType: STRATEGIC, body: `{"spec":${deepJson}}` },
+        message: /^error decoding patch: exceeded max depth$/,
+      },
+      {
+        name: 'JSON patch value',
+        method: 'PATCH',
+        path: `${NS_BASE}/target`,
+        options: { contentType: JSON_PATCH, body: `[{"op":"add","path":"/spec/x","value":${deepJson}}]` },
+        message: /^error decoding patch: exceeded max depth$/,
+      },
+      {
+        name: 'apply (JSON)',
+        method: 'PATCH',
+        path: `${NS_BASE}/d?fieldManager=m`,
+        options: { contentType: APPLY, body: rawLease('d', `"x":${deepJson}`) },
+        message: /^error decoding patch: exceeded max depth$/,
+      },
+      {
+        name: 'apply (YAML)',
+        method: 'PATCH',
+        path: `${NS_BASE}/d?fieldManager=m`,
+        options: { contentType: APPLY, body: deepYaml },
+        message: /^error decoding YAML: yaml: line \d+: exceeded max depth of 1000$/,
+      },
     ];
     it.each(cases)('$name', async ({ method, path, options, message }) => {
       const res = await api(server, method, path, options);
@@ -206,24 +336,40 @@ describe('hostile bodies and patches', () => {
     expect(res.status).toBe(422);
     expect(res.body).toMatchObject({ reason: 'Invalid', code: 422 });
     expect(res.body.message).toContain('exceeded max depth of 1000');
-    expect((await api(server, 'GET', `${NS_BASE}/target`)).body.spec).toEqual({ holderIdentity: 'h1', leaseDurationSeconds: 10 });
+    expect((await api(server, 'GET', `${NS_BASE}/target`)).body.spec).toEqual({
+      holderIdentity: 'h1',
+      leaseDurationSeconds: 10,
+    });
     await expectIntact();
   });
 
   it('refuses a YAML alias bomb (billion laughs) with 400', async () => {
     const rows = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-    for (const [name, prev] of [['b', 'a'], ['c', 'b'], ['d', 'c'], ['e', 'd'], ['f', 'e'], ['g', 'f'], ['h', 'g'], ['i', 'h']]) {
+    for (const [name, prev] of [
+      ['b', 'a'],
+      ['c', 'b'],
+      ['d', 'c'],
+      ['e', 'd'],
+      ['f', 'e'],
+      ['g', 'f'],
+      ['h', 'g'],
+      ['i', 'h'],
+    ]) {
       rows.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
     }
     const body = `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: lol\n${rows.join('\n')}\n`;
     const res = await api(server, 'POST', NS_BASE, { contentType: YAML, body });
     expect(res.status).toBe(400);
-    expect(res.body.message).toMatch(/^couldn't get version\/kind; yaml parse error: yaml: line \d+: document contains excessive aliasing$/);
+    expect(res.body.message).toMatch(
+      /^couldn't get version\/kind; yaml parse error: yaml: line \d+: document contains excessive aliasing$/,
+    );
     await expectIntact();
   });
 
   it('answers a committed create with a non-Latin-1 unknown field 201 and a UTF-8 Warning, storing it once', async () => {
-    const res = await api(server, 'POST', `${NS_BASE}?fieldValidation=Warn`, { body: rawLease('euro', '"spec":{"holderIdentity":"h","x€":1}') });
+    const res = await api(server, 'POST', `${NS_BASE}?fieldValidation=Warn`, {
+      body: rawLease('euro', '"spec":{"holderIdentity":"h","x€":1}'),
+    });
     expect(res.status).toBe(201);
     expect(warningText(res)).toBe('299 - "unknown field \\"spec.x€\\""');
     const list = await api(server, 'GET', NS_BASE);
@@ -232,11 +378,15 @@ describe('hostile bodies and patches', () => {
   });
 
   it('words Warning headers like apimachinery NewWarningHeader: escapes quotes, drops control characters and bad UTF-8', () => {
-    expect(warningHeaders(['a "q" \\ b', 'bell\u0007', 'lone \ud800', 'ok', 'ok'])).toEqual({ Warning: ['299 - "a \\"q\\" \\\\ b"', '299 - "ok"'] });
+    expect(warningHeaders(['a "q" \\ b', 'bell\u0007', 'lone \ud800', 'ok', 'ok'])).toEqual({
+      Warning: ['299 - "a \\"q\\" \\\\ b"', '299 - "ok"'],
+    });
   });
 
   it('truncates warnings past 4096 runes to 256 runes each, like the warning recorder', async () => {
-    const fields = Array.from({ length: 20 }, (_, i) => `"${String(i).padStart(2, '0')}${'k'.repeat(400)}":1`).join(',');
+    const fields = Array.from({ length: 20 }, (_, i) => `"${String(i).padStart(2, '0')}${'k'.repeat(400)}":1`).join(
+      ',',
+    );
     const res = await api(server, 'POST', NS_BASE, { body: rawLease('many', `"spec":{${fields}}`) });
     expect(res.status).toBe(201);
     const warnings = (res.headers.get('warning') ?? '').split(', ');
@@ -248,18 +398,25 @@ describe('hostile bodies and patches', () => {
   });
 
   describe('body numbers for int32 fields are decoded like Go (strconv.ParseInt on the literal)', () => {
-    it.each(['1e3', '1.0', '1.5', '2147483648', '-2147483649', '1E2', '99999999999999999999'])('leaseTransitions: %s is 400', async (literal) => {
-      const res = await api(server, 'POST', NS_BASE, { body: rawLease('n', `"spec":{"leaseTransitions":${literal}}`) });
-      expect(res.status).toBe(400);
-      expect(res.body).toMatchObject({
-        reason: 'BadRequest',
-        message: `${PREFIX}json: cannot unmarshal number ${literal} into Go struct field LeaseSpec.spec.leaseTransitions of type int32`,
-      });
-      await expectIntact();
-    });
+    it.each(['1e3', '1.0', '1.5', '2147483648', '-2147483649', '1E2', '99999999999999999999'])(
+      'leaseTransitions: %s is 400',
+      async (literal) => {
+        const res = await api(server, 'POST', NS_BASE, {
+          body: rawLease('n', `"spec":{"leaseTransitions":${literal}}`),
+        });
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({
+          reason: 'BadRequest',
+          message: `${PREFIX}json: cannot unmarshal number ${literal} into Go struct field LeaseSpec.spec.leaseTransitions of type int32`,
+        });
+        await expectIntact();
+      },
+    );
 
     it('accepts plain integer literals at the int32 bounds', async () => {
-      const res = await api(server, 'POST', NS_BASE, { body: rawLease('bounds', '"spec":{"leaseTransitions":2147483647,"leaseDurationSeconds":10}') });
+      const res = await api(server, 'POST', NS_BASE, {
+        body: rawLease('bounds', '"spec":{"leaseTransitions":2147483647,"leaseDurationSeconds":10}'),
+      });
       expect(res.status).toBe(201);
       expect(res.body.spec).toEqual({ leaseTransitions: 2147483647, leaseDurationSeconds: 10 });
     });

@@ -50,7 +50,9 @@ describe('label selector grammar', () => {
     ]);
     const terms = parseFieldSelector('spec.holderIdentity=x');
     const bad = terms.ok ? leaseFieldRequirements(terms.value) : terms;
-    expect(bad.ok ? '' : bad.error).toBe('"spec.holderIdentity" is not a known field selector: only "metadata.name", "metadata.namespace"');
+    expect(bad.ok ? '' : bad.error).toBe(
+      '"spec.holderIdentity" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    );
   });
 });
 
@@ -62,12 +64,17 @@ describe('list', () => {
   afterEach(() => server.close());
 
   async function seed(count: number): Promise<void> {
-    for (let i = 0; i < count; i++) await create(server, `l${i}`, {}, { labels: { parity: i % 2 === 0 ? 'even' : 'odd', idx: String(i) } });
+    for (let i = 0; i < count; i++)
+      await create(server, `l${i}`, {}, { labels: { parity: i % 2 === 0 ? 'even' : 'odd', idx: String(i) } });
   }
 
   it('filters by label selector', async () => {
     await seed(6);
-    const even = await api(server, 'GET', `${NS_BASE}?labelSelector=${encodeURIComponent('parity=even,idx notin (4)')}`);
+    const even = await api(
+      server,
+      'GET',
+      `${NS_BASE}?labelSelector=${encodeURIComponent('parity=even,idx notin (4)')}`,
+    );
     expect(names(even.body)).toEqual(['l0', 'l2']);
     const exists = await api(server, 'GET', `${NS_BASE}?labelSelector=${encodeURIComponent('!parity')}`);
     expect(names(exists.body)).toEqual([]);
@@ -86,7 +93,10 @@ describe('list', () => {
     const bad = await api(server, 'GET', `${NS_BASE}?fieldSelector=spec.holderIdentity%3Dx`);
     expect(bad.status).toBe(400);
     // Lease has no field-label conversion of its own: the scheme's DefaultMetaV1FieldSelectorConversion answers.
-    expect(bad.body).toMatchObject({ reason: 'BadRequest', message: '"spec.holderIdentity" is not a known field selector: only "metadata.name", "metadata.namespace"' });
+    expect(bad.body).toMatchObject({
+      reason: 'BadRequest',
+      message: '"spec.holderIdentity" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    });
   });
 
   it('paginates with limit/continue and reports remainingItemCount', async () => {
@@ -95,10 +105,18 @@ describe('list', () => {
     expect(names(first.body)).toEqual(['l0', 'l1']);
     expect(first.body.metadata?.remainingItemCount).toBe(3);
     const token = first.body.metadata?.continue ?? '';
-    expect(JSON.parse(Buffer.from(token, 'base64').toString())).toEqual({ v: 'meta.k8s.io/v1', rv: Number(first.body.metadata?.resourceVersion), start: 'l1\u0000' });
+    expect(JSON.parse(Buffer.from(token, 'base64').toString())).toEqual({
+      v: 'meta.k8s.io/v1',
+      rv: Number(first.body.metadata?.resourceVersion),
+      start: 'l1\u0000',
+    });
     const second = await api(server, 'GET', `${NS_BASE}?limit=2&continue=${encodeURIComponent(token)}`);
     expect(names(second.body)).toEqual(['l2', 'l3']);
-    const third = await api(server, 'GET', `${NS_BASE}?limit=2&continue=${encodeURIComponent(second.body.metadata?.continue ?? '')}`);
+    const third = await api(
+      server,
+      'GET',
+      `${NS_BASE}?limit=2&continue=${encodeURIComponent(second.body.metadata?.continue ?? '')}`,
+    );
     expect(names(third.body)).toEqual(['l4']);
     expect(third.body.metadata?.continue).toBeUndefined();
     expect(third.body.metadata?.remainingItemCount).toBeUndefined();
@@ -110,8 +128,15 @@ describe('list', () => {
     const snapshotRv = first.body.metadata?.resourceVersion;
     await api(server, 'DELETE', `${NS_BASE}/l2`);
     await create(server, 'l25');
-    await api(server, 'PATCH', `${NS_BASE}/l3`, { body: { spec: { holderIdentity: 'changed' } }, contentType: 'application/merge-patch+json' });
-    const rest = await api(server, 'GET', `${NS_BASE}?limit=10&continue=${encodeURIComponent(first.body.metadata?.continue ?? '')}`);
+    await api(server, 'PATCH', `${NS_BASE}/l3`, {
+      body: { spec: { holderIdentity: 'changed' } },
+      contentType: 'application/merge-patch+json',
+    });
+    const rest = await api(
+      server,
+      'GET',
+      `${NS_BASE}?limit=10&continue=${encodeURIComponent(first.body.metadata?.continue ?? '')}`,
+    );
     expect(names(rest.body)).toEqual(['l2', 'l3']);
     expect(rest.body.items?.[1]?.spec).toEqual({});
     expect(rest.body.metadata?.resourceVersion).toBe(snapshotRv);
@@ -122,7 +147,11 @@ describe('list', () => {
     const first = await api(server, 'GET', `${NS_BASE}?limit=2`);
     await create(server, 'zz');
     server.store.compact();
-    const expired = await api(server, 'GET', `${NS_BASE}?limit=2&continue=${encodeURIComponent(first.body.metadata?.continue ?? '')}`);
+    const expired = await api(
+      server,
+      'GET',
+      `${NS_BASE}?limit=2&continue=${encodeURIComponent(first.body.metadata?.continue ?? '')}`,
+    );
     expect(expired.status).toBe(410);
     expect(expired.body).toMatchObject({ kind: 'Status', reason: 'Expired', code: 410, message: CONTINUE_EXPIRED });
     const retry = expired.body.metadata?.continue ?? '';
@@ -134,8 +163,16 @@ describe('list', () => {
   it('expires continue tokens that fall out of the history window', async () => {
     await seed(3);
     const first = await api(server, 'GET', `${NS_BASE}?limit=1`);
-    for (let i = 0; i < 25; i++) await api(server, 'PATCH', `${NS_BASE}/l0`, { body: { spec: { leaseTransitions: i } }, contentType: 'application/merge-patch+json' });
-    const res = await api(server, 'GET', `${NS_BASE}?limit=1&continue=${encodeURIComponent(first.body.metadata?.continue ?? '')}`);
+    for (let i = 0; i < 25; i++)
+      await api(server, 'PATCH', `${NS_BASE}/l0`, {
+        body: { spec: { leaseTransitions: i } },
+        contentType: 'application/merge-patch+json',
+      });
+    const res = await api(
+      server,
+      'GET',
+      `${NS_BASE}?limit=1&continue=${encodeURIComponent(first.body.metadata?.continue ?? '')}`,
+    );
     expect(res.status).toBe(410);
   });
 
@@ -155,18 +192,28 @@ describe('list', () => {
     server.store.compact();
     const old = await api(server, 'GET', `${NS_BASE}?resourceVersion=${rvA}&resourceVersionMatch=Exact`);
     expect(old.status).toBe(410);
-    expect(old.body).toMatchObject({ reason: 'Expired', message: 'The resourceVersion for the provided list is too old.' });
+    expect(old.body).toMatchObject({
+      reason: 'Expired',
+      message: 'The resourceVersion for the provided list is too old.',
+    });
     const future = await api(server, 'GET', `${NS_BASE}?resourceVersion=999999`);
     expect(future.status).toBe(504);
-    expect(future.body).toMatchObject({ reason: 'Timeout', message: `Timeout: Too large resource version: 999999, current: ${server.store.resourceVersion}` });
+    expect(future.body).toMatchObject({
+      reason: 'Timeout',
+      message: `Timeout: Too large resource version: 999999, current: ${server.store.resourceVersion}`,
+    });
   });
 
   it('validates ListOptions like the real server', async () => {
     const noRv = await api(server, 'GET', `${NS_BASE}?resourceVersionMatch=Exact`);
     expect(noRv.status).toBe(422);
-    expect(noRv.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    expect(noRv.body.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+    );
     const exactZero = await api(server, 'GET', `${NS_BASE}?resourceVersion=0&resourceVersionMatch=Exact`);
-    expect(exactZero.body.details?.causes?.[0]?.message).toBe('Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"');
+    expect(exactZero.body.details?.causes?.[0]?.message).toBe(
+      'Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+    );
     const initial = await api(server, 'GET', `${NS_BASE}?sendInitialEvents=true`);
     expect(initial.status).toBe(422);
     const badToken = await api(server, 'GET', `${NS_BASE}?continue=not-a-token`);
@@ -178,16 +225,25 @@ describe('list', () => {
     try {
       await create(clockServer, 'tbl', { holderIdentity: 'node-1' });
       clockServer.advanceClock(150_000);
-      const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
+      const accept =
+        'application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json';
       const res = await api(clockServer, 'GET', NS_BASE, { headers: { Accept: accept } });
       expect(res.body.kind).toBe('Table');
       expect(res.body.apiVersion).toBe('meta.k8s.io/v1');
       expect(res.body.columnDefinitions?.map((c) => c.name)).toEqual(['Name', 'Holder', 'Age']);
       expect(res.body.rows?.[0]?.cells).toEqual(['tbl', 'node-1', '2m30s']);
-      expect(res.body.rows?.[0]?.object).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: { name: 'tbl' } });
-      const single = await api(clockServer, 'GET', `${NS_BASE}/tbl?includeObject=None`, { headers: { Accept: accept } });
+      expect(res.body.rows?.[0]?.object).toMatchObject({
+        kind: 'PartialObjectMetadata',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata: { name: 'tbl' },
+      });
+      const single = await api(clockServer, 'GET', `${NS_BASE}/tbl?includeObject=None`, {
+        headers: { Accept: accept },
+      });
       expect(single.body.rows).toEqual([{ cells: ['tbl', 'node-1', '2m30s'] }]);
-      const protobufOnly = await api(clockServer, 'GET', NS_BASE, { headers: { Accept: 'application/vnd.kubernetes.protobuf' } });
+      const protobufOnly = await api(clockServer, 'GET', NS_BASE, {
+        headers: { Accept: 'application/vnd.kubernetes.protobuf' },
+      });
       expect(protobufOnly.status).toBe(406);
     } finally {
       await clockServer.close();

@@ -16,7 +16,9 @@ describe('MicroTime fidelity', () => {
   let counter = 0;
   beforeAll(async () => {
     server = await start();
-    sentinel = JSON.stringify(await create(server, 'sentinel', { holderIdentity: 'keep', renewTime: '2024-05-01T12:00:00.123456Z' }));
+    sentinel = JSON.stringify(
+      await create(server, 'sentinel', { holderIdentity: 'keep', renewTime: '2024-05-01T12:00:00.123456Z' }),
+    );
   });
   afterAll(() => server.close());
 
@@ -64,7 +66,9 @@ describe('MicroTime fidelity', () => {
   it('stores the zero time (January 1, year 1 UTC) as no time, as Go marshals it to null', async () => {
     for (const sent of ['0001-01-01T00:00:00.000000Z', '0001-01-01T01:00:00.000000+01:00']) {
       const name = `zero-${counter++}`;
-      const created = await api(server, 'POST', NS_BASE, { body: lease(name, { holderIdentity: 'h', renewTime: sent }) });
+      const created = await api(server, 'POST', NS_BASE, {
+        body: lease(name, { holderIdentity: 'h', renewTime: sent }),
+      });
       expect(created.status).toBe(201);
       expect(created.body.spec?.['renewTime'] ?? null).toBeNull();
       expect(created.body.spec?.['holderIdentity']).toBe('h');
@@ -73,15 +77,42 @@ describe('MicroTime fidelity', () => {
   });
 
   it.each([
-    { sent: '2024-01-01T00:00:00Z', error: `parsing time "2024-01-01T00:00:00Z" as "${MICRO}": cannot parse "Z" as ".000000"` },
-    { sent: '2024-01-01T00:00:00.12345Z', error: `parsing time "2024-01-01T00:00:00.12345Z" as "${MICRO}": cannot parse ".12345Z" as ".000000"` },
-    { sent: '2024-01-01T00:00:00.1234567Z', error: `parsing time "2024-01-01T00:00:00.1234567Z" as "${MICRO}": cannot parse "7Z" as "Z07:00"` },
-    { sent: '2024-01-01T00:00:00.000000z', error: `parsing time "2024-01-01T00:00:00.000000z" as "${MICRO}": cannot parse "z" as "Z07:00"` },
-    { sent: '2024-01-01T00:00:00.000000+0530', error: `parsing time "2024-01-01T00:00:00.000000+0530" as "${MICRO}": cannot parse "+0530" as "Z07:00"` },
-    { sent: '10000-01-01T00:00:00.000000Z', error: `parsing time "10000-01-01T00:00:00.000000Z" as "${MICRO}": cannot parse "0-01-01T00:00:00.000000Z" as "-"` },
-    { sent: '-0001-01-01T00:00:00.000000Z', error: `parsing time "-0001-01-01T00:00:00.000000Z" as "${MICRO}": cannot parse "-0001-01-01T00:00:00.000000Z" as "2006"` },
-    { sent: '+2024-01-01T00:00:00.000000Z', error: `parsing time "+2024-01-01T00:00:00.000000Z" as "${MICRO}": cannot parse "+2024-01-01T00:00:00.000000Z" as "2006"` },
-    { sent: '2024-1-01T00:00:00.000000Z', error: `parsing time "2024-1-01T00:00:00.000000Z" as "${MICRO}": cannot parse "1-01T00:00:00.000000Z" as "01"` },
+    {
+      sent: '2024-01-01T00:00:00Z',
+      error: `parsing time "2024-01-01T00:00:00Z" as "${MICRO}": cannot parse "Z" as ".000000"`,
+    },
+    {
+      sent: '2024-01-01T00:00:00.12345Z',
+      error: `parsing time "2024-01-01T00:00:00.12345Z" as "${MICRO}": cannot parse ".12345Z" as ".000000"`,
+    },
+    {
+      sent: '2024-01-01T00:00:00.1234567Z',
+      error: `parsing time "2024-01-01T00:00:00.1234567Z" as "${MICRO}": cannot parse "7Z" as "Z07:00"`,
+    },
+    {
+      sent: '2024-01-01T00:00:00.000000z',
+      error: `parsing time "2024-01-01T00:00:00.000000z" as "${MICRO}": cannot parse "z" as "Z07:00"`,
+    },
+    {
+      sent: '2024-01-01T00:00:00.000000+0530',
+      error: `parsing time "2024-01-01T00:00:00.000000+0530" as "${MICRO}": cannot parse "+0530" as "Z07:00"`,
+    },
+    {
+      sent: '10000-01-01T00:00:00.000000Z',
+      error: `parsing time "10000-01-01T00:00:00.000000Z" as "${MICRO}": cannot parse "0-01-01T00:00:00.000000Z" as "-"`,
+    },
+    {
+      sent: '-0001-01-01T00:00:00.000000Z',
+      error: `parsing time "-0001-01-01T00:00:00.000000Z" as "${MICRO}": cannot parse "-0001-01-01T00:00:00.000000Z" as "2006"`,
+    },
+    {
+      sent: '+2024-01-01T00:00:00.000000Z',
+      error: `parsing time "+2024-01-01T00:00:00.000000Z" as "${MICRO}": cannot parse "+2024-01-01T00:00:00.000000Z" as "2006"`,
+    },
+    {
+      sent: '2024-1-01T00:00:00.000000Z',
+      error: `parsing time "2024-1-01T00:00:00.000000Z" as "${MICRO}": cannot parse "1-01T00:00:00.000000Z" as "01"`,
+    },
     { sent: '2023-02-29T00:00:00.000000Z', error: 'parsing time "2023-02-29T00:00:00.000000Z": day out of range' },
     { sent: '1900-02-29T00:00:00.000000Z', error: 'parsing time "1900-02-29T00:00:00.000000Z": day out of range' },
     { sent: '2024-04-31T00:00:00.000000Z', error: 'parsing time "2024-04-31T00:00:00.000000Z": day out of range' },
@@ -90,19 +121,46 @@ describe('MicroTime fidelity', () => {
     { sent: '2024-01-01T24:00:00.000000Z', error: 'parsing time "2024-01-01T24:00:00.000000Z": hour out of range' },
     { sent: '2024-01-01T00:60:00.000000Z', error: 'parsing time "2024-01-01T00:60:00.000000Z": minute out of range' },
     { sent: '2016-12-31T23:59:60.000000Z', error: 'parsing time "2016-12-31T23:59:60.000000Z": second out of range' },
-    { sent: '2024-01-01T00:00:00.000000+25:00', error: 'parsing time "2024-01-01T00:00:00.000000+25:00": time zone offset hour out of range' },
-    { sent: '2024-01-01T00:00:00.000000+01:61', error: 'parsing time "2024-01-01T00:00:00.000000+01:61": time zone offset minute out of range' },
+    {
+      sent: '2024-01-01T00:00:00.000000+25:00',
+      error: 'parsing time "2024-01-01T00:00:00.000000+25:00": time zone offset hour out of range',
+    },
+    {
+      sent: '2024-01-01T00:00:00.000000+01:61',
+      error: 'parsing time "2024-01-01T00:00:00.000000+01:61": time zone offset minute out of range',
+    },
     { sent: '2024-01-01T00:00:00.000000Z ', error: 'parsing time "2024-01-01T00:00:00.000000Z ": extra text: " "' },
-    { sent: '２０２４-01-01T00:00:00.000000Z', error: `parsing time "\\xef\\xbc\\x92\\xef\\xbc\\x90\\xef\\xbc\\x92\\xef\\xbc\\x94-01-01T00:00:00.000000Z" as "${MICRO}": cannot parse "\\xef\\xbc\\x92\\xef\\xbc\\x90\\xef\\xbc\\x92\\xef\\xbc\\x94-01-01T00:00:00.000000Z" as "2006"` },
-    { sent: '2024-01-01T00:00:00.000000Z"x', error: 'parsing time "2024-01-01T00:00:00.000000Z\\"x": extra text: "\\"x"' },
-    { sent: '2024-01-01T00:00:00.-00001Z', error: 'parsing time "2024-01-01T00:00:00.-00001Z": fractional second out of range' },
-    { sent: '2024-01-01T00:00:00.000000x25:00', error: 'parsing time "2024-01-01T00:00:00.000000x25:00": time zone offset hour out of range' },
-    { sent: '2024-01-01T00:00:00.000000+1a:00', error: `parsing time "2024-01-01T00:00:00.000000+1a:00" as "${MICRO}": cannot parse "+1a:00" as "Z07:00"` },
+    {
+      sent: '２０２４-01-01T00:00:00.000000Z',
+      error: `parsing time "\\xef\\xbc\\x92\\xef\\xbc\\x90\\xef\\xbc\\x92\\xef\\xbc\\x94-01-01T00:00:00.000000Z" as "${MICRO}": cannot parse "\\xef\\xbc\\x92\\xef\\xbc\\x90\\xef\\xbc\\x92\\xef\\xbc\\x94-01-01T00:00:00.000000Z" as "2006"`,
+    },
+    {
+      sent: '2024-01-01T00:00:00.000000Z"x',
+      error: 'parsing time "2024-01-01T00:00:00.000000Z\\"x": extra text: "\\"x"',
+    },
+    {
+      sent: '2024-01-01T00:00:00.-00001Z',
+      error: 'parsing time "2024-01-01T00:00:00.-00001Z": fractional second out of range',
+    },
+    {
+      sent: '2024-01-01T00:00:00.000000x25:00',
+      error: 'parsing time "2024-01-01T00:00:00.000000x25:00": time zone offset hour out of range',
+    },
+    {
+      sent: '2024-01-01T00:00:00.000000+1a:00',
+      error: `parsing time "2024-01-01T00:00:00.000000+1a:00" as "${MICRO}": cannot parse "+1a:00" as "Z07:00"`,
+    },
     { sent: '2024-01-00T25:00:00.000000Z', error: 'parsing time "2024-01-00T25:00:00.000000Z": hour out of range' },
-  ])('answers $sent with Go\'s parse error (400)', async ({ sent, error }) => {
+  ])("answers $sent with Go's parse error (400)", async ({ sent, error }) => {
     const res = await api(server, 'POST', NS_BASE, { body: lease(`bad-${counter++}`, { renewTime: sent }) });
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ kind: 'Status', status: 'Failure', reason: 'BadRequest', code: 400, message: `${PREFIX}${error}` });
+    expect(res.body).toMatchObject({
+      kind: 'Status',
+      status: 'Failure',
+      reason: 'BadRequest',
+      code: 400,
+      message: `${PREFIX}${error}`,
+    });
     await expectSentinelIntact();
   });
 
@@ -112,9 +170,13 @@ describe('MicroTime fidelity', () => {
     });
     expect(created.status).toBe(201);
     expect(created.body.metadata?.creationTimestamp).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
-    const bad = await api(server, 'POST', NS_BASE, { body: lease(`time-${counter++}`, { holderIdentity: 'h' }, { creationTimestamp: '2024-01-01T00:00:00.000000' }) });
+    const bad = await api(server, 'POST', NS_BASE, {
+      body: lease(`time-${counter++}`, { holderIdentity: 'h' }, { creationTimestamp: '2024-01-01T00:00:00.000000' }),
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toBe(`${PREFIX}parsing time "2024-01-01T00:00:00.000000" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"`);
+    expect(bad.body.message).toBe(
+      `${PREFIX}parsing time "2024-01-01T00:00:00.000000" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"`,
+    );
     await expectSentinelIntact();
   });
 
@@ -124,8 +186,17 @@ describe('MicroTime fidelity', () => {
     { sent: '2024-01-01T00:00:00.1234567890123Z', result: { ok: true, value: '2024-01-01T00:00:00Z' } },
     // Time.ProtoTime keeps whole seconds, so half a second into year 1 is stored as the zero time.
     { sent: '0001-01-01T00:00:00.5Z', result: { ok: true, value: null } },
-    { sent: '2024-01-01T00:00:00.000000', result: { ok: false, error: 'parsing time "2024-01-01T00:00:00.000000" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"' } },
-    { sent: '2024-02-30T00:00:00Z', result: { ok: false, error: 'parsing time "2024-02-30T00:00:00Z": day out of range' } },
+    {
+      sent: '2024-01-01T00:00:00.000000',
+      result: {
+        ok: false,
+        error: 'parsing time "2024-01-01T00:00:00.000000" as "2006-01-02T15:04:05Z07:00": cannot parse "" as "Z07:00"',
+      },
+    },
+    {
+      sent: '2024-02-30T00:00:00Z',
+      result: { ok: false, error: 'parsing time "2024-02-30T00:00:00Z": day out of range' },
+    },
   ])('parses metav1.Time $sent as Go does', ({ sent, result }) => {
     expect(parseTime(sent)).toEqual(result);
   });

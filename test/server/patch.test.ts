@@ -31,26 +31,37 @@ describe('patch algorithms', () => {
     const remove = applyJsonPatch({}, [{ op: 'remove', path: '/x' }]);
     expect(remove.ok ? '' : remove.error.message).toBe('Unable to remove nonexistent key: x: missing value');
     const replace = applyJsonPatch({}, [{ op: 'replace', path: '/x', value: 1 }]);
-    expect(replace.ok ? '' : replace.error.message).toBe('replace operation does not apply: doc is missing key: /x: missing value');
+    expect(replace.ok ? '' : replace.error.message).toBe(
+      'replace operation does not apply: doc is missing key: /x: missing value',
+    );
     const notArray = applyJsonPatch({}, { op: 'add' });
     expect(notArray.ok ? 0 : notArray.error.code).toBe(400);
   });
 
   it('merges RFC 7386 patches, deleting on null', () => {
-    expect(applyMergePatch({ a: 1, b: { c: 2, d: 3 }, l: [1] }, { a: null, b: { c: null, e: 4 }, l: [2] })).toEqual({ b: { d: 3, e: 4 }, l: [2] });
+    expect(applyMergePatch({ a: 1, b: { c: 2, d: 3 }, l: [1] }, { a: null, b: { c: null, e: 4 }, l: [2] })).toEqual({
+      b: { d: 3, e: 4 },
+      l: [2],
+    });
   });
 
   it('merges ownerReferences by uid and finalizers as a set in strategic merge patches', () => {
     const original = { metadata: { ownerReferences: [owner('a'), owner('b')], finalizers: ['x'] } };
     const merged = applyStrategicMergePatch(original, {
-      metadata: { ownerReferences: [{ uid: 'b', name: 'renamed' }, owner('c'), { uid: 'a', $patch: 'delete' }], finalizers: ['y', 'x'] },
+      metadata: {
+        ownerReferences: [{ uid: 'b', name: 'renamed' }, owner('c'), { uid: 'a', $patch: 'delete' }],
+        finalizers: ['y', 'x'],
+      },
     });
     expect(merged.ok && merged.value).toEqual({
       metadata: { ownerReferences: [{ ...owner('b'), name: 'renamed' }, owner('c')], finalizers: ['x', 'y'] },
     });
     const replaced = applyStrategicMergePatch({ spec: { a: 1, b: 2 } }, { spec: { $patch: 'replace', c: 3 } });
     expect(replaced.ok && replaced.value).toEqual({ spec: { c: 3 } });
-    const removed = applyStrategicMergePatch({ metadata: { finalizers: ['x', 'y'] } }, { metadata: { '$deleteFromPrimitiveList/finalizers': ['x'] } });
+    const removed = applyStrategicMergePatch(
+      { metadata: { finalizers: ['x', 'y'] } },
+      { metadata: { '$deleteFromPrimitiveList/finalizers': ['x'] } },
+    );
     expect(removed.ok && removed.value).toEqual({ metadata: { finalizers: ['y'] } });
   });
 });
@@ -79,28 +90,50 @@ describe('PATCH requests', () => {
   });
 
   it('answers a failed JSON patch test with 422', async () => {
-    const res = await api(server, 'PATCH', `${NS_BASE}/p`, { contentType: JSON_PATCH, body: [{ op: 'test', path: '/spec/holderIdentity', value: 'nobody' }] });
+    const res = await api(server, 'PATCH', `${NS_BASE}/p`, {
+      contentType: JSON_PATCH,
+      body: [{ op: 'test', path: '/spec/holderIdentity', value: 'nobody' }],
+    });
     expect(res.status).toBe(422);
-    expect(res.body).toMatchObject({ kind: 'Status', reason: 'Invalid', message: 'testing value /spec/holderIdentity failed: test failed' });
+    expect(res.body).toMatchObject({
+      kind: 'Status',
+      reason: 'Invalid',
+      message: 'testing value /spec/holderIdentity failed: test failed',
+    });
   });
 
   it('applies a merge patch, with null removing a field', async () => {
-    const res = await api(server, 'PATCH', `${NS_BASE}/p`, { contentType: MERGE, body: { spec: { leaseDurationSeconds: null, leaseTransitions: 1 }, metadata: { labels: { a: null } } } });
+    const res = await api(server, 'PATCH', `${NS_BASE}/p`, {
+      contentType: MERGE,
+      body: { spec: { leaseDurationSeconds: null, leaseTransitions: 1 }, metadata: { labels: { a: null } } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.spec).toEqual({ holderIdentity: 'h1', leaseTransitions: 1 });
     expect(res.body.metadata?.labels).toBeUndefined();
   });
 
   it('applies a strategic merge patch merging ownerReferences by uid', async () => {
-    await api(server, 'PATCH', `${NS_BASE}/p`, { contentType: MERGE, body: { metadata: { ownerReferences: [owner('u1')] } } });
-    const res = await api(server, 'PATCH', `${NS_BASE}/p`, { contentType: STRATEGIC, body: { metadata: { ownerReferences: [owner('u2')] } } });
+    await api(server, 'PATCH', `${NS_BASE}/p`, {
+      contentType: MERGE,
+      body: { metadata: { ownerReferences: [owner('u1')] } },
+    });
+    const res = await api(server, 'PATCH', `${NS_BASE}/p`, {
+      contentType: STRATEGIC,
+      body: { metadata: { ownerReferences: [owner('u2')] } },
+    });
     expect(res.body.metadata?.ownerReferences?.map((o) => o['uid'])).toEqual(['u1', 'u2']);
-    const merged = await api(server, 'PATCH', `${NS_BASE}/p`, { contentType: MERGE, body: { metadata: { ownerReferences: [owner('u3')] } } });
+    const merged = await api(server, 'PATCH', `${NS_BASE}/p`, {
+      contentType: MERGE,
+      body: { metadata: { ownerReferences: [owner('u3')] } },
+    });
     expect(merged.body.metadata?.ownerReferences?.map((o) => o['uid'])).toEqual(['u3']);
   });
 
   it('rejects a stale resourceVersion in the patch with 409', async () => {
-    const res = await api(server, 'PATCH', `${NS_BASE}/p`, { contentType: MERGE, body: { metadata: { resourceVersion: '1' }, spec: { holderIdentity: 'x' } } });
+    const res = await api(server, 'PATCH', `${NS_BASE}/p`, {
+      contentType: MERGE,
+      body: { metadata: { resourceVersion: '1' }, spec: { holderIdentity: 'x' } },
+    });
     expect(res.status).toBe(409);
     expect(res.body.reason).toBe('Conflict');
   });
@@ -109,7 +142,10 @@ describe('PATCH requests', () => {
     const res = await api(server, 'PATCH', `${NS_BASE}/p`, { contentType: MERGE, body: { spec: { bogus: 1 } } });
     expect(res.status).toBe(200);
     expect(res.headers.get('warning')).toBe('299 - "unknown field \\"spec.bogus\\""');
-    const strict = await api(server, 'PATCH', `${NS_BASE}/p?fieldValidation=Strict`, { contentType: MERGE, body: { spec: { bogus: 1 } } });
+    const strict = await api(server, 'PATCH', `${NS_BASE}/p?fieldValidation=Strict`, {
+      contentType: MERGE,
+      body: { spec: { bogus: 1 } },
+    });
     expect(strict.status).toBe(400);
   });
 
@@ -123,16 +159,24 @@ describe('PATCH requests', () => {
     );
     const force = await api(server, 'PATCH', `${NS_BASE}/p?force=true`, { contentType: MERGE, body: {} });
     expect(force.status).toBe(422);
-    expect(force.body.message).toBe('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+    expect(force.body.message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+    );
   });
 
   it('records the patching manager in managedFields', async () => {
-    const res = await api(server, 'PATCH', `${NS_BASE}/p?fieldManager=patcher`, { contentType: MERGE, body: { spec: { holderIdentity: 'h9' } } });
+    const res = await api(server, 'PATCH', `${NS_BASE}/p?fieldManager=patcher`, {
+      contentType: MERGE,
+      body: { spec: { holderIdentity: 'h9' } },
+    });
     const managers = res.body.metadata?.managedFields ?? [];
     expect(managers.map((m) => m.manager)).toContain('patcher');
     const patcher = managers.find((m) => m.manager === 'patcher');
     expect(patcher?.fieldsV1).toEqual({ 'f:spec': { 'f:holderIdentity': {} } });
     const creator = managers.find((m) => m.manager !== 'patcher');
-    expect(creator?.fieldsV1).toEqual({ 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } }, 'f:spec': { 'f:leaseDurationSeconds': {} } });
+    expect(creator?.fieldsV1).toEqual({
+      'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } },
+      'f:spec': { 'f:leaseDurationSeconds': {} },
+    });
   });
 });

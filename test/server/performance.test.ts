@@ -23,7 +23,9 @@ describe('performance smoke', () => {
   it('streams 20,000 watch events in order', async () => {
     const total = 20_000;
     const controller = new AbortController();
-    const res = await fetch(`${server.url}${NS_BASE}?watch=true&resourceVersion=${server.store.resourceVersion}`, { signal: controller.signal });
+    const res = await fetch(`${server.url}${NS_BASE}?watch=true&resourceVersion=${server.store.resourceVersion}`, {
+      signal: controller.signal,
+    });
     const reader = res.body?.getReader();
     const decoder = new TextDecoder();
     let lines = 0;
@@ -42,7 +44,10 @@ describe('performance smoke', () => {
     })();
     const started = performance.now();
     for (let i = 0; i < total; i++) {
-      server.store.update({ metadata: { name: 'hot', namespace: 'default' }, spec: { holderIdentity: 'h', leaseTransitions: i + 1 } });
+      server.store.update({
+        metadata: { name: 'hot', namespace: 'default' },
+        spec: { holderIdentity: 'h', leaseTransitions: i + 1 },
+      });
       if (i % 2000 === 0) await new Promise((r) => setImmediate(r));
     }
     await received;

@@ -10,14 +10,20 @@ const QUALIFIED_NAME_RULE =
   "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 const LABEL_VALUE_RULE =
   "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')";
-const UNKNOWN_FIELD = (field: string): string => `"${field}" is not a known field selector: only "metadata.name", "metadata.namespace"`;
+const UNKNOWN_FIELD = (field: string): string =>
+  `"${field}" is not a known field selector: only "metadata.name", "metadata.namespace"`;
 
 let server: LeaseApiServer;
 let sentinel: JsonBody;
 
 beforeAll(async () => {
   server = await start();
-  sentinel = await create(server, 'sentinel', { holderIdentity: 'keep', leaseDurationSeconds: 15 }, { labels: { app: 'web', n: '5' } });
+  sentinel = await create(
+    server,
+    'sentinel',
+    { holderIdentity: 'keep', leaseDurationSeconds: 15 },
+    { labels: { app: 'web', n: '5' } },
+  );
   await create(server, 'empty-a', {}, { labels: { a: '' } });
   await create(server, 'ctor', {}, { labels: { constructor: 'x' } });
   await create(server, 'big', {}, { labels: { n: '9223372036854775807' } });
@@ -79,14 +85,21 @@ describe('boolean query values (Convert_Slice_string_To_bool: only 0 and false, 
   it('reads sendInitialEvents= as a set true (a *bool), which a list forbids', async () => {
     const res = await api(server, 'GET', `${NS_BASE}?sendInitialEvents=`);
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list');
+    expect(res.body.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for list',
+    );
     await expectIntact();
   });
 
   it('reads force=false as set, which a non-apply patch forbids', async () => {
-    const res = await api(server, 'PATCH', `${NS_BASE}/sentinel?force=false`, { body: { spec: { holderIdentity: 'changed' } }, contentType: 'application/merge-patch+json' });
+    const res = await api(server, 'PATCH', `${NS_BASE}/sentinel?force=false`, {
+      body: { spec: { holderIdentity: 'changed' } },
+      contentType: 'application/merge-patch+json',
+    });
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe('PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+    expect(res.body.message).toBe(
+      'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+    );
     await expectIntact();
   });
 });
@@ -137,7 +150,10 @@ describe('integer query values (strconv.ParseInt(s, 10, 64))', () => {
   it('rejects a bad gracePeriodSeconds on delete with the same message, deleting nothing', async () => {
     const res = await api(server, 'DELETE', `${NS_BASE}/sentinel?gracePeriodSeconds=1.0`);
     expect(res.status).toBe(400);
-    expect(res.body).toMatchObject({ reason: 'BadRequest', message: 'strconv.ParseInt: parsing "1.0": invalid syntax' });
+    expect(res.body).toMatchObject({
+      reason: 'BadRequest',
+      message: 'strconv.ParseInt: parsing "1.0": invalid syntax',
+    });
     await expectIntact();
   });
 });
@@ -159,7 +175,10 @@ describe('watch timeoutSeconds (time.Duration(timeoutSeconds) * time.Second)', (
     const w = await watch(server, `${NS_BASE}?watch=true&timeoutSeconds=2147484`);
     expect(w.status).toBe(200);
     expect((await w.next()).type).toBe('ADDED');
-    const outcome = await Promise.race([w.ended, new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 500))]);
+    const outcome = await Promise.race([
+      w.ended,
+      new Promise<'open'>((resolve) => setTimeout(() => resolve('open'), 500)),
+    ]);
     expect(outcome).toBe('open');
     w.close();
     await expectIntact();
@@ -208,17 +227,32 @@ describe('label selectors (labels.Parse)', () => {
     ['@@@', `unable to parse requirement: <nil>: Invalid value: "@@@": ${QUALIFIED_NAME_RULE}`],
     ['__proto__', `unable to parse requirement: <nil>: Invalid value: "__proto__": ${QUALIFIED_NAME_RULE}`],
     ['__proto__=x', `unable to parse requirement: <nil>: Invalid value: "__proto__": ${QUALIFIED_NAME_RULE}`],
-    [`a=${'v'.repeat(64)}`, `unable to parse requirement: values[0][a]: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`],
-    [`${'k'.repeat(64)}`, `unable to parse requirement: <nil>: Invalid value: "${'k'.repeat(64)}": name part must be no more than 63 characters`],
-    ['a/', `unable to parse requirement: <nil>: Invalid value: "a/": name part must be non-empty; ${QUALIFIED_NAME_RULE}`],
+    [
+      `a=${'v'.repeat(64)}`,
+      `unable to parse requirement: values[0][a]: Invalid value: "${'v'.repeat(64)}": must be no more than 63 characters`,
+    ],
+    [
+      `${'k'.repeat(64)}`,
+      `unable to parse requirement: <nil>: Invalid value: "${'k'.repeat(64)}": name part must be no more than 63 characters`,
+    ],
+    [
+      'a/',
+      `unable to parse requirement: <nil>: Invalid value: "a/": name part must be non-empty; ${QUALIFIED_NAME_RULE}`,
+    ],
     [
       'a/b/c',
       `unable to parse requirement: <nil>: Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
     ],
     ['a=b\u0001', `unable to parse requirement: values[0][a]: Invalid value: "b\\x01": ${LABEL_VALUE_RULE}`],
     ['a in (zz$, b)', `unable to parse requirement: values[1][a]: Invalid value: "zz$": ${LABEL_VALUE_RULE}`],
-    ['n>x', `unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`],
-    ['n>99999999999999999999', `unable to parse requirement: values[0]: Invalid value: "99999999999999999999": for 'Gt', 'Lt' operators, the value must be an integer`],
+    [
+      'n>x',
+      `unable to parse requirement: values[0]: Invalid value: "x": for 'Gt', 'Lt' operators, the value must be an integer`,
+    ],
+    [
+      'n>99999999999999999999',
+      `unable to parse requirement: values[0]: Invalid value: "99999999999999999999": for 'Gt', 'Lt' operators, the value must be an integer`,
+    ],
     [
       'n<-x$',
       `unable to parse requirement: [values[0]: Invalid value: "-x$": for 'Gt', 'Lt' operators, the value must be an integer, values[0][n]: Invalid value: "-x$": ${LABEL_VALUE_RULE}]`,
@@ -285,11 +319,16 @@ describe('field selectors (fields.ParseSelector, then the default field-label co
   it('reports ListOptions validation (422) before the field-label conversion (400), as ListResource does', async () => {
     const res = await api(server, 'GET', `${NS_BASE}?fieldSelector=spec.x%3D1&resourceVersionMatch=Exact`);
     expect(res.status).toBe(422);
-    expect(res.body.message).toBe('ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided');
+    expect(res.body.message).toBe(
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+    );
     await expectIntact();
   });
 
   it('reports a label-selector error before a field-selector one', async () => {
-    await expectBadRequest(`labelSelector=%40&fieldSelector=x`, `unable to parse requirement: <nil>: Invalid value: "@": ${QUALIFIED_NAME_RULE}`);
+    await expectBadRequest(
+      `labelSelector=%40&fieldSelector=x`,
+      `unable to parse requirement: <nil>: Invalid value: "@": ${QUALIFIED_NAME_RULE}`,
+    );
   });
 });

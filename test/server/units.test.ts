@@ -15,13 +15,23 @@ describe('time', () => {
   });
 
   it('parses like Go time.Parse', () => {
-    expect(parseMicroTime('2024-01-01T00:00:00.000001-01:30')).toEqual({ ok: true, value: '2024-01-01T01:30:00.000001Z' });
-    expect(parseMicroTime('2024-02-30T00:00:00.000000Z')).toEqual({ ok: false, error: 'parsing time "2024-02-30T00:00:00.000000Z": day out of range' });
+    expect(parseMicroTime('2024-01-01T00:00:00.000001-01:30')).toEqual({
+      ok: true,
+      value: '2024-01-01T01:30:00.000001Z',
+    });
+    expect(parseMicroTime('2024-02-30T00:00:00.000000Z')).toEqual({
+      ok: false,
+      error: 'parsing time "2024-02-30T00:00:00.000000Z": day out of range',
+    });
     expect(parseMicroTime('2024-01-01 00:00:00.000000Z')).toEqual({
       ok: false,
-      error: 'parsing time "2024-01-01 00:00:00.000000Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse " 00:00:00.000000Z" as "T"',
+      error:
+        'parsing time "2024-01-01 00:00:00.000000Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse " 00:00:00.000000Z" as "T"',
     });
-    expect(parseMicroTime('2024-01-01T00:00:00.000000Zjunk')).toEqual({ ok: false, error: 'parsing time "2024-01-01T00:00:00.000000Zjunk": extra text: "junk"' });
+    expect(parseMicroTime('2024-01-01T00:00:00.000000Zjunk')).toEqual({
+      ok: false,
+      error: 'parsing time "2024-01-01T00:00:00.000000Zjunk": extra text: "junk"',
+    });
     expect(parseTime('2024-01-01T00:00:00.5+01:00')).toEqual({ ok: true, value: '2023-12-31T23:00:00Z' });
   });
 
@@ -38,7 +48,14 @@ describe('time', () => {
 describe('JSON parser', () => {
   it('parses like JSON.parse and reports duplicate keys with their paths', () => {
     const parsed = parseJsonStrict('{"a":{"b":1,"b":2},"l":[{"x":1,"x":"é\\n"}],"n":-1.5e2,"t":true,"z":null}');
-    expect(parsed).toEqual({ ok: true, value: { value: { a: { b: 2 }, l: [{ x: 'é\n' }], n: -150, t: true, z: null }, duplicates: ['a.b', 'l[0].x'], numbers: new Map([['n', '-1.5e2']]) } });
+    expect(parsed).toEqual({
+      ok: true,
+      value: {
+        value: { a: { b: 2 }, l: [{ x: 'é\n' }], n: -150, t: true, z: null },
+        duplicates: ['a.b', 'l[0].x'],
+        numbers: new Map([['n', '-1.5e2']]),
+      },
+    });
   });
 
   it('words syntax errors like encoding/json', () => {
@@ -101,7 +118,13 @@ describe('YAML reader', () => {
 
 describe('managed fields sets', () => {
   const lease = {
-    metadata: { name: 'n', namespace: 'd', labels: { a: '1' }, ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u1' }], finalizers: ['f'] },
+    metadata: {
+      name: 'n',
+      namespace: 'd',
+      labels: { a: '1' },
+      ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u1' }],
+      finalizers: ['f'],
+    },
     spec: { holderIdentity: 'h' },
   };
 
@@ -119,7 +142,10 @@ describe('managed fields sets', () => {
   });
 
   it('computes Apply field sets without "." for non-empty maps', () => {
-    expect(toFieldsV1(fieldLeaves({ metadata: { labels: { a: '1' } }, spec: {} }, 'apply').keys())).toEqual({ 'f:metadata': { 'f:labels': { 'f:a': {} } }, 'f:spec': {} });
+    expect(toFieldsV1(fieldLeaves({ metadata: { labels: { a: '1' } }, spec: {} }, 'apply').keys())).toEqual({
+      'f:metadata': { 'f:labels': { 'f:a': {} } },
+      'f:spec': {},
+    });
   });
 
   it('prints paths the way structured-merge-diff does', () => {
@@ -128,7 +154,6 @@ describe('managed fields sets', () => {
     expect(pathToString('f:metadata\nf:finalizers\nv:"f"')).toBe('.metadata.finalizers[="f"]');
   });
 });
-
 
 describe('strconv.ParseInt(s, 10, 64)', () => {
   const cases: [string, bigint | string][] = [

@@ -32,7 +32,13 @@ describe('semantic validation (422 Invalid)', () => {
         name: 'Bad_Name',
         group: 'coordination.k8s.io',
         kind: 'Lease',
-        causes: [{ reason: 'FieldValueInvalid', message: `Invalid value: "Bad_Name": ${SUBDOMAIN_MESSAGE}`, field: 'metadata.name' }],
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            message: `Invalid value: "Bad_Name": ${SUBDOMAIN_MESSAGE}`,
+            field: 'metadata.name',
+          },
+        ],
       },
       code: 422,
     });
@@ -41,23 +47,42 @@ describe('semantic validation (422 Invalid)', () => {
   it('requires a name or generateName', async () => {
     const res = await api(server, 'POST', NS_BASE, { body: { spec: {} } });
     expect(res.status).toBe(422);
-    expect(res.body.details?.causes).toEqual([{ reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' }]);
+    expect(res.body.details?.causes).toEqual([
+      {
+        reason: 'FieldValueRequired',
+        message: 'Required value: name or generateName is required',
+        field: 'metadata.name',
+      },
+    ]);
   });
 
   it('rejects non-positive leaseDurationSeconds and negative leaseTransitions, aggregating causes', async () => {
-    const res = await api(server, 'POST', NS_BASE, { body: lease('spec', { leaseDurationSeconds: 0, leaseTransitions: -1 }) });
+    const res = await api(server, 'POST', NS_BASE, {
+      body: lease('spec', { leaseDurationSeconds: 0, leaseTransitions: -1 }),
+    });
     expect(res.status).toBe(422);
     expect(res.body.message).toBe(
       'Lease.coordination.k8s.io "spec" is invalid: [spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0, spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0]',
     );
-    expect(res.body.details?.causes?.map((c) => c.field)).toEqual(['spec.leaseDurationSeconds', 'spec.leaseTransitions']);
+    expect(res.body.details?.causes?.map((c) => c.field)).toEqual([
+      'spec.leaseDurationSeconds',
+      'spec.leaseTransitions',
+    ]);
   });
 
   it('forbids preferredHolder without strategy (1.31+ schema)', async () => {
     const res = await api(server, 'POST', NS_BASE, { body: lease('ph', { preferredHolder: 'b' }) });
     expect(res.status).toBe(422);
-    expect(res.body.details?.causes).toEqual([{ reason: 'FieldValueForbidden', message: 'Forbidden: may only be specified if `strategy` is defined', field: 'spec.preferredHolder' }]);
-    const ok = await api(server, 'POST', NS_BASE, { body: lease('ph', { preferredHolder: 'b', strategy: 'OldestEmulationVersion' }) });
+    expect(res.body.details?.causes).toEqual([
+      {
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: may only be specified if `strategy` is defined',
+        field: 'spec.preferredHolder',
+      },
+    ]);
+    const ok = await api(server, 'POST', NS_BASE, {
+      body: lease('ph', { preferredHolder: 'b', strategy: 'OldestEmulationVersion' }),
+    });
     expect(ok.status).toBe(201);
   });
 
@@ -71,7 +96,9 @@ describe('semantic validation (422 Invalid)', () => {
   });
 
   it('validates label keys and values', async () => {
-    const res = await api(server, 'POST', NS_BASE, { body: lease('lbl', {}, { labels: { 'bad key': 'v', ok: 'bad value!' } }) });
+    const res = await api(server, 'POST', NS_BASE, {
+      body: lease('lbl', {}, { labels: { 'bad key': 'v', ok: 'bad value!' } }),
+    });
     expect(res.status).toBe(422);
     expect(res.body.details?.causes?.map((c) => c.field)).toEqual(['metadata.labels', 'metadata.labels']);
   });
@@ -79,7 +106,10 @@ describe('semantic validation (422 Invalid)', () => {
   // IsQualifiedName and IsValidLabelValue as apimachinery words them: every '/' splits, an empty name
   // also fails the regex, and lengths count UTF-8 bytes.
   const labelCases: [Record<string, string>, string[]][] = [
-    [{ 'a/': 'v' }, ['Invalid value: "a/": name part must be non-empty', `Invalid value: "a/": ${QUALIFIED_NAME_RULE}`]],
+    [
+      { 'a/': 'v' },
+      ['Invalid value: "a/": name part must be non-empty', `Invalid value: "a/": ${QUALIFIED_NAME_RULE}`],
+    ],
     [{ '/a': 'v' }, ['Invalid value: "/a": prefix part must be non-empty']],
     [
       { 'a/b/c': 'v' },
@@ -87,7 +117,13 @@ describe('semantic validation (422 Invalid)', () => {
         `Invalid value: "a/b/c": a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')`,
       ],
     ],
-    [{ ok: 'é'.repeat(32) }, [`Invalid value: "${'é'.repeat(32)}": must be no more than 63 characters`, `Invalid value: "${'é'.repeat(32)}": ${LABEL_VALUE_RULE}`]],
+    [
+      { ok: 'é'.repeat(32) },
+      [
+        `Invalid value: "${'é'.repeat(32)}": must be no more than 63 characters`,
+        `Invalid value: "${'é'.repeat(32)}": ${LABEL_VALUE_RULE}`,
+      ],
+    ],
     [{ ok: 'v'.repeat(63) }, []],
   ];
   it.each(labelCases)('validates labels %j like IsQualifiedName/IsValidLabelValue', async (labels, messages) => {
@@ -111,10 +147,16 @@ describe('semantic validation (422 Invalid)', () => {
   it('treats 1.31 fields as unknown for an older release', async () => {
     const old = await startLeaseApiServer({ openapi: openApi130(), release: '1.30.0' });
     try {
-      const strict = await api(old, 'POST', `${NS_BASE}?fieldValidation=Strict`, { body: lease('old', { preferredHolder: 'b' }) });
+      const strict = await api(old, 'POST', `${NS_BASE}?fieldValidation=Strict`, {
+        body: lease('old', { preferredHolder: 'b' }),
+      });
       expect(strict.status).toBe(400);
-      expect(strict.body.message).toBe('Lease in version "v1" cannot be handled as a Lease: strict decoding error: unknown field "spec.preferredHolder"');
-      const warn = await api(old, 'POST', NS_BASE, { body: lease('old', { preferredHolder: 'b', holderIdentity: 'a' }) });
+      expect(strict.body.message).toBe(
+        'Lease in version "v1" cannot be handled as a Lease: strict decoding error: unknown field "spec.preferredHolder"',
+      );
+      const warn = await api(old, 'POST', NS_BASE, {
+        body: lease('old', { preferredHolder: 'b', holderIdentity: 'a' }),
+      });
       expect(warn.status).toBe(201);
       expect(warn.body.spec).toEqual({ holderIdentity: 'a' });
     } finally {

@@ -6,7 +6,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import { BASE, NS_BASE, api, create, start, watch } from './helpers.js';
 
-const merge = (spec: Record<string, unknown>, labels?: Record<string, string | null>): { body: unknown; contentType: string } => ({
+const merge = (
+  spec: Record<string, unknown>,
+  labels?: Record<string, string | null>,
+): { body: unknown; contentType: string } => ({
   body: labels === undefined ? { spec } : { spec, metadata: { labels } },
   contentType: 'application/merge-patch+json',
 });
@@ -28,13 +31,19 @@ describe('watch', () => {
     await api(server, 'DELETE', `${NS_BASE}/a`);
     const added = await w.next();
     expect(added.type).toBe('ADDED');
-    expect(added.object).toMatchObject({ kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', metadata: { name: 'a' } });
+    expect(added.object).toMatchObject({
+      kind: 'Lease',
+      apiVersion: 'coordination.k8s.io/v1',
+      metadata: { name: 'a' },
+    });
     const modified = await w.next();
     expect(modified.type).toBe('MODIFIED');
     expect(modified.object.spec?.['holderIdentity']).toBe('h2');
     const deleted = await w.next();
     expect(deleted.type).toBe('DELETED');
-    expect(Number(deleted.object.metadata?.resourceVersion)).toBeGreaterThan(Number(modified.object.metadata?.resourceVersion));
+    expect(Number(deleted.object.metadata?.resourceVersion)).toBeGreaterThan(
+      Number(modified.object.metadata?.resourceVersion),
+    );
     w.close();
   });
 
@@ -73,23 +82,42 @@ describe('watch', () => {
     expect(w.status).toBe(200);
     const error = await w.next();
     expect(error.type).toBe('ERROR');
-    expect(error.object).toMatchObject({ kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410 });
+    expect(error.object).toMatchObject({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      reason: 'Expired',
+      code: 410,
+    });
     expect(error.object.message).toMatch(new RegExp(`^too old resource version: ${start} \\(\\d+\\)$`));
     expect(await w.ended).toBe('end');
   });
 
   it('sends periodic BOOKMARK events when allowed', async () => {
     await create(server, 'a');
-    const w = await watch(server, `${NS_BASE}?watch=true&allowWatchBookmarks=true&resourceVersion=${server.store.resourceVersion}`);
+    const w = await watch(
+      server,
+      `${NS_BASE}?watch=true&allowWatchBookmarks=true&resourceVersion=${server.store.resourceVersion}`,
+    );
     const bookmark = await w.next();
-    expect(bookmark).toEqual({ type: 'BOOKMARK', object: { kind: 'Lease', apiVersion: 'coordination.k8s.io/v1', metadata: { resourceVersion: server.store.resourceVersion } } });
+    expect(bookmark).toEqual({
+      type: 'BOOKMARK',
+      object: {
+        kind: 'Lease',
+        apiVersion: 'coordination.k8s.io/v1',
+        metadata: { resourceVersion: server.store.resourceVersion },
+      },
+    });
     w.close();
   });
 
   it('sends initial events then an initial-events-end BOOKMARK with sendInitialEvents=true', async () => {
     await create(server, 'a');
     await create(server, 'b');
-    const w = await watch(server, `${NS_BASE}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    const w = await watch(
+      server,
+      `${NS_BASE}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+    );
     expect((await w.next()).type).toBe('ADDED');
     expect((await w.next()).type).toBe('ADDED');
     const end = await w.next();
@@ -103,9 +131,17 @@ describe('watch', () => {
     const noMatch = await api(server, 'GET', `${NS_BASE}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true`);
     expect(noMatch.status).toBe(422);
     expect(noMatch.body.details?.causes).toEqual([
-      { reason: 'FieldValueForbidden', message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan', field: 'resourceVersionMatch' },
+      {
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+        field: 'resourceVersionMatch',
+      },
     ]);
-    const noBookmarks = await api(server, 'GET', `${NS_BASE}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan`);
+    const noBookmarks = await api(
+      server,
+      'GET',
+      `${NS_BASE}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan`,
+    );
     expect(noBookmarks.status).toBe(422);
     expect(noBookmarks.body.details?.causes?.[0]?.field).toBe('allowWatchBookmarks');
   });
@@ -119,13 +155,19 @@ describe('watch', () => {
 
   it('applies selectors, turning objects that leave or enter the selection into DELETED/ADDED', async () => {
     await create(server, 'a', {}, { labels: { app: 'web' } });
-    const w = await watch(server, `${NS_BASE}?watch=true&labelSelector=app%3Dweb&resourceVersion=${server.store.resourceVersion}`);
+    const w = await watch(
+      server,
+      `${NS_BASE}?watch=true&labelSelector=app%3Dweb&resourceVersion=${server.store.resourceVersion}`,
+    );
     await create(server, 'ignored', {}, { labels: { app: 'db' } });
     await api(server, 'PATCH', `${NS_BASE}/a`, merge({ holderIdentity: 'x' }));
     await api(server, 'PATCH', `${NS_BASE}/a`, merge({}, { app: 'db' }));
     await api(server, 'PATCH', `${NS_BASE}/ignored`, merge({}, { app: 'web' }));
     expect(await w.next()).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: 'a' } } });
-    expect(await w.next()).toMatchObject({ type: 'DELETED', object: { metadata: { name: 'a', labels: { app: 'db' } } } });
+    expect(await w.next()).toMatchObject({
+      type: 'DELETED',
+      object: { metadata: { name: 'a', labels: { app: 'db' } } },
+    });
     expect(await w.next()).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'ignored' } } });
     w.close();
   });
@@ -139,7 +181,10 @@ describe('watch', () => {
     await create(server, 'three', {}, {}, 'elsewhere');
     await api(server, 'PATCH', `${NS_BASE}/one`, merge({ holderIdentity: 'o' }));
     await api(server, 'PATCH', `${NS_BASE}/two`, merge({ holderIdentity: 't' }));
-    expect(await all.next()).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'three', namespace: 'elsewhere' } } });
+    expect(await all.next()).toMatchObject({
+      type: 'ADDED',
+      object: { metadata: { name: 'three', namespace: 'elsewhere' } },
+    });
     expect(await single.next()).toMatchObject({ type: 'MODIFIED', object: { metadata: { name: 'two' } } });
     single.close();
     all.close();
@@ -147,7 +192,9 @@ describe('watch', () => {
 
   it('streams Table rows when kubectl asks for them', async () => {
     const accept = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
-    const w = await watch(server, `${NS_BASE}?watch=true&resourceVersion=${server.store.resourceVersion}`, { Accept: accept });
+    const w = await watch(server, `${NS_BASE}?watch=true&resourceVersion=${server.store.resourceVersion}`, {
+      Accept: accept,
+    });
     await create(server, 'tbl', { holderIdentity: 'me' });
     const event = await w.next();
     expect(event.type).toBe('ADDED');
@@ -246,7 +293,10 @@ describe('watch: a watcher that cannot keep up', () => {
       for (let i = 0; i < EVENTS; i++) {
         const current = server.store.get('default', 'big');
         if (current === undefined) throw new Error('big vanished');
-        const written = server.store.update({ ...current, metadata: { ...current.metadata, annotations: { payload: `${i}${VALUE}` } } });
+        const written = server.store.update({
+          ...current,
+          metadata: { ...current.metadata, annotations: { payload: `${i}${VALUE}` } },
+        });
         if (!written.ok) throw new Error(written.error.message);
         expected.push(`MODIFIED big@${written.value.metadata.resourceVersion}`);
         // The reading watcher is paced, as a real one keeps up; only the never-reading one falls behind.

@@ -63,19 +63,36 @@ Exit codes: 0 after a clean stop, 1 when the server cannot start, 2 for a bad co
 `;
 
 const BOOLEAN_FLAGS = new Set(['--tls', '--client-certs']);
-const VALUE_FLAGS = new Set(['--port', '--host', '--release', '--openapi', '--token', '--forbidden-token', '--kubeconfig', '--history', '--bookmark-interval', '--namespaces', '--cors-allowed-origins', '--feature-gates']);
+const VALUE_FLAGS = new Set([
+  '--port',
+  '--host',
+  '--release',
+  '--openapi',
+  '--token',
+  '--forbidden-token',
+  '--kubeconfig',
+  '--history',
+  '--bookmark-interval',
+  '--namespaces',
+  '--cors-allowed-origins',
+  '--feature-gates',
+]);
 const REPEATABLE = new Set(['--forbidden-token', '--namespaces', '--cors-allowed-origins']);
 const MAX_PORT = 65535;
 
 function integer(flag: string, value: string, min: number, max: number): Result<number, string> {
   const n = /^\d{1,10}$/.test(value) ? Number(value) : Number.NaN;
-  return n >= min && n <= max ? ok(n) : err(`${flag} expects an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  return n >= min && n <= max
+    ? ok(n)
+    : err(`${flag} expects an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
 }
 
 function namespaceList(value: string): Result<string[], string> {
   const names = value.split(',').map((n) => n.trim());
   const bad = names.find((n) => !isDnsLabel(n));
-  return bad === undefined ? ok(names) : err(`--namespaces: ${JSON.stringify(bad)} is not a valid namespace name (a lowercase RFC 1123 label)`);
+  return bad === undefined
+    ? ok(names)
+    : err(`--namespaces: ${JSON.stringify(bad)} is not a valid namespace name (a lowercase RFC 1123 label)`);
 }
 
 function defaults(): ServeArgs {
@@ -120,7 +137,10 @@ function applyValue(args: ServeArgs, flag: string, value: string): Result<void, 
     case '--feature-gates': {
       for (const gate of value.split(',')) {
         const match = /^CoordinatedLeaderElection=(true|false)$/.exec(gate.trim());
-        if (match === null) return err(`--feature-gates: unrecognized feature gate: ${JSON.stringify(gate)} (only CoordinatedLeaderElection=true|false)`);
+        if (match === null)
+          return err(
+            `--feature-gates: unrecognized feature gate: ${JSON.stringify(gate)} (only CoordinatedLeaderElection=true|false)`,
+          );
         args.coordinatedLeaderElection = match[1] === 'true';
       }
       return ok(undefined);
@@ -164,14 +184,17 @@ function applyValue(args: ServeArgs, flag: string, value: string): Result<void, 
 
 /** Combinations that parse but make no sense. */
 function checkCombination(args: ServeArgs): Result<ServeArgs, string> {
-  if (args.clientCertificates && !args.tls) return err('--client-certs needs --tls (client certificates are only presented over HTTPS)');
-  if (args.token !== undefined && args.forbiddenTokens.includes(args.token)) return err('--forbidden-token repeats the --token value');
+  if (args.clientCertificates && !args.tls)
+    return err('--client-certs needs --tls (client certificates are only presented over HTTPS)');
+  if (args.token !== undefined && args.forbiddenTokens.includes(args.token))
+    return err('--forbidden-token repeats the --token value');
   return ok(args);
 }
 
 export function parseCommand(argv: readonly string[]): Result<Command, string> {
   const [command, ...rest] = argv;
-  if (command === undefined || command === '-h' || command === '--help' || command === 'help') return ok({ kind: 'help' });
+  if (command === undefined || command === '-h' || command === '--help' || command === 'help')
+    return ok({ kind: 'help' });
   if (command !== 'serve') return err(`unknown command ${JSON.stringify(command)}`);
   const args = defaults();
   const seen = new Set<string>();
@@ -182,7 +205,9 @@ export function parseCommand(argv: readonly string[]): Result<Command, string> {
     const flag = inline ? raw.slice(0, eq) : raw;
     if (flag === '-h' || flag === '--help') return ok({ kind: 'help' });
     if (!BOOLEAN_FLAGS.has(flag) && !VALUE_FLAGS.has(flag)) {
-      return err(flag.startsWith('-') ? `unknown flag ${JSON.stringify(flag)}` : `unexpected argument ${JSON.stringify(raw)}`);
+      return err(
+        flag.startsWith('-') ? `unknown flag ${JSON.stringify(flag)}` : `unexpected argument ${JSON.stringify(raw)}`,
+      );
     }
     if (seen.has(flag) && !REPEATABLE.has(flag)) return err(`${flag} is given more than once`);
     seen.add(flag);

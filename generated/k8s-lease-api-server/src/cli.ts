@@ -25,7 +25,8 @@ const processIo: CliIo = {
 
 async function loadOpenApi(path: string): Promise<Record<string, unknown>> {
   const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new Error(`${path} does not hold a JSON object`);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`${path} does not hold a JSON object`);
   return Object.fromEntries(Object.entries(parsed));
 }
 

@@ -68,7 +68,8 @@ export const MAX_NESTING_DEPTH = 1000;
  * replace the object's prototype; Go (and so kube-apiserver) sees that key as ordinary data.
  */
 export function setOwn(obj: JsonObject, key: string, value: JsonValue): void {
-  if (key === '__proto__') Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
+  if (key === '__proto__')
+    Object.defineProperty(obj, key, { value, writable: true, enumerable: true, configurable: true });
   else obj[key] = value;
 }
 

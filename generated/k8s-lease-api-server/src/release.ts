@@ -10,10 +10,15 @@ const RELEASE_PATTERN = /^v?(\d{1,4})\.(\d{1,4})(?:\.(\d{1,4}))?$/;
 const minorOf = (release: string): string => release.split('.').slice(0, 2).join('.');
 
 /** `1.31`, `v1.31.4` or `1.31.4` → the release reported by /version; the error is one line for the CLI. */
-export function resolveRelease(requested: string, packaged: readonly string[], ownDocument: boolean): Result<string, string> {
+export function resolveRelease(
+  requested: string,
+  packaged: readonly string[],
+  ownDocument: boolean,
+): Result<string, string> {
   const match = RELEASE_PATTERN.exec(requested);
   const known = packaged.length === 0 ? '' : `; packaged releases: ${packaged.join(', ')}`;
-  if (match === null) return err(`release ${JSON.stringify(requested)} is not a Kubernetes release like 1.31 or 1.31.4${known}`);
+  if (match === null)
+    return err(`release ${JSON.stringify(requested)} is not a Kubernetes release like 1.31 or 1.31.4${known}`);
   const [, major = '', minor = '', patch = '0'] = match;
   const normalised = `${Number(major)}.${Number(minor)}.${Number(patch)}`;
   if (ownDocument || packaged.length === 0) return ok(normalised);

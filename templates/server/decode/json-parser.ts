@@ -22,7 +22,6 @@ export interface ParsedJson {
 /** Go's scanner error once nesting passes its limit (encoding/json's maxNestingDepth). */
 export const EXCEEDED_MAX_DEPTH = 'exceeded max depth';
 
-
 class SyntaxFailure {
   constructor(readonly message: string) {}
 }

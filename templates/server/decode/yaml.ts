@@ -85,7 +85,8 @@ class Converter {
     if (node === null || node === undefined) return null;
     const yamlNode = node as Node;
     if (depth > MAX_NESTING_DEPTH) this.fail(yamlNode, `exceeded max depth of ${MAX_NESTING_DEPTH}`);
-    if (viaAlias && ++this.aliasNodes > MAX_YAML_ALIAS_NODES) this.fail(yamlNode, 'document contains excessive aliasing');
+    if (viaAlias && ++this.aliasNodes > MAX_YAML_ALIAS_NODES)
+      this.fail(yamlNode, 'document contains excessive aliasing');
     if (isAlias(node)) return this.value(this.resolve(node), path, depth, true);
     if (isScalar(node)) return this.scalarValue(node, node.value);
     if (isMap(node)) {
@@ -113,11 +114,15 @@ function lineStarts(source: string): number[] {
 function firstProblem(doc: Document.Parsed, starts: number[]): string | undefined {
   const error = doc.errors[0];
   // The yaml package composes nested collections recursively and records a stack overflow as a parse error.
-  if (error !== undefined && /call stack/i.test(error.message)) return `line ${lineOfOffset(error.pos[0], starts)}: exceeded max depth of ${MAX_NESTING_DEPTH}`;
-  if (error !== undefined) return `line ${error.linePos?.[0].line ?? lineOfOffset(error.pos[0], starts)}: ${error.message}`;
+  if (error !== undefined && /call stack/i.test(error.message))
+    return `line ${lineOfOffset(error.pos[0], starts)}: exceeded max depth of ${MAX_NESTING_DEPTH}`;
+  if (error !== undefined)
+    return `line ${error.linePos?.[0].line ?? lineOfOffset(error.pos[0], starts)}: ${error.message}`;
   // Custom tags would make values this server cannot mirror; the yaml package only warns about them.
   const tag = doc.warnings.find((w) => w.code === 'TAG_RESOLVE_FAILED');
-  return tag === undefined ? undefined : `line ${tag.linePos?.[0].line ?? lineOfOffset(tag.pos[0], starts)}: ${tag.message}`;
+  return tag === undefined
+    ? undefined
+    : `line ${tag.linePos?.[0].line ?? lineOfOffset(tag.pos[0], starts)}: ${tag.message}`;
 }
 
 function lineOfOffset(offset: number, starts: number[]): number {

@@ -6,7 +6,11 @@ import type { StatusError } from '../status.js';
 
 export const MAX_BODY_BYTES: number = 3 * 1024 * 1024;
 
-const TOO_LARGE: StatusError = { code: 413, reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' };
+const TOO_LARGE: StatusError = {
+  code: 413,
+  reason: 'RequestEntityTooLarge',
+  message: 'Request entity too large: limit is 3145728',
+};
 
 /** How long the rest of a refused body is read and thrown away before the connection is closed (Go's rstAvoidanceDelay). */
 const DISCARD_MS = 500;

@@ -39,14 +39,23 @@ const groupVersionRef = { groupVersion: GROUP_VERSION, version: VERSION };
 
 /** v1 stays preferred; the LeaseCandidate versions follow in kube's priority order (beta before alpha). */
 function apiGroup(extraVersions: readonly string[]): JsonObject {
-  const versions = [groupVersionRef, ...extraVersions.map((version) => ({ groupVersion: `${GROUP}/${version}`, version }))];
+  const versions = [
+    groupVersionRef,
+    ...extraVersions.map((version) => ({ groupVersion: `${GROUP}/${version}`, version })),
+  ];
   return { name: GROUP, versions, preferredVersion: groupVersionRef };
 }
 
 const CANDIDATE_PLURAL = 'leasecandidates';
 
 function candidateDiscoveryResource(): JsonObject {
-  return { resource: CANDIDATE_PLURAL, responseKind: { group: '', version: '', kind: 'LeaseCandidate' }, scope: 'Namespaced', singularResource: 'leasecandidate', verbs: [...VERBS] };
+  return {
+    resource: CANDIDATE_PLURAL,
+    responseKind: { group: '', version: '', kind: 'LeaseCandidate' },
+    scope: 'Namespaced',
+    singularResource: 'leasecandidate',
+    verbs: [...VERBS],
+  };
 }
 
 function candidateResourceList(version: string): string {
@@ -54,7 +63,15 @@ function candidateResourceList(version: string): string {
     kind: 'APIResourceList',
     apiVersion: 'v1',
     groupVersion: `${GROUP}/${version}`,
-    resources: [{ name: CANDIDATE_PLURAL, singularName: 'leasecandidate', namespaced: true, kind: 'LeaseCandidate', verbs: [...VERBS] }],
+    resources: [
+      {
+        name: CANDIDATE_PLURAL,
+        singularName: 'leasecandidate',
+        namespaced: true,
+        kind: 'LeaseCandidate',
+        verbs: [...VERBS],
+      },
+    ],
   });
 }
 
@@ -100,15 +117,26 @@ const namespaceApiResource: JsonObject = {
 };
 
 /** candidateVersions: the group versions serving LeaseCandidate, preferred first (none unless enabled). */
-export function buildDiscoveryDocuments(release: string, serverAddress: string, candidateVersions: readonly string[] = []): DiscoveryDocuments {
-  const groupVersions: [string, JsonObject[]][] = [[VERSION, [leaseDiscoveryResource]], ...candidateVersions.map((v): [string, JsonObject[]] => [v, [candidateDiscoveryResource()]])];
+export function buildDiscoveryDocuments(
+  release: string,
+  serverAddress: string,
+  candidateVersions: readonly string[] = [],
+): DiscoveryDocuments {
+  const groupVersions: [string, JsonObject[]][] = [
+    [VERSION, [leaseDiscoveryResource]],
+    ...candidateVersions.map((v): [string, JsonObject[]] => [v, [candidateDiscoveryResource()]]),
+  ];
   const aggregated = (apiVersion: string): { api: string; apis: string } => ({
     api: aggregatedList(apiVersion, [aggregatedGroup(undefined, [['v1', [namespaceDiscoveryResource]]])]),
     apis: aggregatedList(apiVersion, [aggregatedGroup(GROUP, groupVersions)]),
   });
   return {
     version: JSON.stringify(versionInfo(release), null, 2),
-    api: JSON.stringify({ kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }] }),
+    api: JSON.stringify({
+      kind: 'APIVersions',
+      versions: ['v1'],
+      serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+    }),
     apiV1: JSON.stringify({ kind: 'APIResourceList', groupVersion: 'v1', resources: [namespaceApiResource] }),
     apis: JSON.stringify({ kind: 'APIGroupList', apiVersion: 'v1', groups: [apiGroup(candidateVersions)] }),
     group: JSON.stringify({ kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(candidateVersions) }),
@@ -116,7 +144,16 @@ export function buildDiscoveryDocuments(release: string, serverAddress: string, 
       kind: 'APIResourceList',
       apiVersion: 'v1',
       groupVersion: GROUP_VERSION,
-      resources: [{ name: RESOURCE, singularName: SINGULAR, namespaced: true, kind: KIND, verbs: [...VERBS], storageVersionHash: 'gqkMMb/YqFM=' }],
+      resources: [
+        {
+          name: RESOURCE,
+          singularName: SINGULAR,
+          namespaced: true,
+          kind: KIND,
+          verbs: [...VERBS],
+          storageVersionHash: 'gqkMMb/YqFM=',
+        },
+      ],
     }),
     versions: Object.fromEntries(candidateVersions.map((v) => [v, candidateResourceList(v)])),
     aggregated: { v2: aggregated('apidiscovery.k8s.io/v2'), v2beta1: aggregated('apidiscovery.k8s.io/v2beta1') },

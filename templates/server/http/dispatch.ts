@@ -10,7 +10,14 @@ import { applyCors } from './cors.js';
 import type { StreamFault } from './faults.js';
 import { requestVerb } from './faults.js';
 import { serveDelete, serveDeleteCollection } from './handlers/delete.js';
-import { serveDiscovery, serveHealth, serveOpenApi, serveOpenApiGroupVersion, serveOpenApiV2, serveVersion } from './handlers/discovery.js';
+import {
+  serveDiscovery,
+  serveHealth,
+  serveOpenApi,
+  serveOpenApiGroupVersion,
+  serveOpenApiV2,
+  serveVersion,
+} from './handlers/discovery.js';
 import { serveGet, serveList } from './handlers/read.js';
 import { serveWatch } from './handlers/watch.js';
 import { serveCreate, servePatch, serveUpdate } from './handlers/write.js';
@@ -43,7 +50,8 @@ function record(state: ServerState, req: IncomingMessage, res: ServerResponse, u
     user: '',
   };
   state.requestLog.push(entry);
-  if (state.requestLog.length > REQUEST_LOG_LIMIT) state.requestLog.splice(0, state.requestLog.length - REQUEST_LOG_LIMIT);
+  if (state.requestLog.length > REQUEST_LOG_LIMIT)
+    state.requestLog.splice(0, state.requestLog.length - REQUEST_LOG_LIMIT);
   const done = (): void => {
     entry.status = res.statusCode;
   };
@@ -52,7 +60,13 @@ function record(state: ServerState, req: IncomingMessage, res: ServerResponse, u
   return entry;
 }
 
-function serveCollectionRead(ctx: RequestContext, namespace: string | undefined, forceWatch: boolean, name: string | undefined, fault: StreamFault | undefined): void {
+function serveCollectionRead(
+  ctx: RequestContext,
+  namespace: string | undefined,
+  forceWatch: boolean,
+  name: string | undefined,
+  fault: StreamFault | undefined,
+): void {
   const query = new URLSearchParams(ctx.url.searchParams);
   if (name !== undefined) {
     const existing = query.get('fieldSelector');
@@ -99,7 +113,9 @@ async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault 
   switch (route.kind) {
     case 'versionDiscovery': {
       const document = ctx.state.discovery.versions[route.version];
-      return document === undefined ? sendStatus(ctx.res, pathNotFound()) : sendJsonText(ctx.res, 200, document, { Vary: 'Accept' });
+      return document === undefined
+        ? sendStatus(ctx.res, pathNotFound())
+        : sendJsonText(ctx.res, 200, document, { Vary: 'Accept' });
     }
     case 'version':
       return serveVersion(ctx);
@@ -124,17 +140,25 @@ async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault 
   }
 }
 
-async function serveResource(ctx: RequestContext, route: Extract<Route, { kind: 'collection' | 'item' }>, fault: StreamFault | undefined): Promise<void> {
+async function serveResource(
+  ctx: RequestContext,
+  route: Extract<Route, { kind: 'collection' | 'item' }>,
+  fault: StreamFault | undefined,
+): Promise<void> {
   const method = ctx.req.method ?? 'GET';
   switch (route.kind) {
     case 'collection':
       if (method === 'GET') return serveCollectionRead(ctx, route.namespace, route.watchPath, undefined, fault);
-      if (route.namespace !== undefined && !route.watchPath && method === 'POST') return serveCreate(ctx, route.namespace);
-      if (route.namespace !== undefined && !route.watchPath && method === 'DELETE') return serveDeleteCollection(ctx, route.namespace);
+      if (route.namespace !== undefined && !route.watchPath && method === 'POST')
+        return serveCreate(ctx, route.namespace);
+      if (route.namespace !== undefined && !route.watchPath && method === 'DELETE')
+        return serveDeleteCollection(ctx, route.namespace);
       return sendStatus(ctx.res, methodNotAllowed());
     case 'item':
       if (route.watchPath) {
-        return method === 'GET' ? serveCollectionRead(ctx, route.namespace, true, route.name, fault) : sendStatus(ctx.res, methodNotAllowed());
+        return method === 'GET'
+          ? serveCollectionRead(ctx, route.namespace, true, route.name, fault)
+          : sendStatus(ctx.res, methodNotAllowed());
       }
       switch (method) {
         case 'GET': {
@@ -163,7 +187,14 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
     if (latency > 0) await sleep(latency);
     const method = req.method ?? 'GET';
     const watch = isWatchRequest(route, url.searchParams);
-    const fault = state.faults.take({ method, headers: req.headers, path: url.pathname, query: url.searchParams, watch, verb: requestVerb(route, method, watch) });
+    const fault = state.faults.take({
+      method,
+      headers: req.headers,
+      path: url.pathname,
+      query: url.searchParams,
+      watch,
+      verb: requestVerb(route, method, watch),
+    });
     if (fault?.kind === 'respond') {
       req.resume();
       return sendJsonText(res, fault.response.code, fault.response.body, fault.response.headers);

@@ -8,7 +8,16 @@ import { internalError, serviceUnavailable, statusObject, tooManyRequests } from
 import type { Route } from './route.js';
 
 /** The verbs of k8s.io/apiserver's RequestInfo; non-resource paths get the lower-cased HTTP method. */
-export type RequestVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | (string & {});
+export type RequestVerb =
+  | 'get'
+  | 'list'
+  | 'watch'
+  | 'create'
+  | 'update'
+  | 'patch'
+  | 'delete'
+  | 'deletecollection'
+  | (string & {});
 
 export interface FaultRequest {
   method: string;
@@ -86,7 +95,14 @@ export type WatchFault =
   /** 200 and headers, then nothing (or only bookmarks every `bookmarkEveryMs`) until the client leaves. */
   | (WatchPlanBase & { kind: 'idle'; bookmarkEveryMs?: number })
   /** An HTTP error instead of the stream. */
-  | (WatchPlanBase & { kind: 'http'; status: number; reason?: string; message?: string; body?: unknown; headers?: Record<string, string> });
+  | (WatchPlanBase & {
+      kind: 'http';
+      status: number;
+      reason?: string;
+      message?: string;
+      body?: unknown;
+      headers?: Record<string, string>;
+    });
 
 export interface InjectedWatchFault {
   kind: WatchFault['kind'];
@@ -159,7 +175,12 @@ function reasonFor(code: number, method: string | undefined): string {
   return REASONS[code] ?? (code >= 500 ? 'InternalError' : 'Unknown');
 }
 
-function statusError(code: number, reason: string | undefined, message: string | undefined, method?: string): StatusError {
+function statusError(
+  code: number,
+  reason: string | undefined,
+  message: string | undefined,
+  method?: string,
+): StatusError {
   const why = reason ?? reasonFor(code, method);
   return { code, reason: why, message: message ?? `injected fault: ${why}` };
 }
@@ -173,8 +194,13 @@ function httpAnswer(
   request: FaultRequest,
 ): FaultResponse {
   const headers = fault.headers ?? {};
-  if (fault.body === undefined) return rendered(statusError(fault.status, fault.reason, fault.message, request.method), headers);
-  return { code: fault.status, body: typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body), headers };
+  if (fault.body === undefined)
+    return rendered(statusError(fault.status, fault.reason, fault.message, request.method), headers);
+  return {
+    code: fault.status,
+    body: typeof fault.body === 'string' ? fault.body : JSON.stringify(fault.body),
+    headers,
+  };
 }
 
 /** The ERROR event line kube-apiserver writes for a Status inside a watch stream. */
@@ -288,7 +314,10 @@ export class FaultState {
     const failure = claim(this.serverErrors, request);
     if (failure !== undefined) {
       const message = failure.message ?? 'injected fault';
-      return { kind: 'respond', response: rendered(failure.status === 503 ? serviceUnavailable(message) : internalError(message), {}) };
+      return {
+        kind: 'respond',
+        response: rendered(failure.status === 503 ? serviceUnavailable(message) : internalError(message), {}),
+      };
     }
     const httpError = claim(this.httpErrors, request);
     if (httpError !== undefined) return { kind: 'respond', response: httpAnswer(httpError, request) };

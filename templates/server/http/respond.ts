@@ -3,10 +3,19 @@ import type { ServerResponse } from 'node:http';
 import type { StatusError } from '../status.js';
 import { statusObject } from '../status.js';
 
-export function sendJsonText(res: ServerResponse, code: number, json: string, headers: Record<string, string | string[]> = {}): void {
+export function sendJsonText(
+  res: ServerResponse,
+  code: number,
+  json: string,
+  headers: Record<string, string | string[]> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const body = Buffer.from(json, 'utf8');
-  const base = { 'Content-Type': 'application/json', 'Content-Length': body.length, 'Cache-Control': 'no-cache, private' };
+  const base = {
+    'Content-Type': 'application/json',
+    'Content-Length': body.length,
+    'Cache-Control': 'no-cache, private',
+  };
   try {
     res.writeHead(code, { ...base, ...headers });
   } catch {
@@ -17,7 +26,11 @@ export function sendJsonText(res: ServerResponse, code: number, json: string, he
   res.end(body);
 }
 
-export function sendStatus(res: ServerResponse, error: StatusError, headers: Record<string, string | string[]> = {}): void {
+export function sendStatus(
+  res: ServerResponse,
+  error: StatusError,
+  headers: Record<string, string | string[]> = {},
+): void {
   sendJsonText(res, error.code, JSON.stringify(statusObject(error)), headers);
 }
 

@@ -44,9 +44,18 @@ function column(name: string, description: string): JsonObject {
 /** pkg/printers/internalversion's leaseCandidateColumnDefinitions (descriptions from LeaseCandidateSpec's docs). */
 const CANDIDATE_COLUMNS: JsonObject[] = [
   NAME_COLUMN,
-  column('LeaseName', 'LeaseName is the name of the lease for which this candidate is contending. The limits on this field are the same as on Lease.name. Multiple lease candidates may reference the same Lease.name. This field is immutable.'),
-  column('BinaryVersion', 'BinaryVersion is the binary version. It must be in a semver format without leading `v`. This field is required.'),
-  column('EmulationVersion', 'EmulationVersion is the emulation version. It must be in a semver format without leading `v`. EmulationVersion must be less than or equal to BinaryVersion. This field is required when strategy is "OldestEmulationVersion"'),
+  column(
+    'LeaseName',
+    'LeaseName is the name of the lease for which this candidate is contending. The limits on this field are the same as on Lease.name. Multiple lease candidates may reference the same Lease.name. This field is immutable.',
+  ),
+  column(
+    'BinaryVersion',
+    'BinaryVersion is the binary version. It must be in a semver format without leading `v`. This field is required.',
+  ),
+  column(
+    'EmulationVersion',
+    'EmulationVersion is the emulation version. It must be in a semver format without leading `v`. EmulationVersion must be less than or equal to BinaryVersion. This field is required when strategy is "OldestEmulationVersion"',
+  ),
   AGE_COLUMN,
 ];
 
@@ -59,24 +68,45 @@ interface Printer {
 const LEASE_PRINTER: Printer = { columns: COLUMNS, cells: (spec) => [stringAt(spec, 'holderIdentity') ?? ''] };
 const CANDIDATE_PRINTER: Printer = {
   columns: CANDIDATE_COLUMNS,
-  cells: (spec) => [stringAt(spec, 'leaseName') ?? '', stringAt(spec, 'binaryVersion') ?? '', stringAt(spec, 'emulationVersion') ?? ''],
+  cells: (spec) => [
+    stringAt(spec, 'leaseName') ?? '',
+    stringAt(spec, 'binaryVersion') ?? '',
+    stringAt(spec, 'emulationVersion') ?? '',
+  ],
 };
 
 function printerFor(resource: ResourceInfo): Printer {
   return resource.kind === 'LeaseCandidate' ? CANDIDATE_PRINTER : LEASE_PRINTER;
 }
 
-function rowObject(lease: JsonObject, include: IncludeObject, tableVersion: string, resource: ResourceInfo): JsonObject | undefined {
+function rowObject(
+  lease: JsonObject,
+  include: IncludeObject,
+  tableVersion: string,
+  resource: ResourceInfo,
+): JsonObject | undefined {
   if (include === 'None') return undefined;
   if (include === 'Object') return { kind: resource.kind, apiVersion: resource.groupVersion, ...lease };
-  return { kind: 'PartialObjectMetadata', apiVersion: `meta.k8s.io/${tableVersion}`, metadata: objectAt(lease, 'metadata') ?? {} };
+  return {
+    kind: 'PartialObjectMetadata',
+    apiVersion: `meta.k8s.io/${tableVersion}`,
+    metadata: objectAt(lease, 'metadata') ?? {},
+  };
 }
 
-export function leaseRow(lease: JsonObject, now: number, include: IncludeObject, tableVersion: string, resource: ResourceInfo = LEASE_RESOURCE): JsonObject {
+export function leaseRow(
+  lease: JsonObject,
+  now: number,
+  include: IncludeObject,
+  tableVersion: string,
+  resource: ResourceInfo = LEASE_RESOURCE,
+): JsonObject {
   const metadata = objectAt(lease, 'metadata') ?? {};
   const created = stringAt(metadata, 'creationTimestamp');
   const age = created === undefined ? '<unknown>' : humanDuration(now - Date.parse(created));
-  const row: JsonObject = { cells: [stringAt(metadata, 'name') ?? '', ...printerFor(resource).cells(objectAt(lease, 'spec')), age] };
+  const row: JsonObject = {
+    cells: [stringAt(metadata, 'name') ?? '', ...printerFor(resource).cells(objectAt(lease, 'spec')), age],
+  };
   const object = rowObject(lease, include, tableVersion, resource);
   if (object !== undefined) row['object'] = object;
   return row;

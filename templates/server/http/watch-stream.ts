@@ -116,7 +116,8 @@ export class WatchStream {
   private afterCount(): void {
     const fault = this.options.fault;
     if (fault === undefined) return;
-    const reached = (spec: { afterEvents: number } | undefined): boolean => spec !== undefined && this.sent >= spec.afterEvents;
+    const reached = (spec: { afterEvents: number } | undefined): boolean =>
+      spec !== undefined && this.sent >= spec.afterEvents;
     if (fault.cut !== undefined && !fault.cut.midLine && reached(fault.cut)) {
       this.finishWith((chunk) => this.destroyAfter(chunk));
     } else if (reached(fault.end)) {

@@ -42,7 +42,13 @@ function walkMap(map: JsonObject, path: FieldPath, mode: SetMode, out: FieldLeav
   for (const key of keys) out.set(joinPath(path, `f:${key}`), JSON.stringify(map[key]));
 }
 
-function walkList(list: JsonValue[], path: FieldPath, mode: SetMode, out: FieldLeaves, keyOf: (item: JsonValue) => string): void {
+function walkList(
+  list: JsonValue[],
+  path: FieldPath,
+  mode: SetMode,
+  out: FieldLeaves,
+  keyOf: (item: JsonValue) => string,
+): void {
   if (list.length === 0 || mode === 'update') addMember(out, path);
   // Associative and set list items are atomic here (OwnerReference is x-kubernetes-map-type: atomic).
   for (const item of list) out.set(joinPath(path, keyOf(item)), JSON.stringify(item));
@@ -63,7 +69,8 @@ function walkStruct(obj: JsonObject, path: FieldPath, mode: SetMode, out: FieldL
     const child = joinPath(path, `f:${key}`);
     if (isMeta && GRANULAR_MAPS.has(key) && isJsonObject(value)) walkMap(value, child, mode, out);
     else if (isMeta && key === 'ownerReferences' && Array.isArray(value)) walkList(value, child, mode, out, ownerKey);
-    else if (isMeta && key === 'finalizers' && Array.isArray(value)) walkList(value, child, mode, out, (v) => `v:${JSON.stringify(v)}`);
+    else if (isMeta && key === 'finalizers' && Array.isArray(value))
+      walkList(value, child, mode, out, (v) => `v:${JSON.stringify(v)}`);
     else if ((key === 'metadata' || key === 'spec') && path === '' && isJsonObject(value)) {
       walkStruct(value, child, mode, out, key === 'metadata');
     } else out.set(child, JSON.stringify(value));
@@ -118,7 +125,11 @@ export function toFieldsV1(paths: Iterable<FieldPath>): JsonObject {
   return trieToJson(root);
 }
 
-export function fromFieldsV1(fields: JsonValue | undefined, parent: FieldPath = '', out: Set<FieldPath> = new Set()): Set<FieldPath> {
+export function fromFieldsV1(
+  fields: JsonValue | undefined,
+  parent: FieldPath = '',
+  out: Set<FieldPath> = new Set(),
+): Set<FieldPath> {
   if (!isJsonObject(fields)) return out;
   for (const [key, child] of Object.entries(fields)) {
     if (key === '.') {

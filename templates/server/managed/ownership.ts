@@ -51,22 +51,20 @@ export function parseManagedFields(value: JsonValue | undefined): ManagerEntry[]
   return entries;
 }
 
-
 export function renderManagedFields(entries: ManagerEntry[]): JsonObject[] {
   const kept = entries.filter((entry) => entry.fields.size > 0);
-  const rendered = kept
-    .map((entry) => {
-      const out: JsonObject = {
-        manager: entry.manager,
-        operation: entry.operation,
-        apiVersion: entry.apiVersion,
-        time: entry.time,
-        fieldsType: 'FieldsV1',
-        fieldsV1: toFieldsV1(entry.fields),
-      };
-      if (entry.subresource !== undefined) out['subresource'] = entry.subresource;
-      return out;
-    });
+  const rendered = kept.map((entry) => {
+    const out: JsonObject = {
+      manager: entry.manager,
+      operation: entry.operation,
+      apiVersion: entry.apiVersion,
+      time: entry.time,
+      fieldsType: 'FieldsV1',
+      fieldsV1: toFieldsV1(entry.fields),
+    };
+    if (entry.subresource !== undefined) out['subresource'] = entry.subresource;
+    return out;
+  });
   parsedCache.set(rendered, kept);
   return rendered;
 }
@@ -124,7 +122,13 @@ export function updateOwnership(
 }
 
 /** True when an update leaves every entry as it was: the manager already solely owns what changed. */
-function isOwnershipNoop(entries: ManagerEntry[], changed: FieldPath[], removed: FieldPath[], manager: string, now: string): boolean {
+function isOwnershipNoop(
+  entries: ManagerEntry[],
+  changed: FieldPath[],
+  removed: FieldPath[],
+  manager: string,
+  now: string,
+): boolean {
   if (removed.length > 0) return false;
   if (changed.length === 0) return true;
   const own = findEntry(entries, manager, 'Update');
@@ -139,7 +143,12 @@ export interface ApplyOwnership {
 }
 
 /** Conflicts an apply of `config` by `manager` would cause against the live object's other owners. */
-export function applyConflicts(entries: ManagerEntry[], live: JsonObject | undefined, config: JsonObject, manager: string): FieldConflict[] {
+export function applyConflicts(
+  entries: ManagerEntry[],
+  live: JsonObject | undefined,
+  config: JsonObject,
+  manager: string,
+): FieldConflict[] {
   if (live === undefined) return [];
   const applied = fieldLeaves(config, 'apply');
   const liveLeaves = fieldLeaves(live, 'update');
@@ -168,13 +177,18 @@ export function applyOwnership(
   const applied = fieldLeaves(config, 'apply');
   const forced = force ? applyConflicts(entries, live, config, manager) : [];
   for (const conflict of forced) {
-    const owner = next.find((e) => e.manager === conflict.manager.manager && e.operation === conflict.manager.operation);
+    const owner = next.find(
+      (e) => e.manager === conflict.manager.manager && e.operation === conflict.manager.operation,
+    );
     owner?.fields.delete(conflict.path);
   }
   let own = findEntry(next, manager, 'Apply');
   const previous = own?.fields ?? new Set<FieldPath>();
-  const release = [...previous].filter((path) => !applied.has(path) && !next.some((e) => e !== own && e.fields.has(path)));
-  const sameFields = own !== undefined && previous.size === applied.size && [...applied.keys()].every((p) => previous.has(p));
+  const release = [...previous].filter(
+    (path) => !applied.has(path) && !next.some((e) => e !== own && e.fields.has(path)),
+  );
+  const sameFields =
+    own !== undefined && previous.size === applied.size && [...applied.keys()].every((p) => previous.has(p));
   if (own === undefined) {
     own = { manager, operation: 'Apply', apiVersion, time: now, fields: new Set() };
     next.push(own);
@@ -209,7 +223,10 @@ export function describeConflicts(conflicts: FieldConflict[]): ConflictReport {
   }));
   const first = conflicts[0];
   if (conflicts.length === 1 && first !== undefined) {
-    return { message: `Apply failed with 1 conflict: conflict with ${printManager(first.manager)}: ${pathToString(first.path)}`, causes };
+    return {
+      message: `Apply failed with 1 conflict: conflict with ${printManager(first.manager)}: ${pathToString(first.path)}`,
+      causes,
+    };
   }
   const byManager = new Map<string, string[]>();
   for (const c of conflicts) {

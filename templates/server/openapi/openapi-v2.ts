@@ -6,7 +6,10 @@ import type { ProtoField } from './protobuf.js';
 import { encodeMessage } from './protobuf.js';
 
 /** What clients ask for; the '@' form is not a valid MIME token, so responses use the dotted form. */
-export const OPENAPI_V2_PROTOBUF_ACCEPT: readonly string[] = ['application/com.github.proto-openapi.spec.v2@v1.0+protobuf', 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf'];
+export const OPENAPI_V2_PROTOBUF_ACCEPT: readonly string[] = [
+  'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
+  'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
+];
 export const OPENAPI_V2_PROTOBUF_CONTENT_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
 
 const ITEM_PATH = `${API_PREFIX}/namespaces/{namespace}/leases/{name}`;
@@ -37,7 +40,12 @@ function queryParameter(name: string): ProtoField {
   ];
   return {
     field: F.operation.parameters,
-    value: [{ field: F.parametersItem.parameter, value: [{ field: F.parameter.nonBody, value: [{ field: F.nonBody.query, value: subSchema }] }] }],
+    value: [
+      {
+        field: F.parametersItem.parameter,
+        value: [{ field: F.parameter.nonBody, value: [{ field: F.nonBody.query, value: subSchema }] }],
+      },
+    ],
   };
 }
 
@@ -46,14 +54,34 @@ export function openApiV2Protobuf(release: string): Buffer {
   const patch: ProtoField[] = [
     { field: F.operation.operationId, value: 'patchCoordinationV1NamespacedLease' },
     ...PATCH_QUERY_PARAMETERS.map(queryParameter),
-    { field: F.operation.vendorExtension, value: [{ field: F.namedAny.name, value: GVK_EXTENSION }, { field: F.namedAny.value, value: [{ field: F.any.yaml, value: gvkYaml }] }] },
+    {
+      field: F.operation.vendorExtension,
+      value: [
+        { field: F.namedAny.name, value: GVK_EXTENSION },
+        { field: F.namedAny.value, value: [{ field: F.any.yaml, value: gvkYaml }] },
+      ],
+    },
   ];
   return encodeMessage([
     { field: F.document.swagger, value: '2.0' },
-    { field: F.document.info, value: [{ field: F.info.title, value: 'Kubernetes' }, { field: F.info.version, value: `v${release}` }] },
+    {
+      field: F.document.info,
+      value: [
+        { field: F.info.title, value: 'Kubernetes' },
+        { field: F.info.version, value: `v${release}` },
+      ],
+    },
     {
       field: F.document.paths,
-      value: [{ field: F.paths.path, value: [{ field: F.namedPathItem.name, value: ITEM_PATH }, { field: F.namedPathItem.value, value: [{ field: F.pathItem.patch, value: patch }] }] }],
+      value: [
+        {
+          field: F.paths.path,
+          value: [
+            { field: F.namedPathItem.name, value: ITEM_PATH },
+            { field: F.namedPathItem.value, value: [{ field: F.pathItem.patch, value: patch }] },
+          ],
+        },
+      ],
     },
   ]);
 }
@@ -66,7 +94,12 @@ export function openApiV2Json(release: string): JsonObject {
       [ITEM_PATH]: {
         patch: {
           operationId: 'patchCoordinationV1NamespacedLease',
-          parameters: PATCH_QUERY_PARAMETERS.map((name) => ({ in: 'query', name, type: name === 'force' ? 'boolean' : 'string', uniqueItems: true })),
+          parameters: PATCH_QUERY_PARAMETERS.map((name) => ({
+            in: 'query',
+            name,
+            type: name === 'force' ? 'boolean' : 'string',
+            uniqueItems: true,
+          })),
           [GVK_EXTENSION]: { group: GROUP, kind: KIND, version: VERSION },
         },
       },

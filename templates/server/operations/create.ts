@@ -35,7 +35,11 @@ function resolveName(ctx: OperationContext, namespace: string, meta: JsonObject)
 }
 
 /** Builds the stored form of a new Lease from a decoded body and the ownership computed for it. */
-export function newLease(ctx: OperationContext, bound: JsonObject, managed: (obj: JsonObject) => ManagerEntry[]): Result<JsonObject, StatusError> {
+export function newLease(
+  ctx: OperationContext,
+  bound: JsonObject,
+  managed: (obj: JsonObject) => ManagerEntry[],
+): Result<JsonObject, StatusError> {
   const meta = { ...metadataOf(bound) };
   if ((stringAt(meta, 'resourceVersion') ?? '') !== '') {
     return err(internalError('resourceVersion should not be set on objects to be created'));
@@ -60,13 +64,20 @@ export function admitCreate(ctx: OperationContext, namespace: string): Result<vo
   return ctx.namespaces.has(namespace) ? ok(undefined) : err(namespaceNotFound(namespace));
 }
 
-export function createLease(ctx: OperationContext, namespace: string, body: JsonObject, options: WriteOptions): Result<PersistOutcome, StatusError> {
+export function createLease(
+  ctx: OperationContext,
+  namespace: string,
+  body: JsonObject,
+  options: WriteOptions,
+): Result<PersistOutcome, StatusError> {
   const bound = bindToRequest(body, namespace, undefined);
   if (!bound.ok) return bound;
   const admitted = admitCreate(ctx, namespace);
   if (!admitted.ok) return admitted;
   const now = formatTime(ctx.now());
-  const built = newLease(ctx, bound.value, (draft) => updateOwnership([], undefined, draft, options.fieldManager, now, ctx.resource.groupVersion));
+  const built = newLease(ctx, bound.value, (draft) =>
+    updateOwnership([], undefined, draft, options.fieldManager, now, ctx.resource.groupVersion),
+  );
   if (!built.ok) return built;
   return persistCreate(ctx, built.value, options.dryRun);
 }

@@ -43,7 +43,12 @@ function deleteExisting(ctx: OperationContext, key: string, existing: JsonObject
   return ctx.store.commit(key, undefined)?.object ?? existing;
 }
 
-export function deleteLease(ctx: OperationContext, namespace: string, name: string, options: DeleteOptions): Result<JsonObject, StatusError> {
+export function deleteLease(
+  ctx: OperationContext,
+  namespace: string,
+  name: string,
+  options: DeleteOptions,
+): Result<JsonObject, StatusError> {
   const key = storeKey(namespace, name);
   const existing = ctx.store.get(key);
   if (existing === undefined) return err(notFound(name, ctx.resource));

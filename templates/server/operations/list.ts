@@ -46,7 +46,8 @@ export function matchesSelection(selection: Selection, obj: JsonObject, key: str
 }
 
 export function parseResourceVersion(value: string): Result<number, StatusError> {
-  if (!/^\d+$/.test(value)) return err(badRequest(`resourceVersion: Invalid value: ${JSON.stringify(value)}: invalid resource version`));
+  if (!/^\d+$/.test(value))
+    return err(badRequest(`resourceVersion: Invalid value: ${JSON.stringify(value)}: invalid resource version`));
   return ok(Number(value));
 }
 
@@ -54,7 +55,10 @@ function scopePrefix(namespace: string | undefined): string {
   return namespace === undefined ? '' : `${namespace}/`;
 }
 
-function chooseSnapshot(store: LeaseStore, query: ListQuery): Result<{ snapshot: Snapshot; startKey: string | undefined }, StatusError> {
+function chooseSnapshot(
+  store: LeaseStore,
+  query: ListQuery,
+): Result<{ snapshot: Snapshot; startKey: string | undefined }, StatusError> {
   const prefix = scopePrefix(query.namespace);
   if (query.continueToken !== undefined && query.continueToken !== '') {
     if (query.resourceVersion !== undefined && query.resourceVersion !== '' && query.resourceVersion !== '0') {

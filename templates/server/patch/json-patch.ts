@@ -50,9 +50,13 @@ function isContainer(value: JsonValue | undefined): value is Container {
  * -1 is the last element. `size` is the length the index may address (length + 1 when inserting).
  */
 function arrayIndex(token: string, size: number): number {
-  if (!/^-?\d+$/.test(token)) throw new OpFailure(`value was not a proper array index: '${token}': strconv.Atoi: parsing ${JSON.stringify(token)}: invalid syntax`);
+  if (!/^-?\d+$/.test(token))
+    throw new OpFailure(
+      `value was not a proper array index: '${token}': strconv.Atoi: parsing ${JSON.stringify(token)}: invalid syntax`,
+    );
   const index = Number(token);
-  if (index >= size || index < -size) throw new OpFailure(`Unable to access invalid index: ${index}: invalid index referenced`);
+  if (index >= size || index < -size)
+    throw new OpFailure(`Unable to access invalid index: ${index}: invalid index referenced`);
   return index < 0 ? index + size : index;
 }
 
@@ -133,14 +137,23 @@ function add(state: PatchState, pointer: string, value: JsonValue, op: string): 
     state.doc = value;
     return;
   }
-  const target = resolveTarget(state.doc, pointer, `${op} operation does not apply: doc is missing path: ${JSON.stringify(pointer)}: missing value`);
+  const target = resolveTarget(
+    state.doc,
+    pointer,
+    `${op} operation does not apply: doc is missing path: ${JSON.stringify(pointer)}: missing value`,
+  );
   const tokens = [...target.tokens];
-  if (Array.isArray(target.parent) && target.last !== '-') tokens[tokens.length - 1] = String(arrayIndex(target.last, target.parent.length + 1));
+  if (Array.isArray(target.parent) && target.last !== '-')
+    tokens[tokens.length - 1] = String(arrayIndex(target.last, target.parent.length + 1));
   run(state, { op: 'add', path: formatPointer(tokens), value });
 }
 
 function remove(state: PatchState, pointer: string, op: string): JsonValue {
-  const target = resolveTarget(state.doc, pointer, `${op} operation does not apply: doc is missing path: ${JSON.stringify(pointer)}: missing value`);
+  const target = resolveTarget(
+    state.doc,
+    pointer,
+    `${op} operation does not apply: doc is missing path: ${JSON.stringify(pointer)}: missing value`,
+  );
   const tokens = [...target.tokens];
   let old: JsonValue | undefined;
   if (Array.isArray(target.parent)) {
@@ -172,7 +185,9 @@ function replace(state: PatchState, pointer: string, value: JsonValue): void {
 function chargeCopy(state: PatchState, value: JsonValue): void {
   state.copied += Buffer.byteLength(JSON.stringify(value), 'utf8');
   if (state.copied > MAX_JSON_PATCH_COPY_BYTES) {
-    throw new OpFailure(`Unable to complete the copy, the accumulated size increase of copy is ${state.copied}, exceeding the limit ${MAX_JSON_PATCH_COPY_BYTES}`);
+    throw new OpFailure(
+      `Unable to complete the copy, the accumulated size increase of copy is ${state.copied}, exceeding the limit ${MAX_JSON_PATCH_COPY_BYTES}`,
+    );
   }
 }
 
@@ -181,7 +196,10 @@ function test(state: PatchState, op: JsonObject): void {
   const path = field(op, 'path', 'test');
   const actual = valueAt(state.doc, path);
   const expected = ownValue(op, 'value');
-  const equal = actual === undefined || actual === null ? expected === null || expected === undefined : deepEqual(actual, expected ?? null);
+  const equal =
+    actual === undefined || actual === null
+      ? expected === null || expected === undefined
+      : deepEqual(actual, expected ?? null);
   if (!equal) throw new OpFailure(`testing value ${path} failed: test failed`);
 }
 
@@ -198,17 +216,20 @@ function applyOp(state: PatchState, op: JsonObject): void {
     case 'move': {
       const from = field(op, 'from', 'move');
       const path = field(op, 'path', 'move');
-      if (valueAt(state.doc, from) === undefined) throw new OpFailure(`move operation does not apply: doc is missing from path: ${from}: missing value`);
+      if (valueAt(state.doc, from) === undefined)
+        throw new OpFailure(`move operation does not apply: doc is missing from path: ${from}: missing value`);
       return add(state, path, remove(state, from, 'move'), 'move');
     }
     case 'copy': {
       const from = field(op, 'from', 'copy');
       const path = field(op, 'path', 'copy');
       const value = valueAt(state.doc, from);
-      if (value === undefined) throw new OpFailure(`copy operation does not apply: doc is missing from path: ${from}: missing value`);
+      if (value === undefined)
+        throw new OpFailure(`copy operation does not apply: doc is missing from path: ${from}: missing value`);
       // A copy into its own subtree doubles the depth with each operation, long before the copy budget runs out:
       // refuse one that would end too deep before anything recursive (stringify, clone) walks it.
-      if (path.split('/').length - 1 + nestingDepth(value) > MAX_NESTING_DEPTH) throw new OpFailure(`exceeded max depth of ${MAX_NESTING_DEPTH}`);
+      if (path.split('/').length - 1 + nestingDepth(value) > MAX_NESTING_DEPTH)
+        throw new OpFailure(`exceeded max depth of ${MAX_NESTING_DEPTH}`);
       chargeCopy(state, value);
       return add(state, path, cloneJson(value), 'copy');
     }
@@ -225,7 +246,11 @@ export function applyJsonPatch(document: JsonValue, patch: JsonValue): Result<Js
     return err(patchBadRequest(`json: cannot unmarshal ${shown} into Go value of type jsonpatch.Patch`));
   }
   if (patch.length > MAX_JSON_PATCH_OPERATIONS) {
-    return err(patchTooLarge(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`));
+    return err(
+      patchTooLarge(
+        `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`,
+      ),
+    );
   }
   // Operation values are inserted as they are, so the caller's patch must not end up aliased in the result.
   const state: PatchState = { doc: cloneJson(document), copied: 0 };
@@ -234,12 +259,14 @@ export function applyJsonPatch(document: JsonValue, patch: JsonValue): Result<Js
   } catch (e) {
     if (e instanceof OpFailure) return err(patchUnprocessable(e.message));
     // fast-json-patch's own refusals (prototype paths) are bad operations, never server faults.
-    if (e instanceof Error && e.name === 'TypeError' && /JSON-Patch/.test(e.message)) return err(patchUnprocessable(e.message));
+    if (e instanceof Error && e.name === 'TypeError' && /JSON-Patch/.test(e.message))
+      return err(patchUnprocessable(e.message));
     if (e instanceof jsonpatch.JsonPatchError) return err(patchUnprocessable(e.message));
     throw e;
   }
   // Moves and adds can still deepen the result a little: as kube-apiserver answers a patched object it cannot
   // decode (patch.go: field.Invalid(field.NewPath("patch"), …)), a result too deep is 422, not 400.
-  if (nestingDepth(state.doc) > MAX_NESTING_DEPTH) return err(patchUnprocessable(`exceeded max depth of ${MAX_NESTING_DEPTH}`));
+  if (nestingDepth(state.doc) > MAX_NESTING_DEPTH)
+    return err(patchUnprocessable(`exceeded max depth of ${MAX_NESTING_DEPTH}`));
   return ok(state.doc);
 }

@@ -159,15 +159,21 @@ function newRequirement(key: string, op: LabelOperator, values: string[]): Resul
   const badKey = keyError(key, 'key');
   if (badKey !== undefined) errors.push(badKey);
   if ((op === 'in' || op === 'notin') && values.length === 0) {
-    errors.push(`values: Invalid value: ${goStringSlice(values)}: for 'in', 'notin' operators, values set can't be empty`);
+    errors.push(
+      `values: Invalid value: ${goStringSlice(values)}: for 'in', 'notin' operators, values set can't be empty`,
+    );
   }
   if ((op === 'eq' || op === 'neq') && values.length !== 1) {
     errors.push(`values: Invalid value: ${goStringSlice(values)}: exact-match compatibility requires one single value`);
   }
   if (op === 'gt' || op === 'lt') {
-    if (values.length !== 1) errors.push(`values: Invalid value: ${goStringSlice(values)}: for 'Gt', 'Lt' operators, exactly one value is required`);
+    if (values.length !== 1)
+      errors.push(
+        `values: Invalid value: ${goStringSlice(values)}: for 'Gt', 'Lt' operators, exactly one value is required`,
+      );
     values.forEach((v, i) => {
-      if (!parseInt64(v).ok) errors.push(invalidValue(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
+      if (!parseInt64(v).ok)
+        errors.push(invalidValue(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
     });
   }
   values.forEach((v, i) => {
@@ -196,7 +202,9 @@ class Parser {
 
   private at(index: number, asValue: boolean): Token {
     const token = this.tokens[index] ?? { kind: 'end', literal: '' };
-    return asValue && (token.kind === 'in' || token.kind === 'notIn') ? { kind: 'identifier', literal: token.literal } : token;
+    return asValue && (token.kind === 'in' || token.kind === 'notIn')
+      ? { kind: 'identifier', literal: token.literal }
+      : token;
   }
 
   private lookahead(asValue = true): Token {
@@ -222,7 +230,8 @@ class Parser {
       if (after.kind === 'end') return ok(requirements);
       if (after.kind !== 'comma') return err(`found '${after.literal}', expected: ',' or 'end of string'`);
       const next = this.lookahead();
-      if (next.kind !== 'identifier' && next.kind !== 'doesNotExist') return err(`found '${next.literal}', expected: identifier after ','`);
+      if (next.kind !== 'identifier' && next.kind !== 'doesNotExist')
+        return err(`found '${next.literal}', expected: identifier after ','`);
     }
   }
 
@@ -282,7 +291,8 @@ class Parser {
       this.consume();
       return ok(['']);
     }
-    if (first.kind !== 'identifier' && first.kind !== 'comma') return err(`found '${first.literal}', expected: ',', ')' or identifier`);
+    if (first.kind !== 'identifier' && first.kind !== 'comma')
+      return err(`found '${first.literal}', expected: ',', ')' or identifier`);
     const list = this.identifiers();
     if (!list.ok) return list;
     if (this.consume().kind !== 'closedPar') return err(`found '${first.literal}', expected: ')'`);

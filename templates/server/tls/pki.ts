@@ -77,7 +77,13 @@ function altNames(hosts: readonly string[]): JsonGeneralName[] {
 }
 
 async function issueCa(x509: X509): Promise<{ issuer: Issuer; certificate: X509Certificate }> {
-  const { BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension, SubjectKeyIdentifierExtension, X509CertificateGenerator } = x509;
+  const {
+    BasicConstraintsExtension,
+    KeyUsageFlags,
+    KeyUsagesExtension,
+    SubjectKeyIdentifierExtension,
+    X509CertificateGenerator,
+  } = x509;
   const keys = await newKeys();
   const name: JsonName = [{ CN: ['lease-api-test-ca'] }];
   const certificate = await X509CertificateGenerator.createSelfSigned(
@@ -89,7 +95,10 @@ async function issueCa(x509: X509): Promise<{ issuer: Issuer; certificate: X509C
       ...validity(),
       extensions: [
         new BasicConstraintsExtension(true, 0, true),
-        new KeyUsagesExtension(KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign | KeyUsageFlags.digitalSignature, true),
+        new KeyUsagesExtension(
+          KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign | KeyUsageFlags.digitalSignature,
+          true,
+        ),
         await SubjectKeyIdentifierExtension.create(keys.publicKey, false, webCrypto()),
       ],
     },
@@ -99,7 +108,14 @@ async function issueCa(x509: X509): Promise<{ issuer: Issuer; certificate: X509C
 }
 
 async function issueLeaf(x509: X509, issuer: Issuer, subject: JsonName, extensions: Extension[]): Promise<KeyPairPem> {
-  const { AuthorityKeyIdentifierExtension, BasicConstraintsExtension, KeyUsageFlags, KeyUsagesExtension, SubjectKeyIdentifierExtension, X509CertificateGenerator } = x509;
+  const {
+    AuthorityKeyIdentifierExtension,
+    BasicConstraintsExtension,
+    KeyUsageFlags,
+    KeyUsagesExtension,
+    SubjectKeyIdentifierExtension,
+    X509CertificateGenerator,
+  } = x509;
   const keys = await newKeys();
   const certificate = await X509CertificateGenerator.create(
     {
@@ -134,14 +150,27 @@ export async function createTestPki(options: PkiOptions): Promise<TestPki> {
   const x509 = await loadX509();
   const { ExtendedKeyUsage, ExtendedKeyUsageExtension, SubjectAlternativeNameExtension } = x509;
   const ca = await issueCa(x509);
-  const server = await issueLeaf(x509, ca.issuer, [{ CN: ['lease-api-test-server'] }], [
-    new ExtendedKeyUsageExtension([ExtendedKeyUsage.serverAuth]),
-    new SubjectAlternativeNameExtension(altNames(options.hosts)),
-  ]);
-  const pki: TestPki = { ca: { certificate: ca.certificate.toString('pem'), key: keyPem(ca.issuer.keys.privateKey) }, server };
+  const server = await issueLeaf(
+    x509,
+    ca.issuer,
+    [{ CN: ['lease-api-test-server'] }],
+    [
+      new ExtendedKeyUsageExtension([ExtendedKeyUsage.serverAuth]),
+      new SubjectAlternativeNameExtension(altNames(options.hosts)),
+    ],
+  );
+  const pki: TestPki = {
+    ca: { certificate: ca.certificate.toString('pem'), key: keyPem(ca.issuer.keys.privateKey) },
+    server,
+  };
   if (options.clientCertificate) {
-    const subject = clientSubject(options.clientCommonName ?? 'lease-api-test-client', options.clientGroups ?? ['system:masters']);
-    pki.client = await issueLeaf(x509, ca.issuer, subject, [new ExtendedKeyUsageExtension([ExtendedKeyUsage.clientAuth])]);
+    const subject = clientSubject(
+      options.clientCommonName ?? 'lease-api-test-client',
+      options.clientGroups ?? ['system:masters'],
+    );
+    pki.client = await issueLeaf(x509, ca.issuer, subject, [
+      new ExtendedKeyUsageExtension([ExtendedKeyUsage.clientAuth]),
+    ]);
   }
   return pki;
 }

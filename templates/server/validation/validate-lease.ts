@@ -25,8 +25,10 @@ const dns1123SubdomainName: NameRule = (name, prefix) => dns1123SubdomainErrors(
 function validateName(meta: JsonObject, rule: NameRule): FieldError[] {
   const name = stringAt(meta, 'name') ?? '';
   const generateName = stringAt(meta, 'generateName') ?? '';
-  const errors = generateName === '' ? [] : invalidEach('metadata.generateName', generateName, rule(generateName, true));
-  if (name === '') return [...errors, { type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' }];
+  const errors =
+    generateName === '' ? [] : invalidEach('metadata.generateName', generateName, rule(generateName, true));
+  if (name === '')
+    return [...errors, { type: 'Required', field: 'metadata.name', detail: 'name or generateName is required' }];
   return [...errors, ...invalidEach('metadata.name', name, rule(name, false))];
 }
 
@@ -56,7 +58,11 @@ function validateAnnotations(meta: JsonObject): FieldError[] {
     size += Buffer.byteLength(key, 'utf8') + (typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : 0);
   }
   if (size > MAX_ANNOTATIONS_BYTES) {
-    errors.push({ type: 'TooLong', field: 'metadata.annotations', detail: `may not be more than ${MAX_ANNOTATIONS_BYTES} bytes` });
+    errors.push({
+      type: 'TooLong',
+      field: 'metadata.annotations',
+      detail: `may not be more than ${MAX_ANNOTATIONS_BYTES} bytes`,
+    });
   }
   return errors;
 }
@@ -75,12 +81,18 @@ function validateOwnerReferences(meta: JsonObject): FieldError[] {
       ['uid', 'uid must not be empty'],
     ];
     for (const [key, detail] of required) {
-      if ((stringAt(owner, key) ?? '') === '') errors.push({ type: 'Invalid', field: `metadata.ownerReferences.${key}`, value: '', detail });
+      if ((stringAt(owner, key) ?? '') === '')
+        errors.push({ type: 'Invalid', field: `metadata.ownerReferences.${key}`, value: '', detail });
     }
     if (owner['controller'] === true) controllers++;
   }
   if (controllers > 1) {
-    errors.push({ type: 'Invalid', field: 'metadata.ownerReferences', value: owners, detail: 'Only one reference can have Controller set to true' });
+    errors.push({
+      type: 'Invalid',
+      field: 'metadata.ownerReferences',
+      value: owners,
+      detail: 'Only one reference can have Controller set to true',
+    });
   }
   return errors;
 }
@@ -96,7 +108,9 @@ function validateFinalizers(meta: JsonObject): FieldError[] {
 /** ValidateCoordinatedLeaseStrategy: a Kubernetes-defined name, or a qualified name with a '/' (a custom strategy). */
 export function validateStrategy(strategy: string, field = 'spec.strategy'): FieldError[] {
   if (!strategy.includes('/')) {
-    return KNOWN_STRATEGIES.includes(strategy) ? [] : [{ type: 'NotSupported', field, value: strategy, supported: KNOWN_STRATEGIES }];
+    return KNOWN_STRATEGIES.includes(strategy)
+      ? []
+      : [{ type: 'NotSupported', field, value: strategy, supported: KNOWN_STRATEGIES }];
   }
   return invalidEach(field, strategy, qualifiedNameErrors(strategy));
 }
@@ -105,27 +119,51 @@ export function validateLeaseSpec(spec: JsonObject): FieldError[] {
   const errors: FieldError[] = [];
   const duration = numberAt(spec, 'leaseDurationSeconds');
   if (duration !== undefined && duration <= 0) {
-    errors.push({ type: 'Invalid', field: 'spec.leaseDurationSeconds', value: duration, detail: 'must be greater than 0' });
+    errors.push({
+      type: 'Invalid',
+      field: 'spec.leaseDurationSeconds',
+      value: duration,
+      detail: 'must be greater than 0',
+    });
   }
   const transitions = numberAt(spec, 'leaseTransitions');
   if (transitions !== undefined && transitions < 0) {
-    errors.push({ type: 'Invalid', field: 'spec.leaseTransitions', value: transitions, detail: 'must be greater than or equal to 0' });
+    errors.push({
+      type: 'Invalid',
+      field: 'spec.leaseTransitions',
+      value: transitions,
+      detail: 'must be greater than or equal to 0',
+    });
   }
   const strategy = stringAt(spec, 'strategy');
   if (strategy !== undefined) errors.push(...validateStrategy(strategy));
   const preferred = stringAt(spec, 'preferredHolder');
   if (preferred !== undefined && preferred !== '' && (strategy === undefined || strategy === '')) {
-    errors.push({ type: 'Forbidden', field: 'spec.preferredHolder', detail: 'may only be specified if `strategy` is defined' });
+    errors.push({
+      type: 'Forbidden',
+      field: 'spec.preferredHolder',
+      detail: 'may only be specified if `strategy` is defined',
+    });
   }
   return errors;
 }
 
 /** ValidateObjectMeta for a namespaced object; names are DNS-1123 subdomains unless `rule` says otherwise. */
 export function validateObjectMeta(meta: JsonObject, rule: NameRule = dns1123SubdomainName): FieldError[] {
-  return [...validateName(meta, rule), ...validateNamespace(meta), ...validateLabels(meta), ...validateAnnotations(meta), ...validateOwnerReferences(meta), ...validateFinalizers(meta)];
+  return [
+    ...validateName(meta, rule),
+    ...validateNamespace(meta),
+    ...validateLabels(meta),
+    ...validateAnnotations(meta),
+    ...validateOwnerReferences(meta),
+    ...validateFinalizers(meta),
+  ];
 }
 
 /** All semantic errors of a Lease about to be stored; empty when valid. */
 export function validateLease(lease: JsonObject): FieldError[] {
-  return [...validateObjectMeta(objectAt(lease, 'metadata') ?? {}), ...validateLeaseSpec(objectAt(lease, 'spec') ?? {})];
+  return [
+    ...validateObjectMeta(objectAt(lease, 'metadata') ?? {}),
+    ...validateLeaseSpec(objectAt(lease, 'spec') ?? {}),
+  ];
 }

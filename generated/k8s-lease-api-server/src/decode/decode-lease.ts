@@ -70,7 +70,9 @@ class LeaseDecoder {
 
   private typeError(value: JsonValue, schema: FieldSchema, structName: string, path: string): never {
     const shown = typeof value === 'number' ? `number ${this.numbers.get(path) ?? String(value)}` : jsonTypeName(value);
-    throw new DecodeFailure(`json: cannot unmarshal ${shown} into Go struct field ${structName}.${path} of type ${goTypeName(schema)}`);
+    throw new DecodeFailure(
+      `json: cannot unmarshal ${shown} into Go struct field ${structName}.${path} of type ${goTypeName(schema)}`,
+    );
   }
 
   decode(value: JsonValue, schema: FieldSchema, structName: string, path: string): JsonValue | undefined {
@@ -106,8 +108,10 @@ class LeaseDecoder {
         return typeof value === 'number' ? value : this.typeError(value, schema, structName, path);
       case 'integer': {
         // Go's decoder runs strconv.ParseInt on the literal, so 1e3 and 1.0 are not integers (decode.go literalStore).
-        if (typeof value !== 'number' || !Number.isInteger(value) || this.numbers.has(path)) return this.typeError(value, schema, structName, path);
-        if (schema.format === 'int32' && (value < INT32_MIN || value > INT32_MAX)) return this.typeError(value, schema, structName, path);
+        if (typeof value !== 'number' || !Number.isInteger(value) || this.numbers.has(path))
+          return this.typeError(value, schema, structName, path);
+        if (schema.format === 'int32' && (value < INT32_MIN || value > INT32_MAX))
+          return this.typeError(value, schema, structName, path);
         return value;
       }
       case 'time':
@@ -144,10 +148,14 @@ export function checkTypeMeta(body: JsonObject, resource: ResourceInfo = LEASE_R
   const apiVersion = body['apiVersion'];
   if (kind !== undefined && kind !== null && kind !== '' && kind !== resource.kind) {
     const version = typeof apiVersion === 'string' ? apiVersion : resource.version;
-    return err(`${String(kind)} in version "${version}" cannot be handled as a ${resource.kind}: no kind "${String(kind)}" is registered for version "${version}" in scheme "pkg/api/legacyscheme/scheme.go:30"`);
+    return err(
+      `${String(kind)} in version "${version}" cannot be handled as a ${resource.kind}: no kind "${String(kind)}" is registered for version "${version}" in scheme "pkg/api/legacyscheme/scheme.go:30"`,
+    );
   }
   if (apiVersion !== undefined && apiVersion !== null && apiVersion !== '' && apiVersion !== resource.groupVersion) {
-    return err(`the API version in the data (${String(apiVersion)}) does not match the expected API version (${resource.groupVersion})`);
+    return err(
+      `the API version in the data (${String(apiVersion)}) does not match the expected API version (${resource.groupVersion})`,
+    );
   }
   return ok(undefined);
 }

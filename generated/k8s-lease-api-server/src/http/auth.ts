@@ -78,7 +78,10 @@ export function authenticate(req: IncomingMessage, config: AuthConfig, publicEnd
   // forbidden tokens still name their user so 403 handling can be exercised on an open server.
   if (config.token === undefined && !config.clientCertificates) {
     const token = bearerToken(req);
-    return { ok: true, user: token !== undefined && config.forbiddenTokens.includes(token) ? FORBIDDEN_USER : ANONYMOUS_USER };
+    return {
+      ok: true,
+      user: token !== undefined && config.forbiddenTokens.includes(token) ? FORBIDDEN_USER : ANONYMOUS_USER,
+    };
   }
   let failed = false;
   for (const outcome of [certificateOutcome(req, config), tokenOutcome(req, config)]) {
@@ -90,6 +93,11 @@ export function authenticate(req: IncomingMessage, config: AuthConfig, publicEnd
 }
 
 /** Resource access for an authenticated user; only the forbidden tokens are denied. */
-export function authorize(user: string, verb: string, namespace: string | undefined, resource?: StatusResource): StatusError | undefined {
+export function authorize(
+  user: string,
+  verb: string,
+  namespace: string | undefined,
+  resource?: StatusResource,
+): StatusError | undefined {
   return user === FORBIDDEN_USER ? forbidden(user, verb, namespace, resource) : undefined;
 }

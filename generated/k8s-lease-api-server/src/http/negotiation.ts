@@ -56,7 +56,8 @@ export function acceptsJson(ranges: MediaRange[]): boolean {
   return ranges.length === 0 || ranges.some((r) => JSONISH.has(r.type));
 }
 
-export const NOT_ACCEPTABLE_MESSAGE = 'only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io';
+export const NOT_ACCEPTABLE_MESSAGE =
+  'only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io';
 
 /** The media type of a request body, without parameters. */
 export function contentType(header: string | undefined): string {

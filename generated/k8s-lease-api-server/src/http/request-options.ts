@@ -73,32 +73,75 @@ function validateListRequest(r: ListRequest, rawMatch: string): FieldError[] {
   if (r.watch) {
     if (r.sendInitialEvents !== undefined) {
       if (rawMatch !== 'NotOlderThan') {
-        errors.push({ type: 'Forbidden', field: 'resourceVersionMatch', detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan' });
+        errors.push({
+          type: 'Forbidden',
+          field: 'resourceVersionMatch',
+          detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+        });
       }
       if (r.sendInitialEvents && !r.allowWatchBookmarks) {
-        errors.push({ type: 'Forbidden', field: 'allowWatchBookmarks', detail: 'allowWatchBookmarks must be set to true when sendInitialEvents is true' });
+        errors.push({
+          type: 'Forbidden',
+          field: 'allowWatchBookmarks',
+          detail: 'allowWatchBookmarks must be set to true when sendInitialEvents is true',
+        });
       }
     }
     if (rawMatch !== '') {
       if (r.sendInitialEvents === undefined) {
-        errors.push({ type: 'Forbidden', field: 'resourceVersionMatch', detail: 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided' });
+        errors.push({
+          type: 'Forbidden',
+          field: 'resourceVersionMatch',
+          detail: 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+        });
       }
-      if (rawMatch !== 'NotOlderThan') errors.push({ type: 'NotSupported', field: 'resourceVersionMatch', value: rawMatch, supported: ['NotOlderThan'] });
-      if (hasContinue) errors.push({ type: 'Forbidden', field: 'resourceVersionMatch', detail: 'resourceVersionMatch is forbidden when continue is provided' });
+      if (rawMatch !== 'NotOlderThan')
+        errors.push({
+          type: 'NotSupported',
+          field: 'resourceVersionMatch',
+          value: rawMatch,
+          supported: ['NotOlderThan'],
+        });
+      if (hasContinue)
+        errors.push({
+          type: 'Forbidden',
+          field: 'resourceVersionMatch',
+          detail: 'resourceVersionMatch is forbidden when continue is provided',
+        });
     }
     return errors;
   }
   if (rawMatch !== '') {
-    if (rv === '') errors.push({ type: 'Forbidden', field: 'resourceVersionMatch', detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided' });
-    if (hasContinue) errors.push({ type: 'Forbidden', field: 'resourceVersionMatch', detail: 'resourceVersionMatch is forbidden when continue is provided' });
+    if (rv === '')
+      errors.push({
+        type: 'Forbidden',
+        field: 'resourceVersionMatch',
+        detail: 'resourceVersionMatch is forbidden unless resourceVersion is provided',
+      });
+    if (hasContinue)
+      errors.push({
+        type: 'Forbidden',
+        field: 'resourceVersionMatch',
+        detail: 'resourceVersionMatch is forbidden when continue is provided',
+      });
     if (rawMatch !== 'Exact' && rawMatch !== 'NotOlderThan') {
-      errors.push({ type: 'NotSupported', field: 'resourceVersionMatch', value: rawMatch, supported: ['Exact', 'NotOlderThan', ''] });
+      errors.push({
+        type: 'NotSupported',
+        field: 'resourceVersionMatch',
+        value: rawMatch,
+        supported: ['Exact', 'NotOlderThan', ''],
+      });
     }
     if (rawMatch === 'Exact' && rv === '0') {
-      errors.push({ type: 'Forbidden', field: 'resourceVersionMatch', detail: 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"' });
+      errors.push({
+        type: 'Forbidden',
+        field: 'resourceVersionMatch',
+        detail: 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      });
     }
   }
-  if (r.sendInitialEvents !== undefined) errors.push({ type: 'Forbidden', field: 'sendInitialEvents', detail: 'sendInitialEvents is forbidden for list' });
+  if (r.sendInitialEvents !== undefined)
+    errors.push({ type: 'Forbidden', field: 'sendInitialEvents', detail: 'sendInitialEvents is forbidden for list' });
   return errors;
 }
 
@@ -107,7 +150,11 @@ function validateListRequest(r: ListRequest, rawMatch: string): FieldError[] {
  * ListResource's order: decoding (ints in ListOptions field order, then the label and field selectors'
  * syntax) answers 400, then ListOptions validation 422, then the field-label conversion 400.
  */
-export function parseListRequest(query: URLSearchParams, namespace: string | undefined, forceWatch: boolean): Result<ListRequest, StatusError> {
+export function parseListRequest(
+  query: URLSearchParams,
+  namespace: string | undefined,
+  forceWatch: boolean,
+): Result<ListRequest, StatusError> {
   const timeout = intParam(query, 'timeoutSeconds');
   if (!timeout.ok) return timeout;
   const limit = intParam(query, 'limit');
@@ -140,7 +187,9 @@ export function parseListRequest(query: URLSearchParams, namespace: string | und
 function dryRunOf(values: string[], optionsKind: string): Result<boolean, StatusError> {
   if (values.length === 0) return ok(false);
   if (values.every((v) => v === 'All')) return ok(true);
-  return err(invalidOptions(optionsKind, [{ type: 'NotSupported', field: 'dryRun', value: values, supported: ['All'] }]));
+  return err(
+    invalidOptions(optionsKind, [{ type: 'NotSupported', field: 'dryRun', value: values, supported: ['All'] }]),
+  );
 }
 
 /** The default field manager is the User-Agent's product token, as the API server derives it. */
@@ -156,15 +205,26 @@ export interface WriteRequest extends WriteOptions {
 
 export type WriteKind = 'Create' | 'Update' | 'Patch';
 
-export function parseWriteOptions(query: URLSearchParams, userAgent: string | undefined, kind: WriteKind, isApply: boolean): Result<WriteRequest, StatusError> {
+export function parseWriteOptions(
+  query: URLSearchParams,
+  userAgent: string | undefined,
+  kind: WriteKind,
+  isApply: boolean,
+): Result<WriteRequest, StatusError> {
   const optionsKind = `${kind}Options`;
   const dryRun = dryRunOf(query.getAll('dryRun'), optionsKind);
   if (!dryRun.ok) return dryRun;
   const errors: FieldError[] = [];
   const rawValidation = query.get('fieldValidation') ?? '';
-  const fieldValidation: FieldValidation = rawValidation === 'Strict' || rawValidation === 'Ignore' ? rawValidation : 'Warn';
+  const fieldValidation: FieldValidation =
+    rawValidation === 'Strict' || rawValidation === 'Ignore' ? rawValidation : 'Warn';
   if (rawValidation !== '' && rawValidation !== 'Strict' && rawValidation !== 'Ignore' && rawValidation !== 'Warn') {
-    errors.push({ type: 'NotSupported', field: 'fieldValidation', value: rawValidation, supported: ['', 'Ignore', 'Strict', 'Warn'] });
+    errors.push({
+      type: 'NotSupported',
+      field: 'fieldValidation',
+      value: rawValidation,
+      supported: ['', 'Ignore', 'Strict', 'Warn'],
+    });
   }
   const explicit = query.get('fieldManager');
   if (explicit !== null && explicit.length > 128) {
@@ -172,7 +232,12 @@ export function parseWriteOptions(query: URLSearchParams, userAgent: string | un
   }
   const badChar = explicit === null ? -1 : explicit.search(/[\u0000-\u001f\u007f]/);
   if (explicit !== null && badChar >= 0) {
-    errors.push({ type: 'Invalid', field: 'fieldManager', value: explicit, detail: `invalid character (at position ${badChar})` });
+    errors.push({
+      type: 'Invalid',
+      field: 'fieldManager',
+      value: explicit,
+      detail: `invalid character (at position ${badChar})`,
+    });
   }
   const force = boolParam(query, 'force');
   if (kind === 'Patch' && !isApply && force !== undefined) {
@@ -220,13 +285,20 @@ function jsonKindName(value: JsonValue): string {
  * ("Go struct field <innermost struct>.<field path>"); null leaves a field unset. Hand-written: it is
  * what DeleteResource's decode into metav1.DeleteOptions rejects, and the message reaches clients.
  */
-function deleteOptionsTypeError(value: JsonObject, fields: ReadonlyMap<string, [GoKind, string]>, struct: string, prefix: string, numbers: ReadonlyMap<string, string>): string | undefined {
+function deleteOptionsTypeError(
+  value: JsonObject,
+  fields: ReadonlyMap<string, [GoKind, string]>,
+  struct: string,
+  prefix: string,
+  numbers: ReadonlyMap<string, string>,
+): string | undefined {
   for (const [key, child] of Object.entries(value)) {
     const field = fields.get(key);
     if (field === undefined || child === null) continue;
     const [kind, goType] = field;
     const path = `${prefix}${key}`;
-    const mismatch = (shown: string, type: string = goType): string => `json: cannot unmarshal ${shown} into Go struct field ${struct}.${path} of type ${type}`;
+    const mismatch = (shown: string, type: string = goType): string =>
+      `json: cannot unmarshal ${shown} into Go struct field ${struct}.${path} of type ${type}`;
     switch (kind) {
       case 'string':
       case 'bool':
@@ -269,12 +341,20 @@ export function parseDeleteOptions(rawQuery: URLSearchParams, body: string): Res
     fromBody = parsed.value.value;
     if (!isJsonObject(fromBody)) return err(badRequest('the body of a delete request must be a DeleteOptions object'));
     // A body Go cannot decode fails the whole request before anything is deleted (400 since kubernetes#133358).
-    const typeError = deleteOptionsTypeError(fromBody, DELETE_OPTIONS_FIELDS, 'DeleteOptions', '', parsed.value.numbers);
+    const typeError = deleteOptionsTypeError(
+      fromBody,
+      DELETE_OPTIONS_FIELDS,
+      'DeleteOptions',
+      '',
+      parsed.value.numbers,
+    );
     if (typeError !== undefined) return err(badRequest(typeError));
   }
   const query = hasBody ? new URLSearchParams() : rawQuery;
   const bodyObj = isJsonObject(fromBody) ? fromBody : {};
-  const bodyDryRun = Array.isArray(bodyObj['dryRun']) ? bodyObj['dryRun'].filter((v): v is string => typeof v === 'string') : [];
+  const bodyDryRun = Array.isArray(bodyObj['dryRun'])
+    ? bodyObj['dryRun'].filter((v): v is string => typeof v === 'string')
+    : [];
   const dryRun = dryRunOf([...query.getAll('dryRun'), ...bodyDryRun], 'DeleteOptions');
   if (!dryRun.ok) return dryRun;
   const grace = intParam(query, 'gracePeriodSeconds');
@@ -282,12 +362,17 @@ export function parseDeleteOptions(rawQuery: URLSearchParams, body: string): Res
   const bodyGrace = bodyObj['gracePeriodSeconds'];
   const policy = query.get('propagationPolicy') ?? stringAt(bodyObj, 'propagationPolicy');
   if (policy !== undefined && policy !== '' && !PROPAGATION_POLICIES.includes(policy)) {
-    return err(invalidOptions('DeleteOptions', [{ type: 'NotSupported', field: 'propagationPolicy', value: policy, supported: PROPAGATION_POLICIES }]));
+    return err(
+      invalidOptions('DeleteOptions', [
+        { type: 'NotSupported', field: 'propagationPolicy', value: policy, supported: PROPAGATION_POLICIES },
+      ]),
+    );
   }
   const pre = objectAt(bodyObj, 'preconditions');
   return ok({
     dryRun: dryRun.value,
-    gracePeriodSeconds: grace.value !== undefined ? Number(grace.value) : typeof bodyGrace === 'number' ? bodyGrace : undefined,
+    gracePeriodSeconds:
+      grace.value !== undefined ? Number(grace.value) : typeof bodyGrace === 'number' ? bodyGrace : undefined,
     preconditions: { uid: stringAt(pre, 'uid'), resourceVersion: stringAt(pre, 'resourceVersion') },
   });
 }

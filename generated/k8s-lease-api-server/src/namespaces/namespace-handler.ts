@@ -23,10 +23,16 @@ import { NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
 function parseNamespaceBody(text: string, type: string): Result<JsonValue, StatusError> {
   if (type === 'application/yaml') {
     const yaml = parseYaml(text);
-    return yaml.ok ? ok(yaml.value.value) : err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
+    return yaml.ok
+      ? ok(yaml.value.value)
+      : err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
   }
   if (type !== '' && type !== 'application/json') {
-    return err(unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF_CONTENT_TYPE}`));
+    return err(
+      unsupportedMediaType(
+        `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF_CONTENT_TYPE}`,
+      ),
+    );
   }
   const parsed = parseBody(text);
   return parsed.ok ? ok(parsed.value.value) : parsed;
@@ -34,12 +40,17 @@ function parseNamespaceBody(text: string, type: string): Result<JsonValue, Statu
 
 /** The type check kube-apiserver's decoder makes before anything else looks at the object. */
 function checkTypeMeta(value: JsonValue, text: string): Result<JsonValue, StatusError> {
-  if (!isJsonObject(value)) return err(badRequest(`couldn't get version/kind; json parse error: the body is not an object`));
+  if (!isJsonObject(value))
+    return err(badRequest(`couldn't get version/kind; json parse error: the body is not an object`));
   const kind = value['kind'];
   if (typeof kind !== 'string' || kind === '') return err(badRequest(`Object 'Kind' is missing in '${text.trim()}'`));
   const apiVersion = value['apiVersion'];
   if (kind !== NAMESPACE_KIND || (apiVersion !== undefined && apiVersion !== 'v1')) {
-    return err(badRequest(`the object provided is unrecognized (must be of type Namespace): ${String(apiVersion)}, Kind=${kind}`));
+    return err(
+      badRequest(
+        `the object provided is unrecognized (must be of type Namespace): ${String(apiVersion)}, Kind=${kind}`,
+      ),
+    );
   }
   return ok(value);
 }
@@ -47,7 +58,9 @@ function checkTypeMeta(value: JsonValue, text: string): Result<JsonValue, Status
 function decodeNamespaceBody(bytes: Buffer, type: string): Result<JsonValue, StatusError> {
   if (type === PROTOBUF_CONTENT_TYPE) {
     const decoded = decodeNamespaceProtobuf(bytes);
-    return decoded.ok ? ok(decoded.value) : err(badRequest(`the body of the request was not a valid protobuf Namespace: ${decoded.error}`));
+    return decoded.ok
+      ? ok(decoded.value)
+      : err(badRequest(`the body of the request was not a valid protobuf Namespace: ${decoded.error}`));
   }
   const text = bytes.toString('utf8');
   const parsed = parseNamespaceBody(text, type);
@@ -87,7 +100,16 @@ export async function serveNamespaces(ctx: RequestContext): Promise<void> {
     })
     // Items of a typed list carry no kind or apiVersion of their own.
     .map(({ kind: _kind, apiVersion: _apiVersion, ...item }) => item);
-  sendJsonText(ctx.res, 200, JSON.stringify({ kind: 'NamespaceList', apiVersion: 'v1', metadata: { resourceVersion: registry.resourceVersion }, items }));
+  sendJsonText(
+    ctx.res,
+    200,
+    JSON.stringify({
+      kind: 'NamespaceList',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: registry.resourceVersion },
+      items,
+    }),
+  );
 }
 
 export function serveNamespace(ctx: RequestContext, name: string): void {

@@ -62,7 +62,8 @@ function stringMap(list: Field[], field: number): Result<Record<string, string> 
 
 /** The Namespace in a protobuf request body, as the JSON object kube-apiserver would have decoded. */
 export function decodeNamespaceProtobuf(body: Buffer): Result<JsonObject, string> {
-  if (!body.subarray(0, MAGIC.length).equals(MAGIC)) return err('provided object is not a Kubernetes protobuf message (no k8s magic prefix)');
+  if (!body.subarray(0, MAGIC.length).equals(MAGIC))
+    return err('provided object is not a Kubernetes protobuf message (no k8s magic prefix)');
   const envelope = fields(body.subarray(MAGIC.length));
   if (!envelope.ok) return envelope;
   const typeMeta = fields(bytesOf(envelope.value, 1) ?? Buffer.alloc(0));

@@ -24,20 +24,39 @@ const NAME_LABEL = 'kubernetes.io/metadata.name';
 
 /** As apimachinery's errors.NewNotFound(v1.Resource("namespaces"), name): the core group is empty, so omitted. */
 export function namespaceNotFound(name: string): StatusError {
-  return { code: 404, reason: 'NotFound', message: `${NAMESPACE_RESOURCE} ${JSON.stringify(name)} not found`, details: { name, kind: NAMESPACE_RESOURCE } };
+  return {
+    code: 404,
+    reason: 'NotFound',
+    message: `${NAMESPACE_RESOURCE} ${JSON.stringify(name)} not found`,
+    details: { name, kind: NAMESPACE_RESOURCE },
+  };
 }
 
 export function namespaceAlreadyExists(name: string): StatusError {
-  return { code: 409, reason: 'AlreadyExists', message: `${NAMESPACE_RESOURCE} ${JSON.stringify(name)} already exists`, details: { name, kind: NAMESPACE_RESOURCE } };
+  return {
+    code: 409,
+    reason: 'AlreadyExists',
+    message: `${NAMESPACE_RESOURCE} ${JSON.stringify(name)} already exists`,
+    details: { name, kind: NAMESPACE_RESOURCE },
+  };
 }
 
-function stringMapErrors(value: JsonValue | undefined, field: string, keyErrors: (k: string) => string[], valueErrors: (v: string) => string[]): FieldError[] {
+function stringMapErrors(
+  value: JsonValue | undefined,
+  field: string,
+  keyErrors: (k: string) => string[],
+  valueErrors: (v: string) => string[],
+): FieldError[] {
   if (value === undefined || value === null) return [];
-  if (!isJsonObject(value)) return [{ type: 'Invalid', field, value: JSON.stringify(value), detail: 'must be a map of string keys to string values' }];
+  if (!isJsonObject(value))
+    return [
+      { type: 'Invalid', field, value: JSON.stringify(value), detail: 'must be a map of string keys to string values' },
+    ];
   const errors: FieldError[] = [];
   for (const [key, v] of Object.entries(value)) {
     for (const detail of keyErrors(key)) errors.push({ type: 'Invalid', field, value: key, detail });
-    if (typeof v !== 'string') errors.push({ type: 'Invalid', field: `${field}[${key}]`, value: JSON.stringify(v), detail: 'must be a string' });
+    if (typeof v !== 'string')
+      errors.push({ type: 'Invalid', field: `${field}[${key}]`, value: JSON.stringify(v), detail: 'must be a string' });
     else for (const detail of valueErrors(v)) errors.push({ type: 'Invalid', field, value: v, detail });
   }
   return errors;
@@ -46,7 +65,9 @@ function stringMapErrors(value: JsonValue | undefined, field: string, keyErrors:
 function stringMap(value: JsonValue | undefined): Record<string, string> {
   if (!isJsonObject(value)) return {};
   // fromEntries defines own properties, so a "__proto__" key can never reach a prototype.
-  return Object.fromEntries(Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+  return Object.fromEntries(
+    Object.entries(value).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
 }
 
 export class NamespaceRegistry {
@@ -56,7 +77,8 @@ export class NamespaceRegistry {
 
   constructor(now: () => number, declared: readonly string[]) {
     this.#now = now;
-    for (const name of [...SYSTEM_NAMESPACES, ...declared]) if (!this.#items.has(name)) this.#store(this.#build(name, {}, {}));
+    for (const name of [...SYSTEM_NAMESPACES, ...declared])
+      if (!this.#items.has(name)) this.#store(this.#build(name, {}, {}));
   }
 
   has(name: string): boolean {
@@ -101,9 +123,21 @@ export class NamespaceRegistry {
   }
 
   #build(name: string, labels: Record<string, string>, annotations: Record<string, string>): JsonObject {
-    const metadata: JsonObject = { name, uid: randomUUID(), resourceVersion: '', creationTimestamp: formatTime(this.#now()), labels: { ...labels, [NAME_LABEL]: name } };
+    const metadata: JsonObject = {
+      name,
+      uid: randomUUID(),
+      resourceVersion: '',
+      creationTimestamp: formatTime(this.#now()),
+      labels: { ...labels, [NAME_LABEL]: name },
+    };
     if (Object.keys(annotations).length > 0) metadata['annotations'] = annotations;
-    return { kind: NAMESPACE_KIND, apiVersion: 'v1', metadata, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
+    return {
+      kind: NAMESPACE_KIND,
+      apiVersion: 'v1',
+      metadata,
+      spec: { finalizers: ['kubernetes'] },
+      status: { phase: 'Active' },
+    };
   }
 
   #store(built: JsonObject): JsonObject {

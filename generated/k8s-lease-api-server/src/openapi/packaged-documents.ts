@@ -36,7 +36,11 @@ export function packagedReleases(dir: URL = PACKAGED_DIR): string[] {
  * release onto a packaged one); with no release, the newest. Undefined when the package ships none
  * (e.g. running from templates/).
  */
-export function packagedDocument(release: string | undefined, releases: readonly string[], dir: URL = PACKAGED_DIR): { release: string; document: JsonObject } | undefined {
+export function packagedDocument(
+  release: string | undefined,
+  releases: readonly string[],
+  dir: URL = PACKAGED_DIR,
+): { release: string; document: JsonObject } | undefined {
   const match = release === undefined ? releases.at(-1) : releases.find((r) => r === release);
   if (match === undefined) return undefined;
   const parsed = parseJson(readFileSync(new URL(`v${match}.json`, dir), 'utf8'));

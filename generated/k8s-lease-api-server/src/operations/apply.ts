@@ -3,7 +3,13 @@
 // which manager owns which field and refusing to silently take fields other managers own.
 import type { JsonObject } from '../json.js';
 import { deepEqual, isJsonObject } from '../json.js';
-import { applyConflicts, applyOwnership, describeConflicts, parseManagedFields, touchEntry } from '../managed/ownership.js';
+import {
+  applyConflicts,
+  applyOwnership,
+  describeConflicts,
+  parseManagedFields,
+  touchEntry,
+} from '../managed/ownership.js';
 import { copyForRemoval, mergeApplyConfig, removeFieldPaths } from '../patch/apply-merge.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -46,9 +52,18 @@ export function applyLease(
   if (!parsed.ok) return parsed;
   const raw = parsed.value.value;
   if (!isJsonObject(raw)) return err(badRequest('error decoding patch: the applied configuration must be an object'));
-  if (typeof raw['kind'] !== 'string' || raw['kind'] === '') return err(badRequest(`Object 'Kind' is missing in '${bodyText.trim()}'`));
-  if (typeof raw['apiVersion'] !== 'string' || raw['apiVersion'] === '') return err(badRequest(`Object 'apiVersion' is missing in '${bodyText.trim()}'`));
-  const decoded = decodeValue(raw, parsed.value.duplicates, ctx.schema, options.fieldValidation, undefined, ctx.resource);
+  if (typeof raw['kind'] !== 'string' || raw['kind'] === '')
+    return err(badRequest(`Object 'Kind' is missing in '${bodyText.trim()}'`));
+  if (typeof raw['apiVersion'] !== 'string' || raw['apiVersion'] === '')
+    return err(badRequest(`Object 'apiVersion' is missing in '${bodyText.trim()}'`));
+  const decoded = decodeValue(
+    raw,
+    parsed.value.duplicates,
+    ctx.schema,
+    options.fieldValidation,
+    undefined,
+    ctx.resource,
+  );
   if (!decoded.ok) return decoded;
   const bound = bindToRequest(decoded.value.lease, namespace, name);
   if (!bound.ok) return bound;
@@ -59,7 +74,11 @@ export function applyLease(
   if (existing === undefined) {
     const admitted = admitCreate(ctx, namespace);
     if (!admitted.ok) return admitted;
-    const built = newLease(ctx, config, () => applyOwnership([], config, manager, force, undefined, now, ctx.resource.groupVersion).entries);
+    const built = newLease(
+      ctx,
+      config,
+      () => applyOwnership([], config, manager, force, undefined, now, ctx.resource.groupVersion).entries,
+    );
     if (!built.ok) return built;
     const created = persistCreate(ctx, built.value, options.dryRun);
     return created.ok ? ok({ ...created.value, warnings: decoded.value.warnings, created: true }) : created;

@@ -29,10 +29,19 @@ export function parseBody(text: string): Result<ParsedJson, StatusError> {
 }
 
 /** Applies the fieldValidation directive to what the decoder dropped or saw twice. */
-export function fieldValidationOutcome(unknown: string[], duplicates: string[], mode: FieldValidation, resource: ResourceInfo = LEASE_RESOURCE): Result<string[], StatusError> {
-  const problems = [...unknown.map((f) => `unknown field ${JSON.stringify(f)}`), ...duplicates.map((f) => `duplicate field ${JSON.stringify(f)}`)];
+export function fieldValidationOutcome(
+  unknown: string[],
+  duplicates: string[],
+  mode: FieldValidation,
+  resource: ResourceInfo = LEASE_RESOURCE,
+): Result<string[], StatusError> {
+  const problems = [
+    ...unknown.map((f) => `unknown field ${JSON.stringify(f)}`),
+    ...duplicates.map((f) => `duplicate field ${JSON.stringify(f)}`),
+  ];
   if (problems.length === 0 || mode === 'Ignore') return ok([]);
-  if (mode === 'Strict') return err(badRequest(`${cannotHandlePrefix(resource)}strict decoding error: ${problems.join(', ')}`));
+  if (mode === 'Strict')
+    return err(badRequest(`${cannotHandlePrefix(resource)}strict decoding error: ${problems.join(', ')}`));
   return ok(problems);
 }
 
@@ -51,7 +60,11 @@ export function decodeValue(
   return ok({ lease: decoded.value.object, warnings: outcome.value });
 }
 
-export function decodeBody(text: string, schema: ObjectSchema, mode: FieldValidation): Result<DecodedBody, StatusError> {
+export function decodeBody(
+  text: string,
+  schema: ObjectSchema,
+  mode: FieldValidation,
+): Result<DecodedBody, StatusError> {
   const parsed = parseBody(text);
   if (!parsed.ok) return parsed;
   return decodeValue(parsed.value.value, parsed.value.duplicates, schema, mode, parsed.value.numbers);

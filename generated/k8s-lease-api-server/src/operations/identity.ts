@@ -12,7 +12,11 @@ export function metadataOf(obj: JsonObject): JsonObject {
 }
 
 /** Sets the namespace from the URL, rejecting a body that names another; for PUT/PATCH also the name. */
-export function bindToRequest(obj: JsonObject, namespace: string, urlName: string | undefined): Result<JsonObject, StatusError> {
+export function bindToRequest(
+  obj: JsonObject,
+  namespace: string,
+  urlName: string | undefined,
+): Result<JsonObject, StatusError> {
   const metadata = metadataOf(obj);
   const bodyNamespace = stringAt(metadata, 'namespace') ?? '';
   if (bodyNamespace !== '' && bodyNamespace !== namespace) {
@@ -20,7 +24,8 @@ export function bindToRequest(obj: JsonObject, namespace: string, urlName: strin
   }
   if (urlName !== undefined) {
     const bodyName = stringAt(metadata, 'name') ?? '';
-    if (bodyName !== urlName) return err(badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${urlName})`));
+    if (bodyName !== urlName)
+      return err(badRequest(`the name of the object (${bodyName}) does not match the name on the URL (${urlName})`));
   }
   return ok({ ...obj, metadata: { ...metadata, namespace } });
 }
@@ -31,21 +36,39 @@ export interface Preconditions {
 }
 
 /** The uid/resourceVersion preconditions of DeleteOptions, with the real server's messages. */
-export function checkDeletePreconditions(existing: JsonObject, name: string, pre: Preconditions, resource?: StatusResource): Result<void, StatusError> {
+export function checkDeletePreconditions(
+  existing: JsonObject,
+  name: string,
+  pre: Preconditions,
+  resource?: StatusResource,
+): Result<void, StatusError> {
   const meta = metadataOf(existing);
   const uid = stringAt(meta, 'uid') ?? '';
   const rv = stringAt(meta, 'resourceVersion') ?? '';
   if (pre.uid !== undefined && pre.uid !== uid) {
-    return err(conflict(name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`, resource));
+    return err(
+      conflict(name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`, resource),
+    );
   }
   if (pre.resourceVersion !== undefined && pre.resourceVersion !== rv) {
-    return err(conflict(name, `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`, resource));
+    return err(
+      conflict(
+        name,
+        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`,
+        resource,
+      ),
+    );
   }
   return ok(undefined);
 }
 
 /** Optimistic concurrency for updates: a resourceVersion in the body must be the live one. */
-export function checkUpdatePreconditions(incoming: JsonObject, existing: JsonObject, name: string, resource?: StatusResource): Result<void, StatusError> {
+export function checkUpdatePreconditions(
+  incoming: JsonObject,
+  existing: JsonObject,
+  name: string,
+  resource?: StatusResource,
+): Result<void, StatusError> {
   const inMeta = metadataOf(incoming);
   const liveMeta = metadataOf(existing);
   const rv = stringAt(inMeta, 'resourceVersion') ?? '';
@@ -53,7 +76,9 @@ export function checkUpdatePreconditions(incoming: JsonObject, existing: JsonObj
   const uid = stringAt(inMeta, 'uid') ?? '';
   const liveUid = stringAt(liveMeta, 'uid') ?? '';
   if (uid !== '' && uid !== liveUid) {
-    return err(conflict(name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${liveUid}`, resource));
+    return err(
+      conflict(name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${liveUid}`, resource),
+    );
   }
   return ok(undefined);
 }

@@ -28,7 +28,12 @@ function toStatus(error: PatchError): StatusError {
       // apimachinery's NewRequestEntityTooLargeError prefixes the message.
       return { code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: ${error.message}` };
     case 422:
-      return { code: 422, reason: 'Invalid', message: error.message, details: { causes: [{ reason: 'FieldValueInvalid', message: error.message }] } };
+      return {
+        code: 422,
+        reason: 'Invalid',
+        message: error.message,
+        details: { causes: [{ reason: 'FieldValueInvalid', message: error.message }] },
+      };
   }
 }
 
@@ -58,7 +63,12 @@ export function patchLease(
   const existing = ctx.store.get(storeKey(namespace, name));
   if (existing === undefined) return err(notFound(name, ctx.resource));
   const parsedPatch = parseBody(patchText);
-  if (!parsedPatch.ok) return err(badRequest(parsedPatch.error.message.replace("couldn't get version/kind; json parse error: ", 'error decoding patch: ')));
+  if (!parsedPatch.ok)
+    return err(
+      badRequest(
+        parsedPatch.error.message.replace("couldn't get version/kind; json parse error: ", 'error decoding patch: '),
+      ),
+    );
   const patched = patchDocument(type, parseJson(typedJson(existing, ctx.resource)), parsedPatch.value.value);
   if (!patched.ok) return err(toStatus(patched.error));
   // Duplicate keys inside a JSON patch document are not object fields, so only merge-style patches report them.

@@ -14,7 +14,15 @@ import { storeKey } from '../store/lease-store.js';
 import type { OperationContext } from './context.js';
 import { metadataOf } from './identity.js';
 
-const SERVER_OWNED = ['uid', 'creationTimestamp', 'deletionTimestamp', 'deletionGracePeriodSeconds', 'generation', 'resourceVersion', 'selfLink'];
+const SERVER_OWNED = [
+  'uid',
+  'creationTimestamp',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+  'generation',
+  'resourceVersion',
+  'selfLink',
+];
 
 export interface PersistOutcome {
   object: JsonObject;
@@ -50,13 +58,24 @@ function withoutResourceVersion(obj: JsonObject): JsonObject {
   return { ...obj, metadata: meta };
 }
 
-function validationError(ctx: OperationContext, next: JsonObject, old: JsonObject | undefined): StatusError | undefined {
+function validationError(
+  ctx: OperationContext,
+  next: JsonObject,
+  old: JsonObject | undefined,
+): StatusError | undefined {
   const errors = ctx.validate(next, old);
-  return errors.length === 0 ? undefined : invalid(stringAt(metadataOf(next), 'name') ?? '', errors, ctx.resource.qualifiedKind);
+  return errors.length === 0
+    ? undefined
+    : invalid(stringAt(metadataOf(next), 'name') ?? '', errors, ctx.resource.qualifiedKind);
 }
 
 /** Stores `next` as the new state of an existing Lease. */
-export function persistUpdate(ctx: OperationContext, existing: JsonObject, next: JsonObject, dryRun: boolean): Result<PersistOutcome, StatusError> {
+export function persistUpdate(
+  ctx: OperationContext,
+  existing: JsonObject,
+  next: JsonObject,
+  dryRun: boolean,
+): Result<PersistOutcome, StatusError> {
   const meta = metadataOf(next);
   const name = stringAt(meta, 'name') ?? '';
   const namespace = stringAt(meta, 'namespace') ?? '';
@@ -65,12 +84,15 @@ export function persistUpdate(ctx: OperationContext, existing: JsonObject, next:
     const added = finalizersOf(next).filter((f) => !finalizersOf(existing).includes(f));
     if (added.length > 0) {
       const detail = `no new finalizers can be added if the object is being deleted, found new finalizers ${formatFieldValue(added)}`;
-      return err(invalid(name, [{ type: 'Forbidden', field: 'metadata.finalizers', detail }], ctx.resource.qualifiedKind));
+      return err(
+        invalid(name, [{ type: 'Forbidden', field: 'metadata.finalizers', detail }], ctx.resource.qualifiedKind),
+      );
     }
   }
   const invalidNext = validationError(ctx, next, existing);
   if (invalidNext !== undefined) return err(invalidNext);
-  if (deepEqual(withoutResourceVersion(next), withoutResourceVersion(existing))) return ok({ object: existing, committed: false });
+  if (deepEqual(withoutResourceVersion(next), withoutResourceVersion(existing)))
+    return ok({ object: existing, committed: false });
   if (dryRun) return ok({ object: next, committed: false });
   const key = storeKey(namespace, name);
   // The last finalizer leaving an object under deletion completes the deletion.
@@ -80,7 +102,11 @@ export function persistUpdate(ctx: OperationContext, existing: JsonObject, next:
 }
 
 /** Stores a brand-new Lease. */
-export function persistCreate(ctx: OperationContext, next: JsonObject, dryRun: boolean): Result<PersistOutcome, StatusError> {
+export function persistCreate(
+  ctx: OperationContext,
+  next: JsonObject,
+  dryRun: boolean,
+): Result<PersistOutcome, StatusError> {
   const invalidNext = validationError(ctx, next, undefined);
   if (invalidNext !== undefined) return err(invalidNext);
   const meta = metadataOf(next);

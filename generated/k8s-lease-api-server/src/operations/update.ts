@@ -17,7 +17,11 @@ import { carryOver, persistUpdate } from './persist.js';
 function decodableEntry(entry: JsonValue): boolean {
   if (!isJsonObject(entry)) return false;
   const operation = entry['operation'];
-  return (operation === 'Update' || operation === 'Apply') && entry['fieldsType'] === 'FieldsV1' && isJsonObject(entry['fieldsV1']);
+  return (
+    (operation === 'Update' || operation === 'Apply') &&
+    entry['fieldsType'] === 'FieldsV1' &&
+    isJsonObject(entry['fieldsV1'])
+  );
 }
 
 /**
@@ -44,12 +48,27 @@ export function replaceExisting(
   if (!bound.ok) return bound;
   const pre = checkUpdatePreconditions(bound.value, existing, name, ctx.resource);
   if (!pre.ok) return pre;
-  const base = parseManagedFields(ownershipSource(metadataOf(bound.value)['managedFields'], metadataOf(existing)['managedFields']));
-  const entries = updateOwnership(base, existing, bound.value, options.fieldManager, formatTime(ctx.now()), ctx.resource.groupVersion);
+  const base = parseManagedFields(
+    ownershipSource(metadataOf(bound.value)['managedFields'], metadataOf(existing)['managedFields']),
+  );
+  const entries = updateOwnership(
+    base,
+    existing,
+    bound.value,
+    options.fieldManager,
+    formatTime(ctx.now()),
+    ctx.resource.groupVersion,
+  );
   return persistUpdate(ctx, existing, carryOver(existing, bound.value, entries), options.dryRun);
 }
 
-export function updateLease(ctx: OperationContext, namespace: string, name: string, body: JsonObject, options: WriteOptions): Result<PersistOutcome, StatusError> {
+export function updateLease(
+  ctx: OperationContext,
+  namespace: string,
+  name: string,
+  body: JsonObject,
+  options: WriteOptions,
+): Result<PersistOutcome, StatusError> {
   const existing = ctx.store.get(storeKey(namespace, name));
   if (existing === undefined) return err(notFound(name, ctx.resource));
   return replaceExisting(ctx, existing, body, namespace, name, options);

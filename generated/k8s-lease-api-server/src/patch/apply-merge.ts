@@ -28,8 +28,10 @@ function mergeInto(live: JsonObject, config: JsonObject, path: string): JsonObje
     const child = childPath(path, key);
     const current = ownValue(out, key);
     if (value === null) delete out[key];
-    else if (Array.isArray(value) && (child === OWNER_REFERENCES_PATH || child === FINALIZERS_PATH)) setOwn(out, key, mergeList(current, value, child));
-    else if (isJsonObject(value) && current !== undefined && isJsonObject(current)) setOwn(out, key, mergeInto(current, value, child));
+    else if (Array.isArray(value) && (child === OWNER_REFERENCES_PATH || child === FINALIZERS_PATH))
+      setOwn(out, key, mergeList(current, value, child));
+    else if (isJsonObject(value) && current !== undefined && isJsonObject(current))
+      setOwn(out, key, mergeInto(current, value, child));
     else setOwn(out, key, value);
   }
   return out;

@@ -25,7 +25,8 @@ function stripObject(value: JsonObject): JsonObject {
 }
 
 function stripDirectives(value: JsonValue): JsonValue {
-  if (Array.isArray(value)) return value.filter((item) => !(isJsonObject(item) && item['$patch'] !== undefined)).map(stripDirectives);
+  if (Array.isArray(value))
+    return value.filter((item) => !(isJsonObject(item) && item['$patch'] !== undefined)).map(stripDirectives);
   return isJsonObject(value) ? stripObject(value) : value;
 }
 
@@ -72,7 +73,8 @@ function mergeValue(original: JsonValue | undefined, patch: JsonValue, path: str
 function mergeObject(original: JsonObject, patch: JsonObject, path: string): JsonObject {
   const directive = ownValue(patch, '$patch');
   if (directive === 'replace') return stripObject(patch);
-  if (directive !== undefined && directive !== 'merge') throw new DirectiveFailure(`Unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
+  if (directive !== undefined && directive !== 'merge')
+    throw new DirectiveFailure(`Unknown patch type: ${String(directive)} in map: ${JSON.stringify(patch)}`);
   let out: JsonObject = { ...original };
   const retain = ownValue(patch, '$retainKeys');
   if (Array.isArray(retain)) {
@@ -83,7 +85,12 @@ function mergeObject(original: JsonObject, patch: JsonObject, path: string): Jso
     if (key.startsWith(DELETE_FROM_PRIMITIVE)) {
       const target = key.slice(DELETE_FROM_PRIMITIVE.length);
       const current = ownValue(out, target);
-      if (Array.isArray(current) && Array.isArray(value)) setOwn(out, target, current.filter((item) => !value.some((v) => deepEqual(v, item))));
+      if (Array.isArray(current) && Array.isArray(value))
+        setOwn(
+          out,
+          target,
+          current.filter((item) => !value.some((v) => deepEqual(v, item))),
+        );
       continue;
     }
     if (key.startsWith('$') || key.startsWith(SET_ELEMENT_ORDER)) continue;
@@ -103,7 +110,12 @@ function mergeObject(original: JsonObject, patch: JsonObject, path: string): Jso
 }
 
 export function applyStrategicMergePatch(original: JsonObject, patch: JsonValue): Result<JsonObject, PatchError> {
-  if (!isJsonObject(patch)) return err(patchBadRequest(`json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`));
+  if (!isJsonObject(patch))
+    return err(
+      patchBadRequest(
+        `json: cannot unmarshal ${Array.isArray(patch) ? 'array' : typeof patch} into Go value of type map[string]interface {}`,
+      ),
+    );
   try {
     return ok(mergeObject(cloneJson(original), patch, ''));
   } catch (e) {

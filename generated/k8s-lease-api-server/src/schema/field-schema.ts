@@ -33,7 +33,12 @@ function refName(node: JsonObject): string | undefined {
 }
 
 function isLeaseGvk(entry: JsonValue): boolean {
-  return isJsonObject(entry) && entry['group'] === 'coordination.k8s.io' && entry['version'] === 'v1' && entry['kind'] === 'Lease';
+  return (
+    isJsonObject(entry) &&
+    entry['group'] === 'coordination.k8s.io' &&
+    entry['version'] === 'v1' &&
+    entry['kind'] === 'Lease'
+  );
 }
 
 /** Finds the Lease schema by its group-version-kind, falling back to the conventional name. */

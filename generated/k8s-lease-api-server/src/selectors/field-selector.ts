@@ -60,11 +60,13 @@ function unescapeValue(value: string): Result<string, string> {
   let inSlash = false;
   for (const ch of value) {
     if (inSlash) {
-      if (ch !== '\\' && ch !== ',' && ch !== '=') return err(`invalid field selector: invalid escape sequence: \\${ch}`);
+      if (ch !== '\\' && ch !== ',' && ch !== '=')
+        return err(`invalid field selector: invalid escape sequence: \\${ch}`);
       out += ch;
       inSlash = false;
     } else if (ch === '\\') inSlash = true;
-    else if (ch === ',' || ch === '=') return err(`invalid field selector: unescapedRune character in value: ${ch.codePointAt(0) ?? 0}`);
+    else if (ch === ',' || ch === '=')
+      return err(`invalid field selector: unescapedRune character in value: ${ch.codePointAt(0) ?? 0}`);
     else out += ch;
   }
   return inSlash ? err('invalid field selector: invalid escape sequence: \\') : ok(out);

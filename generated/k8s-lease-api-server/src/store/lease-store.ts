@@ -171,7 +171,8 @@ export class LeaseStore {
     const keys = this.sortedKeys.filter((key) => !overrides.has(key));
     for (const [key, value] of overrides) if (value !== undefined) keys.push(key);
     keys.sort();
-    const get = (key: string): JsonObject | undefined => (overrides.has(key) ? overrides.get(key) : this.objects.get(key));
+    const get = (key: string): JsonObject | undefined =>
+      overrides.has(key) ? overrides.get(key) : this.objects.get(key);
     return { ok: true, snapshot: { rv, keys, get } };
   }
 }

@@ -21,14 +21,22 @@ export function serveGet(ctx: RequestContext, namespace: string, name: string): 
   if (rvText !== '' && rvText !== '0') {
     const rv = parseResourceVersion(rvText);
     if (!rv.ok) return sendStatus(ctx.res, rv.error);
-    if (rv.value > store.resourceVersion) return sendStatus(ctx.res, tooLargeResourceVersion(rv.value, store.resourceVersion));
+    if (rv.value > store.resourceVersion)
+      return sendStatus(ctx.res, tooLargeResourceVersion(rv.value, store.resourceVersion));
   }
   const lease = store.get(storeKey(namespace, name));
   if (lease === undefined) return sendStatus(ctx.res, notFound(name, resource));
   if (representation.kind === 'table') {
     const include = parseIncludeObject(ctx.url.searchParams.get('includeObject'));
     const rv = String(store.resourceVersion);
-    const table = leaseTable([lease], { resourceVersion: rv }, ctx.state.ops.now(), include, representation.version, resource);
+    const table = leaseTable(
+      [lease],
+      { resourceVersion: rv },
+      ctx.state.ops.now(),
+      include,
+      representation.version,
+      resource,
+    );
     return sendJsonText(ctx.res, 200, JSON.stringify(table));
   }
   sendJsonText(ctx.res, 200, typedJson(lease, resource));
@@ -53,8 +61,25 @@ export function serveList(ctx: RequestContext, request: ListRequest): void {
   if (!page.ok) return sendStatus(ctx.res, page.error);
   if (representation.kind === 'table') {
     const include = parseIncludeObject(ctx.url.searchParams.get('includeObject'));
-    const meta = { resourceVersion: String(page.value.rv), continueToken: page.value.continueToken, remainingItemCount: page.value.remainingItemCount };
-    return sendJsonText(ctx.res, 200, JSON.stringify(leaseTable(page.value.items, meta, ctx.state.ops.now(), include, representation.version, ctx.state.ops.resource)));
+    const meta = {
+      resourceVersion: String(page.value.rv),
+      continueToken: page.value.continueToken,
+      remainingItemCount: page.value.remainingItemCount,
+    };
+    return sendJsonText(
+      ctx.res,
+      200,
+      JSON.stringify(
+        leaseTable(
+          page.value.items,
+          meta,
+          ctx.state.ops.now(),
+          include,
+          representation.version,
+          ctx.state.ops.resource,
+        ),
+      ),
+    );
   }
   sendJsonText(ctx.res, 200, listJson(page.value, ctx.state.ops.resource));
 }

@@ -41,7 +41,12 @@ function objectEncoder(resource: ResourceInfo): Encoder {
   return (type, object) => `{"type":"${type}","object":${typedJson(object, resource)}}`;
 }
 
-function tableEncoder(representation: Extract<Representation, { kind: 'table' }>, include: IncludeObject, now: () => number, resource: ResourceInfo): Encoder {
+function tableEncoder(
+  representation: Extract<Representation, { kind: 'table' }>,
+  include: IncludeObject,
+  now: () => number,
+  resource: ResourceInfo,
+): Encoder {
   return (type, object) => {
     const rv = stringAt(objectAt(object, 'metadata'), 'resourceVersion') ?? '';
     const table = leaseTable([object], { resourceVersion: rv }, now(), include, representation.version, resource);
@@ -52,7 +57,10 @@ function tableEncoder(representation: Extract<Representation, { kind: 'table' }>
 function bookmarkLine(rv: number, initialEventsEnd: boolean, resource: ResourceInfo): string {
   const metadata: JsonObject = { resourceVersion: String(rv) };
   if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END]: 'true' };
-  return JSON.stringify({ type: 'BOOKMARK', object: { kind: resource.kind, apiVersion: resource.groupVersion, metadata } });
+  return JSON.stringify({
+    type: 'BOOKMARK',
+    object: { kind: resource.kind, apiVersion: resource.groupVersion, metadata },
+  });
 }
 
 function isUnfiltered(selection: Selection): boolean {
@@ -60,7 +68,11 @@ function isUnfiltered(selection: Selection): boolean {
 }
 
 /** How one stored change looks through a watcher's selection (or undefined if invisible to it). */
-export function visibleEvent(event: StoreEvent, selection: Selection, unfiltered: boolean): { type: EventType; object: JsonObject } | undefined {
+export function visibleEvent(
+  event: StoreEvent,
+  selection: Selection,
+  unfiltered: boolean,
+): { type: EventType; object: JsonObject } | undefined {
   if (unfiltered) return event;
   const now = event.type !== 'DELETED' && matchesSelection(selection, event.object, event.key);
   const before = event.prev !== undefined && matchesSelection(selection, event.prev, event.key);
@@ -82,7 +94,10 @@ export function serveWatch(
   const selection: Selection = { namespace: request.namespace, labels: request.labels, fields: request.fields };
   const unfiltered = isUnfiltered(selection);
   const { resource } = deps;
-  const encode = representation.kind === 'table' ? tableEncoder(representation, include, deps.now, resource) : objectEncoder(resource);
+  const encode =
+    representation.kind === 'table'
+      ? tableEncoder(representation, include, deps.now, resource)
+      : objectEncoder(resource);
   let unsubscribe: () => void = () => undefined;
   const timeoutMs = watchTimeoutMs(request.timeoutSeconds, Math.random());
   const stream: WatchStream = new WatchStream(res, {
@@ -101,12 +116,14 @@ export function serveWatch(
     deps.fault?.onEffect();
     stream.goLive();
     const every = idle.bookmarkEveryMs;
-    if (every !== undefined) stream.every(every, () => stream.send(bookmarkLine(store.resourceVersion, false, resource), false));
+    if (every !== undefined)
+      stream.every(every, () => stream.send(bookmarkLine(store.resourceVersion, false, resource), false));
     return;
   }
 
   const rvText = request.resourceVersion ?? '';
-  const fromState = request.sendInitialEvents === true || ((rvText === '' || rvText === '0') && request.sendInitialEvents !== false);
+  const fromState =
+    request.sendInitialEvents === true || ((rvText === '' || rvText === '0') && request.sendInitialEvents !== false);
   if (fromState) {
     const snapshot = store.current();
     for (const key of snapshot.keys) {
@@ -134,5 +151,8 @@ export function serveWatch(
     const visible = visibleEvent(event, selection, unfiltered);
     if (visible !== undefined) stream.send(encode(visible.type, visible.object));
   });
-  if (request.allowWatchBookmarks) stream.every(deps.bookmarkIntervalMs, () => stream.send(bookmarkLine(store.resourceVersion, false, resource), false));
+  if (request.allowWatchBookmarks)
+    stream.every(deps.bookmarkIntervalMs, () =>
+      stream.send(bookmarkLine(store.resourceVersion, false, resource), false),
+    );
 }

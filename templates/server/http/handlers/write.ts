@@ -1,4 +1,3 @@
-
 import { parseYaml } from '../../decode/yaml.js';
 import { applyLease } from '../../operations/apply.js';
 import { createLease } from '../../operations/create.js';
@@ -29,7 +28,9 @@ const PATCH_TYPES: Record<string, NonApplyPatchType | 'apply'> = {
 };
 
 function unknownFormat(accepted: string): StatusError {
-  return unsupportedMediaType(`the body of the request was in an unknown format - accepted media types include: ${accepted}`);
+  return unsupportedMediaType(
+    `the body of the request was in an unknown format - accepted media types include: ${accepted}`,
+  );
 }
 
 /** Parses a create/replace body; a missing Content-Type is read as JSON, as most test clients expect. */
@@ -56,13 +57,25 @@ async function readWrite(
 async function decodeObjectWrite(
   ctx: RequestContext,
   kind: 'Create' | 'Update',
-): Promise<Result<{ options: WriteRequest; lease: Parameters<typeof createLease>[2]; headers: Record<string, string[]> }, StatusError>> {
+): Promise<
+  Result<
+    { options: WriteRequest; lease: Parameters<typeof createLease>[2]; headers: Record<string, string[]> },
+    StatusError
+  >
+> {
   const { options, body } = await readWrite(ctx, kind, false);
   if (!options.ok) return options;
   if (!body.ok) return body;
   const parsed = parseObjectBody(body.value, contentType(ctx.req.headers['content-type']));
   if (!parsed.ok) return parsed;
-  const decoded = decodeValue(parsed.value.value, parsed.value.duplicates, ctx.state.ops.schema, options.value.fieldValidation, parsed.value.numbers, ctx.state.ops.resource);
+  const decoded = decodeValue(
+    parsed.value.value,
+    parsed.value.duplicates,
+    ctx.state.ops.schema,
+    options.value.fieldValidation,
+    parsed.value.numbers,
+    ctx.state.ops.resource,
+  );
   if (!decoded.ok) return decoded;
   return ok({ options: options.value, lease: decoded.value.lease, headers: warningHeaders(decoded.value.warnings) });
 }
@@ -103,7 +116,12 @@ export async function servePatch(ctx: RequestContext, namespace: string, name: s
   if (isApply) {
     const applied = applyLease(ops, namespace, name, body.value, options.value.force, options.value);
     if (!applied.ok) return sendStatus(ctx.res, applied.error);
-    return sendJsonText(ctx.res, applied.value.created ? 201 : 200, typedJson(applied.value.object, ops.resource), warningHeaders(applied.value.warnings));
+    return sendJsonText(
+      ctx.res,
+      applied.value.created ? 201 : 200,
+      typedJson(applied.value.object, ops.resource),
+      warningHeaders(applied.value.warnings),
+    );
   }
   const patched = patchLease(ops, namespace, name, patchType, body.value, options.value);
   if (!patched.ok) return sendStatus(ctx.res, patched.error);

@@ -27,7 +27,17 @@ export async function serveDelete(ctx: RequestContext, namespace: string, name: 
   const finalizers = metadata === undefined ? undefined : metadata['finalizers'];
   const kept = Array.isArray(finalizers) && finalizers.length > 0;
   if (kept) return sendJsonText(ctx.res, 200, typedJson(deleted.value, ctx.state.ops.resource));
-  sendJsonText(ctx.res, 200, JSON.stringify(deletedStatus(name, metadata === undefined ? undefined : stringAt(metadata, 'uid'), ctx.state.ops.resource.plural)));
+  sendJsonText(
+    ctx.res,
+    200,
+    JSON.stringify(
+      deletedStatus(
+        name,
+        metadata === undefined ? undefined : stringAt(metadata, 'uid'),
+        ctx.state.ops.resource.plural,
+      ),
+    ),
+  );
 }
 
 export async function serveDeleteCollection(ctx: RequestContext, namespace: string): Promise<void> {
@@ -48,5 +58,11 @@ export async function serveDeleteCollection(ctx: RequestContext, namespace: stri
 }
 
 function deletedStatus(name: string, uid: string | undefined, plural: string): object {
-  return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: 'coordination.k8s.io', kind: plural, ...(uid !== undefined ? { uid } : {}) } };
+  return {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Success',
+    details: { name, group: 'coordination.k8s.io', kind: plural, ...(uid !== undefined ? { uid } : {}) },
+  };
 }

@@ -35,7 +35,10 @@ export function serveOpenApiV2(ctx: RequestContext): void {
   const { openapi } = ctx.state;
   const accept = ctx.req.headers.accept ?? '';
   if (OPENAPI_V2_PROTOBUF_ACCEPT.some((type) => accept.includes(type))) {
-    ctx.res.writeHead(200, { 'Content-Type': OPENAPI_V2_PROTOBUF_CONTENT_TYPE, 'Content-Length': openapi.v2Protobuf.length });
+    ctx.res.writeHead(200, {
+      'Content-Type': OPENAPI_V2_PROTOBUF_CONTENT_TYPE,
+      'Content-Length': openapi.v2Protobuf.length,
+    });
     ctx.res.end(openapi.v2Protobuf);
     return;
   }
