@@ -56,6 +56,27 @@ describe('cli', () => {
     expect(parseCommand(['serve', '--nope']).ok).toBe(false);
   });
 
+  it.each([
+    ['CoordinatedLeaderElection=true', true],
+    ['CoordinatedLeaderElection=True', true],
+    ['CoordinatedLeaderElection=1', true],
+    ['CoordinatedLeaderElection=t', true],
+    ['CoordinatedLeaderElection=false', false],
+    ['CoordinatedLeaderElection=F', false],
+    ['CoordinatedLeaderElection=0', false],
+  ])('--feature-gates %s reads the value as Go strconv.ParseBool does', (gate, enabled) => {
+    const parsed = parseCommand(['serve', '--feature-gates', gate]);
+    expect(parsed.ok && parsed.value.kind === 'serve' && parsed.value.args.coordinatedLeaderElection).toBe(enabled);
+  });
+
+  it.each(['CoordinatedLeaderElection=yes', 'CoordinatedLeaderElection', 'OtherGate=true'])(
+    '--feature-gates %s is refused with one line',
+    (gate) => {
+      const parsed = parseCommand(['serve', '--feature-gates', gate]);
+      expect(parsed.ok ? '' : parsed.error).toMatch(/^--feature-gates: unrecognized feature gate: /);
+    },
+  );
+
   it('prints usage for --help and fails with 2 on bad arguments', async () => {
     const help = capture();
     expect(await main(['--help'], help.io)).toBe(0);

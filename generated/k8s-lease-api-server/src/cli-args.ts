@@ -136,12 +136,14 @@ function applyValue(args: ServeArgs, flag: string, value: string): Result<void, 
     }
     case '--feature-gates': {
       for (const gate of value.split(',')) {
-        const match = /^CoordinatedLeaderElection=(true|false)$/.exec(gate.trim());
+        // component-base's featureGate.Set reads the value with strconv.ParseBool, so 1, t, T, TRUE, True and
+        // their false counterparts are accepted as well.
+        const match = /^CoordinatedLeaderElection=(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.exec(gate.trim());
         if (match === null)
           return err(
             `--feature-gates: unrecognized feature gate: ${JSON.stringify(gate)} (only CoordinatedLeaderElection=true|false)`,
           );
-        args.coordinatedLeaderElection = match[1] === 'true';
+        args.coordinatedLeaderElection = /^(1|t|T|TRUE|true|True)$/.test(match[1]!);
       }
       return ok(undefined);
     }
