@@ -37,7 +37,7 @@ export const SERVER_PACKAGE: HandWrittenPackage = {
   name: 'k8s-lease-api-server',
   source: 'server',
   skeleton: 'server-package',
-  dependencies: ['@peculiar/x509', 'fast-json-patch', 'protobufjs', 'reflect-metadata', 'yaml'],
+  dependencies: ['@peculiar/x509', 'fast-json-patch', 'protobufjs', 're2js', 'reflect-metadata', 'yaml'],
   shipsOpenApi: true,
 };
 
