@@ -18,7 +18,13 @@ import type { ScenarioBuild } from './build.js';
 import type { Matrix, MatrixRow } from './matrix.js';
 import { matrixRow, writeMatrix } from './matrix.js';
 import { PROCESS_RUNTIMES, run, stepsOf, versionOf } from './runtimes.js';
-import { REDIRECTED_LEASE, STEP_NAMES, WATCH_SELECTOR } from './scenario.js';
+import {
+  REDIRECTED_LEASE,
+  STEP_NAMES,
+  THROTTLE_RETRY_AFTER_SECONDS,
+  THROTTLED_LEASE,
+  WATCH_SELECTOR,
+} from './scenario.js';
 import type { StepResult } from './scenario.js';
 
 const path = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
@@ -34,22 +40,46 @@ let pages: Server;
 let pageOrigin: string;
 let built: ScenarioBuild;
 const injected: InjectedWatchFault[] = [];
+/** Namespaces in which the server answered a read with the injected 429. */
+const throttled: string[] = [];
 const rows = new Map<string, MatrixRow>();
 
 /** Per run (the pid): builds and Deno's cache, removed afterwards. */
 const scratch = join(path('../../.tmp/runtimes/'), String(process.pid));
 const namespaceOf = (id: string): string => `rt-${id}`;
 
-/** The scenario's first watch connection in `namespace` is cut inside its second event's line; its redirected read gets a 307. */
+/**
+ * The scenario's first watch connection in `namespace` is cut inside its second event's line; its redirected read
+ * gets a 307; its first read of the throttled Lease a 429.
+ */
 function arrangeFaults(namespace: string): void {
   const nsPath = `${LEASES}/namespaces/${namespace}/leases`;
   server.setFaults({
-    httpError: {
-      status: 307,
-      reason: 'TemporaryRedirect',
-      headers: { Location: `${server.url}${nsPath}/alpha` },
-      when: (r) => r.path === `${nsPath}/${REDIRECTED_LEASE}`,
-    },
+    httpError: [
+      {
+        status: 307,
+        reason: 'TemporaryRedirect',
+        headers: { Location: `${server.url}${nsPath}/alpha` },
+        when: (r) => r.path === `${nsPath}/${REDIRECTED_LEASE}`,
+      },
+      {
+        // What kube-apiserver's max-in-flight and APF filters send (filters/maxinflight.go tooManyRequests):
+        // Retry-After and http.Error's plain text, no Status.
+        status: 429,
+        count: 1,
+        body: 'Too many requests, please try again later.\n',
+        headers: {
+          'Content-Type': 'text/plain; charset=utf-8',
+          'X-Content-Type-Options': 'nosniff',
+          'Retry-After': String(THROTTLE_RETRY_AFTER_SECONDS),
+        },
+        when: (r) => {
+          const hit = r.verb === 'get' && r.path === `${nsPath}/${THROTTLED_LEASE}`;
+          if (hit) throttled.push(namespace);
+          return hit;
+        },
+      },
+    ],
     watch: [
       {
         kind: 'cut',
@@ -61,6 +91,10 @@ function arrangeFaults(namespace: string): void {
     ],
     onWatchFault: (fault) => injected.push(fault),
   });
+}
+
+function throttlesIn(namespace: string): number {
+  return throttled.filter((ns) => ns === namespace).length;
 }
 
 function cutsIn(namespace: string): number {
@@ -120,7 +154,7 @@ afterAll(async () => {
 
 describe('the client runs the same scenario in every runtime', () => {
   for (const runtime of PROCESS_RUNTIMES) {
-    it(`${runtime.label}: create, read, stale-replace conflict, apply, paged list, watch across a cut, informer, abort, timeout, no redirect`, async () => {
+    it(`${runtime.label}: create, read, stale-replace conflict, apply, paged list, watch across a cut, informer, abort, timeout, no redirect, warning, Retry-After`, async () => {
       const version = await versionOf(runtime);
       expect(version, `${runtime.binary} is not ${runtime.label}`).toMatch(runtime.expectVersion);
       const namespace = namespaceOf(runtime.id);
@@ -136,6 +170,7 @@ describe('the client runs the same scenario in every runtime', () => {
         out.stderr === '' ? '' : `\nstderr: ${out.stderr.slice(0, 2000)}`,
       );
       expect(cutsIn(namespace), 'the server cut the watch connection').toBe(1);
+      expect(throttlesIn(namespace), 'the server throttled one read').toBe(1);
       expect(out.code).toBe(0);
     });
   }
@@ -171,6 +206,7 @@ describe('the client runs the same scenario in every runtime', () => {
         errors.length === 0 ? '' : `\npage errors: ${errors.join('; ')}`,
       );
       expect(cutsIn(namespace), 'the server cut the watch connection').toBe(1);
+      expect(throttlesIn(namespace), 'the server throttled one read').toBe(1);
 
       // The dashboard: Leases labelled dashboard=live in any namespace, listed and then kept current by the watch.
       const write = (result: { ok: boolean; error?: { message: string } }): void => {

@@ -2,7 +2,7 @@
 // against the Lease API server. It imports only the built client package and platform globals (fetch,
 // AbortController, TextDecoder, timers): the same file runs in Node, Deno, Bun and Chromium. The test
 // (matrix.test.ts) arranges the server side: a namespace per runtime, and a watch connection to cut.
-import type { Lease } from 'k8s-lease-client';
+import type { ApiWarning, Lease, RetryEvent } from 'k8s-lease-client';
 import {
   createClient,
   createLeaseInformerForAllNamespaces,
@@ -16,6 +16,8 @@ import {
   replaceNamespacedLease,
   RequestTimeoutError,
   watchNamespacedLeases,
+  withRetries,
+  withWarnings,
 } from 'k8s-lease-client';
 
 export interface ScenarioConfig {
@@ -41,11 +43,16 @@ export const STEP_NAMES = [
   'abort',
   'timeout',
   'redirect',
+  'warning',
+  'retryAfter',
 ] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 
 /** The test answers a read of this Lease with a 307 to the Lease `alpha`: following it would quietly read another object. */
 export const REDIRECTED_LEASE = 'redirected';
+/** The test answers the first read of this Lease with kube-apiserver's 429 (Retry-After: THROTTLE_RETRY_AFTER_SECONDS). */
+export const THROTTLED_LEASE = 'throttled';
+export const THROTTLE_RETRY_AFTER_SECONDS = 1;
 /** Label of the Leases the watch step watches; the test cuts the first watch connection with this selector. */
 export const WATCH_SELECTOR = 'scenario=watch';
 /** A step that takes longer than this has hung; it fails rather than blocking the whole runtime. */
@@ -278,6 +285,61 @@ async function redirectStep(client: Client, ns: string): Promise<string> {
   }
 }
 
+/** The platform's fetch, looked up per call and never called as a method of another object (Illegal invocation in browsers). */
+const platformFetch: typeof fetch = (input, init) => fetch(input, init);
+
+/**
+ * A create with unknown fields and fieldValidation=Warn: kube-apiserver stores the Lease and answers
+ * `Warning: 299 - "unknown field \"spec.foo\""` per dropped field. The non-ASCII name travels as UTF-8 header
+ * bytes, which each runtime's fetch hands over as Latin-1; a browser shows the header only when exposed by CORS.
+ */
+async function warningStep(base: Client, ns: string): Promise<string> {
+  const warnings: ApiWarning[] = [];
+  const client = createClient({ baseUrl: base.baseUrl, fetch: withWarnings(platformFetch, (w) => warnings.push(w)) });
+  const body = lease('warned', 'warner');
+  // Fields the Lease type does not have, as an older or newer client's object would carry.
+  const withUnknown = { ...body, spec: { ...body.spec, foo: 1, größe: 'XL' } } as Lease;
+  const created = await createNamespacedLease(client, {
+    namespace: ns,
+    fieldValidation: 'Warn',
+    body: withUnknown,
+  });
+  expectThat(created.metadata?.name === 'warned', `created ${JSON.stringify(created.metadata?.name)}`);
+  const seen = warnings.map((w) => `${w.code} ${w.method} ${w.text}`).sort();
+  const expected = ['299 POST unknown field "spec.foo"', '299 POST unknown field "spec.größe"'];
+  expectThat(
+    seen.join('|') === expected.join('|'),
+    `warnings ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`,
+  );
+  return `onWarning got ${seen.map((s) => s.slice('299 POST '.length)).join(', ')}`;
+}
+
+/**
+ * The test answers the first read of THROTTLED_LEASE as kube-apiserver's max-in-flight and priority-and-fairness
+ * filters do: 429, `Retry-After`, a plain-text body (no Status whose retryAfterSeconds could stand in for the
+ * header). withRetries must wait what the header asks, not its own backoff (1 ms here), then read the Lease.
+ */
+async function retryAfterStep(base: Client, ns: string): Promise<string> {
+  await createNamespacedLease(base, { namespace: ns, body: lease(THROTTLED_LEASE, 'throttled-holder') });
+  const retries: RetryEvent[] = [];
+  const client = createClient({
+    baseUrl: base.baseUrl,
+    fetch: withRetries(platformFetch, { baseDelayMs: 1, maxDelayMs: 5_000, onRetry: (e) => retries.push(e) }),
+  });
+  const read = await readNamespacedLease(client, { namespace: ns, name: THROTTLED_LEASE });
+  expectThat(
+    read.spec?.holderIdentity === 'throttled-holder',
+    `read holderIdentity ${JSON.stringify(read.spec?.holderIdentity)}`,
+  );
+  const seen = retries.map((e) => `attempt ${e.attempt} after ${e.reason}: wait ${e.delayMs} ms`);
+  const expected = [`attempt 1 after TooManyRequests: wait ${THROTTLE_RETRY_AFTER_SECONDS * 1000} ms`];
+  expectThat(
+    seen.join('|') === expected.join('|'),
+    `retries ${JSON.stringify(seen)}, expected ${JSON.stringify(expected)}`,
+  );
+  return `${seen.join()} (Retry-After: ${THROTTLE_RETRY_AFTER_SECONDS}), then read`;
+}
+
 const STEPS: Record<StepName, (client: Client, namespace: string) => Promise<string>> = {
   create: createStep,
   read: readStep,
@@ -289,6 +351,8 @@ const STEPS: Record<StepName, (client: Client, namespace: string) => Promise<str
   abort: abortStep,
   timeout: timeoutStep,
   redirect: redirectStep,
+  warning: warningStep,
+  retryAfter: retryAfterStep,
 };
 
 function guarded<T>(work: Promise<T>): Promise<T> {
