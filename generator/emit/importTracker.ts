@@ -45,7 +45,7 @@ export function createImportTracker(specifier: (module: string) => string = (mod
       // Two bindings of one name would not compile; a spec model named like a runtime export (e.g. `Client`) gets here.
       throw new GeneratorError(
         'unsupported-schema',
-        `one emitted module would import ${local} as both ${earlier.name} from ${earlier.module} and ${name} from ${from}`,
+        `${local} would be imported twice: ${earlier.name} from ${earlier.module} and ${name} from ${from}`,
       );
     } else earlier.isValue ||= isValue;
     return local;

@@ -5,7 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { createImportTracker, type ImportTracker } from '../../generator/emit/importTracker.js';
 import { createEmitProject } from '../../generator/emit/tsProject.js';
+import { emitRelease } from '../../generator/emit/emitRelease.js';
 import { GeneratorError } from '../../generator/errors.js';
+import type { GroupVersionIr } from '../../generator/ir/types.js';
+import { leaseIr } from '../helpers/project.js';
 
 /** The import declarations as printed into a file. */
 function printed(imports: ImportTracker): string {
@@ -111,7 +114,28 @@ describe('import tracker', () => {
     const clash = (): string => imports.type(other[0], other[1], other[1] === 'Client' ? undefined : 'Client');
     expect(clash).toThrow(GeneratorError);
     expect(clash).toThrow(
-      `one emitted module would import Client as both Client from ../runtime/transport.js and ${other[1]} from ${other[0]}`,
+      `Client would be imported twice: Client from ../runtime/transport.js and ${other[1]} from ${other[0]}`,
+    );
+  });
+});
+
+describe('a spec model named like a runtime export', () => {
+  it('stops generation with one line naming the document, the module and both imports', () => {
+    // `Status` renamed to `Client`: the delete operations' 200 body would then clash with the runtime's Client.
+    const lease = JSON.parse(JSON.stringify(leaseIr('1.35.0')).replaceAll('"Status"', '"Client"')) as GroupVersionIr;
+    let error: unknown;
+    try {
+      emitRelease(createEmitProject(), {
+        ir: { release: lease.release, groupVersions: [lease] },
+        documentPath: 'spec/openapi/test.json',
+        contentHash: 'sha256:test',
+      });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(GeneratorError);
+    expect((error as GeneratorError).toLine()).toBe(
+      'error: spec/openapi/test.json: src/v1_35/operations.ts: Client would be imported twice: Client from ../runtime/transport.js and Client from ./models.js',
     );
   });
 });
