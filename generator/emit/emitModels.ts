@@ -8,6 +8,7 @@ import type { GroupVersionIr, ModelIr } from '../ir/types.js';
 import { jsDocs, sinceTag } from './jsDoc.js';
 import { propertyName, typeText } from './typeText.js';
 import { RELEASE_FOLDER, relocateRuntime, type ModulePlace } from './modulePlace.js';
+import { createImportTracker, type ImportTracker } from './importTracker.js';
 
 /** Models another module of the release already declares, re-exported from there instead of declared twice. */
 export interface SharedModels {
@@ -31,35 +32,24 @@ export function modelStatements(
 ): Array<string | StatementStructures> {
   const reexported = ir.models.filter((m) => shared?.schemaNames.has(m.schemaName) === true);
   const own = ir.models.filter((m) => !reexported.includes(m));
+  const imports = createImportTracker((module) => relocateRuntime(module, place));
   const statements: Array<string | StatementStructures> = [];
-  const timestamps = own.filter((m) => m.shape.kind === 'timestamp');
-  if (timestamps.length > 0) {
-    statements.push({
-      kind: StructureKind.ImportDeclaration,
-      isTypeOnly: true,
-      moduleSpecifier: relocateRuntime('../runtime/time.js', place),
-      namedImports: timestamps.map((m) => ({
-        name: m.shape.kind === 'timestamp' && m.shape.precision === 'microseconds' ? 'MicroTime' : 'Time',
-        alias: `${m.name}String`,
-      })),
-    });
-  }
   if (shared !== undefined && reexported.length > 0) {
     // Imported as well as exported: this module's own models name them.
-    const names = reexported.map((m) => m.name).sort();
-    statements.push({
-      kind: StructureKind.ImportDeclaration,
-      isTypeOnly: true,
-      moduleSpecifier: shared.module,
-      namedImports: names,
-    });
+    const names = reexported.map((m) => imports.type(shared.module, m.name)).sort();
     statements.push({ kind: StructureKind.ExportDeclaration, isTypeOnly: true, namedExports: names });
   }
-  for (const model of [...own].sort((a, b) => (a.name < b.name ? -1 : 1))) statements.push(modelStatement(model));
-  return statements;
+  for (const model of [...own].sort((a, b) => (a.name < b.name ? -1 : 1)))
+    statements.push(modelStatement(model, imports));
+  return [...imports.declarations(), ...statements];
 }
 
-function modelStatement(model: ModelIr): InterfaceDeclarationStructure | TypeAliasDeclarationStructure {
+const TIME = '../runtime/time.js';
+
+function modelStatement(
+  model: ModelIr,
+  imports: ImportTracker,
+): InterfaceDeclarationStructure | TypeAliasDeclarationStructure {
   const docs = jsDocs(model.description, [{ tagName: 'see', text: model.schemaName }, ...sinceTag(model)]);
   switch (model.shape.kind) {
     case 'object':
@@ -84,7 +74,18 @@ function modelStatement(model: ModelIr): InterfaceDeclarationStructure | TypeAli
           : {}),
       };
     case 'timestamp':
-      return { kind: StructureKind.TypeAlias, name: model.name, isExported: true, docs, type: `${model.name}String` };
+      return {
+        kind: StructureKind.TypeAlias,
+        name: model.name,
+        isExported: true,
+        docs,
+        // The runtime's branded string under a local alias: the model itself takes the runtime's name.
+        type: imports.type(
+          TIME,
+          model.shape.precision === 'microseconds' ? 'MicroTime' : 'Time',
+          `${model.name}String`,
+        ),
+      };
     case 'alias':
       return {
         kind: StructureKind.TypeAlias,

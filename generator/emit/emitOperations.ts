@@ -110,12 +110,9 @@ export function operationStatements(
   ir: GroupVersionIr,
   place: ModulePlace = RELEASE_FOLDER,
 ): Array<string | StatementStructures> {
-  const imports = createImportTracker();
+  const imports = createImportTracker((module) => relocateRuntime(module, place));
   const declarations = clientOperations(ir).flatMap((operation) => operationDeclarations(operation, imports));
-  return [
-    ...imports.declarations().map((d) => ({ ...d, moduleSpecifier: relocateRuntime(d.moduleSpecifier, place) })),
-    ...declarations,
-  ];
+  return [...imports.declarations(), ...declarations];
 }
 
 function operationDeclarations(operation: OperationIr, imports: ImportTracker): StatementStructures[] {

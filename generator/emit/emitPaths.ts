@@ -3,6 +3,9 @@ import type { GroupVersionIr, PathTemplateIr } from '../ir/types.js';
 import { deprecationNote, jsDocs } from './jsDoc.js';
 import { clientOperations } from './emitOperations.js';
 import { RELEASE_FOLDER, relocateRuntime, type ModulePlace } from './modulePlace.js';
+import { createImportTracker, type ImportTracker } from './importTracker.js';
+
+const PATH_SEGMENTS = '../runtime/pathSegments.js';
 
 /** Which runtime validator guards which path parameter; anything else is held to the stricter name rules. */
 function segmentValidator(parameter: string): 'namespaceSegment' | 'nameSegment' {
@@ -24,23 +27,16 @@ export function pathStatements(
 ): Array<string | StatementStructures> {
   const used = new Set(clientOperations(ir).map((o) => o.path));
   const paths = ir.paths.filter((p) => used.has(p.template));
-  const validators = [...new Set(paths.flatMap((p) => p.parameters.map(segmentValidator)))].sort();
+  const imports = createImportTracker((module) => relocateRuntime(module, place));
   const statements: Array<string | StatementStructures> = [];
-  if (validators.length > 0) {
-    statements.push({
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: relocateRuntime('../runtime/pathSegments.js', place),
-      namedImports: validators,
-    });
-  }
   for (const path of paths) {
     // A path is deprecated when all its operations are; the note is what the spec says about them.
     const note = path.deprecated
       ? deprecationNote(ir.operations.find((o) => o.path === path.template)?.description ?? '')
       : undefined;
-    statements.push(path.parameters.length === 0 ? constantPath(path, note) : pathFunction(path, note));
+    statements.push(path.parameters.length === 0 ? constantPath(path, note) : pathFunction(path, note, imports));
   }
-  return statements;
+  return [...imports.declarations(), ...statements];
 }
 
 function constantPath(path: PathTemplateIr, deprecation: string | undefined): StatementStructures {
@@ -56,13 +52,21 @@ function constantPath(path: PathTemplateIr, deprecation: string | undefined): St
   };
 }
 
-function pathFunction(path: PathTemplateIr, deprecation: string | undefined): StatementStructures {
+function pathFunction(
+  path: PathTemplateIr,
+  deprecation: string | undefined,
+  imports: ImportTracker,
+): StatementStructures {
   let body = '';
   let rest = path.template;
   for (const parameter of path.parameters) {
     const marker = `{${parameter}}`;
     const at = rest.indexOf(marker);
-    body += templateLiteralText(rest.slice(0, at)) + '${' + `${segmentValidator(parameter)}(${parameter})` + '}';
+    body +=
+      templateLiteralText(rest.slice(0, at)) +
+      '${' +
+      `${imports.value(PATH_SEGMENTS, segmentValidator(parameter))}(${parameter})` +
+      '}';
     rest = rest.slice(at + marker.length);
   }
   body += templateLiteralText(rest);

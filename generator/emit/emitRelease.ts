@@ -9,6 +9,7 @@ import type { GroupVersionIr, ReleaseIr } from '../ir/types.js';
 import { releaseModuleName } from '../shared/releaseNames.js';
 import { groupVersionNamespace } from '../shared/groupVersion.js';
 import { checkModelCompleteness } from './checkCompleteness.js';
+import { GeneratorError, isGeneratorError } from '../errors.js';
 import { generatedHeader } from './header.js';
 import { modelStatements, type SharedModels } from './emitModels.js';
 import { clientOperations, operationStatements } from './emitOperations.js';
@@ -91,21 +92,14 @@ interface GroupVersionPlace {
 function emitGroupVersion(project: Project, gv: GroupVersionIr, where: GroupVersionPlace): Map<string, string> {
   const { folder, place, header } = where;
   const files = new Map<string, string>();
-  const models = printSourceFile(project, `/src/${folder}/models.ts`, header, modelStatements(gv, place, where.shared));
+  const printModule = (module: string, build: () => Array<string | StatementStructures>) =>
+    printSourceFile(project, `/src/${folder}/${module}`, header, reportedIn(`src/${folder}/${module}`, where, build));
+  const models = printModule('models.ts', () => modelStatements(gv, place, where.shared));
   checkModelCompleteness(gv, models.sourceFile, where.documentPath);
   files.set(`${folder}/models.ts`, models.text);
-  files.set(
-    `${folder}/paths.ts`,
-    printSourceFile(project, `/src/${folder}/paths.ts`, header, pathStatements(gv, place)).text,
-  );
-  files.set(
-    `${folder}/operations.ts`,
-    printSourceFile(project, `/src/${folder}/operations.ts`, header, operationStatements(gv, place)).text,
-  );
-  files.set(
-    `${folder}/watches.ts`,
-    printSourceFile(project, `/src/${folder}/watches.ts`, header, watchStatements(gv, place)).text,
-  );
+  files.set(`${folder}/paths.ts`, printModule('paths.ts', () => pathStatements(gv, place)).text);
+  files.set(`${folder}/operations.ts`, printModule('operations.ts', () => operationStatements(gv, place)).text);
+  files.set(`${folder}/watches.ts`, printModule('watches.ts', () => watchStatements(gv, place)).text);
   if (place !== RELEASE_FOLDER) {
     files.set(
       `${folder}/index.ts`,
@@ -122,6 +116,23 @@ function emitGroupVersion(project: Project, gv: GroupVersionIr, where: GroupVers
     );
   }
   return files;
+}
+
+/**
+ * A module's statements; what an emitter refuses without knowing where (two imports of one name, from a spec model
+ * named like a runtime export) is reported against the document, naming the module.
+ */
+function reportedIn(
+  module: string,
+  where: GroupVersionPlace,
+  build: () => Array<string | StatementStructures>,
+): Array<string | StatementStructures> {
+  try {
+    return build();
+  } catch (error) {
+    if (!isGeneratorError(error) || error.file !== undefined) throw error;
+    throw new GeneratorError(error.code, `${module}: ${error.message}`, { file: where.documentPath });
+  }
 }
 
 function groupVersionExports(gv: GroupVersionIr): StatementStructures[] {

@@ -4,6 +4,7 @@ import { jsDocs, sinceTag } from './jsDoc.js';
 import { pathBuilderCall } from './emitPaths.js';
 import { propertyName, typeText } from './typeText.js';
 import { RELEASE_FOLDER, relocateRuntime, type ModulePlace } from './modulePlace.js';
+import { createImportTracker, type ImportTracker } from './importTracker.js';
 
 /** List parameters that choose which objects a watch, listAll or informer covers; paging and watch parameters are the runtime's. */
 const SELECTION_PARAMETERS: ReadonlySet<string> = new Set(['labelSelector', 'fieldSelector']);
@@ -56,39 +57,22 @@ export function watchStatements(
   place: ModulePlace = RELEASE_FOLDER,
 ): Array<string | StatementStructures> {
   const collections = collectionFunctions(ir);
-  if (collections.length === 0) return [];
-  const kinds = [...new Set(collections.map((c) => c.kind))].sort();
-  const statements: Array<string | StatementStructures> = [
-    {
-      kind: StructureKind.ImportDeclaration,
-      isTypeOnly: true,
-      moduleSpecifier: relocateRuntime('../runtime/transport.js', place),
-      namedImports: ['Client'],
-    },
-    {
-      kind: StructureKind.ImportDeclaration,
-      isTypeOnly: true,
-      moduleSpecifier: relocateRuntime('../runtime/watch/index.js', place),
-      namedImports: ['Informer', 'InformerHandlers', 'ListAllOptions', 'WatchNotification', 'WatchOptions'],
-    },
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: relocateRuntime('../runtime/watch/index.js', place),
-      namedImports: ['createInformer', 'listAll', 'watch'],
-    },
-    { kind: StructureKind.ImportDeclaration, isTypeOnly: true, moduleSpecifier: './models.js', namedImports: kinds },
-    {
-      kind: StructureKind.ImportDeclaration,
-      moduleSpecifier: './paths.js',
-      namedImports: [...new Set(collections.map((c) => c.list.pathBuilder))].sort(),
-    },
-  ];
-  for (const c of collections) statements.push(...collectionDeclarations(c));
-  return statements;
+  const imports = createImportTracker((module) => relocateRuntime(module, place));
+  const declarations = collections.flatMap((c) => collectionDeclarations(c, imports));
+  return [...imports.declarations(), ...declarations];
 }
 
-function collectionDeclarations(c: CollectionFunctions): StatementStructures[] {
+const TRANSPORT = '../runtime/transport.js';
+const WATCH = '../runtime/watch/index.js';
+const MODELS = './models.js';
+const PATHS = './paths.js';
+
+function collectionDeclarations(c: CollectionFunctions, imports: ImportTracker): StatementStructures[] {
+  imports.value(PATHS, c.list.pathBuilder);
   const path = pathBuilderCall(c.list);
+  const kind = imports.type(MODELS, c.kind);
+  const client = { name: 'client', type: imports.type(TRANSPORT, 'Client') };
+  const watchOptions = { name: 'options', type: imports.type(WATCH, 'WatchOptions'), hasQuestionToken: true };
   const target =
     c.selection.length === 0
       ? `{ path: ${path} }`
@@ -135,13 +119,9 @@ function collectionDeclarations(c: CollectionFunctions): StatementStructures[] {
           ...since,
         ],
       ),
-      parameters: [
-        { name: 'client', type: 'Client' },
-        paramsParameter,
-        { name: 'options', type: 'WatchOptions', hasQuestionToken: true },
-      ],
-      returnType: `AsyncIterable<WatchNotification<${c.kind}>>`,
-      statements: [`return watch<${c.kind}>(client, ${target}, options);`],
+      parameters: [client, paramsParameter, watchOptions],
+      returnType: `AsyncIterable<${imports.type(WATCH, 'WatchNotification')}<${kind}>>`,
+      statements: [`return ${imports.value(WATCH, 'watch')}<${kind}>(client, ${target}, options);`],
     },
     {
       kind: StructureKind.Function,
@@ -153,12 +133,12 @@ function collectionDeclarations(c: CollectionFunctions): StatementStructures[] {
         since,
       ),
       parameters: [
-        { name: 'client', type: 'Client' },
+        client,
         paramsParameter,
-        { name: 'options', type: 'ListAllOptions', hasQuestionToken: true },
+        { name: 'options', type: imports.type(WATCH, 'ListAllOptions'), hasQuestionToken: true },
       ],
-      returnType: `AsyncIterable<${c.kind}>`,
-      statements: [`return listAll<${c.kind}>(client, ${target}, options);`],
+      returnType: `AsyncIterable<${kind}>`,
+      statements: [`return ${imports.value(WATCH, 'listAll')}<${kind}>(client, ${target}, options);`],
     },
     {
       kind: StructureKind.Function,
@@ -170,13 +150,13 @@ function collectionDeclarations(c: CollectionFunctions): StatementStructures[] {
         since,
       ),
       parameters: [
-        { name: 'client', type: 'Client' },
+        client,
         paramsParameter,
-        { name: 'handlers', type: `InformerHandlers<${c.kind}>`, hasQuestionToken: true },
-        { name: 'options', type: 'WatchOptions', hasQuestionToken: true },
+        { name: 'handlers', type: `${imports.type(WATCH, 'InformerHandlers')}<${kind}>`, hasQuestionToken: true },
+        watchOptions,
       ],
-      returnType: `Informer<${c.kind}>`,
-      statements: [`return createInformer<${c.kind}>(client, ${target}, handlers, options);`],
+      returnType: `${imports.type(WATCH, 'Informer')}<${kind}>`,
+      statements: [`return ${imports.value(WATCH, 'createInformer')}<${kind}>(client, ${target}, handlers, options);`],
     },
   ];
 }

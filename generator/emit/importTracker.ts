@@ -1,4 +1,10 @@
-import { StructureKind, type ImportDeclarationStructure } from 'ts-morph';
+import {
+  StructureKind,
+  type ImportDeclarationStructure,
+  type ImportSpecifierStructure,
+  type OptionalKind,
+} from 'ts-morph';
+import { GeneratorError } from '../errors.js';
 
 /**
  * Records the symbols an emitter references while it builds statements, and writes the import
@@ -6,50 +12,93 @@ import { StructureKind, type ImportDeclarationStructure } from 'ts-morph';
  * file imports exactly what it uses and no list is kept by hand beside the code that uses it.
  */
 export interface ImportTracker {
-  /** A type-only import of `name` from `module`; returns `name`, to write where the type is used. */
-  type(module: string, name: string): string;
-  /** A value import of `name` from `module`; returns `name`. */
-  value(module: string, name: string): string;
-  /** One declaration per module and kind: modules in code-point order (`../` before `./`), types before values, names sorted. */
+  /** A type-only import of `name` from `module` (as `alias` when given); returns the local name to write where the type is used. */
+  type(module: string, name: string, alias?: string): string;
+  /** A value import of `name` from `module` (as `alias` when given); returns the local name. */
+  value(module: string, name: string, alias?: string): string;
+  /**
+   * One declaration per module and kind: modules in code-point order (`../` before `./`), types before values,
+   * names sorted. A name used both as a type and as a value is imported once, as a value (which serves as both).
+   */
   declarations(): ImportDeclarationStructure[];
 }
 
-export function createImportTracker(): ImportTracker {
-  const types = new Map<string, Set<string>>();
-  const values = new Map<string, Set<string>>();
-  const record = (into: Map<string, Set<string>>, module: string, name: string): string => {
-    const names = into.get(module) ?? new Set<string>();
-    names.add(name);
-    into.set(module, names);
-    return name;
+interface Imported {
+  readonly module: string;
+  readonly name: string;
+  isValue: boolean;
+}
+
+/**
+ * `specifier` turns a module as the emitter writes it into the specifier the file imports (e.g. the runtime's
+ * place relative to a group version's folder); modules are sorted by the specifier the file finally holds.
+ */
+export function createImportTracker(specifier: (module: string) => string = (module) => module): ImportTracker {
+  // Keyed by local name: one binding per name, whatever module it would come from.
+  const imported = new Map<string, Imported>();
+  const record = (module: string, name: string, alias: string | undefined, isValue: boolean): string => {
+    const local = alias ?? name;
+    const from = specifier(module);
+    const earlier = imported.get(local);
+    if (earlier === undefined) imported.set(local, { module: from, name, isValue });
+    else if (earlier.module !== from || earlier.name !== name) {
+      // Two bindings of one name would not compile; a spec model named like a runtime export (e.g. `Client`) gets here.
+      throw new GeneratorError(
+        'unsupported-schema',
+        `${local} would be imported twice: ${earlier.name} from ${earlier.module} and ${name} from ${from}`,
+      );
+    } else earlier.isValue ||= isValue;
+    return local;
   };
   return {
-    type: (module, name) => record(types, module, name),
-    value: (module, name) => record(values, module, name),
+    type: (module, name, alias) => record(module, name, alias, false),
+    value: (module, name, alias) => record(module, name, alias, true),
     declarations: () => {
-      const modules = [...new Set([...types.keys(), ...values.keys()])].sort(byCodePoint);
-      return modules.flatMap((module) => [
-        ...declaration(module, types.get(module), true),
-        ...declaration(module, values.get(module), false),
-      ]);
+      const entries = [...imported.entries()];
+      const modules = [...new Set(entries.map(([, i]) => i.module))].sort(byCodePoint);
+      return modules.flatMap((module) => {
+        const from = entries.filter(([, i]) => i.module === module);
+        return [
+          ...declaration(
+            module,
+            from.filter(([, i]) => !i.isValue),
+            true,
+          ),
+          ...declaration(
+            module,
+            from.filter(([, i]) => i.isValue),
+            false,
+          ),
+        ];
+      });
     },
   };
 }
 
+type Specifier = OptionalKind<ImportSpecifierStructure> | string;
+
 function declaration(
   module: string,
-  names: ReadonlySet<string> | undefined,
+  names: ReadonlyArray<readonly [string, Imported]>,
   isTypeOnly: boolean,
 ): ImportDeclarationStructure[] {
-  if (names === undefined || names.size === 0) return [];
+  if (names.length === 0) return [];
+  const specifiers = names
+    .map(([local, i]): Specifier => (local === i.name ? local : { name: i.name, alias: local }))
+    .sort((a, b) => byCodePoint(specifierText(a), specifierText(b)));
   return [
     {
       kind: StructureKind.ImportDeclaration,
       ...(isTypeOnly ? { isTypeOnly } : {}),
       moduleSpecifier: module,
-      namedImports: [...names].sort(byCodePoint),
+      namedImports: specifiers,
     },
   ];
+}
+
+/** Names sort as written: `MicroTime as MicroTimeString` by `MicroTime`, as a formatter would order them. */
+function specifierText(specifier: Specifier): string {
+  return typeof specifier === 'string' ? specifier : `${specifier.name} as ${specifier.alias ?? ''}`;
 }
 
 function byCodePoint(a: string, b: string): number {
