@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from '../../shared/json.js';
+import { isJsonObject } from '../../shared/json.js';
 import { mapDeep, type Fixup, type FixupOutcome } from './fixup.js';
 
 /*
