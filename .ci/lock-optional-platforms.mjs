@@ -11,9 +11,9 @@ const guess = (name) => {
   return { os: [os], cpu: [cpu] };
 };
 for (const parent of ['deno', '@biomejs/biome', 'bun']) {
-  const p = lock.packages['node_modules/' + parent];
+  const p = lock.packages[`node_modules/${parent}`];
   for (const [name, ver] of Object.entries(p.optionalDependencies ?? {})) {
-    const key = 'node_modules/' + name;
+    const key = `node_modules/${name}`;
     if (lock.packages[key]) continue;
     let e;
     try {
@@ -44,4 +44,4 @@ for (const parent of ['deno', '@biomejs/biome', 'bun']) {
 lock.packages = Object.fromEntries(
   Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))),
 );
-fs.writeFileSync('package-lock.json', JSON.stringify(lock, null, 2) + '\n');
+fs.writeFileSync('package-lock.json', `${JSON.stringify(lock, null, 2)}\n`);

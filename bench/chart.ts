@@ -109,17 +109,15 @@ export function renderChart(chart: Chart): string {
     body.push(...renderPanel(panel, top));
     top += (heights[index] ?? 0) + PANEL_GAP;
   });
-  return (
-    [
-      `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeXml(chart.title)}">`,
-      '<style>text{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:12px;fill:#24292f}.title{font-size:15px;font-weight:600}.subtitle{fill:#57606a}.panel{font-weight:600}.value{fill:#57606a;paint-order:stroke;stroke:#fff;stroke-width:3px}.goal-label{paint-order:stroke;stroke:#fff;stroke-width:3px}.ours{fill:#0969da}.other{fill:#8c959f}.goal{stroke:#cf222e;stroke-width:2;stroke-dasharray:5 3}.goal-label{fill:#cf222e;font-size:11px}</style>',
-      `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
-      `<text x="10" y="20" class="title">${escapeXml(chart.title)}</text>`,
-      chart.subtitle === undefined ? '' : `<text x="10" y="36" class="subtitle">${escapeXml(chart.subtitle)}</text>`,
-      ...body,
-      '</svg>',
-    ]
-      .filter((line) => line !== '')
-      .join('\n') + '\n'
-  );
+  return `${[
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" role="img" aria-label="${escapeXml(chart.title)}">`,
+    '<style>text{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:12px;fill:#24292f}.title{font-size:15px;font-weight:600}.subtitle{fill:#57606a}.panel{font-weight:600}.value{fill:#57606a;paint-order:stroke;stroke:#fff;stroke-width:3px}.goal-label{paint-order:stroke;stroke:#fff;stroke-width:3px}.ours{fill:#0969da}.other{fill:#8c959f}.goal{stroke:#cf222e;stroke-width:2;stroke-dasharray:5 3}.goal-label{fill:#cf222e;font-size:11px}</style>',
+    `<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`,
+    `<text x="10" y="20" class="title">${escapeXml(chart.title)}</text>`,
+    chart.subtitle === undefined ? '' : `<text x="10" y="36" class="subtitle">${escapeXml(chart.subtitle)}</text>`,
+    ...body,
+    '</svg>',
+  ]
+    .filter((line) => line !== '')
+    .join('\n')}\n`;
 }

@@ -49,7 +49,7 @@ export function writeResult(result: BenchResult, quick: boolean): string {
   mkdirSync(dir, { recursive: true });
   const file = join(dir, `${result.name}.json`);
   const measuredAt = new Date().toISOString();
-  writeFileSync(file, JSON.stringify({ ...result, measuredAt, quick }, null, 2) + '\n');
+  writeFileSync(file, `${JSON.stringify({ ...result, measuredAt, quick }, null, 2)}\n`);
   writeChart(dir, { ...result, measuredAt, quick });
   return file;
 }

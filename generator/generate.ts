@@ -101,7 +101,7 @@ export async function buildPackageFiles(
     });
   });
   files.set('CHANGELOG.md', renderChangelog(annotated[0]!.release, diffs, unexportedOperations(annotated)));
-  files.set('api-diff.json', JSON.stringify({ releases: annotated.map((ir) => ir.release), diffs }, null, 2) + '\n');
+  files.set('api-diff.json', `${JSON.stringify({ releases: annotated.map((ir) => ir.release), diffs }, null, 2)}\n`);
   sources.set('index.ts', emitRootIndex(project, annotated[annotated.length - 1]!));
   const formatCache = await openCacheFile(join(PROJECT_ROOT, '.build', 'format-cache.json'), isFormattedText);
   for (const [path, text] of await formatSources(sources, formatCache)) sources.set(path, text);

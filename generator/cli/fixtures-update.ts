@@ -53,7 +53,7 @@ await runCli(async (argv) => {
     const source = await findInMirror(from, release);
     const upstream = await readUpstreamDocument(source);
     const target = join('kubernetes', `v${release}`, basename(source));
-    const text = JSON.stringify(upstreamFixture(upstream), null, 2) + '\n';
+    const text = `${JSON.stringify(upstreamFixture(upstream), null, 2)}\n`;
     // The fixture stands in for upstream only if ingest cannot tell them apart.
     const [whole, cut] = await Promise.all([
       normalizeUpstreamDocument(upstream, release),

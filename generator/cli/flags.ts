@@ -58,7 +58,7 @@ export function parseFlags<S extends FlagSpec>(argv: readonly string[], spec: S)
     if (option === undefined)
       throw usageError(
         `unknown option --${name} (known: ${Object.keys(spec)
-          .map((k) => '--' + k)
+          .map((k) => `--${k}`)
           .join(', ')}, --help)`,
       );
     if (option.kind === 'boolean') {

@@ -9,7 +9,7 @@ export async function runCli(main: (argv: string[]) => Promise<void>): Promise<v
     await main(process.argv.slice(2));
   } catch (error) {
     if (isGeneratorError(error)) {
-      process.stderr.write(error.toLine() + '\n');
+      process.stderr.write(`${error.toLine()}\n`);
       process.exitCode = 2;
       return;
     }

@@ -109,7 +109,7 @@ function clusterMinors(release: string, next: string | undefined): string {
 
 function summary(operation: OperationIr): string {
   const text = operation.description.split('\n')[0] ?? '';
-  return text.charAt(0).toUpperCase() + text.slice(1) + '.';
+  return `${text.charAt(0).toUpperCase() + text.slice(1)}.`;
 }
 
 function example(operation: OperationIr): string {
@@ -118,7 +118,7 @@ function example(operation: OperationIr): string {
     .join(', ');
   const args = (extra: string): string => `{ ${[target, extra].filter(Boolean).join(', ')} }`;
   const call = (params: string): string =>
-    `const result = await ${operation.name}(client${params === '' ? '' : ', ' + params});`;
+    `const result = await ${operation.name}(client${params === '' ? '' : `, ${params}`});`;
   switch (operation.kind) {
     case 'getAPIResources':
       return call('');
@@ -234,7 +234,7 @@ function renderSkeleton(templatesDir: string, folder: string, data: object): Map
   const render = (template: string): string =>
     handlebars.compile(readFileSync(join(templatesDir, folder, template), 'utf8'), { noEscape: true })(data);
   return new Map([
-    ['package.json', JSON.stringify(JSON.parse(render('package.json.hbs')), null, 2) + '\n'],
+    ['package.json', `${JSON.stringify(JSON.parse(render('package.json.hbs')), null, 2)}\n`],
     ['README.md', render('README.md.hbs')],
     ['tsconfig.json', render('tsconfig.json.hbs')],
     ['LICENSE', readFileSync(LICENSE_FILE, 'utf8')],

@@ -87,13 +87,13 @@ function pathFunction(
     // Parameter names are identifiers: validateNames checked them.
     parameters: path.parameters.map((p) => ({ name: p, type: 'string' })),
     returnType: 'string',
-    statements: ['return `' + body + '`;'],
+    statements: [`return \`${body}\`;`],
   };
 }
 
 /** A single-quoted string literal, escaped for any content. */
 export function singleQuoted(text: string): string {
-  return "'" + JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'") + "'";
+  return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
 }
 
 /** `namespacedLeasePath(params.namespace, params.name)`, or the constant for a path without parameters. */

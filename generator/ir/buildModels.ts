@@ -75,7 +75,7 @@ function shapeOf(schemaName: string, schema: JsonObject, context: { file: string
         };
       });
     const additional = isJsonObject(schema['additionalProperties'])
-      ? typeRefOf(schema['additionalProperties'], { ...context, pointer: context.pointer + '/additionalProperties' })
+      ? typeRefOf(schema['additionalProperties'], { ...context, pointer: `${context.pointer}/additionalProperties` })
       : undefined;
     return { kind: 'object', properties: props, additionalProperties: additional };
   }

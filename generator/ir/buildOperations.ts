@@ -30,7 +30,7 @@ export function buildOperations(document: JsonObject, file: string, gv: GroupVer
     const item = paths[path];
     if (!isJsonObject(item)) continue;
     const pathPointer = joinPointer('/paths', path);
-    const shared = parametersOf(item['parameters'], { file, pointer: pathPointer + '/parameters' });
+    const shared = parametersOf(item['parameters'], { file, pointer: `${pathPointer}/parameters` });
     for (const [key, method] of METHODS) {
       const operation = item[key];
       if (!isJsonObject(operation)) continue;
@@ -48,7 +48,7 @@ function buildOperation(
   context: Context,
   pointer: string,
 ): OperationIr {
-  const own = parametersOf(operation['parameters'], { file: context.file, pointer: pointer + '/parameters' });
+  const own = parametersOf(operation['parameters'], { file: context.file, pointer: `${pointer}/parameters` });
   // Operation-level parameters override path-level ones of the same name and location.
   const merged = [...shared.filter((s) => !own.some((o) => o.name === s.name && o.in === s.in)), ...own].sort((a, b) =>
     a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
@@ -74,8 +74,8 @@ function buildOperation(
       merged.filter((p) => p.in === 'path'),
     ),
     queryParameters: merged.filter((p) => p.in === 'query'),
-    requestBody: requestBodyOf(operation['requestBody'], { file: context.file, pointer: pointer + '/requestBody' }),
-    responses: responsesOf(operation['responses'], { file: context.file, pointer: pointer + '/responses' }),
+    requestBody: requestBodyOf(operation['requestBody'], { file: context.file, pointer: `${pointer}/requestBody` }),
+    responses: responsesOf(operation['responses'], { file: context.file, pointer: `${pointer}/responses` }),
   };
 }
 
@@ -135,7 +135,7 @@ function parametersOf(value: unknown, location: { file: string; pointer: string 
       {
         name: String(parameter['name']),
         in: where,
-        type: typeRefOf(parameter['schema'], { file: location.file, pointer: pointer + '/schema' }),
+        type: typeRefOf(parameter['schema'], { file: location.file, pointer: `${pointer}/schema` }),
         required: parameter['required'] === true,
         description: typeof parameter['description'] === 'string' ? parameter['description'] : '',
       },
@@ -151,7 +151,7 @@ function requestBodyOf(value: unknown, location: { file: string; pointer: string
   return {
     type: typeRefOf(isJsonObject(media) ? media['schema'] : undefined, {
       file: location.file,
-      pointer: joinPointer(location.pointer, 'content', first ?? '') + '/schema',
+      pointer: `${joinPointer(location.pointer, 'content', first ?? '')}/schema`,
     }),
     required: value['required'] === true,
     contentTypes,
@@ -175,7 +175,7 @@ function responsesOf(value: unknown, location: { file: string; pointer: string }
         type: isJsonObject(media)
           ? typeRefOf(media['schema'], {
               file: location.file,
-              pointer: joinPointer(location.pointer, code, 'content', first ?? '') + '/schema',
+              pointer: `${joinPointer(location.pointer, code, 'content', first ?? '')}/schema`,
             })
           : undefined,
         contentTypes,

@@ -29,7 +29,7 @@ export function pathBuilderName(template: string, gv: GroupVersion): string {
     } else words.push(segment);
   }
   const camel = words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
-  return camel + 'Path';
+  return `${camel}Path`;
 }
 
 export function buildPathTemplates(

@@ -62,7 +62,7 @@ function typeShapeOf(schema: JsonObject, context: { file: string; pointer: strin
     case 'boolean':
       return { kind: 'boolean' };
     case 'array':
-      return { kind: 'array', items: typeRefOf(schema['items'], { ...context, pointer: context.pointer + '/items' }) };
+      return { kind: 'array', items: typeRefOf(schema['items'], { ...context, pointer: `${context.pointer}/items` }) };
     case 'object':
     case undefined: {
       if (isJsonObject(schema['additionalProperties'])) {
@@ -70,7 +70,7 @@ function typeShapeOf(schema: JsonObject, context: { file: string; pointer: strin
           kind: 'map',
           values: typeRefOf(schema['additionalProperties'], {
             ...context,
-            pointer: context.pointer + '/additionalProperties',
+            pointer: `${context.pointer}/additionalProperties`,
           }),
         };
       }

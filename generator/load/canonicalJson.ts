@@ -8,21 +8,21 @@ import { setOwn } from '../shared/json.js';
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return '[' + value.map(canonicalJson).join(',') + ']';
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   const entries = Object.keys(value)
     .sort()
     .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
-    .map((key) => JSON.stringify(key) + ':' + canonicalJson((value as Record<string, unknown>)[key]));
-  return '{' + entries.join(',') + '}';
+    .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+  return `{${entries.join(',')}}`;
 }
 
 export function contentHash(value: unknown): string {
-  return 'sha256:' + createHash('sha256').update(canonicalJson(value)).digest('hex');
+  return `sha256:${createHash('sha256').update(canonicalJson(value)).digest('hex')}`;
 }
 
 /** Stable, human-diffable serialisation for committed files: sorted keys, 2-space indent, trailing newline. */
 export function stableJson(value: unknown): string {
-  return JSON.stringify(sortKeysDeep(value), null, 2) + '\n';
+  return `${JSON.stringify(sortKeysDeep(value), null, 2)}\n`;
 }
 
 export function sortKeysDeep(value: unknown): unknown {

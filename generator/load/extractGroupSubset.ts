@@ -114,7 +114,7 @@ function followRefChain(document: JsonObject, ref: string, at: string, file: str
       typeof target['$ref'] === 'string' &&
       Object.keys(target).every((k) => k === '$ref' || k === 'description')
     ) {
-      at = current.slice(1) + '/$ref';
+      at = `${current.slice(1)}/$ref`;
       current = target['$ref'];
       continue;
     }

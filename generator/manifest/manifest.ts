@@ -89,5 +89,5 @@ export function bumpVersion(version: string, bump: 'minor' | 'patch'): string {
 }
 
 export function serializeManifest(manifest: ReleaseManifest): string {
-  return JSON.stringify(manifest, null, 2) + '\n';
+  return `${JSON.stringify(manifest, null, 2)}\n`;
 }

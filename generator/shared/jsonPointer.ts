@@ -8,7 +8,7 @@ export function unescapePointerToken(token: string): string {
 }
 
 export function joinPointer(base: string, ...tokens: string[]): string {
-  return base + tokens.map((t) => '/' + escapePointerToken(t)).join('');
+  return base + tokens.map((t) => `/${escapePointerToken(t)}`).join('');
 }
 
 /**

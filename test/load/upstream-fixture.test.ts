@@ -9,7 +9,7 @@ import { manifestReleases, upstreamSwagger, V3_SNAPSHOT } from '../helpers/proje
  * The committed fixtures stand in for upstream's whole documents (ingest.test.ts checks they ingest to the
  * recorded content hashes). Here: they are in upstream's own shape, and the cut that makes them is stable.
  */
-const serialise = (doc: unknown): string => JSON.stringify(doc, null, 2) + '\n';
+const serialise = (doc: unknown): string => `${JSON.stringify(doc, null, 2)}\n`;
 
 describe('upstream fixtures', () => {
   it.each(manifestReleases().map((r) => r.release))(

@@ -153,7 +153,7 @@ function checkerFor(fixture: ReleaseFixture): string {
     `export const hasPreferredHolder: ${hasPreferredHolder} = is<'preferredHolder' extends keyof M.LeaseSpec ? true : false>();`,
     `export const hasStrategy: ${hasPreferredHolder} = is<'strategy' extends keyof M.LeaseSpec ? true : false>();`,
   );
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** Every file of the checked tree for the given releases, keyed relative to the tree's root. */
@@ -426,7 +426,7 @@ describe('a recursive schema emits a recursive type', () => {
     files.set('oracle/v1_99.ts', fixture.oracle);
     files.set(
       'check/v1_99.ts',
-      [
+      `${[
         `import type { components } from '../oracle/v1_99.js';`,
         `import type { Node } from '../src/v1_99/models.js';`,
         `import { is, type Pass, type Verdict } from './helpers.js';`,
@@ -436,7 +436,7 @@ describe('a recursive schema emits a recursive type', () => {
         `export const badTree: Node = { name: 'a', children: [{ name: 'b', children: [{ name: 1 }] }] };`,
         `// @ts-expect-error a Node needs a name at any depth`,
         `export const nameless: Node = { name: 'a', parent: { parent: { name: 'x' } } };`,
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     const root = join(tempRoot!, 'recursive');
     const result = checkTree(root, files);

@@ -118,7 +118,7 @@ describe.skipIf(!existsSync('/usr/bin/kubectl'))('kubectl and this client read o
       execFile(
         '/usr/bin/kubectl',
         ['--kubeconfig', path, 'get', 'lease', 'missing'],
-        { env: { PATH: process.env['PATH'] ?? '/usr/bin', HOME: path + '.home' }, timeout: 30_000 },
+        { env: { PATH: process.env['PATH'] ?? '/usr/bin', HOME: `${path}.home` }, timeout: 30_000 },
         (error) => (error === null || typeof error.code === 'number' ? resolve() : reject(error)),
       ),
     );

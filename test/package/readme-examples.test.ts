@@ -57,7 +57,7 @@ function asModule(block: string): string {
     block,
     'export {};',
   ];
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 // Inside the repository, so that `k8s-lease-client` resolves through node_modules as it does for users.

@@ -57,7 +57,7 @@ function compatibilityChecker(
     lines.push(`ok<Check<${params}, Parameters<typeof New.${op.name}>>>();`);
     lines.push(`ok<Check<Awaited<ReturnType<typeof New.${op.name}>>, Awaited<ReturnType<typeof Old.${op.name}>>>>();`);
   }
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 function compiles(files: Map<string, string>, checker: string): string[] {
@@ -162,7 +162,7 @@ describe('type-level compatibility between consecutive releases', () => {
     ],
     [
       'a description changed',
-      (m: ModelIr) => editProperties(m, (ps) => ps.map((p) => ({ ...p, description: p.description + ' (reworded)' }))),
+      (m: ModelIr) => editProperties(m, (ps) => ps.map((p) => ({ ...p, description: `${p.description} (reworded)` }))),
       false,
     ],
   ] as const)('agrees with the diff for %s', (_name, edit, breaking) => {

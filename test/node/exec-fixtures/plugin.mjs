@@ -15,7 +15,7 @@ if (record) {
   );
   appendFileSync(
     record,
-    JSON.stringify({ argv: process.argv.slice(2), execInfo: env.KUBERNETES_EXEC_INFO ?? null, env: seen }) + '\n',
+    `${JSON.stringify({ argv: process.argv.slice(2), execInfo: env.KUBERNETES_EXEC_INFO ?? null, env: seen })}\n`,
   );
 }
 
