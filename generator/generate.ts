@@ -16,6 +16,7 @@ import {
 } from './emit/emitPackage.js';
 import { compileDist, isCompiledFile } from './emit/compileDist.js';
 import { formatSources, isFormattedText } from './emit/formatSources.js';
+import { shareIdenticalModules } from './emit/shareIdenticalModules.js';
 import { openCacheFile } from './fs/cacheFile.js';
 import { replaceDirectory } from './fs/atomicOutput.js';
 import {
@@ -102,6 +103,7 @@ export async function buildPackageFiles(
   });
   files.set('CHANGELOG.md', renderChangelog(annotated[0]!.release, diffs, unexportedOperations(annotated)));
   files.set('api-diff.json', `${JSON.stringify({ releases: annotated.map((ir) => ir.release), diffs }, null, 2)}\n`);
+  for (const [path, text] of shareIdenticalModules(sources, annotated)) sources.set(path, text);
   sources.set('index.ts', emitRootIndex(project, annotated[annotated.length - 1]!));
   const formatCache = await openCacheFile(join(PROJECT_ROOT, '.build', 'format-cache.json'), isFormattedText);
   for (const [path, text] of await formatSources(sources, formatCache)) sources.set(path, text);

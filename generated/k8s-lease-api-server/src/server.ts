@@ -126,7 +126,26 @@ function tlsSettings(option: LeaseApiServerOptions['tls']): { enabled: boolean; 
 /** kube-apiserver's http.Server sets MaxHeaderBytes to 1 MiB (secure_serving.go); Node's default is 16 KiB. */
 const MAX_HEADER_BYTES = 1 << 20;
 
+/**
+ * secure_serving.go's IdleTimeout (90 s, "matches http.DefaultTransport keep-alive timeout") and ReadHeaderTimeout
+ * (32 s). Node closes an idle keep-alive connection after 5 s, so a client that reuses it a moment later (undici
+ * keeps sockets 4 s) meets "other side closed" where kube-apiserver would still have served it.
+ */
+const IDLE_TIMEOUT_MS = 90_000;
+const READ_HEADER_TIMEOUT_MS = 32_000;
+
 function buildHttpServer(
+  pki: TestPki | undefined,
+  requestClientCert: boolean,
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+): Server {
+  const server = buildListener(pki, requestClientCert, handler);
+  server.keepAliveTimeout = IDLE_TIMEOUT_MS;
+  server.headersTimeout = READ_HEADER_TIMEOUT_MS;
+  return server;
+}
+
+function buildListener(
   pki: TestPki | undefined,
   requestClientCert: boolean,
   handler: (req: IncomingMessage, res: ServerResponse) => void,
