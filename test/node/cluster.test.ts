@@ -253,9 +253,13 @@ describe('tokenFile', () => {
 /** An HTTP CONNECT proxy that records the targets and connects every tunnel to 127.0.0.1 (so any host name works). */
 async function connectProxy(): Promise<{ url: string; tunnels: string[]; close(): Promise<void> }> {
   const tunnels: string[] = [];
+  // A CONNECT tunnel leaves the HTTP server's bookkeeping (closeAllConnections does not reach it), and the API
+  // server keeps its end open (idle keep-alive 90 s, as kube-apiserver): close() ends the tunnels itself.
+  const open = new Set<{ destroy(): void }>();
   const proxy = createServer();
   proxy.on('connect', (req, socket, head) => {
     tunnels.push(req.url ?? '');
+    open.add(socket);
     const port = Number((req.url ?? '').split(':').at(-1));
     const upstream = connect(port, '127.0.0.1', () => {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -263,6 +267,7 @@ async function connectProxy(): Promise<{ url: string; tunnels: string[]; close()
       upstream.pipe(socket);
       socket.pipe(upstream);
     });
+    open.add(upstream);
     upstream.on('error', () => socket.destroy());
     socket.on('error', () => upstream.destroy());
   });
@@ -271,6 +276,7 @@ async function connectProxy(): Promise<{ url: string; tunnels: string[]; close()
     url: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
     tunnels,
     close: async () => {
+      for (const socket of open) socket.destroy();
       proxy.closeAllConnections();
       await new Promise<void>((resolve) => proxy.close(() => resolve()));
     },

@@ -27,7 +27,8 @@ function outsidePathLines(text: string): string[] {
 function filesBelow(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : filesBelow(path);
+    // node_modules and .build/ (built bench children, which name absolute paths of this machine) are not committed.
+    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === '.build' ? [] : filesBelow(path);
     return entry.isFile() ? [path] : [];
   });
 }
