@@ -13,6 +13,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { LEASE_PATH, type ParentMessage, type ServerStats } from './lease-server.js';
+import { sendFailureStatus } from './status-response.js';
 
 /** What a kube-controller-manager leader-election Lease looks like, managedFields included (~1 KB on the wire). */
 let lease: Record<string, unknown> = {
@@ -72,20 +73,6 @@ let usedConnections = new Set<number>();
 const socketIds = new WeakMap<Socket, number>();
 let nextSocketId = 0;
 
-function status(res: ServerResponse, code: number, reason: string, message: string): void {
-  const body = JSON.stringify({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason,
-    code,
-  });
-  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
 function sendLease(res: ServerResponse): void {
   res.writeHead(200, { 'content-type': 'application/json', 'content-length': leaseBody.length });
   res.end(leaseBody);
@@ -99,11 +86,11 @@ function replace(req: IncomingMessage, res: ServerResponse): void {
     try {
       sent = JSON.parse(Buffer.concat(chunks).toString('utf8'));
     } catch {
-      status(res, 400, 'BadRequest', 'request body is not JSON');
+      sendFailureStatus(res, 400, 'BadRequest', 'request body is not JSON');
       return;
     }
     if (typeof sent !== 'object' || sent === null) {
-      status(res, 400, 'BadRequest', 'request body is not an object');
+      sendFailureStatus(res, 400, 'BadRequest', 'request body is not an object');
       return;
     }
     const metadata: unknown = Reflect.get(sent, 'metadata');
@@ -128,7 +115,7 @@ const server = createServer((req, res) => {
   if (id !== undefined) usedConnections.add(id);
   if (req.url !== LEASE_PATH) {
     req.resume();
-    status(res, 404, 'NotFound', `${req.url ?? ''} not found`);
+    sendFailureStatus(res, 404, 'NotFound', `${req.url ?? ''} not found`);
   } else if (req.method === 'GET') {
     req.resume();
     sendLease(res);
@@ -136,7 +123,7 @@ const server = createServer((req, res) => {
     replace(req, res);
   } else {
     req.resume();
-    status(res, 405, 'MethodNotAllowed', `${req.method ?? ''} is not allowed`);
+    sendFailureStatus(res, 405, 'MethodNotAllowed', `${req.method ?? ''} is not allowed`);
   }
 });
 server.on('connection', (socket: Socket) => {

@@ -11,7 +11,6 @@
  */
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
 import { createServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,6 +19,7 @@ import type { TLSSocket } from 'node:tls';
 import { renderKubeconfig } from '../templates/server/kubeconfig.js';
 import { createTestPki } from '../templates/server/tls/pki.js';
 import { LEASE_PATH } from './lease-server.js';
+import { sendFailureStatus } from './status-response.js';
 import { BENCH_TOKEN, type TlsChildMessage, type TlsParentMessage, type TlsServerStats } from './tls-reads-server.js';
 
 /** The same kube-controller-manager leader-election Lease as lease-server.child.ts serves (~1 KB). */
@@ -83,28 +83,16 @@ let usedConnections = new Set<number>();
 const socketIds = new WeakMap<Socket, number>();
 let nextSocketId = 0;
 
-function status(res: ServerResponse, code: number, reason: string, message: string): void {
-  const body = JSON.stringify({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason,
-    code,
-  });
-  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
-
 const pki = await createTestPki({ hosts: ['127.0.0.1'], clientCertificate: false });
 const server = createServer({ key: pki.server.key, cert: pki.server.certificate }, (req, res) => {
   requests++;
   const id = socketIds.get(req.socket);
   if (id !== undefined) usedConnections.add(id);
   req.resume();
-  if (req.headers.authorization !== `Bearer ${BENCH_TOKEN}`) status(res, 401, 'Unauthorized', 'Unauthorized');
-  else if (req.method !== 'GET' || req.url !== LEASE_PATH) status(res, 404, 'NotFound', `${req.url ?? ''} not found`);
+  if (req.headers.authorization !== `Bearer ${BENCH_TOKEN}`)
+    sendFailureStatus(res, 401, 'Unauthorized', 'Unauthorized');
+  else if (req.method !== 'GET' || req.url !== LEASE_PATH)
+    sendFailureStatus(res, 404, 'NotFound', `${req.url ?? ''} not found`);
   else {
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': leaseBody.length });
     res.end(leaseBody);

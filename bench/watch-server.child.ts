@@ -14,6 +14,7 @@
 
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { sendFailureStatus } from './status-response.js';
 import {
   buildWatchStream,
   WARMUP_SELECTOR,
@@ -29,20 +30,6 @@ if (!Number.isSafeInteger(events) || events <= 0 || !Number.isSafeInteger(warmup
 }
 const measured = buildWatchStream(events);
 const warmup = buildWatchStream(warmupEvents);
-
-function status(res: ServerResponse, code: number, reason: string, message: string): void {
-  const body = JSON.stringify({
-    kind: 'Status',
-    apiVersion: 'v1',
-    metadata: {},
-    status: 'Failure',
-    message,
-    reason,
-    code,
-  });
-  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
 
 /** Writes every chunk (no content-length: chunked transfer encoding), waiting for 'drain' when the socket is full, then ends the response. */
 function serve(res: ServerResponse, stream: WatchStream): void {
@@ -65,9 +52,9 @@ const server = createServer((req, res) => {
   req.resume();
   const url = new URL(req.url ?? '/', 'http://localhost');
   if (req.method !== 'GET' || url.pathname !== WATCH_PATH) {
-    status(res, 404, 'NotFound', `${req.method ?? ''} ${url.pathname} not found`);
+    sendFailureStatus(res, 404, 'NotFound', `${req.method ?? ''} ${url.pathname} not found`);
   } else if (url.searchParams.get('watch') !== 'true') {
-    status(res, 400, 'BadRequest', 'this server only answers watches (watch=true)');
+    sendFailureStatus(res, 400, 'BadRequest', 'this server only answers watches (watch=true)');
   } else {
     serve(res, url.searchParams.get('labelSelector') === WARMUP_SELECTOR ? warmup : measured);
   }
