@@ -17,7 +17,7 @@ import { reachableModels } from '../ir/reachableModels.js';
 import { watchStatements } from './emitWatches.js';
 import { pathStatements, singleQuoted } from './emitPaths.js';
 import { printSourceFile } from './tsProject.js';
-import { GROUP_VERSION_FOLDER, RELEASE_FOLDER, type ModulePlace } from './modulePlace.js';
+import { GROUP_VERSION_FOLDER, groupVersionFolder, RELEASE_FOLDER, type ModulePlace } from './modulePlace.js';
 
 export interface ReleaseSource {
   readonly ir: ReleaseIr;
@@ -45,7 +45,7 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
   const namespaces: ExportDeclarationStructure[] = [];
   for (const gv of ir.groupVersions) {
     const namespace = groupVersionNamespace(gv);
-    const folder = namespace === undefined ? dir : `${dir}/${namespace}`;
+    const folder = groupVersionFolder(dir, namespace);
     const place = namespace === undefined ? RELEASE_FOLDER : GROUP_VERSION_FOLDER;
     for (const [file, text] of emitGroupVersion(project, gv, {
       folder,

@@ -8,6 +8,11 @@ export interface ModulePlace {
   readonly runtime: string;
 }
 
+/** The folder below `src/` of a group version's modules: `v1_33` for the Lease API, `v1_33/v1beta1` for another. */
+export function groupVersionFolder(releaseDir: string, namespace: string | undefined): string {
+  return namespace === undefined ? releaseDir : `${releaseDir}/${namespace}`;
+}
+
 export const RELEASE_FOLDER: ModulePlace = { runtime: '../runtime' };
 export const GROUP_VERSION_FOLDER: ModulePlace = { runtime: '../../runtime' };
 

@@ -1,7 +1,7 @@
 import type { ReleaseIr } from '../ir/types.js';
 import { groupVersionNamespace } from '../shared/groupVersion.js';
 import { releaseModuleName } from '../shared/releaseNames.js';
-import { generatedHeader } from './header.js';
+import { groupVersionFolder } from './modulePlace.js';
 
 /** The modules of one group version's folder; they import one another, so they are shared together or not at all. */
 const MODULES = ['models.ts', 'paths.ts', 'operations.ts', 'watches.ts'] as const;
@@ -27,13 +27,13 @@ export function shareIdenticalModules(
     const dir = releaseModuleName(ir.release);
     for (const gv of ir.groupVersions) {
       const namespace = groupVersionNamespace(gv);
-      const folder = namespace === undefined ? dir : `${dir}/${namespace}`;
+      const folder = groupVersionFolder(dir, namespace);
       home.set(folder, folder);
       if (previous === undefined || !previous.groupVersions.some((p) => groupVersionNamespace(p) === namespace))
         continue;
       const previousDir = releaseModuleName(previous.release);
-      const previousFolder = namespace === undefined ? previousDir : `${previousDir}/${namespace}`;
-      const same = (a: string, b: string): boolean => body(sources.get(`${a}`)) === body(sources.get(`${b}`));
+      const previousFolder = groupVersionFolder(previousDir, namespace);
+      const same = (a: string, b: string): boolean => split(sources.get(a)).body === split(sources.get(b)).body;
       const alike =
         MODULES.every((module) => same(`${folder}/${module}`, `${previousFolder}/${module}`)) &&
         (namespace === undefined || same(`${dir}/models.ts`, `${previousDir}/models.ts`));
@@ -43,7 +43,7 @@ export function shareIdenticalModules(
       const depth = folder.split('/').length;
       for (const module of MODULES) {
         const specifier = `${'../'.repeat(depth)}${target}/${module.replace(/\.ts$/, '.js')}`;
-        const header = headerOf(sources.get(`${folder}/${module}`));
+        const { header } = split(sources.get(`${folder}/${module}`));
         shared.set(
           `${folder}/${module}`,
           `${header}\n// Identical to ${target}/${module}: shipped once, re-exported here.\nexport * from '${specifier}';\n`,
@@ -54,10 +54,8 @@ export function shareIdenticalModules(
   return shared;
 }
 
-function body(text: string | undefined): string | undefined {
-  return text?.split('\n').slice(HEADER_LINES).join('\n');
-}
-
-function headerOf(text: string | undefined): string {
-  return text?.split('\n').slice(0, HEADER_LINES).join('\n') ?? generatedHeader('unknown');
+/** A module's generated header (which names its release) and the rest, which two releases may share. */
+function split(text: string | undefined): { header: string; body: string } {
+  const lines = (text ?? '').split('\n');
+  return { header: lines.slice(0, HEADER_LINES).join('\n'), body: lines.slice(HEADER_LINES).join('\n') };
 }
