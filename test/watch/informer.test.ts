@@ -5,7 +5,7 @@ import type { Client } from '../../templates/runtime/transport.js';
 import { createInformer } from '../../templates/runtime/watch/informer.js';
 import type { Informer, InformerHandlers } from '../../templates/runtime/watch/informer.js';
 import type { WatchOptions } from '../../templates/runtime/watch/watch.js';
-import { rejectionOf } from './helpers/collect.js';
+import { rejectionOf } from '../helpers/rejection.js';
 import { activeTimers, eventually, LEASES_PATH, startTestCluster, statusBody } from './helpers/leaseServer.js';
 import type { Lease, TestCluster } from './helpers/leaseServer.js';
 

@@ -6,7 +6,7 @@ import { startLeaseApiServer } from '../../templates/server/index.js';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import { listAll } from '../../templates/runtime/watch/listAll.js';
 import type { ListAllOptions } from '../../templates/runtime/watch/listAll.js';
-import { rejectionOf } from './helpers/collect.js';
+import { rejectionOf } from '../helpers/rejection.js';
 
 const PATH = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
 type Named = { metadata: { name: string; resourceVersion?: string } };

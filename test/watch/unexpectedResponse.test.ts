@@ -8,7 +8,8 @@ import { watch } from '../../templates/runtime/watch/watch.js';
 import type { WatchDisconnectInfo } from '../../templates/runtime/watch/watch.js';
 import { jsonHandler, startLoopback } from '../helpers/loopback.js';
 import type { Loopback } from '../helpers/loopback.js';
-import { consume, rejectionOf } from './helpers/collect.js';
+import { consume } from './helpers/collect.js';
+import { rejectionOf } from '../helpers/rejection.js';
 import type { Lease } from './helpers/leaseServer.js';
 
 const PATH = '/apis/coordination.k8s.io/v1/namespaces/default/leases';

@@ -7,7 +7,8 @@ import { isNewerResourceVersion, objectKey } from '../../templates/runtime/watch
 import { watch, WatchError, WatchIdleTimeoutError } from '../../templates/runtime/watch/watch.js';
 import type { WatchDisconnectInfo, WatchOptions } from '../../templates/runtime/watch/watch.js';
 import { startLoopback } from '../helpers/loopback.js';
-import { consume, recordingSleep, rejectionOf } from './helpers/collect.js';
+import { consume, recordingSleep } from './helpers/collect.js';
+import { rejectionOf } from '../helpers/rejection.js';
 import { bookmarkObject, leaseOf, startScriptedFront } from './helpers/faultServer.js';
 import type { ScriptedFront } from './helpers/faultServer.js';
 import { activeTimers, eventually, LEASES_PATH, startTestCluster, statusBody } from './helpers/leaseServer.js';

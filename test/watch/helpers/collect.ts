@@ -30,16 +30,6 @@ export async function consume(
   return seen;
 }
 
-/** Resolves with the rejection of `promise` (fails if it resolves). */
-export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise;
-  } catch (error) {
-    return error;
-  }
-  throw new Error('expected a rejection');
-}
-
 /** A sleep that records the delays asked for and returns at once (unless aborted before). */
 export function recordingSleep(): { sleep: (ms: number, signal?: AbortSignal) => Promise<void>; delays: number[] } {
   const delays: number[] = [];
