@@ -13,7 +13,7 @@
 import { isNotFound } from '../errors.js';
 import { nameSegment, namespaceSegment } from '../pathSegments.js';
 import type { MicroTime } from '../time.js';
-import { microTimeNow } from '../time.js';
+import { isMicroTime, microTimeNow, parseMicroTime } from '../time.js';
 import type { Client } from '../transport.js';
 import type { ElectionClock } from './clock.js';
 import { realClock } from './clock.js';
@@ -118,13 +118,14 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
     }
   };
 
-  /** client-go's enqueueLease condition: a ping is pending when pingTime is after renewTime. */
+  /**
+   * client-go's enqueueLease condition: a ping is pending when pingTime is after renewTime, compared to the
+   * microsecond (Date.parse would drop the last three digits and miss a ping in the renewal's millisecond).
+   */
   const pinged = (candidate: ElectionLeaseCandidate | undefined): boolean => {
     const spec = candidate?.spec;
-    return (
-      spec?.pingTime !== undefined &&
-      (spec.renewTime === undefined || Date.parse(spec.pingTime) > Date.parse(spec.renewTime))
-    );
+    const ping = microseconds(spec?.pingTime);
+    return ping !== undefined && (spec?.renewTime === undefined || ping > (microseconds(spec.renewTime) ?? Infinity));
   };
 
   const attempt = async (work: () => Promise<void>): Promise<void> => {
@@ -156,4 +157,11 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
   };
 
   return { run: () => (running ??= loop()), current: () => cache };
+}
+
+/** Microseconds since the epoch of a MicroTime (exact below 2^53, i.e. until year 2255); undefined if it is not one. */
+function microseconds(value: MicroTime | undefined): number | undefined {
+  if (value === undefined || !isMicroTime(value)) return undefined;
+  const { date, microseconds: fraction } = parseMicroTime(value);
+  return Math.floor(date.getTime() / 1000) * 1_000_000 + fraction;
 }
