@@ -1,0 +1,121 @@
+// The conformance catalogue: every case in ./cases/*.ts, run against the packed server package installed
+// into a fresh project and started as users start it (`lease-api-server serve`). Each case names the
+// kube-apiserver, apiserver, apimachinery or structured-merge-diff source that fixes its expected answer.
+/// <reference types="vite/client" />
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  installPackedPackages,
+  startPackedServer,
+  type PackedInstall,
+  type PackedServer,
+} from '../helpers/packedPackages.js';
+import type { ConformanceCase, ConformanceCaseModule, ConformanceResponse, ConformanceStep } from './case.js';
+
+const TOKEN = 'conformance-token';
+
+const modules = import.meta.glob<ConformanceCaseModule>('./cases/*.ts', { eager: true });
+const tables: Array<[string, readonly ConformanceCase[]]> = Object.entries(modules)
+  .map(([path, module]): [string, readonly ConformanceCase[]] => [
+    path.replace(/^\.\/cases\/|\.ts$/g, ''),
+    module.cases,
+  ])
+  .sort(([a], [b]) => a.localeCompare(b));
+
+let install: PackedInstall;
+const servers = new Map<string, Promise<PackedServer>>();
+
+function serverFor(args: readonly string[] = []): Promise<PackedServer> {
+  const key = JSON.stringify(args);
+  let server = servers.get(key);
+  if (server === undefined) {
+    server = startPackedServer(install, ['--token', TOKEN, ...args]);
+    servers.set(key, server);
+  }
+  return server;
+}
+
+const substitute = (text: string, namespace: string): string => text.replaceAll('{ns}', namespace);
+
+/** `{ns}` replaced in every string of a plain JSON-like value; matchers and other objects are kept as they are. */
+function substituteDeep(value: unknown, namespace: string): unknown {
+  if (typeof value === 'string') return substitute(value, namespace);
+  if (Array.isArray(value)) return value.map((item) => substituteDeep(item, namespace));
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteDeep(v, namespace)]));
+  return value;
+}
+
+function bodyOf(step: ConformanceStep, namespace: string): { body?: string | Uint8Array; type?: string } {
+  if (step.body === undefined) return {};
+  if (step.body instanceof Uint8Array) return { body: step.body };
+  if (typeof step.body === 'string') return { body: substitute(step.body, namespace) };
+  return { body: substitute(JSON.stringify(step.body), namespace), type: 'application/json' };
+}
+
+async function send(base: string, step: ConformanceStep, namespace: string): Promise<ConformanceResponse> {
+  const { body, type } = bodyOf(step, namespace);
+  const headers = new Headers({ Authorization: `Bearer ${TOKEN}` });
+  if (type !== undefined) headers.set('Content-Type', type);
+  for (const [name, value] of Object.entries(step.headers ?? {})) headers.set(name, substitute(value, namespace));
+  const response = await fetch(base + substitute(step.path, namespace), {
+    method: step.method,
+    headers,
+    redirect: 'manual',
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : new Uint8Array(body) }),
+  });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, bytes, text, json };
+}
+
+async function runStep(base: string, step: ConformanceStep, namespace: string, index: number): Promise<void> {
+  const response = await send(base, step, namespace);
+  const expected = step.expect;
+  if (expected === undefined) return;
+  const where = `step ${index + 1}: ${step.method} ${step.path} → ${response.status} ${response.text.slice(0, 600)}`;
+  if (expected.status !== undefined) expect(response.status, where).toBe(expected.status);
+  for (const [name, value] of Object.entries(expected.headers ?? {})) {
+    const actual = response.headers.get(name);
+    if (value === null) expect(actual, `${where}\nheader ${name}`).toBeNull();
+    else if (typeof value === 'string') expect(actual, `${where}\nheader ${name}`).toBe(value);
+    else expect(actual ?? '', `${where}\nheader ${name}`).toMatch(value);
+  }
+  if (expected.json !== undefined)
+    expect(response.json, where).toMatchObject(substituteDeep(expected.json, namespace) as object);
+  if (expected.text !== undefined) expect(response.text, where).toMatch(expected.text);
+  await expected.check?.(response);
+}
+
+describe('conformance with kube-apiserver (packed server)', () => {
+  beforeAll(() => {
+    install = installPackedPackages();
+  }, 240_000);
+  afterAll(async () => {
+    await Promise.all([...servers.values()].map(async (server) => (await server).close()));
+  });
+
+  let counter = 0;
+  describe.each(tables)('%s', (_table, cases) => {
+    it.each(cases.map((c) => [c.name, c] as const))('%s', async (_name, testCase) => {
+      const server = await serverFor(testCase.serverArgs);
+      const namespace = `conformance-${++counter}`;
+      const created = await send(
+        server.url,
+        {
+          method: 'POST',
+          path: '/api/v1/namespaces',
+          body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
+        },
+        namespace,
+      );
+      expect(created.status, `creating namespace ${namespace}: ${created.text}`).toBe(201);
+      for (const [index, step] of testCase.steps.entries()) await runStep(server.url, step, namespace, index);
+    });
+  });
+});
