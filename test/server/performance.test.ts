@@ -1,4 +1,5 @@
-// Guards against accidental per-request heavy work: the benchmarks hammer GET and watch.
+// Volume smoke tests: many sequential reads and a long watch stay correct. Speed is measured by the
+// benchmarks (bench/, ratios in one run), never by a timed assertion here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import { NS_BASE, start } from './helpers.js';
@@ -11,13 +12,14 @@ describe('performance smoke', () => {
   });
   afterAll(() => server.close());
 
-  it('serves 5,000 sequential GETs quickly', async () => {
-    const started = performance.now();
+  it('answers 5,000 sequential GETs, each with the Lease', async () => {
+    let answered = 0;
     for (let i = 0; i < 5000; i++) {
       const res = await fetch(`${server.url}${NS_BASE}/hot`);
-      await res.text();
+      const body = (await res.json()) as { metadata?: { name?: string } };
+      if (res.status === 200 && body.metadata?.name === 'hot') answered++;
     }
-    expect(performance.now() - started).toBeLessThan(20_000);
+    expect(answered).toBe(5000);
   });
 
   it('streams 20,000 watch events in order', async () => {
@@ -42,7 +44,6 @@ describe('performance smoke', () => {
         last = parts[parts.length - 1] ?? last;
       }
     })();
-    const started = performance.now();
     for (let i = 0; i < total; i++) {
       server.store.update({
         metadata: { name: 'hot', namespace: 'default' },
@@ -54,6 +55,5 @@ describe('performance smoke', () => {
     controller.abort();
     expect(lines).toBe(total);
     expect(JSON.parse(last).object.spec.leaseTransitions).toBe(total);
-    expect(performance.now() - started).toBeLessThan(30_000);
   });
 });

@@ -90,11 +90,11 @@ describe('LeaseCandidate per release (issue 15)', () => {
     expectTypeOf<typeof v135.v1beta1.apiVersion>().toEqualTypeOf<'coordination.k8s.io/v1beta1'>();
   });
 
-  it('the package subpath and the root export reach the same functions, and the Lease API stays where it was', async () => {
+  // That the root export is the newest release's is checked at run time, with the newest release read from
+  // spec/releases.json (test/emit/root-export.test.ts), so that adding a release needs no edit here.
+  it('the package subpath reaches the same functions, and the Lease API stays where it was', async () => {
     expectTypeOf(beta133.readNamespacedLeaseCandidate).toEqualTypeOf(v133.v1beta1.readNamespacedLeaseCandidate);
-    expectTypeOf(root.v1beta1.createNamespacedLeaseCandidate).toEqualTypeOf(
-      v135.v1beta1.createNamespacedLeaseCandidate,
-    );
+    expectTypeOf(root.v1beta1.createNamespacedLeaseCandidate).toBeFunction();
     expectTypeOf(await readNamespacedLease(client, { namespace: 'ns', name: 'a' })).toEqualTypeOf<Lease>();
   });
 });

@@ -1,6 +1,7 @@
 // Copied by lease-api-generator from templates/server/cli.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // `lease-api-server serve …`: runs the test server until interrupted (SIGINT/SIGTERM or an abort signal).
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import type { Command, ServeArgs } from './cli-args.js';
 import { USAGE, parseCommand } from './cli-args.js';
@@ -62,14 +63,42 @@ function stopped(signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
+/** One line for a start-up failure: a Node system error reads as its code and path, never a stack. */
+function failureText(e: unknown): string {
+  if (!(e instanceof Error)) return String(e);
+  const code = Reflect.get(e, 'code');
+  const message = e.message.split('\n')[0] ?? '';
+  return typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message;
+}
+
 /** The command line, checked as far as it can be without starting anything (the release included). */
 function checkedCommand(argv: readonly string[]): Result<Command, string> {
   const command = parseCommand(argv);
-  if (!command.ok || command.value.kind === 'help') return command;
+  if (!command.ok || command.value.kind !== 'serve') return command;
   const release = command.value.args.release;
   if (release === undefined) return command;
   const resolved = resolveRelease(release, packagedReleases(), command.value.args.openapi !== undefined);
   return resolved.ok ? ok(command.value) : err(`--release: ${resolved.error}`);
+}
+
+/** The server package's version; undefined when run from templates/ (no package.json above). */
+function packageVersion(): string | undefined {
+  try {
+    const manifest: unknown = createRequire(import.meta.url)('../package.json');
+    const version = typeof manifest === 'object' && manifest !== null ? Reflect.get(manifest, 'version') : undefined;
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function versionText(): string {
+  const releases = packagedReleases();
+  const served =
+    releases.length === 0
+      ? 'no packaged release: give --release and --openapi'
+      : `Kubernetes ${releases.at(-1)} by default; --release ${releases.map((r) => r.split('.').slice(0, 2).join('.')).join(', ')}`;
+  return `lease-api-server ${packageVersion() ?? '(unpackaged)'} (${served})\n`;
 }
 
 /** Runs the CLI; resolves with the exit code once the server has stopped (0) or failed to start. */
@@ -83,19 +112,32 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
     io.stdout(USAGE);
     return 0;
   }
+  if (command.value.kind === 'version') {
+    io.stdout(versionText());
+    return 0;
+  }
   const args = command.value.args;
   let server: LeaseApiServer;
   try {
     server = await startLeaseApiServer(await serverOptions(args));
   } catch (e) {
-    io.stderr(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    io.stderr(`error: ${failureText(e)}\n`);
     return 1;
   }
-  io.stdout(`Lease API server (Kubernetes ${server.release}) listening on ${server.url}\n`);
+  // Everything that can fail is done before "listening" is printed, so a script waiting for that line never
+  // sees a server that then dies.
+  let kubeconfigPath: string | undefined;
   if (args.kubeconfig !== undefined) {
-    const path = await server.writeKubeconfig(args.kubeconfig);
-    io.stdout(`Wrote kubeconfig to ${path}\n`);
+    try {
+      kubeconfigPath = await server.writeKubeconfig(args.kubeconfig);
+    } catch (e) {
+      await server.close();
+      io.stderr(`error: --kubeconfig ${JSON.stringify(args.kubeconfig)}: ${failureText(e)}\n`);
+      return 1;
+    }
   }
+  io.stdout(`Lease API server (Kubernetes ${server.release}) listening on ${server.url}\n`);
+  if (kubeconfigPath !== undefined) io.stdout(`Wrote kubeconfig to ${kubeconfigPath}\n`);
   await stopped(io.signal);
   await server.close();
   return 0;
