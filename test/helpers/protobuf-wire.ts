@@ -194,3 +194,10 @@ export function readStatus(body: Uint8Array): {
     code: num(opened.raw, 6),
   };
 }
+
+/** `pattern` n times (for hostile bodies far too long to spread into concat). */
+export function repeat(pattern: Uint8Array, n: number): Uint8Array {
+  const out = new Uint8Array(pattern.length * n);
+  for (let i = 0; i < n; i++) out.set(pattern, i * pattern.length);
+  return out;
+}

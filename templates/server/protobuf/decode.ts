@@ -10,7 +10,7 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { timeFromUnix } from '../time.js';
 import type { FieldSpec, MessageName } from './schema.js';
-import { FIELDS_BY_NUMBER, FIELDS_V1, MESSAGES, UNKNOWN } from './schema.js';
+import { FIELDS_BY_NUMBER, FIELDS_V1, MESSAGES, UNKNOWN, goMessageName } from './schema.js';
 import type { Tag } from './wire-reader.js';
 import {
   WireError,
@@ -54,7 +54,7 @@ class MessageDecoder {
       this.buf,
       start,
       end,
-      name,
+      goMessageName(name),
       (field) => byNumber.has(field),
       (tag, pos) => {
         const field = byNumber.get(tag.field);

@@ -4,25 +4,19 @@
 import type { JsonObject } from '../json.js';
 import type { ResourceInfo } from '../lease-meta.js';
 import type { MessageName } from './schema.js';
+import { messagesOf as schemaMessagesOf } from './schema.js';
 import type { TypeMeta } from './encode.js';
 import { encodeCached, encodeList, encodeMessage, envelope } from './encode.js';
 
-/** The message of a kind this server serves, and of its list. */
-const KIND_MESSAGES: Readonly<Record<string, { item: MessageName; list: MessageName }>> = {
-  Lease: { item: 'Lease', list: 'LeaseList' },
-  LeaseCandidate: { item: 'LeaseCandidate', list: 'LeaseCandidateList' },
-  Namespace: { item: 'Namespace', list: 'NamespaceList' },
-};
-
-function messagesOf(kind: string): { item: MessageName; list: MessageName } {
-  const found = KIND_MESSAGES[kind];
-  if (found === undefined) throw new Error(`no protobuf message for kind ${kind}`);
+function messagesOf(typeMeta: TypeMeta): { item: MessageName; list: MessageName } {
+  const found = schemaMessagesOf(typeMeta.apiVersion, typeMeta.kind);
+  if (found === undefined) throw new Error(`no protobuf message for kind ${typeMeta.kind}`);
   return found;
 }
 
 /** A stored object, enveloped with its kind and the group version it is served in. */
 export function encodeObject(obj: JsonObject, typeMeta: TypeMeta): Buffer {
-  return envelope(typeMeta, encodeCached(messagesOf(typeMeta.kind).item, obj));
+  return envelope(typeMeta, encodeCached(messagesOf(typeMeta).item, obj));
 }
 
 export function encodeResourceObject(obj: JsonObject, resource: ResourceInfo): Buffer {
@@ -31,7 +25,7 @@ export function encodeResourceObject(obj: JsonObject, resource: ResourceInfo): B
 
 /** A list: listKind in the resource's group version, ListMeta (resourceVersion, continue, remainingItemCount). */
 export function encodeObjectList(items: readonly JsonObject[], listMeta: JsonObject, typeMeta: TypeMeta): Buffer {
-  const { item } = messagesOf(typeMeta.kind);
+  const { item } = messagesOf(typeMeta);
   return envelope({ apiVersion: typeMeta.apiVersion, kind: `${typeMeta.kind}List` }, encodeList(item, listMeta, items));
 }
 

@@ -15,6 +15,7 @@ import { badRequest } from '../status.js';
 import type { DecodedMessage, Envelope } from './decode.js';
 import { decodeEnvelope, decodeMessage } from './decode.js';
 import type { MessageName } from './schema.js';
+import { messagesOf } from './schema.js';
 
 /** What a protobuf body decodes to: the JSON form (kind/apiVersion from the envelope) and exact int64 texts. */
 export interface ProtobufBody {
@@ -75,7 +76,7 @@ function decodeTyped(body: Uint8Array, expected: Expected): Result<ProtobufBody 
  * to refuse in the JSON path's words.
  */
 export function decodeResourceBody(body: Uint8Array, resource: ResourceInfo): Result<ProtobufBody, StatusError> {
-  const message: MessageName = resource.kind === 'LeaseCandidate' ? 'LeaseCandidate' : 'Lease';
+  const message: MessageName = messagesOf(resource.groupVersion, resource.kind)?.item ?? 'Lease';
   const decoded = decodeTyped(body, { kind: resource.kind, version: resource.version, message });
   if (!decoded.ok) return decoded;
   if ('value' in decoded.value) return ok(decoded.value);

@@ -45,6 +45,9 @@ export type MessageName =
   | 'LeaseCandidate'
   | 'LeaseCandidateSpec'
   | 'LeaseCandidateList'
+  | 'LeaseCandidateV1alpha1'
+  | 'LeaseCandidateSpecV1alpha1'
+  | 'LeaseCandidateListV1alpha1'
   | 'Namespace'
   | 'NamespaceSpec'
   | 'NamespaceStatus'
@@ -195,6 +198,17 @@ export const MESSAGES: Readonly<Record<MessageName, readonly FieldSpec[]>> = {
     [6, 'strategy', 'Strategy', 'string', OMIT],
   ),
   LeaseCandidateList: listOf('LeaseCandidate'),
+  // coordination/v1alpha1 (served by 1.31) had a repeated preferredStrategies where later versions have strategy.
+  LeaseCandidateV1alpha1: objectWithSpec('LeaseCandidateSpecV1alpha1'),
+  LeaseCandidateSpecV1alpha1: fields(
+    [1, 'leaseName', 'LeaseName', 'string'],
+    [2, 'pingTime', 'PingTime', 'microTime', PTR],
+    [3, 'renewTime', 'RenewTime', 'microTime', PTR],
+    [4, 'binaryVersion', 'BinaryVersion', 'string'],
+    [5, 'emulationVersion', 'EmulationVersion', 'string', OMIT],
+    [6, 'preferredStrategies', 'PreferredStrategies', 'string', REP, OMIT],
+  ),
+  LeaseCandidateListV1alpha1: listOf('LeaseCandidateV1alpha1'),
   Namespace: fields(
     [1, 'metadata', 'ObjectMeta', msg('ObjectMeta')],
     [2, 'spec', 'Spec', msg('NamespaceSpec')],
@@ -223,6 +237,27 @@ export const UNKNOWN = { typeMeta: 1, raw: 2, contentEncoding: 3, contentType: 4
 export const RAW_EXTENSION = { raw: 1 } as const;
 export const WATCH_EVENT = { type: 1, object: 2 } as const;
 export const FIELDS_V1 = { raw: 1 } as const;
+
+/** The Go type name gogo's errors use ("proto: LeaseCandidateSpec: illegal tag 0 …"), where it is not the table's key. */
+export function goMessageName(name: MessageName): string {
+  return name.replace(/V1alpha1$/, '');
+}
+
+/** The message of a served kind in a group version (LeaseCandidate's fields changed after v1alpha1). */
+export function messagesOf(apiVersion: string, kind: string): { item: MessageName; list: MessageName } | undefined {
+  switch (kind) {
+    case 'Lease':
+      return { item: 'Lease', list: 'LeaseList' };
+    case 'LeaseCandidate':
+      return apiVersion.endsWith('/v1alpha1')
+        ? { item: 'LeaseCandidateV1alpha1', list: 'LeaseCandidateListV1alpha1' }
+        : { item: 'LeaseCandidate', list: 'LeaseCandidateList' };
+    case 'Namespace':
+      return { item: 'Namespace', list: 'NamespaceList' };
+    default:
+      return undefined;
+  }
+}
 
 /** The fields of a message by number, for the decoder. */
 export const FIELDS_BY_NUMBER: ReadonlyMap<MessageName, ReadonlyMap<number, FieldSpec>> = new Map(
