@@ -283,4 +283,51 @@ describe('client-go LeaseLock over protobuf', () => {
     expect(fieldsOf(sub(listed.raw, 1) ?? EMPTY).map((f) => f.field)).toEqual([1, 2, 3]);
     expect(Buffer.from(subs(listed.raw, 2)[0] ?? EMPTY).toString('hex')).toBe(Buffer.from(expectedRaw).toString('hex'));
   });
+
+  it("takes kubectl 1.33's own protobuf Namespace create (captured with -v=9) and answers in protobuf", async () => {
+    // `kubectl.1.33 create namespace pbtest2 -v=9`, request body as logged.
+    const captured = Buffer.from(
+      '6b3873000a0f0a0276311209' +
+        '4e616d657370616365121f0a170a077062746573743212001a0022002a00320038004200' +
+        '12001a020a001a002200',
+      'hex',
+    );
+    // The same bytes from the independent encoder: gogo writes every ObjectMeta value field, NamespaceSpec
+    // and NamespaceStatus (phase "") even when empty.
+    const built = envelope(
+      'v1',
+      'Namespace',
+      concat(
+        msg(
+          1,
+          str(1, 'pbtest2'),
+          str(2, ''),
+          str(3, ''),
+          str(4, ''),
+          str(5, ''),
+          str(6, ''),
+          int(7, 0),
+          bytes(8, EMPTY),
+        ),
+        msg(2),
+        msg(3, str(1, '')),
+      ),
+    );
+    expect(Buffer.from(built).equals(captured)).toBe(true);
+    const res = await fetch(`${server.url}/api/v1/namespaces?fieldManager=kubectl-create&fieldValidation=Strict`, {
+      method: 'POST',
+      headers: { 'Content-Type': PROTOBUF, Accept: `${PROTOBUF},application/json` },
+      body: captured,
+    });
+    expect(res.status).toBe(201);
+    const opened = openEnvelope(new Uint8Array(await res.arrayBuffer()));
+    expect([opened.apiVersion, opened.kind]).toEqual(['v1', 'Namespace']);
+    expect(order(opened.raw)).toEqual([1, 2, 3]);
+    const meta = sub(opened.raw, 1) ?? EMPTY;
+    expect(text(meta, 1)).toBe('pbtest2');
+    const [label] = subs(meta, 11);
+    expect([text(label ?? EMPTY, 1), text(label ?? EMPTY, 2)]).toEqual(['kubernetes.io/metadata.name', 'pbtest2']);
+    expect(subs(sub(opened.raw, 2) ?? EMPTY, 1).map((b) => Buffer.from(b).toString())).toEqual(['kubernetes']);
+    expect(text(sub(opened.raw, 3) ?? EMPTY, 1)).toBe('Active');
+  });
 });

@@ -26,7 +26,7 @@ import {
   timestamp,
   varint,
 } from '../helpers/protobuf-wire.js';
-import { NS_BASE, api, create, lease, start } from './helpers.js';
+import { NS_BASE, api, create, lease, openApi130, start } from './helpers.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const EMPTY = new Uint8Array(0);
@@ -290,6 +290,25 @@ describe('protobuf over HTTP', () => {
     expect(JSON.parse(Buffer.from(foreign.body).toString()).message).toMatch(
       /^Pod in version "v1" cannot be handled as a Lease: /,
     );
+  });
+
+  it('has no strict mode: a field the release lacks is dropped silently, whatever fieldValidation says', async () => {
+    // serializer/codec_factory.go: "strict decoding is unsupported for protobuf, fall back to regular serializing".
+    const old = await start({ openapi: openApi130() });
+    try {
+      const raw = concat(msg(1, str(1, 'old')), msg(2, str(1, 'h'), str(6, 'OldestEmulationVersion')));
+      const res = await post(old, `${NS_BASE}?fieldValidation=Strict`, envelope('', '', raw), {
+        Accept: 'application/json',
+      });
+      expect(res.status).toBe(201);
+      expect(JSON.parse(Buffer.from(res.body).toString()).spec).toEqual({ holderIdentity: 'h' });
+      const viaJson = await api(old, 'POST', `${NS_BASE}?fieldValidation=Strict`, {
+        body: lease('old-json', { strategy: 'OldestEmulationVersion' }),
+      });
+      expect(viaJson.status).toBe(400);
+    } finally {
+      await old.close();
+    }
   });
 
   it('decodes a protobuf update and validates it like JSON (422 with the same causes)', async () => {

@@ -72,13 +72,15 @@ async function decodeObjectWrite(
   const { options, body } = await readWrite(ctx, kind, false);
   if (!options.ok) return options;
   if (!body.ok) return body;
-  const parsed = parseObjectBody(body.value, inputFormat(ctx.req.headers['content-type']), ctx);
+  const format = inputFormat(ctx.req.headers['content-type']);
+  const parsed = parseObjectBody(body.value, format, ctx);
   if (!parsed.ok) return parsed;
   const decoded = decodeValue(
     parsed.value.value,
     parsed.value.duplicates,
     ctx.state.ops.schema,
-    options.value.fieldValidation,
+    // The protobuf serializer has no strict mode: fields the release does not know are dropped without a word.
+    format === 'protobuf' ? 'Ignore' : options.value.fieldValidation,
     parsed.value.numbers,
     ctx.state.ops.resource,
   );
