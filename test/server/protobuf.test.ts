@@ -82,6 +82,74 @@ const LEASES: JsonObject[] = [
   },
 ];
 
+/** A small seeded PRNG (mulberry32), so the property run is the same every time. */
+function prng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const WORDS = ['a', 'lease', 'ключ', '🚀', 'x/y', ' ', '\u0000', 'é', '\uffff', 'kubernetes.io/name'];
+const MIN_MS = Date.parse('0001-01-01T00:00:01Z');
+const MAX_MS = Date.parse('9999-12-31T23:59:59Z');
+
+/** A random canonical Lease: omitempty value fields never zero, pointer fields anything, times in range. */
+function randomLease(random: () => number): JsonObject {
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+  const maybe = (p = 0.5): boolean => random() < p;
+  const word = (): string => Array.from({ length: 1 + Math.floor(random() * 3) }, () => pick(WORDS)).join('');
+  const int32 = (): number => pick([0, 1, -1, 2147483647, -2147483648, Math.floor(random() * 2 ** 32) - 2 ** 31]);
+  const int64 = (): number => pick([1, -1, 2 ** 53 - 1, -(2 ** 53 - 1), Math.floor(random() * 2 ** 40)]);
+  const iso = (): string => new Date(MIN_MS + Math.floor(random() * (MAX_MS - MIN_MS))).toISOString();
+  const time = (): string => `${iso().slice(0, 19)}Z`;
+  const micro = (): string => `${iso().slice(0, 23)}${String(Math.floor(random() * 1000)).padStart(3, '0')}Z`;
+  const map = (): JsonObject =>
+    Object.fromEntries(Array.from({ length: 1 + Math.floor(random() * 3) }, () => [word(), maybe(0.2) ? '' : word()]));
+  const metadata: JsonObject = { name: word() };
+  if (maybe()) metadata['namespace'] = word();
+  if (maybe()) metadata['uid'] = word();
+  if (maybe()) metadata['resourceVersion'] = String(1 + Math.floor(random() * 1e6));
+  if (maybe()) metadata['generation'] = int64();
+  if (maybe()) metadata['creationTimestamp'] = time();
+  if (maybe(0.2)) metadata['deletionTimestamp'] = time();
+  if (maybe(0.2)) metadata['deletionGracePeriodSeconds'] = pick([0, ...[int64()]]);
+  if (maybe()) metadata['labels'] = map();
+  if (maybe()) metadata['annotations'] = map();
+  if (maybe(0.3))
+    metadata['ownerReferences'] = [
+      {
+        apiVersion: maybe() ? word() : '',
+        kind: word(),
+        name: word(),
+        uid: '',
+        ...(maybe() ? { controller: maybe() } : {}),
+      },
+    ];
+  if (maybe(0.3)) metadata['finalizers'] = [word(), ''];
+  if (maybe(0.4))
+    metadata['managedFields'] = [
+      {
+        manager: word(),
+        operation: pick(['Apply', 'Update']),
+        ...(maybe() ? { time: time() } : {}),
+        ...(maybe() ? { fieldsType: 'FieldsV1', fieldsV1: { [`f:${word()}`]: { '.': {}, [`k:${word()}`]: {} } } } : {}),
+      },
+    ];
+  const spec: JsonObject = {};
+  if (maybe()) spec['holderIdentity'] = maybe(0.2) ? '' : word();
+  if (maybe()) spec['leaseDurationSeconds'] = int32();
+  if (maybe()) spec['acquireTime'] = micro();
+  if (maybe()) spec['renewTime'] = micro();
+  if (maybe()) spec['leaseTransitions'] = int32();
+  if (maybe(0.3)) spec['strategy'] = word();
+  if (maybe(0.3)) spec['preferredHolder'] = maybe(0.2) ? '' : word();
+  return { metadata, spec };
+}
+
 describe('protobuf codec', () => {
   it.each(LEASES.map((l) => [String((l['metadata'] as JsonObject)['name']), l] as const))(
     'round-trips the Lease %s: JSON → protobuf → JSON is identity, and the bytes are stable',
@@ -94,6 +162,15 @@ describe('protobuf codec', () => {
       ).toBe(true);
     },
   );
+
+  it('round-trips 500 random Leases (a seeded property run)', () => {
+    const random = prng(20261126);
+    for (let i = 0; i < 500; i++) {
+      const value = randomLease(random);
+      const decoded = decodeMessage(encodeMessage('Lease', value), 'Lease');
+      expect(decoded, JSON.stringify(value)).toEqual({ ok: true, value: { value, numbers: new Map() } });
+    }
+  });
 
   it('writes what the independent decoder reads: value fields always, pointers only when set, maps sorted by bytes', () => {
     const raw = encodeMessage('Lease', {
