@@ -535,3 +535,54 @@ describe('protobuf over HTTP', () => {
     expect(over.status).toBe(413);
   });
 });
+
+describe('LeaseCandidate in protobuf', () => {
+  const candidates = (version: string): string =>
+    `/apis/coordination.k8s.io/${version}/namespaces/default/leasecandidates`;
+  const spec = (strategyField: Uint8Array): Uint8Array =>
+    concat(
+      msg(1, str(1, 'c1')),
+      msg(
+        2,
+        str(1, 'kube-scheduler'),
+        timestamp(3, 1772359200, 5000),
+        str(4, '1.34.0'),
+        str(5, '1.33.0'),
+        strategyField,
+      ),
+    );
+
+  it('creates a v1beta1 LeaseCandidate and answers in its group version', async () => {
+    const server = await start({ release: '1.33', coordinatedLeaderElection: { resyncMs: 0 } });
+    try {
+      const body = envelope('coordination.k8s.io/v1beta1', 'LeaseCandidate', spec(str(6, 'OldestEmulationVersion')));
+      const res = await post(server, candidates('v1beta1'), body);
+      expect(res.status).toBe(201);
+      const opened = openEnvelope(res.body);
+      expect([opened.apiVersion, opened.kind]).toEqual(['coordination.k8s.io/v1beta1', 'LeaseCandidate']);
+      const json = await api(server, 'GET', `${candidates('v1beta1')}/c1`);
+      expect(json.body.spec).toMatchObject({
+        renewTime: '2026-03-01T10:00:00.000005Z',
+        strategy: 'OldestEmulationVersion',
+      });
+      const bad = await post(server, candidates('v1beta1'), envelope('', '', Uint8Array.of(0x12, 0x02, 0x10, 0x01)));
+      expect(readStatus(bad.body).message).toBe(
+        'LeaseCandidate in version "v1beta1" cannot be handled as a LeaseCandidate: proto: wrong wireType = 0 for field PingTime',
+      );
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reads v1alpha1 field 6 as the repeated preferredStrategies it was then', async () => {
+    const server = await start({ release: '1.31', coordinatedLeaderElection: { resyncMs: 0 } });
+    try {
+      const body = envelope('coordination.k8s.io/v1alpha1', 'LeaseCandidate', spec(str(6, 'OldestEmulationVersion')));
+      const res = await post(server, candidates('v1alpha1'), body, { Accept: 'application/json' });
+      expect(res.status).toBe(201);
+      expect(JSON.parse(Buffer.from(res.body).toString()).spec.preferredStrategies).toEqual(['OldestEmulationVersion']);
+    } finally {
+      await server.close();
+    }
+  });
+});
