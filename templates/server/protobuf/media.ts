@@ -83,7 +83,9 @@ function accepts(params: Map<string, string>, served: Served): { convert: Partia
 
 /** The protobuf answer the Accept header negotiates, or undefined when the answer is not protobuf. */
 export function protobufOutput(header: string | undefined): ProtobufOutput | undefined {
-  if (header === undefined || header === '') return undefined;
+  // Wildcards reach JSON first, and no parameter JSON refuses is one protobuf accepts: without the protobuf
+  // type named, the answer is never protobuf (the common case, decided without parsing).
+  if (header === undefined || !header.includes(PROTOBUF_CONTENT_TYPE)) return undefined;
   for (const clause of parseClauses(header)) {
     for (const served of SERVED) {
       const matches =
