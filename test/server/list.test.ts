@@ -241,8 +241,9 @@ describe('list', () => {
         headers: { Accept: accept },
       });
       expect(single.body.rows).toEqual([{ cells: ['tbl', 'node-1', '2m30s'] }]);
+      // A Table has no protobuf form (RequestScope.AllowsMediaTypeTransform: Table only as JSON or YAML).
       const protobufOnly = await api(clockServer, 'GET', NS_BASE, {
-        headers: { Accept: 'application/vnd.kubernetes.protobuf' },
+        headers: { Accept: 'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io' },
       });
       expect(protobufOnly.status).toBe(406);
     } finally {

@@ -332,25 +332,28 @@ function deleteOptionsTypeError(
  * only when the body is empty, so query parameters beside a body are ignored, as there.
  */
 export function parseDeleteOptions(rawQuery: URLSearchParams, body: string): Result<DeleteOptions, StatusError> {
-  let fromBody: JsonValue = {};
-  const hasBody = body.trim() !== '';
+  if (body.trim() === '') return deleteOptionsFrom(rawQuery, undefined);
+  const parsed = parseJsonStrict(body);
+  if (!parsed.ok) return err(badRequest(`couldn't get version/kind; json parse error: ${parsed.error}`));
+  if (!isJsonObject(parsed.value.value))
+    return err(badRequest('the body of a delete request must be a DeleteOptions object'));
+  return deleteOptionsFrom(rawQuery, parsed.value.value, parsed.value.numbers);
+}
+
+/** DeleteOptions from an already decoded body (JSON, YAML or protobuf), or from the query when there is none. */
+export function deleteOptionsFrom(
+  rawQuery: URLSearchParams,
+  fromBody: JsonObject | undefined,
+  numbers: ReadonlyMap<string, string> = new Map(),
+): Result<DeleteOptions, StatusError> {
+  const hasBody = fromBody !== undefined;
   if (hasBody) {
-    const parsed = parseJsonStrict(body);
-    if (!parsed.ok) return err(badRequest(`couldn't get version/kind; json parse error: ${parsed.error}`));
-    fromBody = parsed.value.value;
-    if (!isJsonObject(fromBody)) return err(badRequest('the body of a delete request must be a DeleteOptions object'));
     // A body Go cannot decode fails the whole request before anything is deleted (400 since kubernetes#133358).
-    const typeError = deleteOptionsTypeError(
-      fromBody,
-      DELETE_OPTIONS_FIELDS,
-      'DeleteOptions',
-      '',
-      parsed.value.numbers,
-    );
+    const typeError = deleteOptionsTypeError(fromBody, DELETE_OPTIONS_FIELDS, 'DeleteOptions', '', numbers);
     if (typeError !== undefined) return err(badRequest(typeError));
   }
   const query = hasBody ? new URLSearchParams() : rawQuery;
-  const bodyObj = isJsonObject(fromBody) ? fromBody : {};
+  const bodyObj = fromBody ?? {};
   const bodyDryRun = Array.isArray(bodyObj['dryRun'])
     ? bodyObj['dryRun'].filter((v): v is string => typeof v === 'string')
     : [];
