@@ -1,6 +1,7 @@
 // DELETE of one Lease and DELETE of a collection (the deleted LeaseList).
 // Lease storage does not set ReturnDeletedObject, so an immediate delete answers
-// with a Success Status; an object kept by finalizers is returned as it now is.
+// with a Success Status; an object kept by finalizers is returned as it now is. A collection delete
+// answers with the list it deleted, as listed (Store.DeleteCollection).
 import { objectAt, stringAt } from '../../json.js';
 import { deleteCollection, deleteLease } from '../../operations/delete.js';
 import { listLeases } from '../../operations/list.js';
@@ -22,21 +23,11 @@ export async function serveDelete(ctx: RequestContext, namespace: string, name: 
   if (!options.ok) return sendStatus(ctx.res, options.error);
   const deleted = deleteLease(ctx.state.ops, namespace, name, options.value);
   if (!deleted.ok) return sendStatus(ctx.res, deleted.error);
-  const metadata = objectAt(deleted.value, 'metadata');
-  const finalizers = metadata === undefined ? undefined : metadata['finalizers'];
-  const kept = Array.isArray(finalizers) && finalizers.length > 0;
-  if (kept) return sendJsonText(ctx.res, 200, typedJson(deleted.value, ctx.state.ops.resource));
-  sendJsonText(
-    ctx.res,
-    200,
-    JSON.stringify(
-      deletedStatus(
-        name,
-        metadata === undefined ? undefined : stringAt(metadata, 'uid'),
-        ctx.state.ops.resource.plural,
-      ),
-    ),
-  );
+  const { object, kept } = deleted.value;
+  if (kept) return sendJsonText(ctx.res, 200, typedJson(object, ctx.state.ops.resource));
+  const metadata = objectAt(object, 'metadata');
+  const uid = metadata === undefined ? undefined : stringAt(metadata, 'uid');
+  sendJsonText(ctx.res, 200, JSON.stringify(deletedStatus(name, uid, ctx.state.ops.resource.plural)));
 }
 
 export async function serveDeleteCollection(ctx: RequestContext, namespace: string): Promise<void> {
@@ -53,7 +44,8 @@ export async function serveDeleteCollection(ctx: RequestContext, namespace: stri
   if (!page.ok) return sendStatus(ctx.res, page.error);
   const keys = page.value.items.map((item) => storeKey(namespace, stringAt(objectAt(item, 'metadata'), 'name') ?? ''));
   const deleted = deleteCollection(ctx.state.ops, keys, options.value);
-  sendJsonText(ctx.res, 200, listResponseJson(deleted, store.resourceVersion, ctx.state.ops.resource));
+  if (!deleted.ok) return sendStatus(ctx.res, deleted.error);
+  sendJsonText(ctx.res, 200, listResponseJson(deleted.value, page.value.rv, ctx.state.ops.resource));
 }
 
 function deletedStatus(name: string, uid: string | undefined, plural: string): object {
