@@ -252,6 +252,41 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       expect(explained.stdout).not.toContain('preferredHolder');
     });
 
+    // kubectl's resource.Helper.Replace GETs the resourceVersion first and PUTs anyway when the object
+    // is missing; the Lease strategy's AllowCreateOnUpdate makes that PUT a create (store.go Update).
+    it('replaces a missing Lease from a file, creating it', async () => {
+      const replaced = await kubectl.run(['replace', '-f', file('ghost.yaml', leaseYaml('lease-ghost', 'casper'))]);
+      expect(replaced).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-ghost replaced\n' });
+      expect((await api.get('lease-ghost'))?.spec?.holderIdentity).toBe('casper');
+    });
+
+    // store.go Delete marks an object with finalizers (deletionTimestamp) and Update deletes it once the
+    // last finalizer is removed.
+    it('deletes a Lease with a pending finalizer in two steps', async () => {
+      await api.create({
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: 'lease-fin', namespace: 'default', finalizers: ['example.com/hold'] },
+        spec: { holderIdentity: 'fin' },
+      });
+      const deleted = await kubectl.run(['delete', 'lease', 'lease-fin', '--wait=false']);
+      expect(deleted.code).toBe(0);
+      expect(deleted.stdout).toMatch(/^lease\.coordination\.k8s\.io "lease-fin" deleted/);
+      const marked = await api.get('lease-fin');
+      expect(marked?.metadata?.deletionTimestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+      expect(marked?.metadata?.finalizers).toEqual(['example.com/hold']);
+      const released = await kubectl.run([
+        'patch',
+        'lease',
+        'lease-fin',
+        '--type=merge',
+        '-p',
+        '{"metadata":{"finalizers":null}}',
+      ]);
+      expect(released.code).toBe(0);
+      expect(await api.get('lease-fin')).toBeUndefined();
+    });
+
     it('deletes', async () => {
       const deleted = await kubectl.run(['delete', 'lease', 'lease-b']);
       expect(deleted.code).toBe(0);

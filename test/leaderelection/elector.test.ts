@@ -19,7 +19,9 @@ let server: LeaseApiServer;
 let seq = 0;
 
 beforeAll(async () => {
-  server = await start();
+  // CoordinatedLeaderElection on: otherwise the Lease strategy drops the strategy/preferredHolder the
+  // coordinated-election tests write (the controller leaves Leases without LeaseCandidates alone).
+  server = await start({ coordinatedLeaderElection: { resyncMs: 0 } });
 });
 afterAll(() => server.close());
 beforeEach(() => server.setFaults(undefined));

@@ -12,6 +12,7 @@ import { installPackedPackages, startPackedServer, type PackedServer } from '../
 
 const PYTHON = '/usr/bin/python3';
 const SCENARIO = fileURLToPath(new URL('./lease_scenario.py', import.meta.url));
+const WRITE_SCENARIO = fileURLToPath(new URL('./write_semantics_scenario.py', import.meta.url));
 const hasClient =
   existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import kubernetes'], { encoding: 'utf8' }).status === 0;
 if (!hasClient)
@@ -54,6 +55,25 @@ describe.skipIf(!hasClient)('the official Python client against the packed serve
         ['MODIFIED', 'py-b', 'py-watched'],
       ],
       after_delete: ['py-a', 'py-b'],
+    });
+  });
+
+  // handlers/create.go decodes with the URL's kind as default; store.go Update creates on update
+  // (AllowCreateOnUpdate) and refuses an update without resourceVersion (AllowUnconditionalUpdate false).
+  it('creates namespaces without kind, creates a missing Lease on replace, refuses an unconditional replace', () => {
+    const run = spawnSync(PYTHON, [WRITE_SCENARIO, kubeconfig], { encoding: 'utf8', timeout: 60_000 });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({
+      namespace: ['Namespace', 'v1', 'py-team', 'Active'],
+      replace_missing: ['py-new', 'py-created'],
+      read_back: 'py-created',
+      unconditional: {
+        status: 422,
+        reason: 'Invalid',
+        message:
+          'leases.coordination.k8s.io "py-new" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+      },
     });
   });
 });

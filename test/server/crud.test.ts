@@ -95,9 +95,9 @@ describe('Lease storage', () => {
     });
   });
 
-  it('returns 404 NotFound for a missing Lease on get, replace and delete', async () => {
-    for (const method of ['GET', 'PUT', 'DELETE']) {
-      const res = await api(server, method, `${NS_BASE}/ghost`, method === 'PUT' ? { body: lease('ghost') } : {});
+  it('returns 404 NotFound for a missing Lease on get and delete', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await api(server, method, `${NS_BASE}/ghost`);
       expect(res.status).toBe(404);
       expect(res.body).toMatchObject({
         reason: 'NotFound',
@@ -151,11 +151,33 @@ describe('Lease storage', () => {
     });
   });
 
-  it('accepts an unconditional replace without resourceVersion', async () => {
+  // generic/registry/store.go Update: AllowUnconditionalUpdate() is false for Leases.
+  it('refuses a replace without resourceVersion with 422, naming the resource', async () => {
     await create(server, 'u');
     const res = await api(server, 'PUT', `${NS_BASE}/u`, { body: lease('u', { holderIdentity: 'other' }) });
-    expect(res.status).toBe(200);
-    expect(res.body.spec).toEqual({ holderIdentity: 'other' });
+    expect(res.status).toBe(422);
+    expect(res.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message:
+        'leases.coordination.k8s.io "u" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+      reason: 'Invalid',
+      details: {
+        name: 'u',
+        group: 'coordination.k8s.io',
+        kind: 'leases',
+        causes: [
+          {
+            reason: 'FieldValueInvalid',
+            message: 'Invalid value: 0x0: must be specified for an update',
+            field: 'metadata.resourceVersion',
+          },
+        ],
+      },
+      code: 422,
+    });
   });
 
   it('does not write (nor bump resourceVersion) for a no-op replace', async () => {
@@ -379,9 +401,9 @@ describe('namespaces (NamespaceLifecycle admission)', () => {
     const list = await api(server, 'GET', NOWHERE);
     expect(list.status).toBe(200);
     expect(list.body.items).toEqual([]);
+    // A PUT of a missing Lease is a create (AllowCreateOnUpdate), so NamespaceLifecycle answers.
     const put = await api(server, 'PUT', `${NOWHERE}/x`, { body: lease('x') });
-    expect(put.status).toBe(404);
-    expect(put.body.message).toBe('leases.coordination.k8s.io "x" not found');
+    expect(put.body).toEqual(NOWHERE_NOT_FOUND);
     await expectSentinelIntact();
   });
 
@@ -454,9 +476,18 @@ describe('namespaces (NamespaceLifecycle admission)', () => {
       message: 'Namespace "" is invalid: metadata.name: Required value: name or generateName is required',
     },
     {
-      body: { apiVersion: 'v1', metadata: { name: 'x' } },
+      // A kind other than the URL's: decoded as a v1 Pod, which does not convert to a Namespace
+      // (versioning codec Decode, then endpoints/handlers transformDecodeError).
+      body: { kind: 'Pod', apiVersion: 'v1', metadata: { name: 'x' } },
       status: 400,
-      message: 'Object \'Kind\' is missing in \'{"apiVersion":"v1","metadata":{"name":"x"}}\'',
+      message:
+        'Pod in version "v1" cannot be handled as a Namespace: converting (v1.Pod) to (core.Namespace): unknown conversion',
+    },
+    {
+      body: { kind: 'Namespace', apiVersion: 'apps/v1', metadata: { name: 'x' } },
+      status: 400,
+      message:
+        'Namespace in version "v1" cannot be handled as a Namespace: no kind "Namespace" is registered for version "apps/v1" in scheme "pkg/api/legacyscheme/scheme.go:30"',
     },
     {
       body: { kind: 'Namespace', apiVersion: 'v1', metadata: { name: '__proto__', labels: { __proto__: 'x' } } },

@@ -34,11 +34,12 @@ describe('delete', () => {
     const wrongUid = await api(server, 'DELETE', `${NS_BASE}/p`, { body: { preconditions: { uid: 'other-uid' } } });
     expect(wrongUid.status).toBe(409);
     expect(wrongUid.body.message).toBe(
-      `Operation cannot be fulfilled on leases.coordination.k8s.io "p": Precondition failed: UID in precondition: other-uid, UID in object meta: ${uid}`,
+      // rest.BeforeDelete checks the preconditions first, naming GroupResource{Group, Resource: Kind}.
+      `Operation cannot be fulfilled on Lease.coordination.k8s.io "p": the UID in the precondition (other-uid) does not match the UID in record (${uid}). The object might have been deleted and then recreated`,
     );
     const wrongRv = await api(server, 'DELETE', `${NS_BASE}/p`, { body: { preconditions: { resourceVersion: '1' } } });
     expect(wrongRv.body.message).toBe(
-      `Operation cannot be fulfilled on leases.coordination.k8s.io "p": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: ${created.metadata?.resourceVersion}`,
+      `Operation cannot be fulfilled on Lease.coordination.k8s.io "p": the ResourceVersion in the precondition (1) does not match the ResourceVersion in record (${created.metadata?.resourceVersion}). The object might have been modified`,
     );
     const ok = await api(server, 'DELETE', `${NS_BASE}/p`, {
       body: { preconditions: { uid, resourceVersion: created.metadata?.resourceVersion } },

@@ -117,7 +117,18 @@ const VERB_REQUESTS: ReadonlyArray<
     },
   ],
   ['create', (s) => api(s, 'POST', NS_BASE, { body: lease('created') })],
-  ['update', (s) => api(s, 'PUT', `${NS_BASE}/other`, { body: lease('other', { holderIdentity: 'u' }) })],
+  [
+    'update',
+    // A Lease update carries the resourceVersion it read (AllowUnconditionalUpdate is false).
+    (s) =>
+      api(s, 'PUT', `${NS_BASE}/other`, {
+        body: lease(
+          'other',
+          { holderIdentity: 'u' },
+          { resourceVersion: s.store.get('default', 'other')?.metadata.resourceVersion },
+        ),
+      }),
+  ],
   [
     'patch',
     (s) =>

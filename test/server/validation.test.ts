@@ -11,6 +11,39 @@ const LABEL_VALUE_RULE =
 const SUBDOMAIN_MESSAGE =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
+describe('semantic validation of the CoordinatedLeaderElection fields (gate on, else they are dropped)', () => {
+  let gated: LeaseApiServer;
+  beforeAll(async () => {
+    gated = await start({ coordinatedLeaderElection: { resyncMs: 0 } });
+  });
+  afterAll(() => gated.close());
+
+  it('forbids preferredHolder without strategy (1.31+ schema)', async () => {
+    const res = await api(gated, 'POST', NS_BASE, { body: lease('ph', { preferredHolder: 'b' }) });
+    expect(res.status).toBe(422);
+    expect(res.body.details?.causes).toEqual([
+      {
+        reason: 'FieldValueForbidden',
+        message: 'Forbidden: may only be specified if `strategy` is defined',
+        field: 'spec.preferredHolder',
+      },
+    ]);
+    const ok = await api(gated, 'POST', NS_BASE, {
+      body: lease('ph', { preferredHolder: 'b', strategy: 'OldestEmulationVersion' }),
+    });
+    expect(ok.status).toBe(201);
+  });
+
+  it('only supports known strategies', async () => {
+    const res = await api(gated, 'POST', NS_BASE, { body: lease('st', { strategy: 'Random' }) });
+    expect(res.body.details?.causes?.[0]).toEqual({
+      reason: 'FieldValueNotSupported',
+      message: 'Unsupported value: "Random": supported values: "OldestEmulationVersion"',
+      field: 'spec.strategy',
+    });
+  });
+});
+
 describe('semantic validation (422 Invalid)', () => {
   let server: LeaseApiServer;
   beforeAll(async () => {
@@ -68,31 +101,6 @@ describe('semantic validation (422 Invalid)', () => {
       'spec.leaseDurationSeconds',
       'spec.leaseTransitions',
     ]);
-  });
-
-  it('forbids preferredHolder without strategy (1.31+ schema)', async () => {
-    const res = await api(server, 'POST', NS_BASE, { body: lease('ph', { preferredHolder: 'b' }) });
-    expect(res.status).toBe(422);
-    expect(res.body.details?.causes).toEqual([
-      {
-        reason: 'FieldValueForbidden',
-        message: 'Forbidden: may only be specified if `strategy` is defined',
-        field: 'spec.preferredHolder',
-      },
-    ]);
-    const ok = await api(server, 'POST', NS_BASE, {
-      body: lease('ph', { preferredHolder: 'b', strategy: 'OldestEmulationVersion' }),
-    });
-    expect(ok.status).toBe(201);
-  });
-
-  it('only supports known strategies', async () => {
-    const res = await api(server, 'POST', NS_BASE, { body: lease('st', { strategy: 'Random' }) });
-    expect(res.body.details?.causes?.[0]).toEqual({
-      reason: 'FieldValueNotSupported',
-      message: 'Unsupported value: "Random": supported values: "OldestEmulationVersion"',
-      field: 'spec.strategy',
-    });
   });
 
   it('validates label keys and values', async () => {

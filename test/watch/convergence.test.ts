@@ -187,13 +187,14 @@ describe('convergence under faults (Lease API server cutting its watch connectio
     const writerLoop = async (w: number): Promise<void> => {
       const names = Array.from({ length: LEASES / WRITERS }, (_, i) => `lease-${w}-${i}`);
       const exists = new Set<string>();
+      const rvs = new Map<string, string>();
       for (let i = 0; i < perWriter; i++) {
         if (w === 0 && compactAt.has(i)) server.store.compact();
         const name = names[Math.floor(random() * names.length)] ?? 'lease-x';
         let type: ChangeType;
         if (!exists.has(name)) {
           type = 'ADDED';
-          await writer.request<Lease>({
+          const created = await writer.request<Lease>({
             method: 'POST',
             path: PATH,
             body: JSON.stringify({
@@ -204,18 +205,21 @@ describe('convergence under faults (Lease API server cutting its watch connectio
             }),
           });
           exists.add(name);
+          rvs.set(name, created.metadata?.resourceVersion ?? '');
         } else if (random() < 0.75) {
           type = 'MODIFIED';
-          await writer.request<Lease>({
+          // A Lease update carries the resourceVersion it read (AllowUnconditionalUpdate is false).
+          const replaced = await writer.request<Lease>({
             method: 'PUT',
             path: `${PATH}/${name}`,
             body: JSON.stringify({
               apiVersion: 'coordination.k8s.io/v1',
               kind: 'Lease',
-              metadata: { name, namespace: NAMESPACE },
+              metadata: { name, namespace: NAMESPACE, resourceVersion: rvs.get(name) },
               spec: { holderIdentity: `w${w}-${i}` },
             }),
           });
+          rvs.set(name, replaced.metadata?.resourceVersion ?? '');
         } else {
           type = 'DELETED';
           await writer.request<unknown>({ method: 'DELETE', path: `${PATH}/${name}` });

@@ -11,7 +11,7 @@ import { parseLabelSelector } from '../selectors/label-selector.js';
 import { parseInt64 } from '../selectors/strconv.js';
 import type { FieldError, StatusError } from '../status.js';
 import { badRequest, invalidOptions } from '../status.js';
-import type { DeleteOptions } from '../operations/delete.js';
+import type { DeleteOptions, PropagationPolicy } from '../operations/delete.js';
 import { parseJsonStrict } from '../decode/json-parser.js';
 
 export interface WatchFlags {
@@ -255,7 +255,11 @@ export function parseWriteOptions(
   });
 }
 
-const PROPAGATION_POLICIES = ['Background', 'Foreground', 'Orphan'];
+const PROPAGATION_POLICIES: readonly PropagationPolicy[] = ['Foreground', 'Background', 'Orphan'];
+
+function isPropagationPolicy(value: string): value is PropagationPolicy {
+  return (PROPAGATION_POLICIES as readonly string[]).includes(value);
+}
 
 type GoKind = 'string' | 'int64' | 'bool' | 'strings' | 'preconditions';
 
@@ -362,19 +366,37 @@ export function deleteOptionsFrom(
   const grace = intParam(query, 'gracePeriodSeconds');
   if (!grace.ok) return grace;
   const bodyGrace = bodyObj['gracePeriodSeconds'];
-  const policy = query.get('propagationPolicy') ?? stringAt(bodyObj, 'propagationPolicy');
-  if (policy !== undefined && policy !== '' && !PROPAGATION_POLICIES.includes(policy)) {
-    return err(
-      invalidOptions('DeleteOptions', [
-        { type: 'NotSupported', field: 'propagationPolicy', value: policy, supported: PROPAGATION_POLICIES },
-      ]),
-    );
+  const rawPolicy = query.get('propagationPolicy') ?? stringAt(bodyObj, 'propagationPolicy');
+  const policy = rawPolicy === '' ? undefined : rawPolicy;
+  const rawOrphan = hasBody ? bodyObj['orphanDependents'] : boolParam(query, 'orphanDependents');
+  const orphanDependents = typeof rawOrphan === 'boolean' ? rawOrphan : undefined;
+  // ValidateDeleteOptions (apimachinery meta/v1/validation): both set, then an unknown policy; the
+  // supported list ends in "nil", as upstream spells it.
+  const errors: FieldError[] = [];
+  if (orphanDependents !== undefined && policy !== undefined) {
+    errors.push({
+      type: 'Invalid',
+      field: 'propagationPolicy',
+      value: policy,
+      detail: 'orphanDependents and deletionPropagation cannot be both set',
+    });
   }
+  if (policy !== undefined && !isPropagationPolicy(policy)) {
+    errors.push({
+      type: 'NotSupported',
+      field: 'propagationPolicy',
+      value: policy,
+      supported: [...PROPAGATION_POLICIES, 'nil'],
+    });
+  }
+  if (errors.length > 0) return err(invalidOptions('DeleteOptions', errors));
   const pre = objectAt(bodyObj, 'preconditions');
   return ok({
     dryRun: dryRun.value,
     gracePeriodSeconds:
       grace.value !== undefined ? Number(grace.value) : typeof bodyGrace === 'number' ? bodyGrace : undefined,
     preconditions: { uid: stringAt(pre, 'uid'), resourceVersion: stringAt(pre, 'resourceVersion') },
+    propagationPolicy: policy !== undefined && isPropagationPolicy(policy) ? policy : undefined,
+    orphanDependents,
   });
 }

@@ -20,9 +20,12 @@ import { sendJsonText, sendStatus } from '../http/respond.js';
 import { decodeNamespaceProtobuf } from '../protobuf/request-body.js';
 import type { TypeMeta } from '../protobuf/encode.js';
 import { sendIfProtobuf } from '../protobuf/send.js';
+import { checkBodyType } from '../operations/type-meta.js';
+import type { TargetType } from '../operations/type-meta.js';
 import { NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
 
 const NAMESPACE_TYPE_META: TypeMeta = { apiVersion: 'v1', kind: NAMESPACE_KIND };
+const NAMESPACE_TYPE: TargetType = { group: '', version: 'v1', kind: NAMESPACE_KIND, internalPackage: 'core' };
 
 function parseNamespaceBody(text: string, type: InputFormat): Result<JsonValue, StatusError> {
   if (type === 'yaml') {
@@ -35,21 +38,16 @@ function parseNamespaceBody(text: string, type: InputFormat): Result<JsonValue, 
   return parsed.ok ? ok(parsed.value.value) : parsed;
 }
 
-/** The type check kube-apiserver's decoder makes before anything else looks at the object. */
-function checkTypeMeta(value: JsonValue, text: string): Result<JsonValue, StatusError> {
+/**
+ * The type check kube-apiserver's decoder makes before anything else looks at the object: kind and
+ * apiVersion default to the URL's (v1 Namespace), as the Python client's V1Namespace(metadata=…) relies on.
+ */
+function checkTypeMeta(value: JsonValue): Result<JsonValue, StatusError> {
   if (!isJsonObject(value))
     return err(badRequest(`couldn't get version/kind; json parse error: the body is not an object`));
-  const kind = value['kind'];
-  if (typeof kind !== 'string' || kind === '') return err(badRequest(`Object 'Kind' is missing in '${text.trim()}'`));
-  const apiVersion = value['apiVersion'];
-  if (kind !== NAMESPACE_KIND || (apiVersion !== undefined && apiVersion !== 'v1')) {
-    return err(
-      badRequest(
-        `the object provided is unrecognized (must be of type Namespace): ${String(apiVersion)}, Kind=${kind}`,
-      ),
-    );
-  }
-  return ok(value);
+  const checked = checkBodyType(value['kind'], value['apiVersion'], NAMESPACE_TYPE);
+  if (!checked.ok) return err(badRequest(checked.error));
+  return ok({ ...value, kind: NAMESPACE_KIND, apiVersion: 'v1' });
 }
 
 function decodeNamespaceBody(bytes: Buffer, type: InputFormat | undefined): Result<JsonValue, StatusError> {
@@ -60,7 +58,7 @@ function decodeNamespaceBody(bytes: Buffer, type: InputFormat | undefined): Resu
   }
   const text = bytes.toString('utf8');
   const parsed = parseNamespaceBody(text, type);
-  return parsed.ok ? checkTypeMeta(parsed.value, text) : parsed;
+  return parsed.ok ? checkTypeMeta(parsed.value) : parsed;
 }
 
 async function createNamespace(ctx: RequestContext): Promise<void> {

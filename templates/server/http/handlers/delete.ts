@@ -1,6 +1,7 @@
 // DELETE of one Lease and DELETE of a collection (the deleted LeaseList).
 // Lease storage does not set ReturnDeletedObject, so an immediate delete answers
-// with a Success Status; an object kept by finalizers is returned as it now is.
+// with a Success Status; an object kept by finalizers is returned as it now is. A collection delete
+// answers with the list it deleted, as listed (Store.DeleteCollection).
 import { parseYaml } from '../../decode/yaml.js';
 import type { JsonObject } from '../../json.js';
 import { isJsonObject, objectAt, stringAt } from '../../json.js';
@@ -53,15 +54,11 @@ export async function serveDelete(ctx: RequestContext, namespace: string, name: 
   if (!options.ok) return sendStatus(ctx.res, options.error);
   const deleted = deleteLease(ctx.state.ops, namespace, name, options.value);
   if (!deleted.ok) return sendStatus(ctx.res, deleted.error);
-  const metadata = objectAt(deleted.value, 'metadata');
-  const finalizers = metadata === undefined ? undefined : metadata['finalizers'];
-  const kept = Array.isArray(finalizers) && finalizers.length > 0;
-  if (kept) return sendObject(ctx.res, 200, deleted.value, ctx.state.ops.resource);
-  const status = deletedStatus(
-    name,
-    metadata === undefined ? undefined : stringAt(metadata, 'uid'),
-    ctx.state.ops.resource.plural,
-  );
+  const { object, kept } = deleted.value;
+  if (kept) return sendObject(ctx.res, 200, object, ctx.state.ops.resource);
+  const metadata = objectAt(object, 'metadata');
+  const uid = metadata === undefined ? undefined : stringAt(metadata, 'uid');
+  const status = deletedStatus(name, uid, ctx.state.ops.resource.plural);
   if (sendIfProtobuf(ctx.res, 200, { kind: 'status', status })) return;
   sendJsonText(ctx.res, 200, JSON.stringify(status));
 }
@@ -78,10 +75,11 @@ export async function serveDeleteCollection(ctx: RequestContext, namespace: stri
   if (!page.ok) return sendStatus(ctx.res, page.error);
   const keys = page.value.items.map((item) => storeKey(namespace, stringAt(objectAt(item, 'metadata'), 'name') ?? ''));
   const deleted = deleteCollection(ctx.state.ops, keys, options.value);
-  const listMeta = { resourceVersion: String(store.resourceVersion) };
+  if (!deleted.ok) return sendStatus(ctx.res, deleted.error);
+  const listMeta = { resourceVersion: String(page.value.rv) };
   const typeMeta = resourceTypeMeta(ctx.state.ops.resource);
-  if (sendIfProtobuf(ctx.res, 200, { kind: 'list', items: deleted, listMeta, typeMeta })) return;
-  sendJsonText(ctx.res, 200, listResponseJson(deleted, store.resourceVersion, ctx.state.ops.resource));
+  if (sendIfProtobuf(ctx.res, 200, { kind: 'list', items: deleted.value, listMeta, typeMeta })) return;
+  sendJsonText(ctx.res, 200, listResponseJson(deleted.value, page.value.rv, ctx.state.ops.resource));
 }
 
 function deletedStatus(name: string, uid: string | undefined, plural: string): JsonObject {

@@ -105,7 +105,9 @@ export async function serveUpdate(ctx: RequestContext, namespace: string, name: 
   if (!write.ok) return sendStatus(ctx.res, write.error);
   const updated = updateLease(ctx.state.ops, namespace, name, write.value.lease, write.value.options);
   if (!updated.ok) return sendStatus(ctx.res, updated.error, write.value.headers);
-  sendObject(ctx.res, 200, updated.value.object, ctx.state.ops.resource, write.value.headers);
+  // 201 when the PUT created the object (AllowCreateOnUpdate), as UpdateResource's wasCreated.
+  const status = updated.value.created ? 201 : 200;
+  sendObject(ctx.res, status, updated.value.object, ctx.state.ops.resource, write.value.headers);
 }
 
 export async function servePatch(ctx: RequestContext, namespace: string, name: string): Promise<void> {
