@@ -62,7 +62,13 @@ export function canonicalMetadata(metadata: JsonObject): JsonObject {
   const managed = orderList(metadata['managedFields'], MANAGED_ORDER);
   if (managed !== undefined) withLists['managedFields'] = managed;
   // creationTimestamp is a non-pointer struct in Go: it marshals as null rather than disappearing.
-  return ordered(withLists, META_ORDER, (key, value) => key !== 'creationTimestamp' && isEmpty(value));
+  // deletionGracePeriodSeconds is a *int64: a 0 (what Store.Delete's markAsDeleting sets) is kept.
+  return ordered(
+    withLists,
+    META_ORDER,
+    (key, value) =>
+      key !== 'creationTimestamp' && !(key === 'deletionGracePeriodSeconds' && value === 0) && isEmpty(value),
+  );
 }
 
 /** Returns the bare stored form (no kind/apiVersion): metadata then spec, always with a spec object. */

@@ -47,6 +47,7 @@ import { createStoreHandle } from './store-handle.js';
 import { LeaseStore } from './store/lease-store.js';
 import type { TestPki } from './tls/pki.js';
 import { createTestPki } from './tls/pki.js';
+import { dropCoordinatedLeaderElectionFields } from './operations/disabled-fields.js';
 
 const DEFAULT_RELEASE = '1.35.0';
 const DEFAULT_HISTORY = 10_000;
@@ -178,6 +179,10 @@ function redactedWhenPrinted(material: TlsMaterial): TlsMaterial {
   return material;
 }
 
+function gateOn(cle: LeaseApiServerOptions['coordinatedLeaderElection']): boolean {
+  return cle !== undefined && cle !== false;
+}
+
 export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): Promise<LeaseApiServer> {
   const host = options.host ?? '127.0.0.1';
   const releases = packagedReleases();
@@ -214,6 +219,8 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     namespaces: new NamespaceRegistry(clock.now, options.namespaces ?? []),
     resource: LEASE_RESOURCE,
     validate: validateLease,
+    // The Lease strategy drops spec.strategy/preferredHolder while CoordinatedLeaderElection is off.
+    dropDisabledFields: gateOn(options.coordinatedLeaderElection) ? undefined : dropCoordinatedLeaderElectionFields,
   };
   const cle = options.coordinatedLeaderElection;
   const versions: CandidateVersion[] = cle === undefined || cle === false ? [] : candidateVersions(release);

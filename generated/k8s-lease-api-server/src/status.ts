@@ -34,6 +34,8 @@ export interface FieldError {
   field: string;
   detail?: string;
   value?: JsonValue | string[];
+  /** The bad value exactly as Go prints it, where formatFieldValue cannot tell (e.g. `0x0`, a uint64's %#v). */
+  rendered?: string;
   supported?: string[];
 }
 
@@ -59,7 +61,7 @@ export function formatFieldValue(value: JsonValue | string[] | undefined): strin
 export function fieldErrorBody(e: FieldError): string {
   switch (e.type) {
     case 'Invalid':
-      return `Invalid value: ${formatFieldValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
+      return `Invalid value: ${e.rendered ?? formatFieldValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
     case 'Required':
       return `Required value${e.detail ? `: ${e.detail}` : ''}`;
     case 'Forbidden':
@@ -250,8 +252,9 @@ export function statusObject(error: StatusError): JsonObject {
     metadata,
     status: 'Failure',
     message: error.message,
-    reason: error.reason,
   };
+  // reason is omitempty: an error that is no API status (StatusReasonUnknown, "") has none.
+  if (error.reason !== '') body['reason'] = error.reason;
   if (error.details !== undefined) body['details'] = detailsObject(error.details);
   body['code'] = error.code;
   return body;

@@ -71,11 +71,19 @@ export function createStoreHandle(ctx: OperationContext): LeaseStoreHandle {
       if (!body.ok) return body;
       const meta = metadataOf(body.value);
       const namespace = stringAt(meta, 'namespace') ?? 'default';
-      return written(updateLease(ctx, namespace, stringAt(meta, 'name') ?? '', body.value, options(fieldManager)));
+      const name = stringAt(meta, 'name') ?? '';
+      // A convenience of the handle, unlike PUT: without a resourceVersion the update is unconditional.
+      const live = ctx.store.get(storeKey(namespace, name));
+      const liveRv = live === undefined ? undefined : stringAt(metadataOf(live), 'resourceVersion');
+      const sent =
+        stringAt(meta, 'resourceVersion') === undefined && liveRv !== undefined
+          ? { ...body.value, metadata: { ...meta, resourceVersion: liveRv } }
+          : body.value;
+      return written(updateLease(ctx, namespace, name, sent, options(fieldManager)));
     },
     delete(namespace, name) {
       const deleted = deleteLease(ctx, namespace, name, { dryRun: false, preconditions: {} });
-      return deleted.ok ? ok(toLease(deleted.value)) : deleted;
+      return deleted.ok ? ok(toLease(deleted.value.object)) : deleted;
     },
     compact() {
       ctx.store.compact();

@@ -58,7 +58,7 @@ interface Parts {
 }
 
 /** An instant as Go's time.Time holds it: whole seconds since the Unix epoch plus nanoseconds. */
-interface Instant {
+export interface Instant {
   seconds: number;
   nanos: number;
 }
@@ -275,4 +275,31 @@ export function parseTime(value: string): Result<string | null, string> {
 
 export function timeToEpochMs(value: string): number {
   return Date.parse(value);
+}
+
+const MIN_YEAR_SECONDS = daysFromCivil(0, 1, 1) * SECONDS_PER_DAY;
+const MAX_YEAR_SECONDS = daysFromCivil(10000, 1, 1) * SECONDS_PER_DAY;
+
+/**
+ * time.Unix(seconds, nanos) rendered as Time (whole seconds) or MicroTime (six digits) in UTC, as the protobuf
+ * decoder of metav1.Time/MicroTime followed by MarshalJSON gives it: null for the zero time, undefined when
+ * the year falls outside 0000-9999 (MarshalJSON's "year outside of range").
+ */
+export function timeFromUnix(seconds: number, nanos: number, micro: boolean): string | null | undefined {
+  // time.Unix normalises nanos outside [0, 1e9) into the seconds.
+  const carry = Math.floor(nanos / 1e9);
+  const instant: Instant = { seconds: seconds + carry, nanos: micro ? nanos - carry * 1e9 : 0 };
+  if (!Number.isSafeInteger(instant.seconds)) return undefined;
+  if (instant.seconds < MIN_YEAR_SECONDS || instant.seconds >= MAX_YEAR_SECONDS) return undefined;
+  return isZero(instant) ? null : formatInstant(instant, micro);
+}
+
+/** The Unix seconds and nanos of a stored Time or MicroTime (always in the canonical UTC form). */
+export function unixOfTime(value: string, micro: boolean): Instant | undefined {
+  const parsed = micro
+    ? parseLayout(value, MICRO_TIME_LAYOUT, MICRO_ELEMENTS)
+    : parseLayout(value, TIME_LAYOUT, TIME_ELEMENTS);
+  if (!parsed.ok) return undefined;
+  const instant = toInstant(parsed.value);
+  return micro ? instant : { seconds: instant.seconds, nanos: 0 };
 }

@@ -4,7 +4,8 @@
 import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject, setOwn } from '../json.js';
 import type { ResourceInfo } from '../lease-meta.js';
-import { LEASE_RESOURCE } from '../lease-meta.js';
+import { GROUP, LEASE_RESOURCE } from '../lease-meta.js';
+import { checkBodyType } from '../operations/type-meta.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { FieldSchema, ObjectSchema } from '../schema/field-schema.js';
@@ -142,22 +143,17 @@ class LeaseDecoder {
   }
 }
 
-/** Rejects a body whose kind or apiVersion names something other than coordination.k8s.io/v1 Lease. */
+/**
+ * Checks the body's kind/apiVersion against the resource the URL names, with the URL's type filling in
+ * what the body leaves out (operations/type-meta.ts has the decoder's rules and messages).
+ */
 export function checkTypeMeta(body: JsonObject, resource: ResourceInfo = LEASE_RESOURCE): Result<void, string> {
-  const kind = body['kind'];
-  const apiVersion = body['apiVersion'];
-  if (kind !== undefined && kind !== null && kind !== '' && kind !== resource.kind) {
-    const version = typeof apiVersion === 'string' ? apiVersion : resource.version;
-    return err(
-      `${String(kind)} in version "${version}" cannot be handled as a ${resource.kind}: no kind "${String(kind)}" is registered for version "${version}" in scheme "pkg/api/legacyscheme/scheme.go:30"`,
-    );
-  }
-  if (apiVersion !== undefined && apiVersion !== null && apiVersion !== '' && apiVersion !== resource.groupVersion) {
-    return err(
-      `the API version in the data (${String(apiVersion)}) does not match the expected API version (${resource.groupVersion})`,
-    );
-  }
-  return ok(undefined);
+  return checkBodyType(body['kind'], body['apiVersion'], {
+    group: GROUP,
+    version: resource.version,
+    kind: resource.kind,
+    internalPackage: 'coordination',
+  });
 }
 
 /** Decodes a parsed body into a Lease; the error string is the full 400 message. */

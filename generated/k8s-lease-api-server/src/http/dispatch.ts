@@ -33,6 +33,7 @@ import { routeFor } from './route.js';
 import type { RequestRecord, ServerState } from './server-state.js';
 import { REQUEST_LOG_LIMIT } from './server-state.js';
 import { parseIncludeObject } from './table.js';
+import { protobufOutput } from '../protobuf/media.js';
 
 function isWatchRequest(route: Route, query: URLSearchParams): boolean {
   if (route.kind !== 'collection' && route.kind !== 'item') return false;
@@ -79,7 +80,8 @@ function serveCollectionRead(
   const denied = authorizationFailure(ctx, request.value.watch ? 'watch' : 'list', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
   if (!request.value.watch) return serveList(ctx, request.value);
-  const representation = chooseRepresentation(ctx.accept);
+  const protobuf = protobufOutput(ctx.req.headers.accept);
+  const representation = protobuf !== undefined ? { kind: 'object' as const } : chooseRepresentation(ctx.accept);
   if (representation === undefined) return sendStatus(ctx.res, notAcceptable(NOT_ACCEPTABLE_MESSAGE));
   const rvText = request.value.resourceVersion ?? '';
   if (rvText !== '') {
@@ -96,6 +98,7 @@ function serveCollectionRead(
     blockedTimeoutMs: state.watchBlockedTimeoutMs,
     fault,
     streams: state.streams,
+    protobuf,
   });
 }
 

@@ -12,7 +12,7 @@ import { parseLabelSelector } from '../selectors/label-selector.js';
 import { parseInt64 } from '../selectors/strconv.js';
 import type { FieldError, StatusError } from '../status.js';
 import { badRequest, invalidOptions } from '../status.js';
-import type { DeleteOptions } from '../operations/delete.js';
+import type { DeleteOptions, PropagationPolicy } from '../operations/delete.js';
 import { parseJsonStrict } from '../decode/json-parser.js';
 
 export interface WatchFlags {
@@ -256,7 +256,11 @@ export function parseWriteOptions(
   });
 }
 
-const PROPAGATION_POLICIES = ['Background', 'Foreground', 'Orphan'];
+const PROPAGATION_POLICIES: readonly PropagationPolicy[] = ['Foreground', 'Background', 'Orphan'];
+
+function isPropagationPolicy(value: string): value is PropagationPolicy {
+  return (PROPAGATION_POLICIES as readonly string[]).includes(value);
+}
 
 type GoKind = 'string' | 'int64' | 'bool' | 'strings' | 'preconditions';
 
@@ -333,25 +337,28 @@ function deleteOptionsTypeError(
  * only when the body is empty, so query parameters beside a body are ignored, as there.
  */
 export function parseDeleteOptions(rawQuery: URLSearchParams, body: string): Result<DeleteOptions, StatusError> {
-  let fromBody: JsonValue = {};
-  const hasBody = body.trim() !== '';
+  if (body.trim() === '') return deleteOptionsFrom(rawQuery, undefined);
+  const parsed = parseJsonStrict(body);
+  if (!parsed.ok) return err(badRequest(`couldn't get version/kind; json parse error: ${parsed.error}`));
+  if (!isJsonObject(parsed.value.value))
+    return err(badRequest('the body of a delete request must be a DeleteOptions object'));
+  return deleteOptionsFrom(rawQuery, parsed.value.value, parsed.value.numbers);
+}
+
+/** DeleteOptions from an already decoded body (JSON, YAML or protobuf), or from the query when there is none. */
+export function deleteOptionsFrom(
+  rawQuery: URLSearchParams,
+  fromBody: JsonObject | undefined,
+  numbers: ReadonlyMap<string, string> = new Map(),
+): Result<DeleteOptions, StatusError> {
+  const hasBody = fromBody !== undefined;
   if (hasBody) {
-    const parsed = parseJsonStrict(body);
-    if (!parsed.ok) return err(badRequest(`couldn't get version/kind; json parse error: ${parsed.error}`));
-    fromBody = parsed.value.value;
-    if (!isJsonObject(fromBody)) return err(badRequest('the body of a delete request must be a DeleteOptions object'));
     // A body Go cannot decode fails the whole request before anything is deleted (400 since kubernetes#133358).
-    const typeError = deleteOptionsTypeError(
-      fromBody,
-      DELETE_OPTIONS_FIELDS,
-      'DeleteOptions',
-      '',
-      parsed.value.numbers,
-    );
+    const typeError = deleteOptionsTypeError(fromBody, DELETE_OPTIONS_FIELDS, 'DeleteOptions', '', numbers);
     if (typeError !== undefined) return err(badRequest(typeError));
   }
   const query = hasBody ? new URLSearchParams() : rawQuery;
-  const bodyObj = isJsonObject(fromBody) ? fromBody : {};
+  const bodyObj = fromBody ?? {};
   const bodyDryRun = Array.isArray(bodyObj['dryRun'])
     ? bodyObj['dryRun'].filter((v): v is string => typeof v === 'string')
     : [];
@@ -360,19 +367,37 @@ export function parseDeleteOptions(rawQuery: URLSearchParams, body: string): Res
   const grace = intParam(query, 'gracePeriodSeconds');
   if (!grace.ok) return grace;
   const bodyGrace = bodyObj['gracePeriodSeconds'];
-  const policy = query.get('propagationPolicy') ?? stringAt(bodyObj, 'propagationPolicy');
-  if (policy !== undefined && policy !== '' && !PROPAGATION_POLICIES.includes(policy)) {
-    return err(
-      invalidOptions('DeleteOptions', [
-        { type: 'NotSupported', field: 'propagationPolicy', value: policy, supported: PROPAGATION_POLICIES },
-      ]),
-    );
+  const rawPolicy = query.get('propagationPolicy') ?? stringAt(bodyObj, 'propagationPolicy');
+  const policy = rawPolicy === '' ? undefined : rawPolicy;
+  const rawOrphan = hasBody ? bodyObj['orphanDependents'] : boolParam(query, 'orphanDependents');
+  const orphanDependents = typeof rawOrphan === 'boolean' ? rawOrphan : undefined;
+  // ValidateDeleteOptions (apimachinery meta/v1/validation): both set, then an unknown policy; the
+  // supported list ends in "nil", as upstream spells it.
+  const errors: FieldError[] = [];
+  if (orphanDependents !== undefined && policy !== undefined) {
+    errors.push({
+      type: 'Invalid',
+      field: 'propagationPolicy',
+      value: policy,
+      detail: 'orphanDependents and deletionPropagation cannot be both set',
+    });
   }
+  if (policy !== undefined && !isPropagationPolicy(policy)) {
+    errors.push({
+      type: 'NotSupported',
+      field: 'propagationPolicy',
+      value: policy,
+      supported: [...PROPAGATION_POLICIES, 'nil'],
+    });
+  }
+  if (errors.length > 0) return err(invalidOptions('DeleteOptions', errors));
   const pre = objectAt(bodyObj, 'preconditions');
   return ok({
     dryRun: dryRun.value,
     gracePeriodSeconds:
       grace.value !== undefined ? Number(grace.value) : typeof bodyGrace === 'number' ? bodyGrace : undefined,
     preconditions: { uid: stringAt(pre, 'uid'), resourceVersion: stringAt(pre, 'resourceVersion') },
+    propagationPolicy: policy !== undefined && isPropagationPolicy(policy) ? policy : undefined,
+    orphanDependents,
   });
 }

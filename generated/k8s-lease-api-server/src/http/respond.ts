@@ -1,6 +1,8 @@
 // Copied by lease-api-generator from templates/server/http/respond.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// Writing responses: JSON text with the headers the real API server sends.
+// Writing responses: JSON text (or protobuf bytes) with the headers the real API server sends.
 import type { ServerResponse } from 'node:http';
+import { PROTOBUF_CONTENT_TYPE, protobufOutput } from '../protobuf/media.js';
+import { encodeStatus } from '../protobuf/objects.js';
 import type { StatusError } from '../status.js';
 import { statusObject } from '../status.js';
 
@@ -10,10 +12,19 @@ export function sendJsonText(
   json: string,
   headers: Record<string, string | string[]> = {},
 ): void {
+  sendBytes(res, code, Buffer.from(json, 'utf8'), 'application/json', headers);
+}
+
+export function sendBytes(
+  res: ServerResponse,
+  code: number,
+  body: Buffer,
+  contentType: string,
+  headers: Record<string, string | string[]> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
-  const body = Buffer.from(json, 'utf8');
   const base = {
-    'Content-Type': 'application/json',
+    'Content-Type': contentType,
     'Content-Length': body.length,
     'Cache-Control': 'no-cache, private',
   };
@@ -32,6 +43,9 @@ export function sendStatus(
   error: StatusError,
   headers: Record<string, string | string[]> = {},
 ): void {
+  // Errors are negotiated like any answer (responsewriters.ErrorNegotiated): protobuf clients get a protobuf Status.
+  if (protobufOutput(res.req?.headers.accept) !== undefined)
+    return sendBytes(res, error.code, encodeStatus(statusObject(error)), PROTOBUF_CONTENT_TYPE, headers);
   sendJsonText(res, error.code, JSON.stringify(statusObject(error)), headers);
 }
 

@@ -1,5 +1,5 @@
 // Copied by lease-api-generator from templates/server/http/watch-stream.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// One open watch response: newline-delimited JSON events, batched per tick for throughput, with
+// One open watch response: newline-delimited JSON events (or length-prefixed protobuf frames), batched per tick for throughput, with
 // back-pressure, a bounded buffer (blocked watchers are terminated), bookmarks, a timeout, and
 // injected faults (cut, clean end, in-stream ERROR, per-event delay).
 import type { ServerResponse } from 'node:http';
@@ -16,12 +16,17 @@ export interface WatchStreamOptions {
   /** How long a watcher may stay blocked before it is terminated. */
   blockedTimeoutMs: number;
   fault: StreamFault | undefined;
+  /** The response's Content-Type; JSON unless the watch negotiated protobuf frames. */
+  contentType?: string;
 }
 
-type Finale = (lastChunk: string) => void;
+type Finale = (lastChunk: Buffer) => void;
+
+const NOTHING = Buffer.alloc(0);
 
 export class WatchStream {
-  private pending: string[] = [];
+  /** Encoded frames: a JSON line with its newline, or a protobuf frame as it is. */
+  private pending: Buffer[] = [];
   private pendingBytes = 0;
   private scheduled = false;
   private blocked = false;
@@ -40,7 +45,7 @@ export class WatchStream {
     private readonly options: WatchStreamOptions,
   ) {
     res.writeHead(200, {
-      'Content-Type': 'application/json',
+      'Content-Type': options.contentType ?? 'application/json',
       'Cache-Control': 'no-cache, private',
       'Transfer-Encoding': 'chunked',
     });
@@ -83,21 +88,23 @@ export class WatchStream {
   }
 
   /**
-   * Queues one line (a complete JSON object without the trailing newline). Object events count
-   * towards a fault's `afterEvents`; bookmarks and errors pass with `counts` false.
+   * Queues one event: a line (a complete JSON object without the trailing newline) or a binary frame.
+   * Object events count towards a fault's `afterEvents`; bookmarks and errors pass with `counts` false.
    */
-  send(line: string, counts = true): void {
+  send(line: string | Buffer, counts = true): void {
     if (this.isFinishing) return;
+    const frame = typeof line === 'string' ? Buffer.from(`${line}\n`) : line;
     const cut = this.options.fault?.cut;
     if (counts) {
       this.sent++;
       if (cut?.midLine && this.sent > cut.afterEvents) {
-        this.finishWith((chunk) => this.destroyAfter(chunk + line.slice(0, Math.max(1, Math.floor(line.length / 2)))));
+        const half = Math.max(1, Math.floor((frame.length - (typeof line === 'string' ? 1 : 0)) / 2));
+        this.finishWith((chunk) => this.destroyAfter(Buffer.concat([chunk, frame.subarray(0, half)])));
         return;
       }
     }
-    this.pending.push(line);
-    this.pendingBytes += Buffer.byteLength(line) + 1;
+    this.pending.push(frame);
+    this.pendingBytes += frame.length;
     if (counts) this.afterCount();
     if (!this.checkBuffer()) return;
     this.schedule();
@@ -108,7 +115,7 @@ export class WatchStream {
     if (this.closed) return;
     this.blocked = false;
     const chunk = this.takePending(this.pending.length);
-    if (chunk !== '') this.res.write(chunk);
+    if (chunk.length > 0) this.res.write(chunk);
     this.finish();
     this.res.end();
   }
@@ -125,7 +132,7 @@ export class WatchStream {
       this.finishWith((chunk) => this.endWith(chunk));
     } else if (fault.error !== undefined && reached(fault.error)) {
       const line = fault.error.line;
-      this.finishWith((chunk) => this.endWith(`${chunk}${line}\n`));
+      this.finishWith((chunk) => this.endWith(Buffer.concat([chunk, Buffer.from(`${line}\n`)])));
     }
   }
 
@@ -163,15 +170,14 @@ export class WatchStream {
       this.finale(chunk);
       return;
     }
-    if (chunk !== '' && !this.res.write(chunk)) this.blocked = true;
+    if (chunk.length > 0 && !this.res.write(chunk)) this.blocked = true;
     if (!this.blocked && this.pending.length > 0) this.schedule();
   }
 
-  private takePending(count: number): string {
-    if (count === 0) return '';
-    const lines = this.pending.splice(0, count);
-    const chunk = `${lines.join('\n')}\n`;
-    this.pendingBytes -= Buffer.byteLength(chunk);
+  private takePending(count: number): Buffer {
+    if (count === 0) return NOTHING;
+    const chunk = Buffer.concat(this.pending.splice(0, count));
+    this.pendingBytes -= chunk.length;
     return chunk;
   }
 
@@ -217,21 +223,21 @@ export class WatchStream {
     this.res.destroy();
   }
 
-  private endWith(chunk: string): void {
-    if (chunk !== '') this.res.write(chunk);
+  private endWith(chunk: Buffer): void {
+    if (chunk.length > 0) this.res.write(chunk);
     this.finish();
     this.res.end();
   }
 
   /** Writes the chunk, then destroys the socket: the client sees a broken stream, not an end. */
-  private destroyAfter(chunk: string): void {
+  private destroyAfter(chunk: Buffer): void {
     const socket = this.res.socket;
     this.finish();
-    if (chunk === '' && this.res.writableLength === 0) {
+    if (chunk.length === 0 && this.res.writableLength === 0) {
       socket?.destroy();
       return;
     }
-    this.res.write(chunk === '' ? '\n' : chunk, () => socket?.destroy());
+    this.res.write(chunk.length === 0 ? '\n' : chunk, () => socket?.destroy());
   }
 
   private finish(): void {

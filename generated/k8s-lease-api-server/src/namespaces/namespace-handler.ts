@@ -9,62 +9,57 @@ import { parseBody } from '../operations/decode-body.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
-import { badRequest, methodNotAllowed, unsupportedMediaType } from '../status.js';
+import { badRequest, methodNotAllowed } from '../status.js';
 import { readBodyBytes } from '../http/body.js';
-import { contentType } from '../http/negotiation.js';
+import type { InputFormat } from '../http/input-media.js';
+import { inputFormat, unknownFormat } from '../http/input-media.js';
 import type { RequestContext } from '../http/request-context.js';
 import { parseListRequest, parseWriteOptions } from '../http/request-options.js';
 import { matchesFields } from '../selectors/field-selector.js';
 import { matchesLabels } from '../selectors/label-selector.js';
 import { sendJsonText, sendStatus } from '../http/respond.js';
-import { PROTOBUF_CONTENT_TYPE, decodeNamespaceProtobuf } from './namespace-protobuf.js';
+import { decodeNamespaceProtobuf } from '../protobuf/request-body.js';
+import type { TypeMeta } from '../protobuf/encode.js';
+import { sendIfProtobuf } from '../protobuf/send.js';
+import { checkBodyType } from '../operations/type-meta.js';
+import type { TargetType } from '../operations/type-meta.js';
 import { NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
 
-function parseNamespaceBody(text: string, type: string): Result<JsonValue, StatusError> {
-  if (type === 'application/yaml') {
+const NAMESPACE_TYPE_META: TypeMeta = { apiVersion: 'v1', kind: NAMESPACE_KIND };
+const NAMESPACE_TYPE: TargetType = { group: '', version: 'v1', kind: NAMESPACE_KIND, internalPackage: 'core' };
+
+function parseNamespaceBody(text: string, type: InputFormat): Result<JsonValue, StatusError> {
+  if (type === 'yaml') {
     const yaml = parseYaml(text);
     return yaml.ok
       ? ok(yaml.value.value)
       : err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
   }
-  if (type !== '' && type !== 'application/json') {
-    return err(
-      unsupportedMediaType(
-        `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF_CONTENT_TYPE}`,
-      ),
-    );
-  }
   const parsed = parseBody(text);
   return parsed.ok ? ok(parsed.value.value) : parsed;
 }
 
-/** The type check kube-apiserver's decoder makes before anything else looks at the object. */
-function checkTypeMeta(value: JsonValue, text: string): Result<JsonValue, StatusError> {
+/**
+ * The type check kube-apiserver's decoder makes before anything else looks at the object: kind and
+ * apiVersion default to the URL's (v1 Namespace), as the Python client's V1Namespace(metadata=…) relies on.
+ */
+function checkTypeMeta(value: JsonValue): Result<JsonValue, StatusError> {
   if (!isJsonObject(value))
     return err(badRequest(`couldn't get version/kind; json parse error: the body is not an object`));
-  const kind = value['kind'];
-  if (typeof kind !== 'string' || kind === '') return err(badRequest(`Object 'Kind' is missing in '${text.trim()}'`));
-  const apiVersion = value['apiVersion'];
-  if (kind !== NAMESPACE_KIND || (apiVersion !== undefined && apiVersion !== 'v1')) {
-    return err(
-      badRequest(
-        `the object provided is unrecognized (must be of type Namespace): ${String(apiVersion)}, Kind=${kind}`,
-      ),
-    );
-  }
-  return ok(value);
+  const checked = checkBodyType(value['kind'], value['apiVersion'], NAMESPACE_TYPE);
+  if (!checked.ok) return err(badRequest(checked.error));
+  return ok({ ...value, kind: NAMESPACE_KIND, apiVersion: 'v1' });
 }
 
-function decodeNamespaceBody(bytes: Buffer, type: string): Result<JsonValue, StatusError> {
-  if (type === PROTOBUF_CONTENT_TYPE) {
+function decodeNamespaceBody(bytes: Buffer, type: InputFormat | undefined): Result<JsonValue, StatusError> {
+  if (type === undefined) return err(unknownFormat());
+  if (type === 'protobuf') {
     const decoded = decodeNamespaceProtobuf(bytes);
-    return decoded.ok
-      ? ok(decoded.value)
-      : err(badRequest(`the body of the request was not a valid protobuf Namespace: ${decoded.error}`));
+    return decoded.ok ? ok(decoded.value.value) : decoded;
   }
   const text = bytes.toString('utf8');
   const parsed = parseNamespaceBody(text, type);
-  return parsed.ok ? checkTypeMeta(parsed.value, text) : parsed;
+  return parsed.ok ? checkTypeMeta(parsed.value) : parsed;
 }
 
 async function createNamespace(ctx: RequestContext): Promise<void> {
@@ -73,10 +68,11 @@ async function createNamespace(ctx: RequestContext): Promise<void> {
   const body = await readBodyBytes(ctx.req, ctx.res);
   if (!options.ok) return sendStatus(ctx.res, options.error);
   if (!body.ok) return sendStatus(ctx.res, body.error);
-  const typed = decodeNamespaceBody(body.value, contentType(ctx.req.headers['content-type']));
+  const typed = decodeNamespaceBody(body.value, inputFormat(ctx.req.headers['content-type']));
   if (!typed.ok) return sendStatus(ctx.res, typed.error);
   const created = ctx.state.ops.namespaces.create(typed.value, options.value.dryRun);
   if (!created.ok) return sendStatus(ctx.res, created.error);
+  if (sendIfProtobuf(ctx.res, 201, { kind: 'object', obj: created.value, typeMeta: NAMESPACE_TYPE_META })) return;
   sendJsonText(ctx.res, 201, JSON.stringify(created.value));
 }
 
@@ -100,6 +96,8 @@ export async function serveNamespaces(ctx: RequestContext): Promise<void> {
     })
     // Items of a typed list carry no kind or apiVersion of their own.
     .map(({ kind: _kind, apiVersion: _apiVersion, ...item }) => item);
+  const listMeta = { resourceVersion: registry.resourceVersion };
+  if (sendIfProtobuf(ctx.res, 200, { kind: 'list', items, listMeta, typeMeta: NAMESPACE_TYPE_META })) return;
   sendJsonText(
     ctx.res,
     200,
@@ -117,5 +115,6 @@ export function serveNamespace(ctx: RequestContext, name: string): void {
   if ((ctx.req.method ?? 'GET') !== 'GET') return sendStatus(ctx.res, methodNotAllowed());
   const found = ctx.state.ops.namespaces.get(name);
   if (found === undefined) return sendStatus(ctx.res, namespaceNotFound(name));
+  if (sendIfProtobuf(ctx.res, 200, { kind: 'object', obj: found, typeMeta: NAMESPACE_TYPE_META })) return;
   sendJsonText(ctx.res, 200, JSON.stringify(found));
 }

@@ -18,6 +18,11 @@ export interface OperationContext {
   resource: ResourceInfo;
   /** The resource's semantic validation of the state about to be stored (`old` on updates). */
   validate(next: JsonObject, old: JsonObject | undefined): FieldError[];
+  /**
+   * The strategy's PrepareForCreate/PrepareForUpdate field dropping (`old` on updates), run before
+   * validation; absent when the resource drops nothing (e.g. the Lease with CoordinatedLeaderElection on).
+   */
+  dropDisabledFields?: ((next: JsonObject, old: JsonObject | undefined) => JsonObject) | undefined;
 }
 
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';

@@ -1,6 +1,9 @@
 // Copied by lease-api-generator from templates/server/operations/delete.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// DELETE of one Lease or a collection. Leases with finalizers are only marked for deletion.
-import type { JsonObject } from '../json.js';
+// DELETE of one object or a collection, as the generic registry's Store.Delete does it for a strategy
+// without graceful deletion (Lease, LeaseCandidate) and with the garbage collector enabled (kube-apiserver's
+// default): the propagation policy adds or removes the GC finalizers; an object left with finalizers is
+// only marked (deletionTimestamp, deletionGracePeriodSeconds 0) and goes when the last one is removed.
+import type { JsonObject, JsonValue } from '../json.js';
 import { stringAt } from '../json.js';
 import { canonicalLease } from '../lease-shape.js';
 import type { Result } from '../result.js';
@@ -10,38 +13,98 @@ import { notFound } from '../status.js';
 import { splitKey, storeKey } from '../store/lease-store.js';
 import { formatTime } from '../time.js';
 import type { OperationContext } from './context.js';
+import { collectGarbage } from './garbage-collector.js';
 import type { Preconditions } from './identity.js';
-import { checkDeletePreconditions, metadataOf } from './identity.js';
+import { checkDeletePreconditions, finalizersOf, metadataOf } from './identity.js';
+
+export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
 
 export interface DeleteOptions {
   dryRun: boolean;
   preconditions: Preconditions;
   gracePeriodSeconds?: number | undefined;
+  propagationPolicy?: PropagationPolicy | undefined;
+  /** The deprecated DeleteOptions.orphanDependents; validation forbids it beside propagationPolicy. */
+  orphanDependents?: boolean | undefined;
 }
 
-function hasFinalizers(obj: JsonObject): boolean {
-  const finalizers = metadataOf(obj)['finalizers'];
-  return Array.isArray(finalizers) && finalizers.length > 0;
+/** metav1.FinalizerOrphanDependents and metav1.FinalizerDeleteDependents. */
+export const ORPHAN_FINALIZER = 'orphan';
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+
+export interface DeleteOutcome {
+  /** The object as the response shows it: marked for deletion when `kept`, else its last state. */
+  object: JsonObject;
+  /** Finalizers keep the object: the response is the object, not a Status. */
+  kept: boolean;
 }
 
-function markForDeletion(ctx: OperationContext, existing: JsonObject): JsonObject {
+/** shouldOrphanDependents: options first, then a GC finalizer already present; the Lease default is not to orphan. */
+function shouldOrphan(finalizers: string[], options: DeleteOptions): boolean {
+  if (options.orphanDependents !== undefined) return options.orphanDependents;
+  if (options.propagationPolicy !== undefined) return options.propagationPolicy === 'Orphan';
+  for (const f of finalizers) {
+    if (f === ORPHAN_FINALIZER) return true;
+    if (f === FOREGROUND_FINALIZER) return false;
+  }
+  return false;
+}
+
+/** shouldDeleteDependentsInForeground, with the same order of precedence. */
+function shouldForeground(finalizers: string[], options: DeleteOptions): boolean {
+  if (options.orphanDependents !== undefined) return false;
+  if (options.propagationPolicy !== undefined) return options.propagationPolicy === 'Foreground';
+  for (const f of finalizers) {
+    if (f === FOREGROUND_FINALIZER) return true;
+    if (f === ORPHAN_FINALIZER) return false;
+  }
+  return false;
+}
+
+/** deletionFinalizersForGarbageCollection: the finalizers after the delete, or undefined when they stay as they are. */
+function gcFinalizers(existing: JsonObject, options: DeleteOptions): string[] | undefined {
+  const current = finalizersOf(existing);
+  const next = current.filter((f) => f !== ORPHAN_FINALIZER && f !== FOREGROUND_FINALIZER);
+  if (shouldOrphan(current, options)) next.push(ORPHAN_FINALIZER);
+  if (shouldForeground(current, options)) next.push(FOREGROUND_FINALIZER);
+  const same = new Set(next).size === new Set(current).size && next.every((f) => current.includes(f));
+  return same ? undefined : next;
+}
+
+/** markAsDeleting: deletionTimestamp now unless already set (and not later), grace period 0, generation bumped once. */
+function markAsDeleting(ctx: OperationContext, existing: JsonObject, finalizers: JsonValue): JsonObject {
   const meta = metadataOf(existing);
-  // As the generic store's markAsDeleting: generation is bumped only when the object has one.
-  const marked: JsonObject = { ...meta, deletionTimestamp: formatTime(ctx.now()), deletionGracePeriodSeconds: 0 };
+  const now = formatTime(ctx.now());
+  const marked: JsonObject = { ...meta, finalizers, deletionGracePeriodSeconds: 0 };
+  const current = stringAt(meta, 'deletionTimestamp');
+  if (current === undefined || Date.parse(current) > ctx.now()) marked['deletionTimestamp'] = now;
   const generation = meta['generation'];
-  if (typeof generation === 'number' && generation > 0) marked['generation'] = generation + 1;
+  if (current === undefined && typeof generation === 'number' && generation > 0) marked['generation'] = generation + 1;
   return canonicalLease({ ...existing, metadata: marked });
 }
 
-/** Deletes (or marks) the Lease at key; returns what the response body should show. */
-function deleteExisting(ctx: OperationContext, key: string, existing: JsonObject, dryRun: boolean): JsonObject {
-  if (hasFinalizers(existing)) {
-    if (stringAt(metadataOf(existing), 'deletionTimestamp') !== undefined) return existing;
-    const marked = markForDeletion(ctx, existing);
-    return dryRun ? marked : (ctx.store.commit(key, marked)?.object ?? marked);
+/** Store.Delete of the object at key, preconditions already checked. */
+function deleteExisting(
+  ctx: OperationContext,
+  key: string,
+  existing: JsonObject,
+  options: DeleteOptions,
+): DeleteOutcome {
+  const updated = gcFinalizers(existing, options);
+  const finalizers = updated ?? finalizersOf(existing);
+  if (finalizers.length > 0) {
+    const marked = markAsDeleting(ctx, existing, updated ?? metadataOf(existing)['finalizers'] ?? []);
+    if (options.dryRun) return { object: marked, kept: true };
+    // GuaranteedUpdate writes nothing when nothing changed (a repeated DELETE of a marked object).
+    const unchanged = JSON.stringify(marked) === JSON.stringify(existing);
+    const stored = unchanged ? existing : (ctx.store.commit(key, marked)?.object ?? marked);
+    collectGarbage(ctx, splitKey(key).namespace, []);
+    return { object: stored, kept: true };
   }
-  if (dryRun) return existing;
-  return ctx.store.commit(key, undefined)?.object ?? existing;
+  if (options.dryRun) return { object: existing, kept: false };
+  const event = ctx.store.commit(key, undefined);
+  collectGarbage(ctx, splitKey(key).namespace, [stringAt(metadataOf(existing), 'uid') ?? '']);
+  return { object: event?.object ?? existing, kept: false };
 }
 
 export function deleteLease(
@@ -49,24 +112,34 @@ export function deleteLease(
   namespace: string,
   name: string,
   options: DeleteOptions,
-): Result<JsonObject, StatusError> {
+): Result<DeleteOutcome, StatusError> {
   const key = storeKey(namespace, name);
   const existing = ctx.store.get(key);
   if (existing === undefined) return err(notFound(name, ctx.resource));
   const pre = checkDeletePreconditions(existing, name, options.preconditions, ctx.resource);
   if (!pre.ok) return pre;
-  return ok(deleteExisting(ctx, key, existing, options.dryRun));
+  return ok(deleteExisting(ctx, key, existing, options));
 }
 
-/** Deletes every Lease whose key the caller selected (from a consistent list); returns their final states. */
-export function deleteCollection(ctx: OperationContext, keys: string[], options: DeleteOptions): JsonObject[] {
-  const deleted: JsonObject[] = [];
+/**
+ * Store.DeleteCollection: each listed object is deleted with the same options, in list order (one
+ * worker, kube-apiserver's default --delete-collection-workers); the first failure other than NotFound
+ * ends the request with that error. The answer lists the objects as they were listed.
+ */
+export function deleteCollection(
+  ctx: OperationContext,
+  keys: string[],
+  options: DeleteOptions,
+): Result<JsonObject[], StatusError> {
+  const listed: { key: string; obj: JsonObject }[] = [];
   for (const key of keys) {
-    const existing = ctx.store.get(key);
-    if (existing === undefined) continue;
-    const { name } = splitKey(key);
-    if (!checkDeletePreconditions(existing, name, options.preconditions).ok) continue;
-    deleted.push(deleteExisting(ctx, key, existing, options.dryRun));
+    const obj = ctx.store.get(key);
+    if (obj !== undefined) listed.push({ key, obj });
   }
-  return deleted;
+  for (const { key } of listed) {
+    const { namespace, name } = splitKey(key);
+    const deleted = deleteLease(ctx, namespace, name, options);
+    if (!deleted.ok && deleted.error.code !== 404) return deleted;
+  }
+  return ok(listed.map(({ obj }) => obj));
 }

@@ -1,7 +1,10 @@
 // Copied by lease-api-generator from templates/server/operations/identity.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// Checks that tie a request body to the URL it was sent to, and the preconditions it carries.
+// Checks that tie a request body to the URL it was sent to, and the preconditions a write carries,
+// with kube-apiserver's codes and messages (hand-written: the wording is what clients observe).
 import type { JsonObject } from '../json.js';
 import { objectAt, stringAt } from '../json.js';
+import type { ResourceInfo } from '../lease-meta.js';
+import { GROUP, LEASE_RESOURCE } from '../lease-meta.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError, StatusResource } from '../status.js';
@@ -11,7 +14,16 @@ export function metadataOf(obj: JsonObject): JsonObject {
   return objectAt(obj, 'metadata') ?? {};
 }
 
-/** Sets the namespace from the URL, rejecting a body that names another; for PUT/PATCH also the name. */
+export function finalizersOf(obj: JsonObject): string[] {
+  const value = metadataOf(obj)['finalizers'];
+  return Array.isArray(value) ? value.filter((f): f is string => typeof f === 'string') : [];
+}
+
+/**
+ * Sets the namespace from the URL, rejecting a body that names another; for PUT/PATCH also the name.
+ * The order is UpdateResource's: rest.EnsureObjectNamespaceMatchesRequestNamespace, then checkName
+ * (endpoints/handlers/rest.go), both before the store is consulted, so a mismatch is 400, never 404.
+ */
 export function bindToRequest(
   obj: JsonObject,
   namespace: string,
@@ -35,50 +47,90 @@ export interface Preconditions {
   resourceVersion?: string | undefined;
 }
 
-/** The uid/resourceVersion preconditions of DeleteOptions, with the real server's messages. */
-export function checkDeletePreconditions(
-  existing: JsonObject,
+/** The etcd key kube-apiserver stores an object under (storage prefix /registry, resource prefix = plural). */
+export function etcdKey(resource: Pick<ResourceInfo, 'plural'>, namespace: string, name: string): string {
+  return `/registry/${resource.plural}/${namespace}/${name}`;
+}
+
+/**
+ * storage.Preconditions.Check failing inside GuaranteedUpdate/Delete: a StorageError (ErrCodeInvalidObj)
+ * that storeerr.InterpretUpdateError/InterpretDeleteError turn into a Conflict quoting its Error().
+ */
+export function storagePreconditionFailed(
+  resource: ResourceInfo,
+  namespace: string,
   name: string,
+  detail: string,
+): StatusError {
+  const storageError = `StorageError: invalid object, Code: 4, Key: ${etcdKey(resource, namespace, name)}, ResourceVersion: 0, AdditionalErrorMsg: ${detail}`;
+  return conflict(name, storageError, resource);
+}
+
+/** storage.Preconditions.Check (k8s.io/apiserver/pkg/storage/interfaces.go): uid first, then resourceVersion. */
+export function checkStoragePreconditions(
+  live: JsonObject | undefined,
   pre: Preconditions,
-  resource?: StatusResource,
+  resource: ResourceInfo,
+  namespace: string,
+  name: string,
 ): Result<void, StatusError> {
-  const meta = metadataOf(existing);
+  const meta = live === undefined ? {} : metadataOf(live);
   const uid = stringAt(meta, 'uid') ?? '';
   const rv = stringAt(meta, 'resourceVersion') ?? '';
   if (pre.uid !== undefined && pre.uid !== uid) {
-    return err(
-      conflict(name, `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`, resource),
-    );
+    const detail = `Precondition failed: UID in precondition: ${pre.uid}, UID in object meta: ${uid}`;
+    return err(storagePreconditionFailed(resource, namespace, name, detail));
   }
   if (pre.resourceVersion !== undefined && pre.resourceVersion !== rv) {
-    return err(
-      conflict(
-        name,
-        `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`,
-        resource,
-      ),
-    );
+    const detail = `Precondition failed: ResourceVersion in precondition: ${pre.resourceVersion}, ResourceVersion in object meta: ${rv}`;
+    return err(storagePreconditionFailed(resource, namespace, name, detail));
   }
   return ok(undefined);
 }
 
-/** Optimistic concurrency for updates: a resourceVersion in the body must be the live one. */
+/**
+ * The DeleteOptions preconditions as rest.BeforeDelete checks them, before anything is written: a
+ * Conflict on GroupResource{Group, Resource: <Kind>}, so the message names `Lease.coordination.k8s.io`.
+ */
+export function checkDeletePreconditions(
+  existing: JsonObject,
+  name: string,
+  pre: Preconditions,
+  resource: Pick<ResourceInfo, 'kind'>,
+): Result<void, StatusError> {
+  const meta = metadataOf(existing);
+  const uid = stringAt(meta, 'uid') ?? '';
+  const rv = stringAt(meta, 'resourceVersion') ?? '';
+  const byKind: StatusResource = { plural: resource.kind, qualifiedResource: `${resource.kind}.${GROUP}` };
+  if (pre.uid !== undefined && pre.uid !== uid) {
+    const why = `the UID in the precondition (${pre.uid}) does not match the UID in record (${uid}). The object might have been deleted and then recreated`;
+    return err(conflict(name, why, byKind));
+  }
+  if (pre.resourceVersion !== undefined && pre.resourceVersion !== rv) {
+    const why = `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${rv}). The object might have been modified`;
+    return err(conflict(name, why, byKind));
+  }
+  return ok(undefined);
+}
+
+/**
+ * Optimistic concurrency of an update of an existing object (generic registry Store.Update): the uid of
+ * the body is a storage precondition, checked first; then a resourceVersion in the body must be the live
+ * one (an empty one is the caller's matter: see AllowUnconditionalUpdate in update.ts).
+ */
 export function checkUpdatePreconditions(
   incoming: JsonObject,
   existing: JsonObject,
   name: string,
-  resource?: StatusResource,
+  resource: ResourceInfo = LEASE_RESOURCE,
 ): Result<void, StatusError> {
   const inMeta = metadataOf(incoming);
-  const liveMeta = metadataOf(existing);
-  const rv = stringAt(inMeta, 'resourceVersion') ?? '';
-  if (rv !== '' && rv !== stringAt(liveMeta, 'resourceVersion')) return err(staleResourceVersion(name, resource));
   const uid = stringAt(inMeta, 'uid') ?? '';
-  const liveUid = stringAt(liveMeta, 'uid') ?? '';
-  if (uid !== '' && uid !== liveUid) {
-    return err(
-      conflict(name, `Precondition failed: UID in precondition: ${uid}, UID in object meta: ${liveUid}`, resource),
-    );
-  }
+  const namespace = stringAt(metadataOf(existing), 'namespace') ?? '';
+  const pre = checkStoragePreconditions(existing, uid === '' ? {} : { uid }, resource, namespace, name);
+  if (!pre.ok) return pre;
+  const rv = stringAt(inMeta, 'resourceVersion') ?? '';
+  if (rv !== '' && rv !== stringAt(metadataOf(existing), 'resourceVersion'))
+    return err(staleResourceVersion(name, resource));
   return ok(undefined);
 }

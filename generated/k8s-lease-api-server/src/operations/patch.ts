@@ -15,6 +15,7 @@ import { badRequest, notFound } from '../status.js';
 import { storeKey } from '../store/lease-store.js';
 import type { OperationContext, WriteOptions } from './context.js';
 import { decodeValue, parseBody } from './decode-body.js';
+import { bindToRequest } from './identity.js';
 import type { PersistOutcome } from './persist.js';
 import { replaceExisting } from './update.js';
 
@@ -75,7 +76,9 @@ export function patchLease(
   const duplicates = type === 'json' ? [] : parsedPatch.value.duplicates;
   const decoded = decodeValue(patched.value, duplicates, ctx.schema, options.fieldValidation, undefined, ctx.resource);
   if (!decoded.ok) return decoded;
-  const stored = replaceExisting(ctx, existing, decoded.value.lease, namespace, name, options);
+  const bound = bindToRequest(decoded.value.lease, namespace, name);
+  if (!bound.ok) return bound;
+  const stored = replaceExisting(ctx, existing, bound.value, name, options);
   if (!stored.ok) return stored;
   return ok({ ...stored.value, warnings: decoded.value.warnings });
 }

@@ -12,7 +12,8 @@ import type { StatusError } from '../status.js';
 import { alreadyExists, formatFieldValue, invalid } from '../status.js';
 import { storeKey } from '../store/lease-store.js';
 import type { OperationContext } from './context.js';
-import { metadataOf } from './identity.js';
+import { finalizersOf, metadataOf } from './identity.js';
+import { sizedForStorage } from './storage-size.js';
 
 const SERVER_OWNED = [
   'uid',
@@ -28,11 +29,6 @@ export interface PersistOutcome {
   object: JsonObject;
   /** False when the write was a no-op or a dry run. */
   committed: boolean;
-}
-
-function finalizersOf(obj: JsonObject): string[] {
-  const value = metadataOf(obj)['finalizers'];
-  return Array.isArray(value) ? value.filter((f): f is string => typeof f === 'string') : [];
 }
 
 /** The next state of an existing Lease: server-owned metadata comes from the live object. */
@@ -69,51 +65,103 @@ function validationError(
     : invalid(stringAt(metadataOf(next), 'name') ?? '', errors, ctx.resource.qualifiedKind);
 }
 
+export interface PersistOptions {
+  dryRun: boolean;
+  /**
+   * Create, update and non-apply patch retry without managedFields when the object is too large for
+   * etcd (endpoints/handlers isTooLargeError); server-side apply does not.
+   */
+  mayDropManagedFields?: boolean;
+}
+
+function persistOptions(options: boolean | PersistOptions): PersistOptions {
+  return typeof options === 'boolean' ? { dryRun: options } : options;
+}
+
+function prepared(ctx: OperationContext, next: JsonObject, old: JsonObject | undefined): JsonObject {
+  return ctx.dropDisabledFields === undefined ? next : canonicalLease(ctx.dropDisabledFields(next, old));
+}
+
+function newFinalizersWhileDeleting(
+  ctx: OperationContext,
+  existing: JsonObject,
+  next: JsonObject,
+): StatusError | undefined {
+  const added = finalizersOf(next).filter((f) => !finalizersOf(existing).includes(f));
+  if (added.length === 0) return undefined;
+  const detail = `no new finalizers can be added if the object is being deleted, found new finalizers ${formatFieldValue(added)}`;
+  const name = stringAt(metadataOf(next), 'name') ?? '';
+  return invalid(name, [{ type: 'Forbidden', field: 'metadata.finalizers', detail }], ctx.resource.qualifiedKind);
+}
+
+/**
+ * Store.Update's ShouldDeleteDuringUpdate: an update that leaves no finalizer on an object whose
+ * deletion was requested (with no grace period left) deletes it instead.
+ */
+function deletesDuringUpdate(existing: JsonObject, next: JsonObject): boolean {
+  const meta = metadataOf(existing);
+  if (finalizersOf(next).length > 0 || stringAt(meta, 'deletionTimestamp') === undefined) return false;
+  const grace = meta['deletionGracePeriodSeconds'];
+  return grace === undefined || grace === 0;
+}
+
 /** Stores `next` as the new state of an existing Lease. */
 export function persistUpdate(
   ctx: OperationContext,
   existing: JsonObject,
-  next: JsonObject,
-  dryRun: boolean,
+  proposed: JsonObject,
+  options: boolean | PersistOptions,
 ): Result<PersistOutcome, StatusError> {
+  const { dryRun, mayDropManagedFields = false } = persistOptions(options);
+  const next = prepared(ctx, proposed, existing);
   const meta = metadataOf(next);
   const name = stringAt(meta, 'name') ?? '';
   const namespace = stringAt(meta, 'namespace') ?? '';
-  const beingDeleted = stringAt(metadataOf(existing), 'deletionTimestamp') !== undefined;
-  if (beingDeleted) {
-    const added = finalizersOf(next).filter((f) => !finalizersOf(existing).includes(f));
-    if (added.length > 0) {
-      const detail = `no new finalizers can be added if the object is being deleted, found new finalizers ${formatFieldValue(added)}`;
-      return err(
-        invalid(name, [{ type: 'Forbidden', field: 'metadata.finalizers', detail }], ctx.resource.qualifiedKind),
-      );
-    }
+  if (stringAt(metadataOf(existing), 'deletionTimestamp') !== undefined) {
+    const forbidden = newFinalizersWhileDeleting(ctx, existing, next);
+    if (forbidden !== undefined) return err(forbidden);
   }
   const invalidNext = validationError(ctx, next, existing);
   if (invalidNext !== undefined) return err(invalidNext);
+  const key = storeKey(namespace, name);
+  if (deletesDuringUpdate(existing, next)) {
+    // deleteWithoutFinalizers: the object goes; "clients are expecting an updated object if a PUT
+    // succeeded", so the answer is the object of the request, not the Status a DELETE would get.
+    if (!dryRun) ctx.store.commit(key, undefined);
+    return ok({ object: next, committed: !dryRun });
+  }
   if (deepEqual(withoutResourceVersion(next), withoutResourceVersion(existing)))
     return ok({ object: existing, committed: false });
   if (dryRun) return ok({ object: next, committed: false });
-  const key = storeKey(namespace, name);
-  // The last finalizer leaving an object under deletion completes the deletion.
-  const removing = beingDeleted && finalizersOf(next).length === 0;
-  const event = ctx.store.commit(key, removing ? undefined : next);
-  return ok({ object: event?.object ?? next, committed: true });
+  const sized = sizedForStorage(next, ctx.resource, mayDropManagedFields);
+  if (!sized.ok) return err(sized.error);
+  const event = ctx.store.commit(key, sized.value);
+  return ok({ object: event?.object ?? sized.value, committed: true });
 }
 
 /** Stores a brand-new Lease. */
 export function persistCreate(
   ctx: OperationContext,
-  next: JsonObject,
-  dryRun: boolean,
+  proposed: JsonObject,
+  options: boolean | PersistOptions,
 ): Result<PersistOutcome, StatusError> {
+  const { dryRun, mayDropManagedFields = false } = persistOptions(options);
+  const next = prepared(ctx, proposed, undefined);
   const invalidNext = validationError(ctx, next, undefined);
   if (invalidNext !== undefined) return err(invalidNext);
   const meta = metadataOf(next);
   const name = stringAt(meta, 'name') ?? '';
   const key = storeKey(stringAt(meta, 'namespace') ?? '', name);
-  if (ctx.store.get(key) !== undefined) return err(alreadyExists(name, ctx.resource));
+  const live = ctx.store.get(key);
+  if (live !== undefined) {
+    const exists = alreadyExists(name, ctx.resource);
+    // Store.create: an AlreadyExists for an object under deletion says so.
+    const deleting = stringAt(metadataOf(live), 'deletionTimestamp') !== undefined;
+    return err(deleting ? { ...exists, message: `object is being deleted: ${exists.message}` } : exists);
+  }
   if (dryRun) return ok({ object: next, committed: false });
-  const event = ctx.store.commit(key, next);
-  return ok({ object: event?.object ?? next, committed: true });
+  const sized = sizedForStorage(next, ctx.resource, mayDropManagedFields);
+  if (!sized.ok) return err(sized.error);
+  const event = ctx.store.commit(key, sized.value);
+  return ok({ object: event?.object ?? sized.value, committed: true });
 }

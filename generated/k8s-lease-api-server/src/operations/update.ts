@@ -3,16 +3,18 @@
 import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject } from '../json.js';
 import { parseManagedFields, updateOwnership } from '../managed/ownership.js';
+import { stringAt } from '../json.js';
 import type { Result } from '../result.js';
-import { err } from '../result.js';
+import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
-import { notFound } from '../status.js';
+import { invalid } from '../status.js';
 import { storeKey } from '../store/lease-store.js';
 import { formatTime } from '../time.js';
 import type { OperationContext, WriteOptions } from './context.js';
-import { bindToRequest, checkUpdatePreconditions, metadataOf } from './identity.js';
+import { admitCreate, newLease } from './create.js';
+import { bindToRequest, checkStoragePreconditions, checkUpdatePreconditions, metadataOf } from './identity.js';
 import type { PersistOutcome } from './persist.js';
-import { carryOver, persistUpdate } from './persist.js';
+import { carryOver, persistCreate, persistUpdate } from './persist.js';
 
 function decodableEntry(entry: JsonValue): boolean {
   if (!isJsonObject(entry)) return false;
@@ -35,31 +37,87 @@ function ownershipSource(sent: JsonValue | undefined, live: JsonValue | undefine
   return sent.every(decodableEntry) ? sent : live;
 }
 
-/** Replaces `existing` with the decoded `incoming` on behalf of options.fieldManager. */
+/**
+ * Store.Update with AllowUnconditionalUpdate() false (the Lease and LeaseCandidate strategies): an
+ * update must carry the resourceVersion it read. The Invalid names the resource, not the kind
+ * (GroupKind{Group, Kind: "leases"}); the value prints as Go's %#v of a uint64 zero.
+ */
+function resourceVersionRequired(ctx: OperationContext, name: string): StatusError {
+  return invalid(
+    name,
+    [
+      {
+        type: 'Invalid',
+        field: 'metadata.resourceVersion',
+        rendered: '0x0',
+        detail: 'must be specified for an update',
+      },
+    ],
+    ctx.resource.qualifiedResource,
+  );
+}
+
+/**
+ * Replaces `existing` with the decoded `incoming` (already bound to the URL) on behalf of
+ * options.fieldManager: PUT, and the tail of non-apply patches.
+ */
 export function replaceExisting(
   ctx: OperationContext,
   existing: JsonObject,
-  incoming: JsonObject,
-  namespace: string,
+  bound: JsonObject,
   name: string,
   options: WriteOptions,
 ): Result<PersistOutcome, StatusError> {
-  const bound = bindToRequest(incoming, namespace, name);
-  if (!bound.ok) return bound;
-  const pre = checkUpdatePreconditions(bound.value, existing, name, ctx.resource);
+  const pre = checkUpdatePreconditions(bound, existing, name, ctx.resource);
   if (!pre.ok) return pre;
+  if ((stringAt(metadataOf(bound), 'resourceVersion') ?? '') === '') return err(resourceVersionRequired(ctx, name));
   const base = parseManagedFields(
-    ownershipSource(metadataOf(bound.value)['managedFields'], metadataOf(existing)['managedFields']),
+    ownershipSource(metadataOf(bound)['managedFields'], metadataOf(existing)['managedFields']),
   );
   const entries = updateOwnership(
     base,
     existing,
-    bound.value,
+    bound,
     options.fieldManager,
     formatTime(ctx.now()),
     ctx.resource.groupVersion,
   );
-  return persistUpdate(ctx, existing, carryOver(existing, bound.value, entries), options.dryRun);
+  return persistUpdate(ctx, existing, carryOver(existing, bound, entries), {
+    dryRun: options.dryRun,
+    mayDropManagedFields: true,
+  });
+}
+
+export interface UpdateOutcome extends PersistOutcome {
+  /** The PUT created the object (AllowCreateOnUpdate): answered 201. */
+  created: boolean;
+}
+
+/**
+ * PUT of a name that does not exist creates it (AllowCreateOnUpdate() true): Store.Update checks the
+ * body's uid as a precondition against the empty object, wipes and refills the system metadata
+ * (a resourceVersion in the body is no precondition then) and runs the create path.
+ */
+function createOnUpdate(
+  ctx: OperationContext,
+  namespace: string,
+  name: string,
+  bound: JsonObject,
+  options: WriteOptions,
+): Result<UpdateOutcome, StatusError> {
+  const uid = stringAt(metadataOf(bound), 'uid') ?? '';
+  const pre = checkStoragePreconditions(undefined, uid === '' ? {} : { uid }, ctx.resource, namespace, name);
+  if (!pre.ok) return pre;
+  const admitted = admitCreate(ctx, namespace);
+  if (!admitted.ok) return admitted;
+  const { resourceVersion: _rv, ...meta } = metadataOf(bound);
+  const now = formatTime(ctx.now());
+  const built = newLease(ctx, { ...bound, metadata: meta }, (draft) =>
+    updateOwnership([], undefined, draft, options.fieldManager, now, ctx.resource.groupVersion),
+  );
+  if (!built.ok) return built;
+  const created = persistCreate(ctx, built.value, { dryRun: options.dryRun, mayDropManagedFields: true });
+  return created.ok ? ok({ ...created.value, created: true }) : created;
 }
 
 export function updateLease(
@@ -68,8 +126,11 @@ export function updateLease(
   name: string,
   body: JsonObject,
   options: WriteOptions,
-): Result<PersistOutcome, StatusError> {
+): Result<UpdateOutcome, StatusError> {
+  const bound = bindToRequest(body, namespace, name);
+  if (!bound.ok) return bound;
   const existing = ctx.store.get(storeKey(namespace, name));
-  if (existing === undefined) return err(notFound(name, ctx.resource));
-  return replaceExisting(ctx, existing, body, namespace, name, options);
+  if (existing === undefined) return createOnUpdate(ctx, namespace, name, bound.value, options);
+  const replaced = replaceExisting(ctx, existing, bound.value, name, options);
+  return replaced.ok ? ok({ ...replaced.value, created: false }) : replaced;
 }

@@ -1,51 +1,73 @@
 // Copied by lease-api-generator from templates/server/http/handlers/delete.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // DELETE of one Lease and DELETE of a collection (the deleted LeaseList).
 // Lease storage does not set ReturnDeletedObject, so an immediate delete answers
-// with a Success Status; an object kept by finalizers is returned as it now is.
-import { objectAt, stringAt } from '../../json.js';
+// with a Success Status; an object kept by finalizers is returned as it now is. A collection delete
+// answers with the list it deleted, as listed (Store.DeleteCollection).
+import { parseYaml } from '../../decode/yaml.js';
+import type { JsonObject } from '../../json.js';
+import { isJsonObject, objectAt, stringAt } from '../../json.js';
+import type { DeleteOptions } from '../../operations/delete.js';
 import { deleteCollection, deleteLease } from '../../operations/delete.js';
 import { listLeases } from '../../operations/list.js';
-import { typedJson } from '../../serialize.js';
+import { decodeDeleteOptionsBody } from '../../protobuf/request-body.js';
+import { resourceTypeMeta, sendIfProtobuf, sendObject } from '../../protobuf/send.js';
+import type { Result } from '../../result.js';
+import { err } from '../../result.js';
+import type { StatusError } from '../../status.js';
+import { badRequest } from '../../status.js';
 import { storeKey } from '../../store/lease-store.js';
 import { authorizationFailure } from '../authorization.js';
-import { readBody } from '../body.js';
+import { readBodyBytes } from '../body.js';
+import { inputFormat, unknownFormat } from '../input-media.js';
 import type { RequestContext } from '../request-context.js';
-import { parseDeleteOptions, parseListRequest } from '../request-options.js';
+import { deleteOptionsFrom, parseDeleteOptions, parseListRequest } from '../request-options.js';
 import { sendJsonText, sendStatus } from '../respond.js';
 import { listResponseJson } from './read.js';
+
+/**
+ * The request's DeleteOptions: a body is decoded by its Content-Type with the meta-internal codecs
+ * (JSON, YAML, protobuf; anything else is 415), an empty body leaves them to the query (delete.go DeleteResource).
+ */
+async function readDeleteOptions(ctx: RequestContext): Promise<Result<DeleteOptions, StatusError>> {
+  const body = await readBodyBytes(ctx.req, ctx.res);
+  if (!body.ok) return body;
+  const query = ctx.url.searchParams;
+  if (body.value.length === 0) return deleteOptionsFrom(query, undefined);
+  const format = inputFormat(ctx.req.headers['content-type']);
+  if (format === undefined) return err(unknownFormat());
+  if (format === 'protobuf') {
+    const decoded = decodeDeleteOptionsBody(body.value);
+    return decoded.ok ? deleteOptionsFrom(query, decoded.value.value, decoded.value.numbers) : decoded;
+  }
+  const text = body.value.toString('utf8');
+  if (format === 'json') return parseDeleteOptions(query, text);
+  const yaml = parseYaml(text);
+  if (!yaml.ok) return err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
+  const value = yaml.value.value;
+  if (!isJsonObject(value)) return err(badRequest('the body of a delete request must be a DeleteOptions object'));
+  return deleteOptionsFrom(query, value);
+}
 
 export async function serveDelete(ctx: RequestContext, namespace: string, name: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'delete', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
-  const body = await readBody(ctx.req, ctx.res);
-  if (!body.ok) return sendStatus(ctx.res, body.error);
-  const options = parseDeleteOptions(ctx.url.searchParams, body.value);
+  const options = await readDeleteOptions(ctx);
   if (!options.ok) return sendStatus(ctx.res, options.error);
   const deleted = deleteLease(ctx.state.ops, namespace, name, options.value);
   if (!deleted.ok) return sendStatus(ctx.res, deleted.error);
-  const metadata = objectAt(deleted.value, 'metadata');
-  const finalizers = metadata === undefined ? undefined : metadata['finalizers'];
-  const kept = Array.isArray(finalizers) && finalizers.length > 0;
-  if (kept) return sendJsonText(ctx.res, 200, typedJson(deleted.value, ctx.state.ops.resource));
-  sendJsonText(
-    ctx.res,
-    200,
-    JSON.stringify(
-      deletedStatus(
-        name,
-        metadata === undefined ? undefined : stringAt(metadata, 'uid'),
-        ctx.state.ops.resource.plural,
-      ),
-    ),
-  );
+  const { object, kept } = deleted.value;
+  if (kept) return sendObject(ctx.res, 200, object, ctx.state.ops.resource);
+  const metadata = objectAt(object, 'metadata');
+  const uid = metadata === undefined ? undefined : stringAt(metadata, 'uid');
+  const status = deletedStatus(name, uid, ctx.state.ops.resource.plural);
+  if (sendIfProtobuf(ctx.res, 200, { kind: 'status', status })) return;
+  sendJsonText(ctx.res, 200, JSON.stringify(status));
 }
 
 export async function serveDeleteCollection(ctx: RequestContext, namespace: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'deletecollection', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
-  const body = await readBody(ctx.req, ctx.res);
-  if (!body.ok) return sendStatus(ctx.res, body.error);
-  const options = parseDeleteOptions(ctx.url.searchParams, body.value);
+  const options = await readDeleteOptions(ctx);
   if (!options.ok) return sendStatus(ctx.res, options.error);
   const request = parseListRequest(ctx.url.searchParams, namespace, false);
   if (!request.ok) return sendStatus(ctx.res, request.error);
@@ -54,10 +76,14 @@ export async function serveDeleteCollection(ctx: RequestContext, namespace: stri
   if (!page.ok) return sendStatus(ctx.res, page.error);
   const keys = page.value.items.map((item) => storeKey(namespace, stringAt(objectAt(item, 'metadata'), 'name') ?? ''));
   const deleted = deleteCollection(ctx.state.ops, keys, options.value);
-  sendJsonText(ctx.res, 200, listResponseJson(deleted, store.resourceVersion, ctx.state.ops.resource));
+  if (!deleted.ok) return sendStatus(ctx.res, deleted.error);
+  const listMeta = { resourceVersion: String(page.value.rv) };
+  const typeMeta = resourceTypeMeta(ctx.state.ops.resource);
+  if (sendIfProtobuf(ctx.res, 200, { kind: 'list', items: deleted.value, listMeta, typeMeta })) return;
+  sendJsonText(ctx.res, 200, listResponseJson(deleted.value, page.value.rv, ctx.state.ops.resource));
 }
 
-function deletedStatus(name: string, uid: string | undefined, plural: string): object {
+function deletedStatus(name: string, uid: string | undefined, plural: string): JsonObject {
   return {
     kind: 'Status',
     apiVersion: 'v1',

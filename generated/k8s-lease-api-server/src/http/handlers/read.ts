@@ -5,17 +5,25 @@ import type { ResourceInfo } from '../../lease-meta.js';
 import { LEASE_RESOURCE } from '../../lease-meta.js';
 import type { ListPage } from '../../operations/list.js';
 import { listLeases, parseResourceVersion } from '../../operations/list.js';
-import { bareJson, typedJson } from '../../serialize.js';
+import { protobufOutput } from '../../protobuf/media.js';
+import { resourceTypeMeta, sendIfProtobuf, sendObject } from '../../protobuf/send.js';
+import { bareJson } from '../../serialize.js';
 import { notAcceptable, notFound, tooLargeResourceVersion } from '../../status.js';
 import { storeKey } from '../../store/lease-store.js';
 import type { RequestContext } from '../request-context.js';
 import type { ListRequest } from '../request-options.js';
+import type { Representation } from '../negotiation.js';
 import { NOT_ACCEPTABLE_MESSAGE, chooseRepresentation } from '../negotiation.js';
 import { sendJsonText, sendStatus } from '../respond.js';
 import { leaseTable, parseIncludeObject } from '../table.js';
 
+/** Protobuf carries objects only (no Table), so when Accept negotiates protobuf the object is what is read. */
+function representationOf(ctx: RequestContext): Representation | undefined {
+  return protobufOutput(ctx.req.headers.accept) !== undefined ? { kind: 'object' } : chooseRepresentation(ctx.accept);
+}
+
 export function serveGet(ctx: RequestContext, namespace: string, name: string): void {
-  const representation = chooseRepresentation(ctx.accept);
+  const representation = representationOf(ctx);
   if (representation === undefined) return sendStatus(ctx.res, notAcceptable(NOT_ACCEPTABLE_MESSAGE));
   const { store, resource } = ctx.state.ops;
   const rvText = ctx.url.searchParams.get('resourceVersion') ?? '';
@@ -40,13 +48,18 @@ export function serveGet(ctx: RequestContext, namespace: string, name: string): 
     );
     return sendJsonText(ctx.res, 200, JSON.stringify(table));
   }
-  sendJsonText(ctx.res, 200, typedJson(lease, resource));
+  sendObject(ctx.res, 200, lease, resource);
 }
 
-function listJson(page: ListPage, resource: ResourceInfo): string {
+function listMetadata(page: ListPage): JsonObject {
   const metadata: JsonObject = { resourceVersion: String(page.rv) };
   if (page.continueToken !== undefined) metadata['continue'] = page.continueToken;
   if (page.remainingItemCount !== undefined) metadata['remainingItemCount'] = page.remainingItemCount;
+  return metadata;
+}
+
+function listJson(page: ListPage, resource: ResourceInfo): string {
+  const metadata = listMetadata(page);
   const items = page.items.map(bareJson).join(',');
   return `{"kind":"${resource.listKind}","apiVersion":"${resource.groupVersion}","metadata":${JSON.stringify(metadata)},"items":[${items}]}`;
 }
@@ -56,7 +69,7 @@ export function listResponseJson(items: JsonObject[], rv: number, resource: Reso
 }
 
 export function serveList(ctx: RequestContext, request: ListRequest): void {
-  const representation = chooseRepresentation(ctx.accept);
+  const representation = representationOf(ctx);
   if (representation === undefined) return sendStatus(ctx.res, notAcceptable(NOT_ACCEPTABLE_MESSAGE));
   const page = listLeases(ctx.state.ops.store, request);
   if (!page.ok) return sendStatus(ctx.res, page.error);
@@ -82,5 +95,8 @@ export function serveList(ctx: RequestContext, request: ListRequest): void {
       ),
     );
   }
-  sendJsonText(ctx.res, 200, listJson(page.value, ctx.state.ops.resource));
+  const { resource } = ctx.state.ops;
+  const list = { items: page.value.items, listMeta: listMetadata(page.value), typeMeta: resourceTypeMeta(resource) };
+  if (sendIfProtobuf(ctx.res, 200, { kind: 'list', ...list })) return;
+  sendJsonText(ctx.res, 200, listJson(page.value, resource));
 }

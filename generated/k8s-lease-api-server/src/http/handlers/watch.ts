@@ -17,6 +17,9 @@ import type { Representation } from '../negotiation.js';
 import type { IncludeObject } from '../table.js';
 import { leaseTable } from '../table.js';
 import { WatchStream } from '../watch-stream.js';
+import type { ProtobufOutput } from '../../protobuf/media.js';
+import { PROTOBUF_WATCH_CONTENT_TYPE } from '../../protobuf/media.js';
+import { protobufWatchFrames } from '../../protobuf/watch-frames.js';
 
 export type WatchEventType = EventType | 'BOOKMARK' | 'ERROR';
 
@@ -32,11 +35,13 @@ export interface WatchDeps {
   blockedTimeoutMs: number;
   fault: StreamFault | undefined;
   streams: Set<WatchStream>;
+  /** Set when Accept negotiated protobuf: the stream is application/vnd.kubernetes.protobuf;stream=watch. */
+  protobuf?: ProtobufOutput | undefined;
 }
 
 export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
 
-type Encoder = (type: EventType, object: JsonObject) => string;
+type Encoder = (type: EventType, object: JsonObject) => string | Buffer;
 
 function objectEncoder(resource: ResourceInfo): Encoder {
   return (type, object) => `{"type":"${type}","object":${typedJson(object, resource)}}`;
@@ -55,9 +60,11 @@ function tableEncoder(
   };
 }
 
-function bookmarkLine(rv: number, initialEventsEnd: boolean, resource: ResourceInfo): string {
+function bookmarkLine(rv: number, initialEventsEnd: boolean, resource: ResourceInfo, deps: WatchDeps): string | Buffer {
+  const annotations = initialEventsEnd ? { [INITIAL_EVENTS_END]: 'true' } : undefined;
+  if (deps.protobuf !== undefined) return protobufWatchFrames(resource, deps.protobuf).bookmark(rv, annotations);
   const metadata: JsonObject = { resourceVersion: String(rv) };
-  if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END]: 'true' };
+  if (annotations !== undefined) metadata['annotations'] = annotations;
   return JSON.stringify({
     type: 'BOOKMARK',
     object: { kind: resource.kind, apiVersion: resource.groupVersion, metadata },
@@ -95,10 +102,12 @@ export function serveWatch(
   const selection: Selection = { namespace: request.namespace, labels: request.labels, fields: request.fields };
   const unfiltered = isUnfiltered(selection);
   const { resource } = deps;
-  const encode =
-    representation.kind === 'table'
-      ? tableEncoder(representation, include, deps.now, resource)
-      : objectEncoder(resource);
+  const encode: Encoder =
+    deps.protobuf !== undefined
+      ? protobufWatchFrames(resource, deps.protobuf).event
+      : representation.kind === 'table'
+        ? tableEncoder(representation, include, deps.now, resource)
+        : objectEncoder(resource);
   let unsubscribe: () => void = () => undefined;
   const timeoutMs = watchTimeoutMs(request.timeoutSeconds, Math.random());
   const stream: WatchStream = new WatchStream(res, {
@@ -106,6 +115,7 @@ export function serveWatch(
     bufferBytes: deps.bufferBytes,
     blockedTimeoutMs: deps.blockedTimeoutMs,
     fault: deps.fault,
+    contentType: deps.protobuf === undefined ? undefined : PROTOBUF_WATCH_CONTENT_TYPE,
     onClose: () => {
       unsubscribe();
       deps.streams.delete(stream);
@@ -118,7 +128,7 @@ export function serveWatch(
     stream.goLive();
     const every = idle.bookmarkEveryMs;
     if (every !== undefined)
-      stream.every(every, () => stream.send(bookmarkLine(store.resourceVersion, false, resource), false));
+      stream.every(every, () => stream.send(bookmarkLine(store.resourceVersion, false, resource, deps), false));
     return;
   }
 
@@ -131,13 +141,18 @@ export function serveWatch(
       const obj = snapshot.get(key);
       if (obj !== undefined && (unfiltered || matchesSelection(selection, obj, key))) stream.send(encode('ADDED', obj));
     }
-    if (request.sendInitialEvents === true) stream.send(bookmarkLine(store.resourceVersion, true, resource), false);
+    if (request.sendInitialEvents === true)
+      stream.send(bookmarkLine(store.resourceVersion, true, resource, deps), false);
   } else if (rvText !== '' && rvText !== '0') {
     const rv = Number(rvText);
     const history = store.eventsAfter(rv);
     if (!history.ok) {
       const status = expired(`too old resource version: ${rv} (${history.expired.oldest})`);
-      stream.send(JSON.stringify({ type: 'ERROR', object: statusObject(status) }), false);
+      const line =
+        deps.protobuf === undefined
+          ? JSON.stringify({ type: 'ERROR', object: statusObject(status) })
+          : protobufWatchFrames(resource, deps.protobuf).error(status);
+      stream.send(line, false);
       stream.end();
       return;
     }
@@ -154,6 +169,6 @@ export function serveWatch(
   });
   if (request.allowWatchBookmarks)
     stream.every(deps.bookmarkIntervalMs, () =>
-      stream.send(bookmarkLine(store.resourceVersion, false, resource), false),
+      stream.send(bookmarkLine(store.resourceVersion, false, resource, deps), false),
     );
 }
