@@ -18,7 +18,6 @@ import { execTransport } from './exec-transport.js';
 import { nodeFetch } from './fetch.js';
 import type { NodeTlsOptions } from './fetch.js';
 import { impersonationHeaders } from './impersonation.js';
-import type { ImpersonationHeaders } from './impersonation.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import type { Kubeconfig, KubeconfigCluster, KubeconfigUser, LoadKubeconfigOptions } from './kubeconfig.js';
 import { proxyFromEnvironment } from './proxy-env.js';
@@ -442,7 +441,8 @@ export async function inClusterClientOptions(options: InClusterOptions = {}): Pr
  * into the URL (`evil.example/#`, `1.2.3.4:1@other`) or fail deep inside URL parsing. Values are not echoed.
  */
 function checkServiceEnvironment(host: string, port: string): void {
-  const hostName = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+  const hostName =
+    /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
   if (isIP(host) === 0 && !hostName.test(host))
     throw new InClusterConfigError(
       'unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST is not an IP address or host name',

@@ -84,7 +84,9 @@ function createDispatcher(options: NodeFetchOptions): Dispatcher {
     rejectUnauthorized: !tls.insecureSkipVerify,
   };
   const base: Dispatcher =
-    options.proxyUrl === undefined ? new Agent({ connect }) : new ProxyAgent({ uri: options.proxyUrl, requestTls: connect });
+    options.proxyUrl === undefined
+      ? new Agent({ connect })
+      : new ProxyAgent({ uri: options.proxyUrl, requestTls: connect });
   return options.impersonate ? base.compose(impersonationInterceptor(options.impersonate)) : base;
 }
 

@@ -29,17 +29,28 @@ export function impersonationHeaders(
       );
     return undefined;
   }
-  const headers = new Map<string, string | readonly string[]>([['impersonate-user', user.impersonate]]);
-  if (user.impersonateUid !== undefined) headers.set('impersonate-uid', user.impersonateUid);
-  if (groups.length > 0) headers.set('impersonate-group', [...groups]);
+  const headers = new Map<string, string | readonly string[]>([['impersonate-user', wire(user.impersonate)]]);
+  if (user.impersonateUid !== undefined) headers.set('impersonate-uid', wire(user.impersonateUid));
+  if (groups.length > 0) headers.set('impersonate-group', groups.map(wire));
   for (const [key, values] of extra) {
     if (values.length === 0) continue;
     const name = `impersonate-extra-${headerKeyEscape(key)}`.toLowerCase();
     const previous = headers.get(name);
     // Two keys differing only in case land on one (case-insensitive) header, as Go's Header.Add canonicalises them.
-    headers.set(name, [...(previous === undefined ? [] : typeof previous === 'string' ? [previous] : previous), ...values]);
+    headers.set(name, [
+      ...(previous === undefined ? [] : typeof previous === 'string' ? [previous] : previous),
+      ...values.map(wire),
+    ]);
   }
   return headers;
+}
+
+/**
+ * A value as the bytes Go writes (UTF-8), one char per byte: undici writes header strings as Latin-1, which would
+ * send "ä" as the single byte E4 and refuse anything past U+00FF.
+ */
+function wire(value: string): string {
+  return Buffer.from(value, 'utf8').toString('latin1');
 }
 
 /** RFC 7230 token characters (net/http's isTokenTable), which client-go leaves unescaped, '%' excepted. */

@@ -107,7 +107,9 @@ function precedence(
 ): { paths: string[]; explicit: boolean; from: Kubeconfig['searchedFrom'] } {
   if (typeof option === 'string') return { paths: [resolve(option)], explicit: true, from: 'option' };
   const list = option ?? (env['KUBECONFIG'] ? env['KUBECONFIG'].split(delimiter) : undefined);
-  const unique = (paths: readonly string[]): string[] => [...new Set(paths.filter((p) => p !== '').map((p) => resolve(p)))];
+  const unique = (paths: readonly string[]): string[] => [
+    ...new Set(paths.filter((p) => p !== '').map((p) => resolve(p))),
+  ];
   if (list) return { paths: unique(list), explicit: false, from: option ? 'option' : 'KUBECONFIG' };
   return { paths: [join(env['HOME'] || homedir(), '.kube', 'config')], explicit: false, from: 'default' };
 }

@@ -168,7 +168,8 @@ async function refresh(
       `failed to refresh token: oauth2: cannot fetch token: status ${answer.status}${code ? ` (${code.replace(/[^\w.-]/g, '_')})` : ''}`,
     );
   }
-  if (field('access_token') === undefined) throw fail('failed to refresh token: oauth2: server response missing access_token');
+  if (field('access_token') === undefined)
+    throw fail('failed to refresh token: oauth2: server response missing access_token');
   const idToken = field('id_token');
   if (idToken === undefined)
     throw fail(
