@@ -3,14 +3,7 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { ApiWarning, ClientOptions, RetryOptions, TokenProvider } from 'k8s-lease-client';
-import {
-  defaultUserAgent,
-  limitResponseBytes,
-  logOncePerText,
-  release,
-  withRetries,
-  withWarnings,
-} from 'k8s-lease-client';
+import { defaultUserAgent, release, withApiMiddleware } from 'k8s-lease-client';
 import { authProviderToken } from './auth-provider.js';
 import { errorCode, InClusterConfigError, KubeconfigError } from './errors.js';
 import { execCredentialSource, refreshOnUnauthorized } from './exec/index.js';
@@ -260,10 +253,13 @@ function nodeClientConfig(
   // Only what is set, so the redacted view shows no empty members.
   const clientOptions: ClientOptions = redactable({ baseUrl: parts.baseUrl });
   if (parts.fetch) {
-    // Outermost retries, so every attempt's warnings are reported and an exec refresh on 401 happens per attempt.
-    const bounded = limitResponseBytes(options.maxResponseBytes, parts.fetch);
-    const warned = withWarnings(bounded, options.onApiWarning ?? logOncePerText());
-    clientOptions.fetch = options.retries === false ? warned : withRetries(warned, options.retries);
+    // One pass: retries outermost, so every attempt's warnings are reported and an exec refresh on 401 happens per
+    // attempt; the size bound per attempt.
+    clientOptions.fetch = withApiMiddleware(parts.fetch, {
+      retries: options.retries,
+      onWarning: options.onApiWarning,
+      maxResponseBytes: options.maxResponseBytes,
+    });
   }
   if (parts.token !== undefined) clientOptions.token = parts.token;
   const headers: Record<string, string> = redactable({
