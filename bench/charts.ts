@@ -201,13 +201,24 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => Chart>> = {
       panel(
         'requests/s (median over rounds)',
         'req/s',
-        [bar(f, 'ours', 'ours: median req/s', true), bar(f, 'client-node 1.4.0', 'client-node: median req/s')],
+        [
+          bar(f, 'undici floor', 'undici-floor: median req/s'),
+          bar(f, 'ours', 'ours: median req/s', true),
+          bar(f, 'client-node 1.4.0', 'client-node: median req/s'),
+        ],
         { value: 5 * num(f, 'client-node: median req/s'), label: 'goal ≥ 5 × client-node' },
+      ),
+      panel(
+        'time per request ÷ the undici floor (lower is better)',
+        '×',
+        [bar(f, 'ours', 'time per request ours ÷ undici floor (median of per-round ratios)', true)],
+        { value: 1.15, label: 'goal ≤ 1.15 × floor' },
       ),
       panel(
         'client CPU per request (median, lower is better)',
         'µs',
         [
+          bar(f, 'undici floor', 'undici-floor: client CPU µs per request (median)'),
           bar(f, 'ours', 'ours: client CPU µs per request (median)', true),
           bar(f, 'client-node 1.4.0', 'client-node: client CPU µs per request (median)'),
         ],

@@ -2,6 +2,7 @@
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, afterEach } from 'vitest';
 import { stringify } from 'yaml';
 import type { Lease } from 'k8s-lease-client';
 
@@ -67,5 +68,33 @@ export function lease(name: string, namespace = 'default'): Lease {
     kind: 'Lease',
     metadata: { name, namespace },
     spec: { holderIdentity: 'node-test' },
+  };
+}
+
+/**
+ * Registers the hooks of a suite that opens client configs (closed after each test) and servers (closed, with the
+ * temporary directories, after all): `track.config(c)` and `track.later(() => s.close())`.
+ */
+export function trackResources(): {
+  config<T extends { close(): Promise<void> }>(config: T): T;
+  later(close: () => Promise<void>): void;
+} {
+  const closers: Array<() => Promise<void>> = [];
+  const configs: Array<{ close(): Promise<void> }> = [];
+  afterEach(async () => {
+    await Promise.all(configs.splice(0).map((c) => c.close()));
+  });
+  afterAll(async () => {
+    await Promise.all(closers.splice(0).map((close) => close()));
+    await removeTempDirs();
+  });
+  return {
+    config: (config) => {
+      configs.push(config);
+      return config;
+    },
+    later: (close) => {
+      closers.push(close);
+    },
   };
 }

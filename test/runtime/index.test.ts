@@ -78,6 +78,7 @@ const VALUE_EXPORTS = [
   'defaultUserAgent',
   'logOncePerText',
   'parseWarningHeaders',
+  'withApiMiddleware',
   'withRetries',
   'withWarnings',
   // leader election
@@ -91,6 +92,7 @@ const VALUE_EXPORTS = [
 /** The type-only exports (interfaces and type aliases). */
 const TYPE_EXPORTS = [
   // middleware
+  'ApiMiddlewareOptions',
   'ApiWarning',
   'RetryBudget',
   'RetryEvent',

@@ -1,3 +1,5 @@
+export type { ApiMiddlewareOptions } from './pipeline.js';
+export { withApiMiddleware } from './pipeline.js';
 export type { RetryBudget, RetryEvent, RetryOptions } from './retries.js';
 export { withRetries } from './retries.js';
 export type { UserAgentInfo } from './userAgent.js';
