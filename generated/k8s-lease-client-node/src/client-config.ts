@@ -4,23 +4,19 @@ import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { ApiWarning, ClientOptions, RetryOptions, TokenProvider } from 'k8s-lease-client';
-import {
-  defaultUserAgent,
-  limitResponseBytes,
-  logOncePerText,
-  release,
-  withRetries,
-  withWarnings,
-} from 'k8s-lease-client';
-import { errorCode, KubeconfigError } from './errors.js';
+import { defaultUserAgent, release, withApiMiddleware } from 'k8s-lease-client';
+import { authProviderToken } from './auth-provider.js';
+import { errorCode, InClusterConfigError, KubeconfigError } from './errors.js';
 import { execCredentialSource, refreshOnUnauthorized } from './exec/index.js';
 import { execTransport } from './exec-transport.js';
 import { nodeFetch } from './fetch.js';
 import type { NodeTlsOptions } from './fetch.js';
+import { impersonationHeaders } from './impersonation.js';
 import { loadKubeconfig } from './kubeconfig.js';
 import type { Kubeconfig, KubeconfigCluster, KubeconfigUser, LoadKubeconfigOptions } from './kubeconfig.js';
 import { proxyFromEnvironment } from './proxy-env.js';
-import { redactable } from './redact.js';
+import { redactable, redactUrl } from './redact.js';
+import { isIP } from 'node:net';
 import { fileTokenProvider } from './token-file.js';
 
 export interface NodeClientConfig {
@@ -59,6 +55,11 @@ export interface ApiTransportOptions {
 export interface KubeconfigClientOptions extends LoadKubeconfigOptions, WarningOptions, ApiTransportOptions {
   /** Context to use instead of current-context (kubectl's --context). */
   context?: string;
+  /**
+   * How long an exec credential plugin may run before it (and every process it started) is killed and the request
+   * fails. Default 30 000 ms.
+   */
+  execTimeoutMs?: number;
 }
 
 export async function kubeconfigClientOptions(options: KubeconfigClientOptions = {}): Promise<NodeClientConfig> {
@@ -71,7 +72,8 @@ export async function clientConfigFromKubeconfig(
   config: Kubeconfig,
   options: KubeconfigClientOptions = {},
 ): Promise<NodeClientConfig> {
-  const where = config.files.length > 0 ? config.files.join(', ') : config.searched.join(', ');
+  if (config.files.length === 0) throw new KubeconfigError(`no kubeconfig found: ${lookedAt(config)}`);
+  const where = config.files.join(', ');
   const name = options.context ?? config.currentContext;
   if (name === undefined)
     throw new KubeconfigError(`no current-context is set in ${where || 'any kubeconfig'}`, config.files[0]);
@@ -93,19 +95,28 @@ export async function clientConfigFromKubeconfig(
   return build(context.cluster, cluster, context.user, user, context.namespace ?? 'default', options);
 }
 
+/** The files a kubeconfig was looked for in, and why those: for the error when none exists. */
+function lookedAt(config: Kubeconfig): string {
+  const files = config.searched.join(', ');
+  if (config.searchedFrom === 'KUBECONFIG') return `none of the KUBECONFIG entries exists (${files})`;
+  if (config.searchedFrom === 'option') return `none of the given kubeconfig files exists (${files})`;
+  return `KUBECONFIG is not set and ${files} (~/.kube/config) does not exist`;
+}
+
 async function build(
   clusterName: string,
   cluster: KubeconfigCluster,
   userName: string,
   user: KubeconfigUser,
   namespace: string,
-  options: WarningOptions & ApiTransportOptions,
+  options: WarningOptions & ApiTransportOptions & { execTimeoutMs?: number },
 ): Promise<NodeClientConfig> {
   const clusterAt = `${cluster.origin}: cluster ${JSON.stringify(clusterName)}`;
   const userAt = `${user.origin}: user ${JSON.stringify(userName)}`;
   const server = checkServer(cluster, clusterAt);
   const tls = { ...(await clusterTls(cluster, clusterAt)), ...(await clientCertificate(user, userAt)) };
   checkAuthMethods(user, userAt);
+  const impersonate = impersonationHeaders(user, userName, userAt);
   if (cluster.proxyUrl !== undefined) checkProxy(cluster.proxyUrl, clusterAt, cluster.origin);
   if (cluster.insecureSkipTlsVerify)
     warn(options, `${clusterAt}: insecure-skip-tls-verify is set; the server's certificate is not verified`);
@@ -113,7 +124,23 @@ async function build(
     tls,
     proxyUrl: cluster.proxyUrl ?? environmentProxy(server, options),
     description: `cluster ${JSON.stringify(clusterName)} in ${cluster.origin}`,
+    ...(impersonate ? { impersonate } : {}),
   };
+  // client-go's DirectClientConfig.ClientConfig: "only try to read the auth information if we are secure". Over
+  // http:// no token, password, exec plugin, auth-provider or client certificate is used (impersonation still is).
+  if (!server.startsWith('https:')) {
+    if (hasCredentials(user))
+      warn(
+        options,
+        `${clusterAt}: server ${redactUrl(server)} is not https://; the credentials of user ${JSON.stringify(userName)} are not sent`,
+      );
+    const transport = nodeFetch({ ...fetchOptions, tls: {} });
+    return nodeClientConfig({ baseUrl: server, fetch: transport.fetch }, namespace, transport.close, options);
+  }
+  // As rest.TransportFor: the provider is built (and a removed or unknown one refused) even when a token wins.
+  const provider = user.authProvider
+    ? authProviderToken(user.authProvider, { userName, at: userAt, origin: user.origin })
+    : undefined;
   if (user.exec) {
     const source = execCredentialSource(
       user.exec,
@@ -125,7 +152,12 @@ async function build(
         insecureSkipTlsVerify: cluster.insecureSkipTlsVerify,
         proxyUrl: cluster.proxyUrl,
       },
-      { kubeconfigPath: user.origin, env: options.env, errorContext: userAt },
+      {
+        kubeconfigPath: user.origin,
+        env: options.env,
+        errorContext: userAt,
+        ...(options.execTimeoutMs !== undefined ? { timeoutMs: options.execTimeoutMs } : {}),
+      },
     );
     // As client-go's exec.UpdateTransportConfig: a token, basic auth or a client certificate of the same user wins,
     // and the plugin (validated above, as GetAuthenticator does) never runs.
@@ -140,8 +172,15 @@ async function build(
       );
     }
   }
+  // client-go: a token wins over tokenFile; the oidc round tripper adds its id-token only to a request without an
+  // Authorization header, so a token or basic auth of the same user wins over the auth-provider.
   const token: TokenProvider | undefined =
-    user.tokenFile !== undefined ? await readableTokenFile(user.tokenFile, userAt, user.origin) : user.token;
+    user.token ??
+    (user.tokenFile !== undefined
+      ? await readableTokenFile(user.tokenFile, userAt, user.origin)
+      : user.username === undefined && user.password === undefined
+        ? provider
+        : undefined);
   const transport = nodeFetch(fetchOptions);
   const headers: Record<string, string> = redactable({});
   if (user.username !== undefined || user.password !== undefined) {
@@ -153,6 +192,20 @@ async function build(
     namespace,
     transport.close,
     options,
+  );
+}
+
+/** Anything that identifies the user, which client-go keeps off a connection without TLS. */
+function hasCredentials(user: KubeconfigUser): boolean {
+  return (
+    user.token !== undefined ||
+    user.tokenFile !== undefined ||
+    user.username !== undefined ||
+    user.password !== undefined ||
+    user.exec !== undefined ||
+    user.authProvider !== undefined ||
+    user.clientCertificate !== undefined ||
+    user.clientCertificateData !== undefined
   );
 }
 
@@ -201,10 +254,13 @@ function nodeClientConfig(
   // Only what is set, so the redacted view shows no empty members.
   const clientOptions: ClientOptions = redactable({ baseUrl: parts.baseUrl });
   if (parts.fetch) {
-    // Outermost retries, so every attempt's warnings are reported and an exec refresh on 401 happens per attempt.
-    const bounded = limitResponseBytes(options.maxResponseBytes, parts.fetch);
-    const warned = withWarnings(bounded, options.onApiWarning ?? logOncePerText());
-    clientOptions.fetch = options.retries === false ? warned : withRetries(warned, options.retries);
+    // One pass: retries outermost, so every attempt's warnings are reported and an exec refresh on 401 happens per
+    // attempt; the size bound per attempt.
+    clientOptions.fetch = withApiMiddleware(parts.fetch, {
+      retries: options.retries,
+      onWarning: options.onApiWarning,
+      maxResponseBytes: options.maxResponseBytes,
+    });
   }
   if (parts.token !== undefined) clientOptions.token = parts.token;
   const headers: Record<string, string> = redactable({
@@ -221,12 +277,17 @@ function checkServer(cluster: KubeconfigCluster, at: string): string {
   try {
     url = new URL(cluster.server);
   } catch {
-    throw new KubeconfigError(`${at}: server ${JSON.stringify(cluster.server)} is not a URL`, cluster.origin);
+    // Not echoed: a string that is not a URL cannot be redacted piecewise and may hold a credential.
+    throw new KubeconfigError(`${at}: server is not a URL`, cluster.origin);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     throw new KubeconfigError(`${at}: server must be an http:// or https:// URL`, cluster.origin);
   if (url.username || url.password)
     throw new KubeconfigError(`${at}: server must not carry credentials`, cluster.origin);
+  // client-go's ClientConfig drops the query and fragment of a server with a path, and its requests replace the
+  // base URL's query with their own: a `?token=…` there is never sent, so it is not kept here either.
+  url.search = '';
+  url.hash = '';
   return url.href.replace(/\/+$/, '');
 }
 
@@ -288,6 +349,8 @@ function checkAuthMethods(user: KubeconfigUser, at: string): void {
       `${at}: more than one authentication method found (${methods.join(', ')}); only one is allowed`,
       user.origin,
     );
+  if (user.exec && user.authProvider)
+    throw new KubeconfigError(`${at}: authProvider cannot be provided in combination with an exec plugin`, user.origin);
 }
 
 function checkProxy(proxyUrl: string, at: string, origin: string): void {
@@ -351,9 +414,11 @@ export async function inClusterClientOptions(options: InClusterOptions = {}): Pr
   const host = env['KUBERNETES_SERVICE_HOST'];
   const port = env['KUBERNETES_SERVICE_PORT'];
   if (!host || !port)
-    throw new KubeconfigError(
+    throw new InClusterConfigError(
       'unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT must be defined',
+      host ? 'KUBERNETES_SERVICE_PORT' : 'KUBERNETES_SERVICE_HOST',
     );
+  checkServiceEnvironment(host, port);
   const tokenPath = join(root, 'token');
   const token = fileTokenProvider(tokenPath);
   await token(); // As InClusterConfig: fail now, naming the file, rather than on the first request.
@@ -366,6 +431,25 @@ export async function inClusterClientOptions(options: InClusterOptions = {}): Pr
   const baseUrl = `https://${host.includes(':') ? `[${host}]` : host}:${port}`;
   const transport = nodeFetch({ tls: { ca }, proxyUrl: environmentProxy(baseUrl, options) });
   return nodeClientConfig({ baseUrl, fetch: transport.fetch, token }, namespace, transport.close, options);
+}
+
+/**
+ * The service variables kubelet sets are an IP address (or a host name) and a port; anything else would be spliced
+ * into the URL (`evil.example/#`, `1.2.3.4:1@other`) or fail deep inside URL parsing. Values are not echoed.
+ */
+function checkServiceEnvironment(host: string, port: string): void {
+  const hostName =
+    /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+  if (isIP(host) === 0 && !hostName.test(host))
+    throw new InClusterConfigError(
+      'unable to load in-cluster configuration, KUBERNETES_SERVICE_HOST is not an IP address or host name',
+      'KUBERNETES_SERVICE_HOST',
+    );
+  if (!/^\d{1,5}$/.test(port) || Number(port) < 1 || Number(port) > 65535)
+    throw new InClusterConfigError(
+      'unable to load in-cluster configuration, KUBERNETES_SERVICE_PORT is not a port number (1-65535)',
+      'KUBERNETES_SERVICE_PORT',
+    );
 }
 
 async function readOptional(path: string): Promise<string | undefined> {
@@ -399,7 +483,18 @@ export async function loadClientConfig(
   ) {
     return inClusterClientOptions(options);
   }
+  if (config.files.length === 0 && options.context === undefined)
+    throw new KubeconfigError(
+      `no kubeconfig found: ${lookedAt(config)}; and no in-cluster environment (${await inClusterAbsence(options, env)})`,
+    );
   return clientConfigFromKubeconfig(config, options);
+}
+
+/** Why the in-cluster configuration was not used, for the error when there is no kubeconfig either. */
+async function inClusterAbsence(options: InClusterOptions, env: NodeJS.ProcessEnv): Promise<string> {
+  if (!env['KUBERNETES_SERVICE_HOST'] || !env['KUBERNETES_SERVICE_PORT'])
+    return 'KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT are not set';
+  return `no service-account token at ${join(options.root ?? SERVICE_ACCOUNT_ROOT, 'token')}`;
 }
 
 async function exists(path: string): Promise<boolean> {

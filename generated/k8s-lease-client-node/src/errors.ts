@@ -3,12 +3,34 @@
 
 /** A kubeconfig (or in-cluster mount) that cannot be used: unreadable, malformed, or missing what is needed. */
 export class KubeconfigError extends Error {
-  override readonly name = 'KubeconfigError';
+  override readonly name: string = 'KubeconfigError';
   /** The file at fault, when one is. */
   readonly file: string | undefined;
   constructor(message: string, file?: string, options?: ErrorOptions) {
     super(message, options);
     this.file = file;
+  }
+}
+
+/** The in-cluster environment cannot be used: a KUBERNETES_SERVICE_* variable missing or not a host / port. */
+export class InClusterConfigError extends KubeconfigError {
+  override readonly name = 'InClusterConfigError';
+  /** The environment variable at fault (its value is never echoed: it is not ours to print). */
+  readonly variable: string;
+  constructor(message: string, variable: string) {
+    super(message);
+    this.variable = variable;
+  }
+}
+
+/** An auth-provider that cannot give a credential: unsupported or removed, misconfigured, or its refresh failed. */
+export class AuthProviderError extends KubeconfigError {
+  override readonly name = 'AuthProviderError';
+  /** The provider's name (`oidc`, `gcp`, …). */
+  readonly provider: string;
+  constructor(message: string, provider: string, file?: string, options?: ErrorOptions) {
+    super(message, file, options);
+    this.provider = provider;
   }
 }
 

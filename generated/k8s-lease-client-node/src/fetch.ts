@@ -5,7 +5,9 @@
 import { Agent, fetch as undiciFetch, ProxyAgent } from 'undici';
 import type { Dispatcher } from 'undici';
 import { ClusterConnectionError, errorCode } from './errors.js';
-import { redactable } from './redact.js';
+import { impersonationInterceptor } from './impersonation.js';
+import type { ImpersonationHeaders } from './impersonation.js';
+import { redactable, redactUrl } from './redact.js';
 
 export interface NodeTlsOptions {
   /** PEM of the CAs to trust instead of Node's bundled roots. */
@@ -25,6 +27,8 @@ export interface NodeFetchOptions {
   proxyUrl?: string;
   /** Where the settings came from (e.g. `cluster "c" in /home/me/.kube/config`), named in connection errors. */
   description?: string;
+  /** Impersonate-* headers added to every request that carries no Impersonate-User of its own. */
+  impersonate?: ImpersonationHeaders;
 }
 
 export interface NodeFetch {
@@ -42,17 +46,16 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   const send: typeof fetch = async (input, init) => {
     const request = input instanceof Request ? input : undefined;
     const url = request ? request.url : input instanceof URL ? input.href : String(input);
-    // As `new Request(input, init)`: init's members win over the Request's; headers are merged, init's overriding.
-    const headers = headerRecord(request?.headers);
-    Object.assign(headers, headerRecord(init?.headers));
+    // The transport's own calls (a URL string, plain headers) go through as they are; a Request is taken apart as
+    // `new Request(input, init)` would: init's members win, headers merged with init's overriding.
+    const headers = request ? { ...headerRecord(request.headers), ...headerRecord(init?.headers) } : init?.headers;
     const given = init?.body !== undefined ? bodyOf(init.body) : (request?.body ?? undefined);
     const body = given instanceof ReadableStream ? chunksOf(given) : given;
-    let response: Awaited<ReturnType<typeof undiciFetch>>;
     const signal = init?.signal ?? request?.signal ?? null;
     try {
-      response = await undiciFetch(url, {
+      const response = await undiciFetch(url, {
         method: init?.method ?? request?.method,
-        headers,
+        headers: headers as UndiciInit['headers'],
         body,
         // A stream is sent as it is read (fetch requires saying so); it cannot be replayed by any retry.
         ...(given instanceof ReadableStream ? { duplex: 'half' as const } : {}),
@@ -60,15 +63,12 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
         redirect: init?.redirect ?? request?.redirect,
         dispatcher,
       });
+      // undici's Response is the platform's in all but its TypeScript type (same ReadableStream, same members):
+      // handed over as it is, since wrapping its body in another stream costs a promise and a copy per chunk.
+      return response as unknown as Response;
     } catch (error) {
       throw signal?.aborted ? error : connectionError(url, error, options.description);
     }
-    // The platform Response type createClient expects.
-    return new Response(response.body && platformStream(response.body), {
-      status: response.status,
-      statusText: response.statusText,
-      headers: [...response.headers],
-    });
   };
   let closed: Promise<void> | undefined;
   // Idempotent: undici rejects a second close of the same dispatcher.
@@ -84,30 +84,14 @@ function createDispatcher(options: NodeFetchOptions): Dispatcher {
     servername: tls.servername,
     rejectUnauthorized: !tls.insecureSkipVerify,
   };
-  if (options.proxyUrl === undefined) return new Agent({ connect });
-  return new ProxyAgent({ uri: options.proxyUrl, requestTls: connect });
+  const base: Dispatcher =
+    options.proxyUrl === undefined
+      ? new Agent({ connect })
+      : new ProxyAgent({ uri: options.proxyUrl, requestTls: connect });
+  return options.impersonate ? base.compose(impersonationInterceptor(options.impersonate)) : base;
 }
 
-/**
- * undici's stream as the platform ReadableStream type (the two are typed apart). Pulls on demand
- * (highWaterMark 0), so a slow reader still applies backpressure to the socket and nothing is buffered here.
- */
-function platformStream(
-  body: NonNullable<Awaited<ReturnType<typeof undiciFetch>>['body']>,
-): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  return new ReadableStream<Uint8Array>(
-    {
-      pull: async (controller) => {
-        const chunk = await reader.read();
-        if (chunk.done) controller.close();
-        else controller.enqueue(chunk.value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    },
-    { highWaterMark: 0 },
-  );
-}
+type UndiciInit = NonNullable<Parameters<typeof undiciFetch>[1]>;
 
 /** A platform stream as the async iterable undici's fetch accepts (the two packages type their streams apart). */
 async function* chunksOf(stream: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
@@ -146,7 +130,7 @@ function bodyOf(body: BodyInit | null): string | Uint8Array | ReadableStream<Uin
 function connectionError(url: string, error: unknown, description: string | undefined): ClusterConnectionError {
   const cause = error instanceof Error && error.cause !== undefined ? error.cause : error;
   const code = errorCode(cause);
-  const origin = new URL(url).origin;
+  const origin = redactUrl(new URL(url).origin);
   // Node's and OpenSSL's messages are one line, but nothing here relies on it.
   const detail = (cause instanceof Error ? cause.message : String(cause)).replace(/\s+/g, ' ');
   const from = description ? `${description}: ` : '';

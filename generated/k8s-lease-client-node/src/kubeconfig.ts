@@ -32,7 +32,23 @@ export interface KubeconfigUser {
   username?: string;
   password?: string;
   exec?: KubeconfigExec;
+  /** `auth-provider` (client-go's AuthProviderConfig): a name and a string map (oidc keeps its tokens there). */
+  authProvider?: KubeconfigAuthProvider;
+  /** `as`: the user to impersonate (Impersonate-User). */
+  impersonate?: string;
+  /** `as-uid` (Impersonate-Uid). */
+  impersonateUid?: string;
+  /** `as-groups` (one Impersonate-Group line each). */
+  impersonateGroups?: string[];
+  /** `as-user-extra` (Impersonate-Extra-<key> lines). */
+  impersonateUserExtra?: Map<string, string[]>;
   origin: string;
+}
+
+export interface KubeconfigAuthProvider {
+  name: string;
+  /** Keys as written (`id-token`, `refresh-token`, `client-secret`…); a Map, so `__proto__` is just a key. */
+  config: Map<string, string>;
 }
 
 export interface KubeconfigContext {
@@ -52,6 +68,8 @@ export interface Kubeconfig {
   files: readonly string[];
   /** Every file that was considered, for error messages. */
   searched: readonly string[];
+  /** Where `searched` came from: the `kubeconfig` option, the KUBECONFIG variable, or the default ~/.kube/config. */
+  searchedFrom: 'option' | 'KUBECONFIG' | 'default';
 }
 
 export interface LoadKubeconfigOptions {
@@ -71,7 +89,7 @@ const MAX_ALIASES = 100;
 
 export async function loadKubeconfig(options: LoadKubeconfigOptions = {}): Promise<Kubeconfig> {
   const env = options.env ?? process.env;
-  const { paths, explicit } = precedence(options.kubeconfig, env);
+  const { paths, explicit, from } = precedence(options.kubeconfig, env);
   const files: string[] = [];
   const parsed: ParsedFile[] = [];
   for (const path of paths) {
@@ -80,18 +98,21 @@ export async function loadKubeconfig(options: LoadKubeconfigOptions = {}): Promi
     files.push(path);
     parsed.push(parseKubeconfig(text, path));
   }
-  return redactable({ ...merge(parsed), files, searched: paths });
+  return redactable({ ...merge(parsed), files, searched: paths, searchedFrom: from });
 }
 
 /** clientcmd's ClientConfigLoadingRules: explicit path, else KUBECONFIG (deduplicated, empties dropped), else ~/.kube/config. */
 function precedence(
   option: string | readonly string[] | undefined,
   env: NodeJS.ProcessEnv,
-): { paths: string[]; explicit: boolean } {
-  if (typeof option === 'string') return { paths: [resolve(option)], explicit: true };
+): { paths: string[]; explicit: boolean; from: Kubeconfig['searchedFrom'] } {
+  if (typeof option === 'string') return { paths: [resolve(option)], explicit: true, from: 'option' };
   const list = option ?? (env['KUBECONFIG'] ? env['KUBECONFIG'].split(delimiter) : undefined);
-  if (list) return { paths: [...new Set(list.filter((p) => p !== '').map((p) => resolve(p)))], explicit: false };
-  return { paths: [join(env['HOME'] || homedir(), '.kube', 'config')], explicit: false };
+  const unique = (paths: readonly string[]): string[] => [
+    ...new Set(paths.filter((p) => p !== '').map((p) => resolve(p))),
+  ];
+  if (list) return { paths: unique(list), explicit: false, from: option ? 'option' : 'KUBECONFIG' };
+  return { paths: [join(env['HOME'] || homedir(), '.kube', 'config')], explicit: false, from: 'default' };
 }
 
 /** The text, or undefined for a missing file that may be skipped (clientcmd skips missing files of the list). */
@@ -253,6 +274,11 @@ class Reader {
         username: this.string(o, 'username', at),
         password: this.string(o, 'password', at),
         exec: this.exec(o, at),
+        authProvider: this.authProvider(o, at),
+        impersonate: this.string(o, 'as', at),
+        impersonateUid: this.string(o, 'as-uid', at),
+        impersonateGroups: this.strings(o, 'as-groups', at),
+        impersonateUserExtra: this.stringLists(o, 'as-user-extra', at),
         origin: this.file,
       }),
     );
@@ -295,6 +321,36 @@ class Reader {
     );
   }
 
+  authProvider(o: Obj, parent: string): KubeconfigAuthProvider | undefined {
+    const value = own(o, 'auth-provider');
+    if (value === undefined || value === null) return undefined;
+    const at = `${parent}.auth-provider`;
+    if (!isObj(value)) this.fail(at, 'must be a mapping');
+    const name = this.string(value, 'name', at);
+    if (name === undefined) this.fail(`${at}.name`, 'must be set');
+    const config = new Map<string, string>();
+    const raw = own(value, 'config');
+    if (raw !== undefined && raw !== null) {
+      if (!isObj(raw)) this.fail(`${at}.config`, 'must be a mapping');
+      for (const [key, item] of Object.entries(raw)) {
+        if (typeof item !== 'string') this.fail(`${at}.config.${key}`, 'must be a string');
+        config.set(key, item);
+      }
+    }
+    // Redactable: config holds id-token, refresh-token and client-secret.
+    return redactable({ name, config });
+  }
+
+  /** A map of string lists (`as-user-extra`), as a Map so that any key is just a key. */
+  stringLists(o: Obj, key: string, at: string): Map<string, string[]> | undefined {
+    const value = own(o, key);
+    if (value === undefined || value === null) return undefined;
+    if (!isObj(value)) this.fail(join2(at, key), 'must be a mapping');
+    const out = new Map<string, string[]>();
+    for (const name of Object.keys(value)) out.set(name, this.strings(value, name, join2(at, key)) ?? []);
+    return out;
+  }
+
   strings(o: Obj, key: string, at: string): string[] | undefined {
     const value = own(o, key);
     if (value === undefined || value === null) return undefined;
@@ -335,7 +391,7 @@ function compact<T extends object>(value: T): T {
  * clientcmd's merge: the first file that sets current-context wins; in clusters/users/contexts the first
  * definition of a name wins, whole (entries are not merged field by field).
  */
-function merge(files: readonly ParsedFile[]): Omit<Kubeconfig, 'files' | 'searched'> {
+function merge(files: readonly ParsedFile[]): Omit<Kubeconfig, 'files' | 'searched' | 'searchedFrom'> {
   const clusters = new Map<string, KubeconfigCluster>();
   const users = new Map<string, KubeconfigUser>();
   const contexts = new Map<string, KubeconfigContext>();

@@ -17,12 +17,17 @@ const SECRET_KEYS: ReadonlySet<string> = new Set([
   'value',
   'args',
   'env',
+  // An auth-provider's config is free-form and holds its credentials (id-token, refresh-token, client-secret, access-token).
+  'config',
 ]);
 
-/** Keys holding a URL whose user-info (`http://user:pass@proxy`) is a credential. */
-const URL_KEYS: ReadonlySet<string> = new Set(['proxyurl', 'proxy-url']);
+/** Keys holding a URL whose user-info (`http://user:pass@proxy`) or query (`?token=…`) may be a credential. */
+const URL_KEYS: ReadonlySet<string> = new Set(['proxyurl', 'proxy-url', 'server', 'baseurl']);
 
-/** The URL with its user-info replaced; text that does not parse as a URL is redacted whole. */
+/**
+ * The URL with its user-info and its query replaced (`https://h/?token=…` is how some gateways take a credential);
+ * text that does not parse as a URL is redacted whole.
+ */
 export function redactUrl(text: string): string {
   let url: URL;
   try {
@@ -30,8 +35,10 @@ export function redactUrl(text: string): string {
   } catch {
     return REDACTED;
   }
-  if (url.username === '' && url.password === '') return text;
-  return `${url.protocol}//${REDACTED}@${url.host}${url.pathname}${url.search}${url.hash}`;
+  if (url.username === '' && url.password === '' && url.search === '') return text;
+  const userInfo = url.username !== '' || url.password !== '' ? `${REDACTED}@` : '';
+  const query = url.search !== '' ? `?${REDACTED}` : '';
+  return `${url.protocol}//${userInfo}${url.host}${url.pathname}${query}`;
 }
 
 /** A copy of `value` with credentials replaced; functions (token providers, fetch) become a marker. */

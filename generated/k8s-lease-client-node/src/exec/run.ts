@@ -21,6 +21,24 @@ export type RunFailure = Failure | { failure: 'not-found' };
  * error, when stdout overflows or the timer fires (then the child is SIGKILLed and its pipes destroyed, so a
  * grandchild holding them open cannot keep us waiting).
  */
+/** A group of its own, on POSIX, when it does not share our terminal (Windows has no process groups to signal). */
+function detach(spec: RunSpec): boolean {
+  return spec.stdin === 'ignore' && process.platform !== 'win32';
+}
+
+/** SIGKILL to the plugin's whole process group (a negative pid), else to the plugin alone. */
+function killTree(child: ChildProcess, grouped: boolean): void {
+  if (grouped && child.pid !== undefined) {
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+      return;
+    } catch {
+      // The group is gone already (or was never made): fall through to the child itself.
+    }
+  }
+  child.kill('SIGKILL');
+}
+
 export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
   return new Promise((resolvePromise) => {
     let child: ChildProcess;
@@ -32,6 +50,10 @@ export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
         stdio: [spec.stdin, 'pipe', 'inherit'],
         shell: false,
         windowsHide: true,
+        // Its own process group, so a timeout ends what it started too (client-go leaves them; a `sleep` or a browser
+        // helper of a hung plugin would outlive us). Not for an interactive plugin: a background group reading the
+        // terminal would be stopped by SIGTTIN.
+        detached: detach(spec),
       });
     } catch (error) {
       // Synchronous refusals (a NUL byte in an argument or the environment) carry the offending value: not echoed.
@@ -52,7 +74,7 @@ export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
       settled = true;
       clearTimeout(timer);
       if (kill) {
-        child.kill('SIGKILL');
+        killTree(child, detach(spec));
         child.stdout?.destroy();
       }
       stdout.length = 0;

@@ -8,7 +8,8 @@
  */
 
 import { ResponseTooLargeError } from './errors.js';
-import { requestUrl, watchRequested } from './middleware/request.js';
+import { isWatch } from './middleware/retries.js';
+import { requestMethod, requestUrl } from './middleware/request.js';
 
 /** Default of `limitResponseBytes`: far above any Lease LIST page (500 Leases ≈ 250 KB), far below what endangers the client's memory. */
 export const DEFAULT_MAX_RESPONSE_BYTES: number = 64 * 1024 * 1024;
@@ -24,56 +25,68 @@ export const DEFAULT_MAX_RESPONSE_BYTES: number = 64 * 1024 * 1024;
  * by `maxLineBytes` instead.
  */
 export function limitResponseBytes(maxBytes: number = DEFAULT_MAX_RESPONSE_BYTES, inner?: typeof fetch): typeof fetch {
-  if (!(maxBytes >= 0 && maxBytes <= Number.MAX_SAFE_INTEGER))
-    throw new RangeError(`maxBytes must be a number in 0..2^53-1, got ${maxBytes}`);
+  checkLimit(maxBytes);
   return async (input, init) => {
     // Called as a plain function: browsers throw "Illegal invocation" when fetch's `this` is some other object.
     const response = await (inner ?? fetch)(input, init);
     const url = requestUrl(input);
-    const body = response.body;
-    if (body === null || isWatch(url)) return response;
-    const context = { method: init?.method ?? (input instanceof Request ? input.method : 'GET'), url };
-    // Absent: Number(null) is 0; unparsable: NaN, left to the byte count below.
-    if (Number(response.headers.get('content-length')) > maxBytes) {
-      await body.cancel().catch(ignore);
-      throw new ResponseTooLargeError('maxResponseBytes', maxBytes, context);
-    }
-    const reader = body.getReader();
-    let size = 0;
-    // Pull-based, so at most one chunk past the limit is ever held.
-    const counted = new ReadableStream<Uint8Array>({
-      async pull(controller) {
-        const chunk = await reader.read();
-        if (chunk.done) {
-          controller.close();
-          return;
-        }
-        size += chunk.value.byteLength;
-        if (size > maxBytes) {
-          await reader.cancel().catch(ignore);
-          controller.error(new ResponseTooLargeError('maxResponseBytes', maxBytes, context));
-          return;
-        }
-        controller.enqueue(chunk.value);
-      },
-      cancel: (reason) => reader.cancel(reason),
-    });
-    return new Response(counted, {
-      status: response.status,
-      statusText: response.statusText,
-      headers: response.headers,
-    });
+    return boundResponse(response, maxBytes, { method: requestMethod(input, init), url }, isWatch(url));
   };
 }
 
-/** A watch request, whose body is a stream without end. */
-function isWatch(url: string): boolean {
-  try {
-    return watchRequested(new URL(url).searchParams);
-  } catch {
-    // Not an absolute URL: not one of the transport's requests.
-    return false;
+export function checkLimit(maxBytes: number): void {
+  if (!(maxBytes >= 0 && maxBytes <= Number.MAX_SAFE_INTEGER))
+    throw new RangeError(`maxBytes must be a number in 0..2^53-1, got ${maxBytes}`);
+}
+
+/**
+ * The response with its body bounded by `maxBytes`. Passed through untouched when its size is known and within the
+ * limit (a Content-Length of an unencoded body: fetch reads no byte past it), which is what a Lease read gets; only a
+ * body of unknown size (chunked, or decompressed from gzip, whose Content-Length counts the compressed bytes) is
+ * counted as it is read. A watch's body is left alone.
+ */
+export async function boundResponse(
+  response: Response,
+  maxBytes: number,
+  context: { method: string; url: string },
+  watch: boolean,
+): Promise<Response> {
+  const body = response.body;
+  if (body === null || watch) return response;
+  // Absent: null; unparsable: NaN, left to the byte count below.
+  const declared = response.headers.get('content-length');
+  const length = declared === null ? Number.NaN : Number(declared);
+  if (length > maxBytes) {
+    await body.cancel().catch(ignore);
+    throw new ResponseTooLargeError('maxResponseBytes', maxBytes, context);
   }
+  const encoding = response.headers.get('content-encoding');
+  if (length >= 0 && (encoding === null || encoding.toLowerCase() === 'identity')) return response;
+  const reader = body.getReader();
+  let size = 0;
+  // Pull-based, so at most one chunk past the limit is ever held.
+  const counted = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await reader.read();
+      if (chunk.done) {
+        controller.close();
+        return;
+      }
+      size += chunk.value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(ignore);
+        controller.error(new ResponseTooLargeError('maxResponseBytes', maxBytes, context));
+        return;
+      }
+      controller.enqueue(chunk.value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return new Response(counted, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 function ignore(): void {}

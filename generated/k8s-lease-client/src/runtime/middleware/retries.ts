@@ -69,6 +69,27 @@ const DRAIN_LIMIT_BYTES = 16 * 1024;
  * unconditional write and a watch are never retried.
  */
 export function withRetries(fetchImpl: typeof fetch, options: RetryOptions = {}): typeof fetch {
+  const loop = retryLoop(options);
+  return async (input, init) => {
+    const method = requestMethod(input, init);
+    const url = requestUrl(input);
+    const kind = retryKind(method, url, init?.body);
+    const attempt = (): Promise<Response> => fetchImpl(input, init);
+    return kind === undefined ? attempt() : loop(attempt, kind, method, url, requestSignal(input, init));
+  };
+}
+
+/** One request's attempts: `attempt` sends it once; the loop decides, waits and sends again. */
+export type RetryLoop = (
+  attempt: () => Promise<Response>,
+  kind: RetryKind,
+  method: string,
+  url: string,
+  signal: AbortSignal | undefined,
+) => Promise<Response>;
+
+/** The retry decisions of `withRetries`, with the budget shared by every request given to the returned loop. */
+export function retryLoop(options: RetryOptions = {}): RetryLoop {
   const {
     maxRetries = 10,
     baseDelayMs = 1000,
@@ -89,22 +110,17 @@ export function withRetries(fetchImpl: typeof fetch, options: RetryOptions = {})
     if (budget) tokens = Math.min(budget.maxTokens, tokens + budget.tokenRatio);
   };
 
-  return async (input, init) => {
-    const method = requestMethod(input, init);
-    const url = requestUrl(input);
-    const kind = retryKind(method, url, init?.body);
-    if (kind === undefined) return fetchImpl(input, init);
-    const signal = requestSignal(input, init);
-    for (let attempt = 1; ; attempt++) {
+  return async (attempt, kind, method, url, signal) => {
+    for (let count = 1; ; count++) {
       let response: Response;
       try {
-        response = await fetchImpl(input, init);
+        response = await attempt();
       } catch (error) {
         // An abort is the caller's decision; and after a reset, only a read is known not to have been applied.
         const code = signal?.aborted || kind !== 'read' ? undefined : connectionErrorCode(error);
-        if (code === undefined || attempt > maxRetries || !spend()) throw error;
-        const delayMs = backoff(attempt, baseDelayMs, maxDelayMs, random);
-        onRetry?.({ attempt, delayMs, method, url: safeUrl(url), reason: code });
+        if (code === undefined || count > maxRetries || !spend()) throw error;
+        const delayMs = backoff(count, baseDelayMs, maxDelayMs, random);
+        onRetry?.({ attempt: count, delayMs, method, url: safeUrl(url), reason: code });
         await sleep(delayMs, signal);
         continue;
       }
@@ -113,18 +129,18 @@ export function withRetries(fetchImpl: typeof fetch, options: RetryOptions = {})
         refund();
         return response;
       }
-      if (attempt > maxRetries || !spend()) return response;
+      if (count > maxRetries || !spend()) return response;
       const serverDelayMs = await retryAfterMs(response, now);
       if (serverDelayMs !== undefined && serverDelayMs > maxDelayMs) return response;
-      const delayMs = Math.max(serverDelayMs ?? 0, backoff(attempt, baseDelayMs, maxDelayMs, random));
+      const delayMs = Math.max(serverDelayMs ?? 0, backoff(count, baseDelayMs, maxDelayMs, random));
       await drain(response);
-      onRetry?.({ attempt, delayMs, method, url: safeUrl(url), reason });
+      onRetry?.({ attempt: count, delayMs, method, url: safeUrl(url), reason });
       await sleep(delayMs, signal);
     }
   };
 }
 
-type RetryKind = 'read' | 'conditional-write';
+export type RetryKind = 'read' | 'conditional-write';
 
 /**
  * Reads (GET, not a watch), and writes guarded by a resourceVersion
@@ -150,6 +166,9 @@ export function retryKind(method: string, url: string, body: unknown): RetryKind
  * and neither "0" nor "false"), or a legacy `/watch/` path.
  */
 export function isWatch(url: string): boolean {
+  // Neither a `watch` parameter nor a /watch/ path, nor a percent-escape that could spell one: the common case,
+  // without parsing the URL.
+  if (!url.includes('watch') && !url.includes('%')) return false;
   let parsed: URL;
   try {
     parsed = new URL(url, 'http://localhost');

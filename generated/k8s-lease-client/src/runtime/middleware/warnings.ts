@@ -39,16 +39,24 @@ export function withWarnings(
 ): typeof fetch {
   return async (input, init) => {
     const response = await fetchImpl(input, init);
-    const header = utf8(response.headers.get('warning'));
-    if (header) {
-      const method = requestMethod(input, init);
-      const url = safeUrl(requestUrl(input));
-      for (const warning of parseWarningHeaders(header).slice(0, PER_RESPONSE_LIMIT)) {
-        if (warning.code === 299 && warning.text) onWarning({ ...warning, method, url });
-      }
-    }
+    reportWarnings(response, () => requestMethod(input, init), requestUrl(input), onWarning);
     return response;
   };
+}
+
+/** Hands the response's 299 warnings to `onWarning`; the method is asked for only when there is one. */
+export function reportWarnings(
+  response: Response,
+  method: () => string,
+  url: string,
+  onWarning: (warning: ApiWarning) => void,
+): void {
+  const header = utf8(response.headers.get('warning'));
+  if (!header) return;
+  const where = { method: method(), url: safeUrl(url) };
+  for (const warning of parseWarningHeaders(header).slice(0, PER_RESPONSE_LIMIT)) {
+    if (warning.code === 299 && warning.text) onWarning({ ...warning, ...where });
+  }
 }
 
 /**
