@@ -26,6 +26,8 @@ const VALUE_EXPORTS = [
   'namespaceSegment',
   'patchRequest',
   // errors and predicates
+  'ClientClosedError',
+  'ConnectionError',
   'errorFromResponse',
   'InvalidPathParameterError',
   'isAlreadyExists',

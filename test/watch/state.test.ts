@@ -270,6 +270,25 @@ const cases: Case[] = [
     failures: 2,
   },
   {
+    // The driver counts only progress in `delivered`: events replayed from before the resume point are not.
+    name: 'a clean quick end that only replayed seen events (nothing new, resume point unchanged) backs off as an empty one',
+    state: watching({ rv: '12' }),
+    input: closed({ failed: false, lastedMs: 5, delivered: 0 }, undefined, '12'),
+    backoff: policy(3),
+    next: watching({ rv: '12' }),
+    effect: { kind: 'wait', error: undefined, attempt: 4, delayMs: 800 },
+    failures: 4,
+  },
+  {
+    name: 'a clean end without progress that lasted a second (client-go: not a very short watch) reconnects at once',
+    state: watching({ rv: '12' }),
+    input: closed({ failed: false, lastedMs: 1_000, delivered: 0 }, undefined, '12'),
+    backoff: policy(3),
+    next: watching({ rv: '12' }),
+    effect: { kind: 'wait', error: undefined, attempt: 0, delayMs: 0 },
+    failures: 0,
+  },
+  {
     name: 'clean ends without a byte, retries exhausted: a WatchClosedError',
     state: watching(),
     input: closed(cleanEmpty),
@@ -277,7 +296,7 @@ const cases: Case[] = [
     next: watching({ rv: '12' }),
     effect: {
       kind: 'fail',
-      error: new WatchClosedError('the server ended the watch at once, without sending anything'),
+      error: new WatchClosedError('the server ended the watch at once, without sending anything new'),
     },
     failures: 2,
   },
