@@ -154,7 +154,7 @@ const WATCH_KEYS: ReadonlySet<string> = new Set([
  *   answers (400, 401, 403, 404, 422, …), WatchError for a non-retriable
  *   in-stream ERROR, WatchDecodeError for anything it cannot decode, and the
  *   last error as is once `maxRetries` consecutive failures are exceeded
- *   (a TypeError from fetch for network failures).
+ *   (a ConnectionError, a TypeError, for network failures).
  * - `options.signal` aborting ends the iteration cleanly (done, no throw) and
  *   closes the connection; so does `break`.
  *
