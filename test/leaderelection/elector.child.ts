@@ -17,6 +17,7 @@ const pausingFetch: typeof fetch = async (input, init) => {
   process.kill(process.pid, 'SIGSTOP');
   return new Response(text, { status: response.status, headers: response.headers });
 };
+const pausing = process.argv.includes('--pause-on-mark');
 const stop = new AbortController();
 process.on('SIGTERM', () => stop.abort());
 const elector = createLeaderElector({
@@ -24,14 +25,16 @@ const elector = createLeaderElector({
   client: createClient({
     baseUrl: url,
     headers: { 'user-agent': identity },
-    timeoutMs: 1_000,
-    fetch: process.argv.includes('--pause-on-mark') ? pausingFetch : undefined,
+    // Pausing: no request timeout, and a longer term, so that a loaded machine's slow proxy does not make the
+    // candidate give up on a reply before it reads it (the elector's own deadline still bounds every attempt).
+    timeoutMs: pausing ? undefined : 1_000,
+    fetch: pausing ? pausingFetch : undefined,
   }),
   namespace: 'default',
   name,
   identity,
-  leaseDuration: 2_000,
-  renewDeadline: 1_500,
+  leaseDuration: pausing ? 3_000 : 2_000,
+  renewDeadline: pausing ? 2_500 : 1_500,
   retryPeriod: 300,
   signal: stop.signal,
   onStartedLeading: (signal, token) => {
