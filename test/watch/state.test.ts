@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { KubernetesApiError, UnexpectedResponseError } from '../../templates/runtime/errors.js';
+import {
+  ClientClosedError,
+  ConnectionError,
+  KubernetesApiError,
+  UnexpectedResponseError,
+} from '../../templates/runtime/errors.js';
 import { BACKOFF_RESET_MS, BackoffPolicy, backoffSettings } from '../../templates/runtime/watch/backoff.js';
 import { WatchClosedError, WatchError, WatchIdleTimeoutError } from '../../templates/runtime/watch/errors.js';
 import { WatchDecodeError } from '../../templates/runtime/watch/ndjson.js';
@@ -26,6 +31,8 @@ const apiError = (status: number, reason?: string, retryAfterSeconds?: number): 
 const gone = apiError(410, 'Expired');
 const inStreamGone = new WatchError({ kind: 'Status', code: 410, reason: 'Gone' });
 const cut = new TypeError('terminated');
+const closedClient = new ClientClosedError({ method: 'GET', url: 'http://h/x?watch=true' });
+const refused = new ConnectionError({ method: 'GET', url: 'http://h/x' }, new TypeError('fetch failed'));
 
 const sync = (over: Partial<SyncState> = {}): SyncState => ({
   kind: 'sync',
@@ -164,6 +171,23 @@ const cases: Case[] = [
       kind: 'fail',
       error: new UnexpectedResponseError({ method: 'GET', url: 'http://h/x', kind: 'notAList', received: 'string' }),
     },
+  },
+  {
+    name: 'a closed client (ClientClosedError) is fatal: it stays closed',
+    state: watching(),
+    input: { kind: 'failed', error: closedClient },
+    backoff: policy(),
+    next: watching(),
+    effect: { kind: 'fail', error: closedClient },
+  },
+  {
+    name: 'a ConnectionError (the server is down) is retried with backoff',
+    state: watching(),
+    input: { kind: 'failed', error: refused },
+    backoff: policy(),
+    next: watching(),
+    effect: { kind: 'wait', error: refused, attempt: 1, delayMs: 100 },
+    failures: 1,
   },
   {
     name: 'a 410 on connect after a healthy watch re-lists at once',
