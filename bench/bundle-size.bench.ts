@@ -10,7 +10,12 @@ import { PROJECT_ROOT } from '../generator/config.js';
 import { environment, round, type BenchContext, type BenchResult } from './harness.js';
 import { LEASE_NAME, LEASE_NAMESPACE, startLeaseServer } from './lease-server.js';
 
-const GOAL_GZIP_BYTES = 2560;
+/**
+ * Was 2,560 (2,559 B measured) before every body read became bounded (maxResponseBytes) and network failures a
+ * ConnectionError naming the request: both sit on the path every consumer takes, so tree-shaking cannot drop them
+ * (+390 B). See the client README's "Size" paragraph.
+ */
+const GOAL_GZIP_BYTES = 2950;
 const SPEC = join(PROJECT_ROOT, 'spec', 'openapi', 'v1.35.0.json');
 const OURS_ENTRY = join(PROJECT_ROOT, 'generated', 'k8s-lease-client', 'dist', 'index.js');
 

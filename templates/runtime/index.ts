@@ -6,6 +6,8 @@ export type {
   UnexpectedResponseErrorInit,
 } from './errors.js';
 export {
+  ClientClosedError,
+  ConnectionError,
   errorFromResponse,
   InvalidPathParameterError,
   isAlreadyExists,

@@ -109,6 +109,28 @@ describe('leader election (client-go semantics)', () => {
     await a.done;
   });
 
+  it('gives onStartedLeading the fencing token of its term, kept across renewals, undefined once it stops', async () => {
+    // Beyond client-go (which has no fencing): the token is the Lease's leaseTransitions, holder and acquireTime.
+    const clock = new VirtualClock();
+    const name = `le-${++seq}`;
+    seed(name, { ...heldBy('old', FOREIGN_TIME, 4), holderIdentity: '' });
+    const tokens: unknown[] = [];
+    const a = candidate(clock, name, 'a', {
+      onStartedLeading: (_signal, token) => void tokens.push(token),
+    });
+    await settle();
+    const acquired = spec(name);
+    const expected = { leaseTransitions: 5, holderIdentity: 'a', acquireTime: acquired.acquireTime };
+    expect(tokens).toEqual([expected]);
+    expect(a.elector.fencingToken()).toEqual(expected);
+    await run(clock, 6_000, 500);
+    expect(spec(name).renewTime).not.toBe(acquired.renewTime);
+    expect(a.elector.fencingToken()).toEqual(expected);
+    a.cancel.abort();
+    await a.done;
+    expect(a.elector.fencingToken()).toBeUndefined();
+  });
+
   const heldCases = [
     {
       title: 'acquires an expired Lease after leaseDuration of its own observation, counting one transition',

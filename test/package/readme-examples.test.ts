@@ -24,7 +24,7 @@ declare global {
   function readToken(): string;
   function replaceAll(objects: readonly Lease[]): void;
   function handle(type: string, lease: Lease): void;
-  function runControllers(signal: AbortSignal): Promise<void>;
+  function runControllers(signal: AbortSignal, token?: unknown): Promise<void>;
 }
 export {};
 `;

@@ -26,6 +26,8 @@ const VALUE_EXPORTS = [
   'namespaceSegment',
   'patchRequest',
   // errors and predicates
+  'ClientClosedError',
+  'ConnectionError',
   'errorFromResponse',
   'InvalidPathParameterError',
   'isAlreadyExists',
@@ -82,8 +84,11 @@ const VALUE_EXPORTS = [
   'withRetries',
   'withWarnings',
   // leader election
+  'compareFencingTokens',
   'createHealthzAdaptor',
   'createLeaderElector',
+  'fencingTokenOf',
+  'holdsFencingToken',
   'realClock',
   'runHeartbeat',
   'withLeaseLock',
@@ -148,6 +153,7 @@ const TYPE_EXPORTS = [
   'ElectionClock',
   'ElectionLease',
   'ElectionLeaseSpec',
+  'FencingToken',
   'HealthzAdaptor',
   'HeartbeatOptions',
   'LeaderElector',

@@ -38,6 +38,8 @@ const LEASES = '/apis/coordination.k8s.io/v1';
 let server: LeaseApiServer;
 let pages: Server;
 let pageOrigin: string;
+/** An origin where nothing listens: the scenario's serverDown step. */
+let downUrl: string;
 let built: ScenarioBuild;
 const injected: InjectedWatchFault[] = [];
 /** Namespaces in which the server answered a read with the injected 429. */
@@ -130,8 +132,18 @@ async function startPageServer(browserScript: string): Promise<Server> {
   return s;
 }
 
+/** A loopback port that was free a moment ago: listened on, then closed. */
+async function downOrigin(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return `http://127.0.0.1:${port}`;
+}
+
 beforeAll(async () => {
   built = await buildScenario(scratch);
+  downUrl = await downOrigin();
   pages = await startPageServer(built.browser);
   pageOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
   // The page is another origin (another port): the browser preflights every write and reads only exposed headers.
@@ -154,12 +166,12 @@ afterAll(async () => {
 
 describe('the client runs the same scenario in every runtime', () => {
   for (const runtime of PROCESS_RUNTIMES) {
-    it(`${runtime.label}: create, read, stale-replace conflict, apply, paged list, watch across a cut, informer, abort, timeout, no redirect, warning, Retry-After`, async () => {
+    it(`${runtime.label}: create, read, stale-replace conflict, apply, paged list, watch across a cut, informer, abort, timeout, no redirect, warning, Retry-After, server down`, async () => {
       const version = await versionOf(runtime);
       expect(version, `${runtime.binary} is not ${runtime.label}`).toMatch(runtime.expectVersion);
       const namespace = namespaceOf(runtime.id);
       arrangeFaults(namespace);
-      const out = await run(runtime.binary, [...runtime.args, built.entry, server.url, namespace], {
+      const out = await run(runtime.binary, [...runtime.args, built.entry, server.url, namespace, downUrl], {
         DENO_DIR: join(scratch, 'deno'),
       });
       const steps = stepsOf(out.stdout);
@@ -192,12 +204,13 @@ describe('the client runs the same scenario in every runtime', () => {
       page.on('pageerror', (e) => errors.push(e.message));
       await page.goto(`${pageOrigin}/`);
       const steps = await page.evaluate(
-        ({ baseUrl, ns }) =>
+        ({ baseUrl, ns, down }) =>
           (globalThis as unknown as { leaseScenario: LeaseScenarioGlobal }).leaseScenario.runScenario({
             baseUrl,
             namespace: ns,
+            downUrl: down,
           }),
-        { baseUrl: server.url, ns: namespace },
+        { baseUrl: server.url, ns: namespace, down: downUrl },
       );
       rows.set(BROWSER_ID, matrixRow('Chromium (headless)', browser.version(), steps));
       expectAllPassed(

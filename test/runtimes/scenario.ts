@@ -4,6 +4,7 @@
 // (matrix.test.ts) arranges the server side: a namespace per runtime, and a watch connection to cut.
 import type { ApiWarning, Lease, RetryEvent } from 'k8s-lease-client';
 import {
+  ConnectionError,
   createClient,
   createLeaseInformerForAllNamespaces,
   createNamespacedLease,
@@ -23,6 +24,8 @@ import {
 export interface ScenarioConfig {
   baseUrl: string;
   namespace: string;
+  /** An origin where nothing listens (the server is down): requests there must fail with a ConnectionError naming the URL. */
+  downUrl: string;
 }
 
 export interface StepResult {
@@ -45,6 +48,7 @@ export const STEP_NAMES = [
   'redirect',
   'warning',
   'retryAfter',
+  'serverDown',
 ] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 
@@ -340,7 +344,24 @@ async function retryAfterStep(base: Client, ns: string): Promise<string> {
   return `${seen.join()} (Retry-After: ${THROTTLE_RETRY_AFTER_SECONDS}), then read`;
 }
 
-const STEPS: Record<StepName, (client: Client, namespace: string) => Promise<string>> = {
+/** The server is down: each runtime words its fetch failure its own way; the client's error names the request's URL in all. */
+async function serverDownStep(_client: Client, ns: string, config: ScenarioConfig): Promise<string> {
+  const down = createClient({ baseUrl: config.downUrl });
+  const url = `${config.downUrl}/apis/coordination.k8s.io/v1/namespaces/${ns}/leases/alpha`;
+  try {
+    await readNamespacedLease(down, { namespace: ns, name: 'alpha' });
+  } catch (error) {
+    expectThat(error instanceof ConnectionError, `rejected with ${String(error)} instead of a ConnectionError`);
+    const message = error instanceof Error ? error.message : '';
+    expectThat(message.startsWith(`GET ${url}: `), `the message does not name GET ${url}: ${message}`);
+    expectThat((error as ConnectionError).url === url, `error.url is ${(error as ConnectionError).url}`);
+    expectThat(error instanceof TypeError && (error as Error).cause !== undefined, 'no TypeError, or no cause');
+    return `ConnectionError: ${message.replace(config.downUrl, '<down>')}`;
+  }
+  throw new StepFailure('a request to a server that is down resolved');
+}
+
+const STEPS: Record<StepName, (client: Client, namespace: string, config: ScenarioConfig) => Promise<string>> = {
   create: createStep,
   read: readStep,
   conflict: conflictStep,
@@ -353,6 +374,7 @@ const STEPS: Record<StepName, (client: Client, namespace: string) => Promise<str
   redirect: redirectStep,
   warning: warningStep,
   retryAfter: retryAfterStep,
+  serverDown: serverDownStep,
 };
 
 function guarded<T>(work: Promise<T>): Promise<T> {
@@ -373,7 +395,7 @@ export async function runScenario(
   for (const name of STEP_NAMES) {
     let result: StepResult;
     try {
-      result = { name, passed: true, detail: await guarded(STEPS[name](client, config.namespace)) };
+      result = { name, passed: true, detail: await guarded(STEPS[name](client, config.namespace, config)) };
     } catch (error) {
       result = {
         name,

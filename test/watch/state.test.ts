@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { KubernetesApiError, UnexpectedResponseError } from '../../templates/runtime/errors.js';
+import {
+  ClientClosedError,
+  ConnectionError,
+  KubernetesApiError,
+  UnexpectedResponseError,
+} from '../../templates/runtime/errors.js';
 import { BACKOFF_RESET_MS, BackoffPolicy, backoffSettings } from '../../templates/runtime/watch/backoff.js';
 import { WatchClosedError, WatchError, WatchIdleTimeoutError } from '../../templates/runtime/watch/errors.js';
 import { WatchDecodeError } from '../../templates/runtime/watch/ndjson.js';
@@ -26,6 +31,8 @@ const apiError = (status: number, reason?: string, retryAfterSeconds?: number): 
 const gone = apiError(410, 'Expired');
 const inStreamGone = new WatchError({ kind: 'Status', code: 410, reason: 'Gone' });
 const cut = new TypeError('terminated');
+const closedClient = new ClientClosedError({ method: 'GET', url: 'http://h/x?watch=true' });
+const refused = new ConnectionError({ method: 'GET', url: 'http://h/x' }, new TypeError('fetch failed'));
 
 const sync = (over: Partial<SyncState> = {}): SyncState => ({
   kind: 'sync',
@@ -166,6 +173,23 @@ const cases: Case[] = [
     },
   },
   {
+    name: 'a closed client (ClientClosedError) is fatal: it stays closed',
+    state: watching(),
+    input: { kind: 'failed', error: closedClient },
+    backoff: policy(),
+    next: watching(),
+    effect: { kind: 'fail', error: closedClient },
+  },
+  {
+    name: 'a ConnectionError (the server is down) is retried with backoff',
+    state: watching(),
+    input: { kind: 'failed', error: refused },
+    backoff: policy(),
+    next: watching(),
+    effect: { kind: 'wait', error: refused, attempt: 1, delayMs: 100 },
+    failures: 1,
+  },
+  {
     name: 'a 410 on connect after a healthy watch re-lists at once',
     state: watching({ rv: '10' }),
     input: { kind: 'failed', error: gone },
@@ -270,6 +294,25 @@ const cases: Case[] = [
     failures: 2,
   },
   {
+    // The driver counts only progress in `delivered`: events replayed from before the resume point are not.
+    name: 'a clean quick end that only replayed seen events (nothing new, resume point unchanged) backs off as an empty one',
+    state: watching({ rv: '12' }),
+    input: closed({ failed: false, lastedMs: 5, delivered: 0 }, undefined, '12'),
+    backoff: policy(3),
+    next: watching({ rv: '12' }),
+    effect: { kind: 'wait', error: undefined, attempt: 4, delayMs: 800 },
+    failures: 4,
+  },
+  {
+    name: 'a clean end without progress that lasted a second (client-go: not a very short watch) reconnects at once',
+    state: watching({ rv: '12' }),
+    input: closed({ failed: false, lastedMs: 1_000, delivered: 0 }, undefined, '12'),
+    backoff: policy(3),
+    next: watching({ rv: '12' }),
+    effect: { kind: 'wait', error: undefined, attempt: 0, delayMs: 0 },
+    failures: 0,
+  },
+  {
     name: 'clean ends without a byte, retries exhausted: a WatchClosedError',
     state: watching(),
     input: closed(cleanEmpty),
@@ -277,7 +320,7 @@ const cases: Case[] = [
     next: watching({ rv: '12' }),
     effect: {
       kind: 'fail',
-      error: new WatchClosedError('the server ended the watch at once, without sending anything'),
+      error: new WatchClosedError('the server ended the watch at once, without sending anything new'),
     },
     failures: 2,
   },
