@@ -10,6 +10,8 @@
  * have no `status`, so `error.status` reads `undefined` on them.
  */
 
+import { DEFAULT_MAX_RESPONSE_BYTES, readText } from './body.js';
+
 /**
  * Structural view of `meta/v1 Status`. Every field is optional so that the
  * generated Status models of each release stay assignable to it.
@@ -126,9 +128,10 @@ export class KubernetesApiError extends Error {
 
   constructor(init: KubernetesApiErrorInit) {
     const { status, statusObject, body = '' } = init;
-    // A template string: a hostile server's non-string reason must not become error.reason as is.
-    const reason = `${statusObject?.reason || REASON_BY_HTTP_STATUS[status] || 'Unknown'}`;
-    const detail = statusObject ? statusObject.message : body || init.statusText;
+    // Only strings are read from the Status: a hostile or broken server's number, object or array (which may not even
+    // convert to a string) must neither become error.reason nor throw here. Otherwise the HTTP status speaks.
+    const reason = text(statusObject?.reason) || REASON_BY_HTTP_STATUS[status] || 'Unknown';
+    const detail = statusObject ? text(statusObject.message) : body || init.statusText;
     // The Status stays whole on `statusObject`; the message gets a bounded excerpt with control characters escaped, reason
     // included: what a server sends must neither flood nor forge log lines.
     super(`${where(init)}${status} ${excerpt(`${reason}${detail ? `: ${detail}` : ''}`)}`);
@@ -244,12 +247,68 @@ export class ResponseTooLargeError extends Error {
 }
 
 /**
- * Builds the error for a non-2xx response. Always consumes the body, which is
- * what lets the connection go back to the keep-alive pool.
+ * The request never got an HTTP answer: connection refused or reset, DNS, TLS, or the connection lost while the
+ * body was read. Raised by the transport in place of the platform fetch's TypeError, whose text says neither
+ * the method nor the URL and differs in every runtime (Node's "fetch failed", Deno's "error sending request",
+ * Bun's "Unable to connect", Chromium's "Failed to fetch"); that error stays the `cause`. A TypeError itself, as
+ * fetch's own network errors are, so code that already treats those as retriable keeps doing so.
  */
-export async function errorFromResponse(method: string, url: string, response: Response): Promise<KubernetesApiError> {
-  // An aborted, already-consumed or too large (limitResponseBytes) body leaves '': the status line alone still makes a useful error.
-  const body = await response.text().catch(() => '');
+export class ConnectionError extends TypeError {
+  override readonly name = 'ConnectionError';
+  declare readonly method: string;
+  /**
+   * The request's URL without its query: the query says nothing about why a server could not be reached and
+   * is the one place a secret could travel (a baseUrl with credentials, query or fragment is refused).
+   */
+  declare readonly url: string;
+
+  constructor(context: RequestContext, cause: unknown) {
+    const url = withoutQuery(context.url);
+    const error = cause as { message?: unknown; cause?: { message?: unknown; code?: unknown } } | undefined;
+    // Node's "fetch failed" says nothing without its cause ("connect ECONNREFUSED 127.0.0.1:6443", or just the
+    // code of an AggregateError). Deno's message quotes the URL: shortened like ours.
+    const inner = text(error?.cause?.message) || text(error?.cause?.code);
+    const detail = `${text(error?.message) || 'network error'}${inner && ` (${inner})`}`.split(context.url).join(url);
+    // The whole origin, unlike the other errors' messages: which server could not be reached is the point.
+    super(`${context.method} ${url}: ${excerpt(`connection failed: ${detail}`)}`, { cause });
+    Object.assign(this, { method: context.method, url });
+  }
+}
+
+/**
+ * A request made through a client (or a fetch) that was closed: nothing is sent. The core client has no
+ * close of its own; a fetch with a connection pool (k8s-lease-client-node's) throws this for requests made,
+ * or still running, after its close(), rather than the pool's own "destroyed" error.
+ */
+export class ClientClosedError extends Error {
+  override readonly name = 'ClientClosedError';
+  declare readonly method: string;
+  declare readonly url: string;
+
+  constructor(context: RequestContext) {
+    const url = withoutQuery(context.url);
+    super(`${context.method} ${url}: the client was closed`);
+    Object.assign(this, { method: context.method, url });
+  }
+}
+
+/** `url` without its query and fragment (see ConnectionError.url). */
+function withoutQuery(url: string): string {
+  return url.replace(/[?#].*/, '');
+}
+
+/**
+ * Builds the error for a non-2xx response. Always consumes the body (up to `maxBytes`, the client's
+ * maxResponseBytes), which is what lets the connection go back to the keep-alive pool.
+ */
+export async function errorFromResponse(
+  method: string,
+  url: string,
+  response: Response,
+  maxBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
+): Promise<KubernetesApiError> {
+  // An aborted, failed, already-consumed or too large body leaves '': the status line alone still makes a useful error.
+  const body = await readText(response, maxBytes, { method, url }).catch(() => '');
   let parsed: KubernetesStatus | undefined;
   try {
     parsed = JSON.parse(body) as KubernetesStatus;
@@ -361,6 +420,11 @@ export function excerpt(body: string): string {
     .replace(/[\p{Cc}\p{Cf}]/gu, encodeURI);
   // Judged by the source's length: escaping lengthens a short text at most twelvefold, and a cut text always says so.
   return body.length > 200 ? `${truncate(collapsed, 200)}…` : collapsed;
+}
+
+/** `value` when it is a string, else '': what a server sent in a field that should hold text is only used if it does. */
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : '';
 }
 
 /** Error bodies can be whole HTML pages from proxies; keeping all of it in memory (and logs) helps nobody. */

@@ -7,6 +7,8 @@ export type {
   UnexpectedResponseErrorInit,
 } from './errors.js';
 export {
+  ClientClosedError,
+  ConnectionError,
   errorFromResponse,
   InvalidPathParameterError,
   isAlreadyExists,

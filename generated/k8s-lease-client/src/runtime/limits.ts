@@ -1,18 +1,18 @@
 // Copied by lease-api-generator from templates/runtime/limits.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /**
  * A bound on response bodies, as a `fetch` wrapper: `createClient({ fetch:
- * limitResponseBytes() })`. A wrapper rather than built into the transport
- * because counting bytes costs the core request path ~190 bytes gzipped,
- * which its budget (a read + replace consumer ≤ 2,560 B) does not have;
- * k8s-lease-client-node can make it its default.
+ * limitResponseBytes() })`. The transport already bounds what it reads
+ * (`ClientOptions.maxResponseBytes`, by default 64 MiB); this wrapper also
+ * refuses a too-large Content-Length before reading a byte, and bounds bodies
+ * of a fetch used outside createClient.
  */
 
+import { DEFAULT_MAX_RESPONSE_BYTES } from './body.js';
 import { ResponseTooLargeError } from './errors.js';
 import { isWatch } from './middleware/retries.js';
 import { requestMethod, requestUrl } from './middleware/request.js';
 
-/** Default of `limitResponseBytes`: far above any Lease LIST page (500 Leases ≈ 250 KB), far below what endangers the client's memory. */
-export const DEFAULT_MAX_RESPONSE_BYTES: number = 64 * 1024 * 1024;
+export { DEFAULT_MAX_RESPONSE_BYTES };
 
 /**
  * Wraps `fetch` (default: `globalThis.fetch`, looked up per call) so that no

@@ -5,7 +5,8 @@
  * which only use the body-returning functions never carry it.
  */
 
-import { KubernetesApiError, ResponseDecodeError } from './errors.js';
+import { readText } from './body.js';
+import { ConnectionError, KubernetesApiError, ResponseDecodeError } from './errors.js';
 import { sendOf } from './stream.js';
 import type { CallOptions, Client, RequestSpec } from './transport.js';
 
@@ -36,13 +37,19 @@ export async function requestWithResponse<Responses>(
   spec: RequestSpec,
   options?: CallOptions,
 ): Promise<ResponseOf<Responses>> {
-  const [response, linked] = await sendOf(client)(spec, options, true);
+  const [response, linked, maxBytes] = await sendOf(client)(spec, options, true);
+  const url = client.baseUrl + spec.path + (spec.query ?? '');
   let text: string;
   try {
-    text = await response.text();
+    text = await readText(response, maxBytes, { method: spec.method, url });
   } catch (error) {
     // As client.request: after an abort, report the signal's reason (the caller's, or a RequestTimeoutError).
-    throw linked.signal?.aborted && !(error instanceof KubernetesApiError) ? linked.signal.reason : error;
+    // A connection lost mid-body is a ConnectionError, as with client.request.
+    throw linked.signal?.aborted && !(error instanceof KubernetesApiError)
+      ? linked.signal.reason
+      : (error as Error)?.name === 'TypeError'
+        ? new ConnectionError({ method: spec.method, url }, error)
+        : error;
   } finally {
     linked.dispose();
   }
@@ -52,7 +59,7 @@ export async function requestWithResponse<Responses>(
   } catch (cause) {
     throw new ResponseDecodeError({
       method: spec.method,
-      url: client.baseUrl + spec.path + (spec.query ?? ''),
+      url,
       status: response.status,
       body: text,
       cause,

@@ -7,7 +7,8 @@
  * k8s-lease-client-node, which builds all of it from a kubeconfig).
  */
 
-import { errorFromResponse, KubernetesApiError, ResponseDecodeError } from './errors.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, readText } from './body.js';
+import { ConnectionError, errorFromResponse, KubernetesApiError, ResponseDecodeError } from './errors.js';
 import { combineSignals } from './signals.js';
 import type { CombinedSignal } from './signals.js';
 
@@ -43,6 +44,13 @@ export interface ClientOptions {
    * For TLS options on Node, use k8s-lease-client-node's `clientOptions` (its `fetch`), not an undici dispatcher here.
    */
   init?: Omit<RequestInit, 'method' | 'body' | 'headers' | 'signal'> | undefined;
+  /**
+   * Largest response body read into memory, in decoded bytes (a compressed body counts as it inflates); error
+   * bodies included. Default 64 MiB (DEFAULT_MAX_RESPONSE_BYTES); `Infinity` for none. A longer body is cancelled
+   * as soon as the limit is passed and the call rejects with a ResponseTooLargeError. Watch streams are
+   * bounded per line instead (`maxLineBytes`).
+   */
+  maxResponseBytes?: number | undefined;
 }
 
 export interface CallOptions {
@@ -80,7 +88,11 @@ export interface Client {
  * the body.
  */
 export interface Send {
-  (spec: RequestSpec, options: CallOptions | undefined, stream: true): Promise<readonly [Response, CombinedSignal]>;
+  (
+    spec: RequestSpec,
+    options: CallOptions | undefined,
+    stream: true,
+  ): Promise<readonly [Response, CombinedSignal, maxResponseBytes: number]>;
   (spec: RequestSpec, options?: CallOptions): Promise<unknown>;
 }
 
@@ -95,7 +107,13 @@ export const SEND: unique symbol = Symbol.for('lease-api-runtime.send');
 const JSON_TYPE = 'application/json';
 
 export function createClient(options: ClientOptions): Client {
-  const { fetch: customFetch, timeoutMs: defaultTimeoutMs, init: extraInit, token } = options;
+  const {
+    fetch: customFetch,
+    timeoutMs: defaultTimeoutMs,
+    init: extraInit,
+    token,
+    maxResponseBytes = DEFAULT_MAX_RESPONSE_BYTES,
+  } = options;
   const baseUrl = normaliseBaseUrl(options.baseUrl);
   // Fail at construction rather than on the first request, far from the configuration mistake.
   combineSignals(undefined, defaultTimeoutMs).dispose();
@@ -138,15 +156,21 @@ export function createClient(options: ClientOptions): Client {
         body,
         signal,
       } as RequestInit);
-      if (!response.ok) throw await errorFromResponse(method, url, response);
-      if (stream) return [response, linked];
-      // text() + JSON.parse rather than json(): an empty 2xx body (e.g. some DELETEs) must be undefined, not a SyntaxError.
-      text = await response.text();
+      if (!response.ok) throw await errorFromResponse(method, url, response, maxResponseBytes);
+      if (stream) return [response, linked, maxResponseBytes];
+      // Text + JSON.parse rather than json(): an empty 2xx body (e.g. some DELETEs) must be undefined, not a SyntaxError.
+      text = await readText(response, maxResponseBytes, { method, url });
     } catch (error) {
       // After an abort, fetch implementations disagree on what they reject with (undici: the signal's reason;
       // others: a generic AbortError, especially while reading the body): normalise to the signal's reason,
-      // the caller's own or a RequestTimeoutError naming the request.
-      throw signal?.aborted && !(error instanceof KubernetesApiError) ? signal.reason : error;
+      // the caller's own or a RequestTimeoutError naming the request. A network failure, which every fetch
+      // reports as a bare TypeError (never with the URL), becomes a ConnectionError naming the request; typed
+      // errors (a custom fetch's own, ResponseTooLargeError) pass as they are.
+      throw signal?.aborted && !(error instanceof KubernetesApiError)
+        ? signal.reason
+        : (error as Error)?.name === 'TypeError'
+          ? new ConnectionError({ method, url }, error)
+          : error;
     } finally {
       // A stream's body still needs the caller's signal; its receiver disposes it.
       if (!stream || !response?.ok) linked.dispose();

@@ -4,9 +4,13 @@
  * the state machine in machine.ts.
  *
  * Guarantees and limits (as client-go's package documentation states them):
- * - No fencing. The API server does not stop a deposed leader's other writes;
- *   the guarded work itself must stop when the signal given to
- *   onStartedLeading aborts.
+ * - The API server does not stop a deposed leader's other writes; the
+ *   guarded work itself must stop when the signal given to onStartedLeading
+ *   aborts. Beyond client-go, each term has a fencing token (fencing.ts),
+ *   given to onStartedLeading, that guarded writes can carry and their
+ *   receivers check.
+ * - Never late: a reply handled after the term it would open could have
+ *   ended (the process was paused in between) starts nothing (machine.ts).
  * - Expiry is judged by each candidate's own clock (the local time it saw the
  *   record change), never by timestamps another holder wrote. Any clock
  *   offset is tolerated, but the clocks must tick at about the same rate.
@@ -19,6 +23,8 @@ import { isConflict } from '../errors.js';
 import { microTimeNow } from '../time.js';
 import { bounded } from './bounded.js';
 import { realClock } from './clock.js';
+import type { FencingToken } from './fencing.js';
+import { fencingTokenOf } from './fencing.js';
 import type { ElectionLease, ElectionRecord, LeaseLock } from './leaselock.js';
 import { leaseLock } from './leaselock.js';
 import type { AttemptOutcome, ElectorState } from './machine.js';
@@ -44,6 +50,11 @@ export interface LeaderElector {
   run(): Promise<void>;
   /** True while leading and within the current term. */
   isLeader(): boolean;
+  /**
+   * The fencing token of the current term while `isLeader()` is true, else undefined. The same token is given
+   * to onStartedLeading; it does not change on renewals.
+   */
+  fencingToken(): FencingToken | undefined;
   /** The last observed holder ('' when none). */
   getLeader(): string;
   observed(): ObservedElection;
@@ -69,6 +80,8 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
   let state: ElectorState = { kind: 'acquiring' };
   let reported = '';
   let running: Promise<void> | undefined;
+  /** The fencing token of the term being led (or last led). */
+  let token: FencingToken | undefined;
 
   // Nothing a user's callback does may break the loop: the Lease must still be renewed, released and onStoppedLeading called.
   const report = (error: unknown): void => {
@@ -100,8 +113,9 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
 
   const reportTransition = (): void => {
     const holder = holderOf(observation);
-    // Unlike client-go, an empty holder (released) is not announced as a new leader.
-    if (holder === reported || holder === '') return;
+    // Unlike client-go, an empty holder (released) is not announced as a new leader, nor this candidate unless it
+    // leads: a write of ours whose reply came too late (machine.ts) may already have been overwritten.
+    if (holder === reported || holder === '' || (holder === identity && state.kind !== 'leading')) return;
     reported = holder;
     const onNewLeader = options.onNewLeader;
     if (onNewLeader !== undefined) invoke(() => onNewLeader.call(options, holder));
@@ -122,9 +136,17 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     observation = wrote(lease, clock.now());
   };
 
+  /** The time the last write was sent: the term a successful one opens is measured from it (machine.ts). */
+  let sentAt = 0;
+  const send = <T>(write: () => Promise<T>): Promise<T> => {
+    sentAt = clock.now();
+    return write();
+  };
+
   // client-go's tryAcquireOrRenew, fast path included.
   const attempt = async (signal: AbortSignal): Promise<AttemptOutcome> => {
     const startedAt = clock.now();
+    sentAt = startedAt;
     const record = freshRecord();
     // 1. The leader updates from its cached object, assuming nobody else wrote: one request per renewal.
     if (
@@ -133,13 +155,15 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
       !endOfTerm(observation, identity)
     ) {
       const spec = observation.spec ?? {};
-      const fast = await lock.update(
-        {
-          ...record,
-          acquireTime: spec.acquireTime ?? record.acquireTime,
-          leaseTransitions: spec.leaseTransitions ?? 0,
-        },
-        signal,
+      const fast = await send(() =>
+        lock.update(
+          {
+            ...record,
+            acquireTime: spec.acquireTime ?? record.acquireTime,
+            leaseTransitions: spec.leaseTransitions ?? 0,
+          },
+          signal,
+        ),
       );
       if (fast.ok) {
         settle(fast.lease);
@@ -157,7 +181,7 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     if (read.kind === 'missing') {
       // Coordinated: the controller creates the Lease, naming its holder (client-go's tryCoordinatedRenew).
       if (config.coordinated) return 'held';
-      const created = await lock.create(record, signal);
+      const created = await send(() => lock.create(record, signal));
       if (!created.ok) {
         failed(created.error);
         return 'failed';
@@ -181,7 +205,7 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     const next: ElectionRecord = leader
       ? { ...record, acquireTime: spec.acquireTime ?? record.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }
       : { ...record, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 };
-    const written = await lock.update(next, signal);
+    const written = await send(() => lock.update(next, signal));
     if (!written.ok) {
       failed(written.error);
       return 'failed';
@@ -244,15 +268,20 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
         const wasLeading = state.kind === 'leading';
         const outcome = await attempt(limit.signal);
         limit.dispose();
-        transition(
-          cancel?.aborted ? { kind: 'cancelled' } : { kind: 'attempted', outcome, startedAt, now: clock.now() },
-        );
+        transition(cancel?.aborted ? { kind: 'cancelled' } : { kind: 'attempted', outcome, sentAt, now: clock.now() });
         reportTransition();
         if (!wasLeading && state.kind === 'leading') {
           const controller = new AbortController();
           leading = controller;
+          // The term's token, from the write that opened it (the Lease as the server accepted it).
+          const opened = fencingTokenOf(lock.cached()) ?? {
+            leaseTransitions: 0,
+            holderIdentity: identity,
+            acquireTime: undefined,
+          };
+          token = opened;
           // As client-go's `go OnStartedLeading(ctx)`: the loop does not wait for it, and its end (or failure) does not end the term.
-          invoke(() => options.onStartedLeading(controller.signal), controller.signal);
+          invoke(() => options.onStartedLeading(controller.signal, opened), controller.signal);
         }
       }
       // Stop the guarded work first, then give the lease up.
@@ -272,6 +301,7 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
   return {
     run: () => (running ??= loop()),
     isLeader: () => state.kind === 'leading' && clock.now() < state.until,
+    fencingToken: () => (state.kind === 'leading' && clock.now() < state.until ? token : undefined),
     getLeader: () => holderOf(observation),
     observed: () => {
       const spec = observation.spec;

@@ -3,6 +3,7 @@
 
 import type { Client } from '../transport.js';
 import type { ElectionClock } from './clock.js';
+import type { FencingToken } from './fencing.js';
 
 /** client-go's wait.Jitter factor for the acquire loop: each retry waits retryPeriod × (1 + U[0, 1.2)). */
 export const JITTER_FACTOR = 1.2;
@@ -19,8 +20,11 @@ export interface LeaderElectorOptions {
   renewDeadline?: number | undefined;
   /** ms between attempts. Default 2,000. */
   retryPeriod?: number | undefined;
-  /** Called once leadership is acquired; all guarded work must stop when `signal` aborts. */
-  onStartedLeading(signal: AbortSignal): void | Promise<void>;
+  /**
+   * Called once leadership is acquired; all guarded work must stop when `signal` aborts. `token` names this
+   * term (fencing.ts): guarded writes can carry it so their receivers refuse those of an older term.
+   */
+  onStartedLeading(signal: AbortSignal, token: FencingToken): void | Promise<void>;
   /** Always called once `run()` ends, whether or not this candidate ever led. */
   onStoppedLeading(): void;
   /** Called with each new holder this candidate observes (including itself). */

@@ -87,14 +87,21 @@ export interface ConnectionRecord {
   /** It ended in an error (cut, idle, in-stream ERROR), not a clean end of stream. */
   readonly failed: boolean;
   readonly lastedMs: number;
-  /** Lines it delivered (events, bookmarks, initial events). */
+  /**
+   * What it delivered that was new: events handed out, initial events, bookmarks that moved the resume point.
+   * Events dropped as already seen (replays at a resume boundary) do not count.
+   */
   readonly delivered: number;
 }
 
 /**
  * Whether a connection proved itself, so the backoff resets. A clean end proves a connection that delivered
- * something or lasted; one that ended in an error must have lasted client-go's reset period, however much it
- * delivered: a connection cut after one event every time must not retry at full speed forever.
+ * something new or lasted (client-go's reflector: handleAnyWatch's VeryShortWatchError, a watch shorter than a
+ * second that received nothing, is a failure that backs off); one that ended in an error must have lasted
+ * client-go's reset period, however much it delivered: a connection cut after one event every time must not
+ * retry at full speed forever. Unlike client-go, which counts every event received, events replayed from
+ * before the resume point are not progress: a server that sends only those and ends at once is backed off
+ * from, not reconnected to thousands of times a second.
  */
 export function provedItself(connection: ConnectionRecord): boolean {
   if (connection.failed) return connection.lastedMs >= BACKOFF_RESET_MS;

@@ -9,6 +9,7 @@
 
 import type { KubernetesStatus } from '../errors.js';
 import {
+  ClientClosedError,
   excerpt,
   isKubernetesApiError,
   RequestTimeoutError,
@@ -87,11 +88,13 @@ const RETRIABLE_REASONS: ReadonlySet<string> = new Set([
 /**
  * 410 (by re-listing), 429 and 5xx answers, dropped/idle/cut connections, client-side timeouts and
  * network failures are retried; other API errors (401, 403, 404, 400, 422, …),
- * decode errors, unexpected responses and unknown in-stream errors are not.
+ * decode errors, unexpected responses, a closed client and unknown in-stream errors are not.
  */
 export function isRetriable(error: unknown): boolean {
-  // A resume would replay the same line; a body that is not a list (a proxy's page) is not going to fix itself.
+  // A resume would replay the same line; a body that is not a list (a proxy's page) is not going to fix itself;
+  // a closed client stays closed.
   if (
+    error instanceof ClientClosedError ||
     error instanceof WatchDecodeError ||
     error instanceof ResponseTooLargeError ||
     error instanceof UnexpectedResponseError

@@ -188,7 +188,7 @@ function closed<T>(
     }
     if (healthy) return { state: after, effect: wait(undefined, backoff, 0) };
     const delay = retry<T>(
-      new WatchClosedError('the server ended the watch at once, without sending anything'),
+      new WatchClosedError('the server ended the watch at once, without sending anything new'),
       backoff,
     );
     // Reported as a clean end (no error), delayed like a failure.

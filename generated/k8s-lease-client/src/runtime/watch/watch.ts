@@ -155,7 +155,7 @@ const WATCH_KEYS: ReadonlySet<string> = new Set([
  *   answers (400, 401, 403, 404, 422, …), WatchError for a non-retriable
  *   in-stream ERROR, WatchDecodeError for anything it cannot decode, and the
  *   last error as is once `maxRetries` consecutive failures are exceeded
- *   (a TypeError from fetch for network failures).
+ *   (a ConnectionError, a TypeError, for network failures).
  * - `options.signal` aborting ends the iteration cleanly (done, no throw) and
  *   closes the connection; so does `break`.
  *
@@ -431,7 +431,12 @@ async function* runWatch<T extends KubeObjectLike>(
     // stream that starts at a concrete resourceVersion is ordered, and only there does the watermark decide.
     const ordered = !streaming && rv !== undefined && rv !== '' && rv !== '0';
     const connectedAt = Date.now();
-    let delivered = 0;
+    /**
+     * What the connection brought that is new: events handed out, initial events collected, bookmarks that moved the
+     * resume point. Replays dropped as already seen do not count: a server that sends only those and ends the
+     * connection makes no progress, and must not be reconnected to at full speed.
+     */
+    let progressed = 0;
     let failed = false;
     let failure: unknown;
     const body = response.body;
@@ -493,12 +498,12 @@ async function* runWatch<T extends KubeObjectLike>(
               failure = new WatchError(event.object as KubernetesStatus);
               break reading;
             }
-            delivered++;
             const object = event.object as T;
             const objectRv = object.metadata?.resourceVersion;
             if (initial !== undefined) {
               if (type === 'BOOKMARK') {
                 if (!isInitialEventsEnd(object)) continue;
+                progressed++;
                 // The initial state is complete: hand it out, then go on as an ordinary watch from the bookmark.
                 let effect = machine.feed({
                   kind: 'initialEventsEnd',
@@ -522,13 +527,17 @@ async function* runWatch<T extends KubeObjectLike>(
                 continue;
               }
               const key = keyOf(object);
+              progressed++;
               if (key === undefined) unkeyed.push(object);
               else if (type === 'DELETED') initial.delete(key);
               else initial.set(key, object);
               continue;
             }
             if (type === 'BOOKMARK') {
-              if (objectRv !== undefined && (rv === undefined || isNewerResourceVersion(objectRv, rv))) rv = objectRv;
+              if (objectRv !== undefined && (rv === undefined || isNewerResourceVersion(objectRv, rv))) {
+                rv = objectRv;
+                progressed++;
+              }
               batch.push(event as WatchEvent<T>);
               continue;
             }
@@ -546,6 +555,7 @@ async function* runWatch<T extends KubeObjectLike>(
               }
             }
             // The decoded line is already a checked { type, object } event: handed out as it is, no copy.
+            progressed++;
             batch.push(event as WatchEvent<T>);
           }
           if (batch.length > 0) {
@@ -561,7 +571,7 @@ async function* runWatch<T extends KubeObjectLike>(
       }
     }
     if (isAborted(signal)) return FINISH;
-    const connection = { failed, lastedMs: Date.now() - connectedAt, delivered };
+    const connection = { failed, lastedMs: Date.now() - connectedAt, delivered: progressed };
     return machine.feed({ kind: 'closed', connection, error: failure, resourceVersion: rv });
   }
 }
