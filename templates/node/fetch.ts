@@ -1,6 +1,7 @@
 // A fetch for createClient that speaks TLS (CA, client certificate, SNI) and proxies through an undici dispatcher.
 // undici's own fetch is used with undici's Agent: Node's built-in fetch bundles another undici whose
 // dispatcher interface may differ from the installed one's.
+import { ClientClosedError } from 'k8s-lease-client';
 import { Agent, fetch as undiciFetch, ProxyAgent } from 'undici';
 import type { Dispatcher } from 'undici';
 import { ClusterConnectionError, errorCode } from './errors.js';
@@ -42,9 +43,13 @@ const CERTIFICATE_CODES = /CERT|SIGNATURE|ISSUER|SELF_SIGNED|ERR_TLS/;
 
 export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   const dispatcher = createDispatcher(options);
+  let closed: Promise<void> | undefined;
   const send: typeof fetch = async (input, init) => {
     const request = input instanceof Request ? input : undefined;
     const url = request ? request.url : input instanceof URL ? input.href : String(input);
+    const method = init?.method ?? request?.method ?? 'GET';
+    // After close() the pool is gone: say so, rather than undici's "cannot reach … (UND_ERR_DESTROYED)".
+    if (closed !== undefined) throw new ClientClosedError({ method, url });
     // The transport's own calls (a URL string, plain headers) go through as they are; a Request is taken apart as
     // `new Request(input, init)` would: init's members win, headers merged with init's overriding.
     const headers = request ? { ...headerRecord(request.headers), ...headerRecord(init?.headers) } : init?.headers;
@@ -53,7 +58,7 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
     const signal = init?.signal ?? request?.signal ?? null;
     try {
       const response = await undiciFetch(url, {
-        method: init?.method ?? request?.method,
+        method,
         headers: headers as UndiciInit['headers'],
         body,
         // A stream is sent as it is read (fetch requires saying so); it cannot be replayed by any retry.
@@ -66,10 +71,12 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       // handed over as it is, since wrapping its body in another stream costs a promise and a copy per chunk.
       return response as unknown as Response;
     } catch (error) {
-      throw signal?.aborted ? error : connectionError(url, error, options.description);
+      if (signal?.aborted) throw error;
+      throw closed !== undefined
+        ? new ClientClosedError({ method, url })
+        : connectionError(url, error, options.description);
     }
   };
-  let closed: Promise<void> | undefined;
   // Idempotent: undici rejects a second close of the same dispatcher.
   return redactable({ fetch: send, close: () => (closed ??= dispatcher.close()) });
 }
