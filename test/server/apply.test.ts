@@ -103,7 +103,12 @@ describe('server-side apply', () => {
     await apply('s', 'alpha', { holderIdentity: 'a' });
     const res = await apply('s', 'beta', { holderIdentity: 'a' });
     expect(res.status).toBe(200);
-    expect(res.body.metadata?.managedFields?.map((m) => m.manager)).toEqual(['alpha', 'beta']);
+    // managedfieldsupdater.go Apply stamps a time only when the object changed, and
+    // managedfields.go sortEncodedManagedFields puts an entry without time (0 s) first.
+    expect(res.body.metadata?.managedFields?.map((m) => [m.manager, m.time])).toEqual([
+      ['beta', undefined],
+      ['alpha', '2024-05-01T10:00:00Z'],
+    ]);
   });
 
   it('removes fields a manager stops applying when nobody else owns them', async () => {

@@ -1,7 +1,7 @@
 // PUT, and the shared tail of non-apply patches: replace an existing Lease's user-owned fields.
-import type { JsonObject, JsonValue } from '../json.js';
-import { isJsonObject } from '../json.js';
-import { parseManagedFields, updateOwnership } from '../managed/ownership.js';
+import type { JsonObject } from '../json.js';
+import { managedFieldsAfterUpdate } from '../managed/field-manager.js';
+import { fieldManagerFor } from '../managed/resource-field-manager.js';
 import type { Result } from '../result.js';
 import { err } from '../result.js';
 import type { StatusError } from '../status.js';
@@ -9,30 +9,9 @@ import { notFound } from '../status.js';
 import { storeKey } from '../store/lease-store.js';
 import { formatTime } from '../time.js';
 import type { OperationContext, WriteOptions } from './context.js';
-import { bindToRequest, checkUpdatePreconditions, metadataOf } from './identity.js';
+import { bindToRequest, checkUpdatePreconditions } from './identity.js';
 import type { PersistOutcome } from './persist.js';
 import { carryOver, persistUpdate } from './persist.js';
-
-function decodableEntry(entry: JsonValue): boolean {
-  if (!isJsonObject(entry)) return false;
-  const operation = entry['operation'];
-  return (
-    (operation === 'Update' || operation === 'Apply') &&
-    entry['fieldsType'] === 'FieldsV1' &&
-    isJsonObject(entry['fieldsV1'])
-  );
-}
-
-/**
- * Which managedFields an update starts from, as the field manager's decodeManagedFields: a list of only
- * empty entries ([{}]) resets ownership; a list that is empty or does not decode keeps the live one,
- * so a client that does not understand managedFields cannot wipe them.
- */
-function ownershipSource(sent: JsonValue | undefined, live: JsonValue | undefined): JsonValue | undefined {
-  if (!Array.isArray(sent) || sent.length === 0) return live;
-  if (sent.every((entry) => isJsonObject(entry) && Object.keys(entry).length === 0)) return [];
-  return sent.every(decodableEntry) ? sent : live;
-}
 
 /** Replaces `existing` with the decoded `incoming` on behalf of options.fieldManager. */
 export function replaceExisting(
@@ -47,18 +26,9 @@ export function replaceExisting(
   if (!bound.ok) return bound;
   const pre = checkUpdatePreconditions(bound.value, existing, name, ctx.resource);
   if (!pre.ok) return pre;
-  const base = parseManagedFields(
-    ownershipSource(metadataOf(bound.value)['managedFields'], metadataOf(existing)['managedFields']),
-  );
-  const entries = updateOwnership(
-    base,
-    existing,
-    bound.value,
-    options.fieldManager,
-    formatTime(ctx.now()),
-    ctx.resource.groupVersion,
-  );
-  return persistUpdate(ctx, existing, carryOver(existing, bound.value, entries), options.dryRun);
+  const fm = fieldManagerFor(ctx.schema, ctx.resource, formatTime(ctx.now()));
+  const managedFields = managedFieldsAfterUpdate(fm, existing, bound.value, options.fieldManager);
+  return persistUpdate(ctx, existing, carryOver(existing, bound.value, managedFields), options.dryRun);
 }
 
 export function updateLease(
