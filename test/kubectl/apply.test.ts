@@ -99,6 +99,21 @@ describe.skipIf(binaries.length === 0)('kubectl and server-side apply', () => {
       );
     });
 
+    it('moves a Lease from client-side to server-side apply without conflicts on its own fields', async () => {
+      // kubectl's csaupgrade (its managedFields patch) and apimachinery managedfields/internal
+      // lastappliedmanager.go / lastappliedupdater.go on the server side.
+      const name = `migrate-${suffix}`;
+      const first = file(`${name}.yaml`, leaseYaml(name, { holderIdentity: 'csa', leaseDurationSeconds: 30 }));
+      expect((await kubectl.run(['apply', '-f', first])).code).toBe(0);
+      const second = file(`${name}-2.yaml`, leaseYaml(name, { holderIdentity: 'ssa', leaseDurationSeconds: 30 }));
+      const migrated = await kubectl.run(['apply', '--server-side', '-f', second]);
+      expect(migrated).toMatchObject({ code: 0, stdout: `lease.coordination.k8s.io/${name} serverside-applied\n` });
+      const lease = await api.get(name);
+      expect(lease?.spec?.holderIdentity).toBe('ssa');
+      const lastApplied = lease?.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'] ?? '';
+      expect(JSON.parse(lastApplied)).toMatchObject({ spec: { holderIdentity: 'ssa' } });
+    });
+
     it('shows a server-side diff of an apply without storing it, and no diff when nothing changes', async () => {
       const name = `diff-ssa-${suffix}`;
       const live = file(`${name}.yaml`, leaseYaml(name, { holderIdentity: 'live', leaseDurationSeconds: 30 }));

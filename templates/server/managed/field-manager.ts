@@ -20,6 +20,7 @@ import {
 } from './managed-fields.js';
 import type { Conflict, ManagedFields, UpdaterSchema } from './updater.js';
 import { updaterApply, updaterUpdate } from './updater.js';
+import { KUBECTL, allowedConflictsFromLastApplied, withLastApplied } from './last-applied.js';
 
 export const BEFORE_FIRST_APPLY = 'before-first-apply';
 export const ANCIENT_CHANGES = 'ancient-changes';
@@ -210,30 +211,24 @@ export function applyTypeError(fm: FieldManager, config: JsonObject): ApplyFailu
   return undefined;
 }
 
-/**
- * Applies `config` (the decoded apply body, type meta included) for `manager` to `live` (undefined
- * when the apply creates the object): FieldManager.Apply and the managers it wraps.
- */
-export function applyConfiguration(
+/** skipnonapplied.go Apply and the managers below it, for one attempt. */
+function applyOnce(
   fm: FieldManager,
-  live: JsonObject | undefined,
+  live: JsonObject,
   config: JsonObject,
+  start: Managed,
   manager: string,
   force: boolean,
-): Result<ApplyOutcome, ApplyFailure> {
-  const decoded = decodeManagedFields(live === undefined ? undefined : metadataOf(live)['managedFields']);
-  if (!decoded.ok) return err({ kind: 'internal', message: `failed to decode managed fields: ${decoded.error}` });
-  const typeError = applyTypeError(fm, config);
-  if (typeError !== undefined) return err(typeError);
-  let managed = decoded.value;
-  let base = live === undefined ? EMPTY_OBJECT : forTracking(live);
+): Result<ApplyOutcome, Conflict[]> {
+  let managed = start;
+  let base = live;
   if (managed.fields.size === 0) {
     // skipnonapplied.go: whatever the object holds is owned by "before-first-apply" before the apply.
     managed = trackedUpdate(fm, EMPTY_OBJECT, base, managed, BEFORE_FIRST_APPLY);
   }
   const id = managerIdentifier({ manager: manager === '' ? 'unknown' : manager, operation: 'Apply' });
   const applied = updaterApply(fm.schema, base, forTracking(config), fm.groupVersion, managed.fields, id, force);
-  if (!applied.ok) return err({ kind: 'conflict', conflicts: applied.error });
+  if (!applied.ok) return applied;
   const fields = applied.value.managers;
   stripMeta(fields, id);
   const times = new Map(managed.times);
@@ -242,4 +237,38 @@ export function applyConfiguration(
     base = applied.value.object;
   }
   return ok({ object: base, managedFields: encodeManagedFields({ fields, times }) });
+}
+
+/**
+ * Applies `config` (the decoded apply body, type meta included) for `manager` to `live` (undefined
+ * when the apply creates the object): FieldManager.Apply and the managers it wraps. `raw` is the body
+ * as sent, which kubectl's last-applied annotation records.
+ */
+export function applyConfiguration(
+  fm: FieldManager,
+  live: JsonObject | undefined,
+  config: JsonObject,
+  manager: string,
+  force: boolean,
+  raw: JsonObject = config,
+): Result<ApplyOutcome, ApplyFailure> {
+  const decoded = decodeManagedFields(live === undefined ? undefined : metadataOf(live)['managedFields']);
+  if (!decoded.ok) return err({ kind: 'internal', message: `failed to decode managed fields: ${decoded.error}` });
+  const typeError = applyTypeError(fm, config);
+  if (typeError !== undefined) return err(typeError);
+  const base = live === undefined ? EMPTY_OBJECT : forTracking(live);
+  let applied = applyOnce(fm, base, config, decoded.value, manager, force);
+  if (!applied.ok && manager === KUBECTL) {
+    // lastappliedmanager.go: kubectl moving from client-side to server-side apply may take the fields
+    // its last-applied configuration still holds as they are live.
+    const allowed = allowedConflictsFromLastApplied(fm.schema, fm.groupVersion, base);
+    if (allowed !== undefined) {
+      const remaining = applied.error.filter((c) => !allowed.has(c.path));
+      applied = remaining.length > 0 ? err(remaining) : applyOnce(fm, base, config, decoded.value, manager, true);
+    }
+  }
+  if (!applied.ok) return err({ kind: 'conflict', conflicts: applied.error });
+  // lastappliedupdater.go: kubectl's server-side applies keep an existing annotation current.
+  const object = manager === KUBECTL ? withLastApplied(applied.value.object, raw) : applied.value.object;
+  return ok({ ...applied.value, object });
 }

@@ -120,11 +120,11 @@ export function encodeManagedFields(managed: Managed): JsonObject[] | undefined 
   if (managed.fields.size === 0) return undefined;
   const entries = [...managed.fields].map(([id, versioned]) => {
     const info = parseIdentifier(id);
-    const out: JsonObject = {
-      manager: info.manager,
-      operation: versioned.applied ? 'Apply' : info.operation,
-      apiVersion: versioned.apiVersion,
-    };
+    // ManagedFieldsEntry's JSON: every field omitempty, in the struct's order.
+    const out: JsonObject = {};
+    if (info.manager !== '') out['manager'] = info.manager;
+    out['operation'] = versioned.applied ? 'Apply' : info.operation;
+    out['apiVersion'] = versioned.apiVersion;
     const time = managed.times.get(id);
     if (time !== undefined) out['time'] = time;
     out['fieldsType'] = 'FieldsV1';

@@ -81,7 +81,7 @@ export function applyLease(
   if (existing === undefined) {
     const admitted = admitCreate(ctx, namespace);
     if (!admitted.ok) return admitted;
-    const applied = applyConfiguration(fm, undefined, config, manager, force);
+    const applied = applyConfiguration(fm, undefined, config, manager, force, raw);
     if (!applied.ok) return err(failureStatus(applied.error));
     const uid = stringAt(metadataOf(applied.value.object), 'uid') ?? '';
     if (uid !== '') {
@@ -95,7 +95,7 @@ export function applyLease(
   }
   const pre = checkUpdatePreconditions(config, existing, name, ctx.resource);
   if (!pre.ok) return pre;
-  const applied = applyConfiguration(fm, existing, config, manager, force);
+  const applied = applyConfiguration(fm, existing, config, manager, force, raw);
   if (!applied.ok) return err(failureStatus(applied.error));
   const next = carryOver(existing, applied.value.object, applied.value.managedFields);
   const stored = persistUpdate(ctx, existing, next, options.dryRun);
