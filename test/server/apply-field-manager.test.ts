@@ -188,6 +188,38 @@ describe('field manager', () => {
     expect(res.body.message).toContain('force: Forbidden: may not be specified for non-apply patch');
   });
 
+  it('survives hostile managedFields and keys: deep fieldsV1, __proto__ keys, unknown path elements', async () => {
+    // fieldmanager.go decodeLiveOrNew: what does not decode falls back to the live managedFields.
+    await apply('h', 'applier', lease('h', { holderIdentity: 'a' }));
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 200; i++) deep = { 'f:x': deep };
+    const hostile = [
+      {
+        manager: 'deep',
+        operation: 'Update',
+        apiVersion: 'coordination.k8s.io/v1',
+        fieldsType: 'FieldsV1',
+        fieldsV1: deep,
+      },
+    ];
+    const res = await mergePatch('h', 'editor', { metadata: { managedFields: hostile } });
+    expect(res.status).toBe(200);
+    expect(managers(res.body)).toEqual([['applier', 'Apply', { 'f:spec': { 'f:holderIdentity': {} } }]]);
+    const proto = JSON.parse(
+      '[{"manager":"p","operation":"Update","apiVersion":"coordination.k8s.io/v1","fieldsType":"FieldsV1","fieldsV1":{"f:metadata":{"f:ownerReferences":{"k:{\\"__proto__\\":\\"x\\"}":{}}}}}]',
+    );
+    const kept = await mergePatch('h', 'editor', { metadata: { managedFields: proto } });
+    expect(kept.status).toBe(200);
+    expect(kept.body.metadata?.managedFields?.[0]?.fieldsV1).toEqual({
+      'f:metadata': { 'f:ownerReferences': { 'k:{"__proto__":"x"}': {} } },
+    });
+    const badLabel = await api(server, 'PATCH', `${NS_BASE}/h?fieldManager=applier`, {
+      contentType: APPLY,
+      body: '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"h","labels":{"__proto__":"x"}}}',
+    });
+    expect(badLabel.status).toBe(422);
+  });
+
   it('lists every conflicting field and manager', async () => {
     // internal/conflict.go NewConflictError / getConflictMessage: grouped by manager in identifier order.
     await apply('c2', 'alpha', lease('c2', { holderIdentity: 'a' }));

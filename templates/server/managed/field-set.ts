@@ -2,7 +2,7 @@
 // FieldsV1 keys ("f:spec", "k:{\"uid\":\"…\"}", "v:\"…\"") joined by newlines, which no valid field
 // name, key or set value holds.
 import type { JsonObject, JsonValue } from '../json.js';
-import { isJsonObject } from '../json.js';
+import { isJsonObject, setOwn } from '../json.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { SmdType } from './smd-type.js';
@@ -120,7 +120,7 @@ export function toFieldsV1(paths: FieldSet): JsonObject {
 function sortedKeys(value: JsonValue): JsonValue {
   if (!isJsonObject(value)) return value;
   const out: JsonObject = {};
-  for (const key of Object.keys(value).sort()) out[key] = value[key] ?? null;
+  for (const key of Object.keys(value).sort()) setOwn(out, key, value[key] ?? null);
   return out;
 }
 

@@ -60,10 +60,22 @@ function textAt(entry: JsonObject, key: string): string {
   return typeof value === 'string' ? value : '';
 }
 
+// Stored objects are immutable, so a stored managedFields array is decoded once; callers never mutate
+// a decoded Managed (every step builds new maps).
+const decodedCache = new WeakMap<JsonValue[], Result<Managed, string>>();
+
 /** Decodes managedFields (DecodeManagedFields); a later entry with the same identifier replaces an earlier one. */
 export function decodeManagedFields(value: JsonValue | undefined): Result<Managed, string> {
+  if (!Array.isArray(value)) return ok(emptyManaged());
+  const cached = decodedCache.get(value);
+  if (cached !== undefined) return cached;
+  const decoded = decodeEntries(value);
+  decodedCache.set(value, decoded);
+  return decoded;
+}
+
+function decodeEntries(value: JsonValue[]): Result<Managed, string> {
   const managed = emptyManaged();
-  if (!Array.isArray(value)) return ok(managed);
   for (const [i, entry] of value.entries()) {
     if (!isJsonObject(entry)) return err(`managed fields entry ${i} is not an object`);
     const operation = textAt(entry, 'operation');
