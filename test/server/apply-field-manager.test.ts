@@ -220,6 +220,30 @@ describe('field manager', () => {
     expect(badLabel.status).toBe(422);
   });
 
+  it('drops managers recorded at a version the resource is not served in', async () => {
+    // structured-merge-diff merge/obsolete_versions_test.go TestObsoleteVersions: a manager whose
+    // version no longer converts disappears on the next update.
+    await apply('o', 'applier', lease('o', { holderIdentity: 'a' }));
+    const entry = (manager: string, apiVersion: string, fieldsV1: object) => ({
+      manager,
+      operation: 'Update',
+      apiVersion,
+      time: '2024-05-01T09:00:00Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1,
+    });
+    const seeded = await mergePatch('o', 'editor', {
+      metadata: {
+        managedFields: [
+          entry('obsolete', 'coordination.k8s.io/v1alpha9', { 'f:spec': { 'f:holderIdentity': {} } }),
+          entry('current', 'coordination.k8s.io/v1', { 'f:spec': { 'f:holderIdentity': {} } }),
+        ],
+      },
+      spec: { leaseDurationSeconds: 4 },
+    });
+    expect(seeded.body.metadata?.managedFields?.map((m) => m.manager)).toEqual(['current', 'editor']);
+  });
+
   it('lists every conflicting field and manager', async () => {
     // internal/conflict.go NewConflictError / getConflictMessage: grouped by manager in identifier order.
     await apply('c2', 'alpha', lease('c2', { holderIdentity: 'a' }));

@@ -4,9 +4,11 @@
 // spec.preferredHolder; its set list of strings → metadata.finalizers (x-kubernetes-list-type: set);
 // its list keyed by name → metadata.ownerReferences keyed by uid (whose items are atomic, so an item's
 // own fields are not listed); its "struct" → spec.
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import type { ManagedFields, UpdaterSchema } from '../../../templates/server/managed/updater.js';
+import { updaterApply } from '../../../templates/server/managed/updater.js';
 import type { SmdCase } from './smd-harness.js';
-import { runCase } from './smd-harness.js';
+import { LEASE_UPDATER, runCase } from './smd-harness.js';
 
 const N = '.spec.leaseDurationSeconds';
 const S = '.spec.holderIdentity';
@@ -257,4 +259,19 @@ const cases: SmdCase[] = [
 
 describe('structured-merge-diff tables on Lease-shaped objects', () => {
   it.each(cases.map((c) => [c.source, c] as const))('%s', (_source, test) => runCase(test));
+});
+
+describe('structured-merge-diff merge/obsolete_versions_test.go', () => {
+  it('TestApplyObsoleteVersion: nothing is pruned when the last applied version no longer converts', () => {
+    let accepted = ['v1'];
+    const schema: UpdaterSchema = { type: LEASE_UPDATER.type, convertible: (v) => accepted.includes(v) };
+    const first = updaterApply(schema, {}, fin('a', 'b', 'c', 'd'), 'v1', new Map(), 'apply', false);
+    if (!first.ok) throw new Error('first apply conflicted');
+    accepted = ['v2'];
+    const managers: ManagedFields = first.value.managers;
+    const second = updaterApply(schema, first.value.object ?? {}, fin('a'), 'v2', managers, 'apply', false);
+    if (!second.ok) throw new Error('second apply conflicted');
+    expect(second.value.object ?? first.value.object).toEqual(fin('a', 'b', 'c', 'd'));
+    expect([...(second.value.managers.get('apply')?.set ?? [])]).toEqual(['f:metadata\nf:finalizers\nv:"a"']);
+  });
 });
