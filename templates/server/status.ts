@@ -249,8 +249,9 @@ export function statusObject(error: StatusError): JsonObject {
     metadata,
     status: 'Failure',
     message: error.message,
-    reason: error.reason,
   };
+  // metav1.Status's reason is omitempty (an unclassified error has none).
+  if (error.reason !== '') body['reason'] = error.reason;
   if (error.details !== undefined) body['details'] = detailsObject(error.details);
   body['code'] = error.code;
   return body;

@@ -244,6 +244,32 @@ describe('field manager', () => {
     expect(seeded.body.metadata?.managedFields?.map((m) => m.manager)).toEqual(['current', 'editor']);
   });
 
+  it('answers an applied configuration with undeclared fields with 500, whatever fieldValidation says', async () => {
+    // internal/structuredmerge.go Apply: "failed to create typed patch object (<ns>/<name>; <gvk>): …"
+    // is a plain error, which responsewriters ErrorToAPIStatus answers as a 500 without a reason
+    // (kubernetes/kubernetes issue 122480 shows the body).
+    for (const validation of ['Strict', 'Ignore']) {
+      const res = await api(server, 'PATCH', `${NS_BASE}/z?fieldManager=m&fieldValidation=${validation}`, {
+        contentType: APPLY,
+        body: { ...lease('z', { holderIdentity: 'a', foo: 1 }, { namespace: 'default' }) },
+      });
+      expect(res.status).toBe(500);
+      expect(res.body).toEqual({
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Failure',
+        message:
+          'failed to create typed patch object (default/z; coordination.k8s.io/v1, Kind=Lease): .spec.foo: field not declared in schema',
+        code: 500,
+      });
+    }
+    const two = await apply('z', 'm', { ...lease('z'), status: {}, extra: 1 });
+    expect(two.body.message).toBe(
+      'failed to create typed patch object (/z; coordination.k8s.io/v1, Kind=Lease): errors:\n  .extra: field not declared in schema\n  .status: field not declared in schema',
+    );
+  });
+
   it('lists every conflicting field and manager', async () => {
     // internal/conflict.go NewConflictError / getConflictMessage: grouped by manager in identifier order.
     await apply('c2', 'alpha', lease('c2', { holderIdentity: 'a' }));

@@ -21,6 +21,7 @@ import {
 import type { Conflict, ManagedFields, UpdaterSchema } from './updater.js';
 import { updaterApply, updaterUpdate } from './updater.js';
 import { KUBECTL, allowedConflictsFromLastApplied, withLastApplied } from './last-applied.js';
+import { undeclaredFieldsError } from './undeclared-fields.js';
 
 export const BEFORE_FIRST_APPLY = 'before-first-apply';
 export const ANCIENT_CHANGES = 'ancient-changes';
@@ -180,6 +181,8 @@ export function managedFieldsAfterUpdate(
 export type ApplyFailure =
   | { kind: 'badRequest'; message: string }
   | { kind: 'internal'; message: string }
+  /** A plain Go error the API server answers as a 500 without a reason. */
+  | { kind: 'unclassified'; message: string }
   | { kind: 'conflict'; conflicts: Conflict[] };
 
 export interface ApplyOutcome {
@@ -197,8 +200,8 @@ function printGvk(apiVersion: string, kind: string): string {
 }
 
 /**
- * The checks on an applied configuration itself: its group version and kind (versioncheck.go) and no
- * managedFields (structuredmerge.go), each a 400.
+ * The checks on an applied configuration itself: its group version and kind (versioncheck.go), no
+ * managedFields (structuredmerge.go), each a 400, and no undeclared field (a 500, as upstream).
  */
 export function applyTypeError(fm: FieldManager, config: JsonObject): ApplyFailure | undefined {
   const apiVersion = typeof config['apiVersion'] === 'string' ? config['apiVersion'] : '';
@@ -208,6 +211,13 @@ export function applyTypeError(fm: FieldManager, config: JsonObject): ApplyFailu
   const managedFields = metadataOf(config)['managedFields'];
   if (managedFields !== undefined && managedFields !== null)
     return { kind: 'badRequest', message: 'metadata.managedFields must be nil' };
+  const undeclared = undeclaredFieldsError(config, fm.schema.type);
+  if (undeclared !== undefined) {
+    // structuredmerge.go objectGVKNN: the namespace and name as the body gives them.
+    const meta = metadataOf(config);
+    const where = `${stringAt(meta, 'namespace') ?? ''}/${stringAt(meta, 'name') ?? ''}; ${printGvk(apiVersion, kind)}`;
+    return { kind: 'unclassified', message: `failed to create typed patch object (${where}): ${undeclared}` };
+  }
   return undefined;
 }
 

@@ -32,6 +32,9 @@ function failureStatus(failure: ApplyFailure): StatusError {
       return badRequest(failure.message);
     case 'internal':
       return internalError(failure.message);
+    case 'unclassified':
+      // responsewriters ErrorToAPIStatus: an error that is no Status is a 500 with no reason.
+      return { code: 500, reason: '', message: failure.message };
     case 'conflict': {
       // errors.NewApplyConflict: the details carry the causes only.
       const report = describeConflicts(failure.conflicts);
