@@ -51,12 +51,16 @@ function readConfiguration(
 ): Result<{ raw: JsonObject; duplicates: string[] }, StatusError> {
   const parsed = parseApplyBody(bodyText);
   if (!parsed.ok) return parsed;
-  const raw = parsed.value.value;
-  if (!isJsonObject(raw)) return err(badRequest('error decoding patch: the applied configuration must be an object'));
-  if (typeof raw['kind'] !== 'string' || raw['kind'] === '')
-    return err(badRequest(`Object 'Kind' is missing in '${bodyText.trim()}'`));
-  if (typeof raw['apiVersion'] !== 'string' || raw['apiVersion'] === '')
-    return err(badRequest(`Object 'apiVersion' is missing in '${bodyText.trim()}'`));
+  const value = parsed.value.value;
+  // applyPatcher unmarshals the body into a map: null leaves it empty, anything else but an object fails.
+  if (value !== null && !isJsonObject(value)) {
+    const type = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+    return err(
+      badRequest(`error decoding patch: json: cannot unmarshal ${type} into Go value of type map[string]interface {}`),
+    );
+  }
+  const raw: JsonObject = value ?? {};
+  // A missing kind or apiVersion is the version check's "invalid object type" (versioncheck.go).
   const typeError = applyTypeError(fieldManagerFor(ctx.schema, ctx.resource, now), raw);
   return typeError === undefined ? ok({ raw, duplicates: parsed.value.duplicates }) : err(failureStatus(typeError));
 }
