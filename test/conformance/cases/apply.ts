@@ -247,6 +247,46 @@ export const cases: readonly ConformanceCase[] = [
     ],
   },
   {
+    name: 'an applied configuration without kind is 400 invalid object type',
+    source:
+      'k8s.io/apimachinery/pkg/util/managedfields/internal/versioncheck.go Apply (schema.GroupVersionKind String)',
+    steps: [
+      apply(
+        'k',
+        'applier',
+        { apiVersion: 'coordination.k8s.io/v1', metadata: { name: 'k' } },
+        {
+          status: 400,
+          json: { reason: 'BadRequest', message: 'invalid object type: coordination.k8s.io/v1, Kind=' },
+        },
+      ),
+    ],
+  },
+  {
+    name: 'an applied configuration with an undeclared field is a reasonless 500, even with fieldValidation=Ignore',
+    source:
+      'k8s.io/apimachinery/pkg/util/managedfields/internal/structuredmerge.go Apply (ObjectToTyped of the patch) + apiserver responsewriters ErrorToAPIStatus',
+    steps: [
+      {
+        method: 'PATCH',
+        path: `${LEASES}/t?fieldManager=applier&fieldValidation=Ignore`,
+        headers: APPLY,
+        body: lease('t', { holderIdentity: 'h', bogus: true }),
+        expect: {
+          status: 500,
+          json: {
+            kind: 'Status',
+            status: 'Failure',
+            code: 500,
+            message:
+              'failed to create typed patch object (/t; coordination.k8s.io/v1, Kind=Lease): .spec.bogus: field not declared in schema',
+          },
+          check: (r) => expect((r.json as { reason?: string }).reason).toBeUndefined(),
+        },
+      },
+    ],
+  },
+  {
     name: 'force on a merge patch is 422',
     source: 'k8s.io/apiserver/pkg/endpoints/handlers/patch.go PatchResource (ValidatePatchOptions)',
     steps: [
