@@ -127,6 +127,25 @@ function compareText(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+function textOf(entry: JsonObject, key: string): string {
+  const value = entry[key];
+  return typeof value === 'string' ? value : '';
+}
+
+/** sortEncodedManagedFields: Apply before Update, then by time in whole seconds, manager, apiVersion, subresource. */
+export function sortEncodedManagedFields(entries: JsonObject[]): JsonObject[] {
+  const key = (e: JsonObject, k: string) => textOf(e, k);
+  return [...entries].sort(
+    (p, q) =>
+      compareText(key(p, 'operation'), key(q, 'operation')) ||
+      seconds(p['time'] === undefined ? undefined : key(p, 'time')) -
+        seconds(q['time'] === undefined ? undefined : key(q, 'time')) ||
+      compareText(key(p, 'manager'), key(q, 'manager')) ||
+      compareText(key(p, 'apiVersion'), key(q, 'apiVersion')) ||
+      compareText(key(p, 'subresource'), key(q, 'subresource')),
+  );
+}
+
 /** Encodes field sets back into managedFields (encodeManagedFields), sorted as sortEncodedManagedFields does. */
 export function encodeManagedFields(managed: Managed): JsonObject[] | undefined {
   if (managed.fields.size === 0) return undefined;
@@ -142,15 +161,7 @@ export function encodeManagedFields(managed: Managed): JsonObject[] | undefined 
     out['fieldsType'] = 'FieldsV1';
     out['fieldsV1'] = toFieldsV1(versioned.set);
     if (info.subresource !== undefined) out['subresource'] = info.subresource;
-    return { out, info, time, versioned };
+    return out;
   });
-  entries.sort(
-    (p, q) =>
-      compareText(String(p.out['operation']), String(q.out['operation'])) ||
-      seconds(p.time) - seconds(q.time) ||
-      compareText(p.info.manager, q.info.manager) ||
-      compareText(p.versioned.apiVersion, q.versioned.apiVersion) ||
-      compareText(p.info.subresource ?? '', q.info.subresource ?? ''),
-  );
-  return entries.map((e) => e.out);
+  return sortEncodedManagedFields(entries);
 }
