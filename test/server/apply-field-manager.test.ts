@@ -145,6 +145,17 @@ describe('field manager', () => {
     expect(noop.body.metadata?.resourceVersion).toBe(res.body.metadata?.resourceVersion);
   });
 
+  it('records nothing for empty metadata collections, which the typed object omits', async () => {
+    // apimachinery runtime/converter.go toUnstructured drops omitempty empty maps and slices, so the
+    // field manager's compare (merge/update.go Update) sees no labels or finalizers; what remains is
+    // server metadata that stripmeta.go removes, leaving no entry at all.
+    const res = await api(server, 'POST', `${NS_BASE}?fieldManager=creator`, {
+      body: lease('empty', {}, { labels: {}, finalizers: [], annotations: {} }),
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.metadata?.managedFields).toBeUndefined();
+  });
+
   it('folds the oldest Update managers beyond ten into ancient-changes', async () => {
     // internal/capmanagers_test.go TestCapUpdateManagers: eleven Update managers, the two oldest merge.
     await api(server, 'POST', `${NS_BASE}?fieldManager=m00`, { body: lease('m', {}, { labels: { l00: 'v' } }) });

@@ -4,8 +4,8 @@
 // buildmanagerinfo.go (manager identifiers), capmanagers.go (at most 10 Update managers),
 // managedfieldsupdater.go (per-manager times), stripmeta.go and structuredmerge.go. Kubernetes
 // behaviour, re-implemented.
-import type { JsonObject } from '../json.js';
-import { isJsonObject, stringAt } from '../json.js';
+import type { JsonObject, JsonValue } from '../json.js';
+import { isJsonObject, setOwn, stringAt } from '../json.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { FieldSet } from './field-set.js';
@@ -58,11 +58,30 @@ function metadataOf(obj: JsonObject): JsonObject {
   return isJsonObject(meta) ? meta : {};
 }
 
-/** The object without type meta and managedFields: what the field sets are computed over. */
-function forTracking(obj: JsonObject): JsonObject {
+/** The applied configuration without type meta and managedFields, as its field set is computed. */
+function configForTracking(obj: JsonObject): JsonObject {
   const { apiVersion: _a, kind: _k, ...rest } = obj;
   const { managedFields: _m, ...meta } = metadataOf(obj);
   return { ...rest, metadata: meta };
+}
+
+function isEmptyValue(value: JsonValue | undefined): boolean {
+  if (value === null || value === '') return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return isJsonObject(value) && Object.keys(value).length === 0;
+}
+
+/**
+ * A stored or written object as the typed value the API server compares: ObjectMeta's fields are all
+ * omitempty, so an empty string, list or map is absent from it (runtime.DefaultUnstructuredConverter).
+ */
+function forTracking(obj: JsonObject): JsonObject {
+  const tracked = configForTracking(obj);
+  const meta: JsonObject = {};
+  for (const [key, value] of Object.entries(metadataOf(tracked))) {
+    if (key === 'creationTimestamp' || !isEmptyValue(value)) setOwn(meta, key, value);
+  }
+  return { ...tracked, metadata: meta };
 }
 
 /** The typed zero object a create or a first apply starts from (objectCreater.New, as unstructured). */
@@ -237,7 +256,7 @@ function applyOnce(
     managed = trackedUpdate(fm, EMPTY_OBJECT, base, managed, BEFORE_FIRST_APPLY);
   }
   const id = managerIdentifier({ manager: manager === '' ? 'unknown' : manager, operation: 'Apply' });
-  const applied = updaterApply(fm.schema, base, forTracking(config), fm.groupVersion, managed.fields, id, force);
+  const applied = updaterApply(fm.schema, base, configForTracking(config), fm.groupVersion, managed.fields, id, force);
   if (!applied.ok) return applied;
   const fields = applied.value.managers;
   stripMeta(fields, id);
