@@ -281,6 +281,27 @@ describe('field manager', () => {
     );
   });
 
+  it('handles long sets and many conflicts in bounded time', async () => {
+    // Hostile sizes: prune of a long set (merge/update.go prune over typed/remove.go) and a conflict on
+    // thousands of labels must stay linear, not quadratic.
+    const finalizers = Array.from({ length: 20_000 }, (_, i) => `example.com/f${i}`);
+    expect((await apply('big', 'applier', lease('big', {}, { finalizers }))).status).toBe(201);
+    const pruned = await apply('big', 'applier', lease('big', {}, { finalizers: ['example.com/f7'] }));
+    expect(pruned.status).toBe(200);
+    expect(pruned.body.metadata?.finalizers).toEqual(['example.com/f7']);
+    const labels = Object.fromEntries(Array.from({ length: 5_000 }, (_, i) => [`l${i}`, 'a']));
+    await apply('many', 'one', lease('many', {}, { labels }));
+    const changed = Object.fromEntries(Object.keys(labels).map((k) => [k, 'b']));
+    const conflict = await apply('many', 'two', lease('many', {}, { labels: changed }));
+    expect(conflict.status).toBe(409);
+    expect(conflict.body.details?.causes).toHaveLength(5_000);
+    expect(
+      conflict.body.message?.startsWith(
+        'Apply failed with 5000 conflicts: conflicts with "one":\n- .metadata.labels.l0\n',
+      ),
+    ).toBe(true);
+  });
+
   it('lists every conflicting field and manager', async () => {
     // internal/conflict.go NewConflictError / getConflictMessage: grouped by manager in identifier order.
     await apply('c2', 'alpha', lease('c2', { holderIdentity: 'a' }));

@@ -32,7 +32,11 @@ export function describeConflicts(conflicts: Conflict[]): ConflictReport {
   }
   // Grouped by manager identifier, identifiers in sorted order (getConflictMessage).
   const byManager = new Map<string, string[]>();
-  for (const c of conflicts) byManager.set(c.manager, [...(byManager.get(c.manager) ?? []), pathToString(c.path)]);
+  for (const c of conflicts) {
+    const paths = byManager.get(c.manager);
+    if (paths === undefined) byManager.set(c.manager, [pathToString(c.path)]);
+    else paths.push(pathToString(c.path));
+  }
   const lines: string[] = [];
   for (const id of [...byManager.keys()].sort()) {
     lines.push(`conflicts with ${printManager(id)}:`);

@@ -47,12 +47,32 @@ export function setsEqual(a: FieldSet, b: FieldSet): boolean {
   return a.size === b.size && [...a].every((p) => b.has(p));
 }
 
-/** The paths below `element`, relative to it (SMD's Set.WithPrefix). */
-export function withPrefix(set: FieldSet, element: string): FieldSet {
-  const prefix = `${element}${SEP}`;
-  const out = new Set<FieldPath>();
-  for (const p of set) if (p.startsWith(prefix)) out.add(p.slice(prefix.length));
-  return out;
+export interface SplitSet {
+  /** Paths of one element. */
+  exact: ReadonlySet<string>;
+  /** The paths below each first element, relative to it. */
+  below: ReadonlyMap<string, FieldSet>;
+}
+
+/** The set split by first element, so a walk finds each child's paths in one look-up (bounded time on long lists). */
+export function splitByHead(set: FieldSet): SplitSet {
+  const exact = new Set<string>();
+  const below = new Map<string, Set<FieldPath>>();
+  for (const path of set) {
+    const cut = path.indexOf(SEP);
+    if (cut < 0) {
+      exact.add(path);
+      continue;
+    }
+    const head = path.slice(0, cut);
+    let rest = below.get(head);
+    if (rest === undefined) {
+      rest = new Set();
+      below.set(head, rest);
+    }
+    rest.add(path.slice(cut + 1));
+  }
+  return { exact, below };
 }
 
 /** Parent paths of members whose last element names a field of a struct are made members (SMD's EnsureNamedFieldsAreMembers). */

@@ -6,7 +6,7 @@
 import type { JsonObject, JsonValue } from '../json.js';
 import { deepEqual, isJsonObject, ownValue, setOwn } from '../json.js';
 import type { FieldPath, FieldSet } from './field-set.js';
-import { joinPath, withPrefix } from './field-set.js';
+import { joinPath, splitByHead } from './field-set.js';
 import type { ResolvedType, SmdType } from './smd-type.js';
 import { childType, hasNamedField, listItemElement, resolveType } from './smd-type.js';
 
@@ -180,7 +180,10 @@ function mergeList(t: ListType, lhs: JsonValue[], rhs: JsonValue[]): JsonValue[]
     lhsIndex.set(e, lhsIndex.has(e) ? undefined : lhs[i]);
   });
   const shared = rhsElements.filter((e) => lhsIndex.has(e));
-  let nextShared = shared.shift();
+  let sharedAt = 0;
+  // The next shared element in the configuration's order (an index, not shift(): long lists stay linear).
+  const takeShared = (): string | undefined => shared[sharedAt++];
+  let nextShared = takeShared();
   const merged = new Set<string>();
   const out: JsonValue[] = [];
   const emit = (value: JsonValue | undefined) => {
@@ -197,7 +200,7 @@ function mergeList(t: ListType, lhs: JsonValue[], rhs: JsonValue[]): JsonValue[]
         emit(mergeValue(lhsIndex.get(le), rhsIndex.get(re), t.items));
         li++;
         ri++;
-        nextShared = shared.shift();
+        nextShared = takeShared();
         continue;
       }
       if (rhsIndex.has(le) && nextShared !== undefined && nextShared !== le) {
@@ -217,7 +220,7 @@ function mergeList(t: ListType, lhs: JsonValue[], rhs: JsonValue[]): JsonValue[]
       merged.add(re);
       emit(mergeValue(lhsIndex.get(re), rhsIndex.get(re), t.items));
       ri++;
-      if (nextShared !== undefined && nextShared === re) nextShared = shared.shift();
+      if (nextShared !== undefined && nextShared === re) nextShared = takeShared();
     }
   }
   return out;
@@ -252,14 +255,15 @@ export function mergeValues(live: JsonObject, config: JsonObject, type: SmdType)
 function removeFrom(value: JsonValue, toRemove: FieldSet, type: SmdType): JsonValue | undefined {
   const t = resolveType(type, value);
   if (t.kind === 'scalar') return value;
+  const { exact, below } = splitByHead(toRemove);
   if (t.kind === 'list') {
     if (!Array.isArray(value) || value.length === 0 || t.relation === 'atomic') return undefined;
     const out: JsonValue[] = [];
     for (const item of value) {
       const element = listItemElement(t, item);
-      if (toRemove.has(element)) continue;
-      const below = withPrefix(toRemove, element);
-      const kept = below.size > 0 ? removeFrom(item, below, t.items) : item;
+      if (exact.has(element)) continue;
+      const under = below.get(element);
+      const kept = under === undefined ? item : removeFrom(item, under, t.items);
       out.push(kept ?? null);
     }
     return out.length > 0 ? out : undefined;
@@ -268,10 +272,10 @@ function removeFrom(value: JsonValue, toRemove: FieldSet, type: SmdType): JsonVa
   const out: JsonObject = {};
   for (const [key, child] of Object.entries(value)) {
     const element = `f:${key}`;
-    if (toRemove.has(element)) continue;
-    const below = withPrefix(toRemove, element);
+    if (exact.has(element)) continue;
+    const under = below.get(element);
     // A container emptied by the removal becomes nil in SMD, which the typed object drops.
-    const kept = below.size > 0 ? removeFrom(child, below, childType(t, key)) : child;
+    const kept = under === undefined ? child : removeFrom(child, under, childType(t, key));
     if (kept !== undefined) setOwn(out, key, kept);
   }
   return Object.keys(out).length > 0 ? out : undefined;
