@@ -103,7 +103,12 @@ describe('server-side apply', () => {
     await apply('s', 'alpha', { holderIdentity: 'a' });
     const res = await apply('s', 'beta', { holderIdentity: 'a' });
     expect(res.status).toBe(200);
-    expect(res.body.metadata?.managedFields?.map((m) => m.manager)).toEqual(['alpha', 'beta']);
+    // managedfieldsupdater.go Apply stamps a time only when the object changed, and
+    // managedfields.go sortEncodedManagedFields puts an entry without time (0 s) first.
+    expect(res.body.metadata?.managedFields?.map((m) => [m.manager, m.time])).toEqual([
+      ['beta', undefined],
+      ['alpha', '2024-05-01T10:00:00Z'],
+    ]);
   });
 
   it('removes fields a manager stops applying when nobody else owns them', async () => {
@@ -140,7 +145,7 @@ describe('server-side apply', () => {
     );
   });
 
-  it('accepts YAML configurations and requires kind and apiVersion', async () => {
+  it("accepts YAML configurations and requires the resource's kind and apiVersion", async () => {
     const yaml =
       'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: y1\n  labels:\n    tier: db # comment\nspec:\n  holderIdentity: yaml-holder\n  leaseTransitions: 3\n';
     const res = await api(server, 'PATCH', `${NS_BASE}/y1?fieldManager=yaml`, { contentType: APPLY, body: yaml });
@@ -151,8 +156,18 @@ describe('server-side apply', () => {
       contentType: APPLY,
       body: { metadata: { name: 'y1' } },
     });
+    // k8s.io/apimachinery managedfields/internal/versioncheck.go Apply: the body's GVK must be the resource's.
     expect(noKind.status).toBe(400);
-    expect(noKind.body.message).toMatch(/^Object 'Kind' is missing in/);
+    expect(noKind.body.message).toBe('invalid object type: /, Kind=');
+    const noVersion = await api(server, 'PATCH', `${NS_BASE}/y1?fieldManager=yaml`, {
+      contentType: APPLY,
+      body: { kind: 'Lease', metadata: { name: 'y1' } },
+    });
+    expect(noVersion.body.message).toBe('invalid object type: /, Kind=Lease');
+    const list = await api(server, 'PATCH', `${NS_BASE}/y1?fieldManager=yaml`, { contentType: APPLY, body: '[]' });
+    expect(list.body.message).toBe(
+      'error decoding patch: json: cannot unmarshal array into Go value of type map[string]interface {}',
+    );
   });
 
   it('validates the applied result', async () => {

@@ -182,9 +182,11 @@ describe('attacks', () => {
 });
 
 describe('managedFields sent by a client', () => {
-  // As the field manager's decodeManagedFields (k8s.io/apiserver/pkg/endpoints/handlers/fieldmanager):
-  // only a list of empty entries ([{}]) resets ownership; an empty list or one that does not decode keeps
-  // the live managedFields, "to prevent clients who don't understand managedFields from deleting it accidentally".
+  // As the field manager's decodeLiveOrNew (apimachinery managedfields/internal/fieldmanager.go): an
+  // empty list or a list of one empty entry resets ownership (isResetManagedFields; kubernetes
+  // test/integration/apiserver/apply TestClearManagedFieldsWithUpdateEmptyList); a list that does not
+  // decode keeps the live managedFields, "to prevent clients who don't understand managedFields from
+  // deleting it accidentally".
   const MERGE = 'application/merge-patch+json';
   let server: LeaseApiServer;
   let live: JsonBody;
@@ -195,7 +197,6 @@ describe('managedFields sent by a client', () => {
   afterEach(() => server.close());
 
   const keeps: { name: string; managedFields: unknown[] }[] = [
-    { name: 'an empty list', managedFields: [] },
     {
       name: 'an entry with an unknown operation',
       managedFields: [{ manager: 'x', operation: 'Bogus', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } }],
@@ -222,11 +223,11 @@ describe('managedFields sent by a client', () => {
     expect((await api(server, 'GET', `${NS_BASE}/owned`)).body).toEqual(live);
   });
 
-  it('[{}] still resets ownership, as documented for server-side apply', async () => {
+  it.each([[[{}]], [[]]])('%j resets ownership, as documented for server-side apply', async (managedFields) => {
     expect(live.metadata?.managedFields?.length).toBe(1);
     const res = await api(server, 'PATCH', `${NS_BASE}/owned`, {
       contentType: MERGE,
-      body: { metadata: { managedFields: [{}] } },
+      body: { metadata: { managedFields } },
     });
     expect(res.status).toBe(200);
     expect(res.body.metadata?.managedFields).toBeUndefined();

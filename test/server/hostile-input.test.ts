@@ -126,7 +126,7 @@ describe('hostile bodies and patches', () => {
       path: string;
       options: RequestOptions;
       status: number;
-      warning: string;
+      warning: string | null;
     }[] = [
       {
         name: 'JSON create',
@@ -176,8 +176,9 @@ describe('hostile bodies and patches', () => {
         method: 'PATCH',
         path: `${NS_BASE}/a?fieldManager=m`,
         options: { contentType: APPLY, body: rawLease('a', pollute) },
-        status: 201,
-        warning: unknownTopLevel,
+        // An apply body's undeclared fields fail its typed conversion (structuredmerge.go Apply): a 500.
+        status: 500,
+        warning: null,
       },
       {
         name: 'apply (YAML)',
@@ -187,8 +188,8 @@ describe('hostile bodies and patches', () => {
           contentType: APPLY,
           body: 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: ay\n__proto__:\n  leaseDurationSeconds: -7\n',
         },
-        status: 201,
-        warning: '299 - "unknown field \\"__proto__\\""',
+        status: 500,
+        warning: null,
       },
     ];
     it.each(cases)(

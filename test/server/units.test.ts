@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJsonStrict } from '../../templates/server/decode/json-parser.js';
 import { parseYaml } from '../../templates/server/decode/yaml.js';
-import { fieldLeaves, fromFieldsV1, pathToString, toFieldsV1 } from '../../templates/server/managed/field-set.js';
 import { humanDuration } from '../../templates/server/http/human-duration.js';
 import { formatMicroTime, formatTime, parseMicroTime, parseTime } from '../../templates/server/time.js';
 import { parseQueryBool, watchTimeoutMs } from '../../templates/server/http/request-options.js';
@@ -113,45 +112,6 @@ describe('YAML reader', () => {
     // Anchors are plain YAML that go-yaml resolves; custom tags are refused.
     expect(parseYaml('a: &anchor 1\nb: *anchor\n')).toMatchObject({ ok: true, value: { value: { a: 1, b: 1 } } });
     expect(parseYaml('a: !custom 1').ok).toBe(false);
-  });
-});
-
-describe('managed fields sets', () => {
-  const lease = {
-    metadata: {
-      name: 'n',
-      namespace: 'd',
-      labels: { a: '1' },
-      ownerReferences: [{ apiVersion: 'v1', kind: 'Pod', name: 'p', uid: 'u1' }],
-      finalizers: ['f'],
-    },
-    spec: { holderIdentity: 'h' },
-  };
-
-  it('computes Update field sets with "." for maps and lists, skipping server-owned metadata', () => {
-    const fields = toFieldsV1(fieldLeaves(lease, 'update').keys());
-    expect(fields).toEqual({
-      'f:metadata': {
-        'f:finalizers': { '.': {}, 'v:"f"': {} },
-        'f:labels': { '.': {}, 'f:a': {} },
-        'f:ownerReferences': { '.': {}, 'k:{"uid":"u1"}': {} },
-      },
-      'f:spec': { 'f:holderIdentity': {} },
-    });
-    expect([...fromFieldsV1(fields)].sort()).toEqual([...fieldLeaves(lease, 'update').keys()].sort());
-  });
-
-  it('computes Apply field sets without "." for non-empty maps', () => {
-    expect(toFieldsV1(fieldLeaves({ metadata: { labels: { a: '1' } }, spec: {} }, 'apply').keys())).toEqual({
-      'f:metadata': { 'f:labels': { 'f:a': {} } },
-      'f:spec': {},
-    });
-  });
-
-  it('prints paths the way structured-merge-diff does', () => {
-    expect(pathToString('f:spec\nf:holderIdentity')).toBe('.spec.holderIdentity');
-    expect(pathToString('f:metadata\nf:ownerReferences\nk:{"uid":"u1"}')).toBe('.metadata.ownerReferences[uid="u1"]');
-    expect(pathToString('f:metadata\nf:finalizers\nv:"f"')).toBe('.metadata.finalizers[="f"]');
   });
 });
 
