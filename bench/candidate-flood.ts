@@ -6,6 +6,8 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 export const FLOOD_PATH = '/apis/coordination.k8s.io/v1beta1/namespaces/default/leasecandidates';
+/** The same flood of plain Leases (no controller involved): the baseline the candidates' figures compare with. */
+const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/default/leases';
 
 export interface FloodOptions {
   url: string;
@@ -20,6 +22,8 @@ export interface FloodOptions {
   writes: number;
   /** The candidates' renewTime (the server's clock, fixed in the test and the benchmark, so all stay fresh). */
   renewTime: (i: number) => string;
+  /** 'leases': create and renew plain Leases instead, as a baseline; default LeaseCandidates. */
+  resource?: 'leasecandidates' | 'leases';
 }
 
 export interface FloodResult {
@@ -38,6 +42,13 @@ export interface FloodResult {
 export const candidateName = (i: number): string => `c-${String(i).padStart(5, '0')}`;
 
 function candidateBody(options: FloodOptions, i: number): string {
+  if (options.resource === 'leases')
+    return JSON.stringify({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: candidateName(i) },
+      spec: { holderIdentity: candidateName(i), leaseDurationSeconds: 5, renewTime: options.renewTime(i) },
+    });
   const version = i === options.best ? '1.33.0' : '1.34.0';
   return JSON.stringify({
     apiVersion: 'coordination.k8s.io/v1beta1',
@@ -101,10 +112,11 @@ export async function floodCandidates(options: FloodOptions): Promise<FloodResul
     }
   })();
   const json = { 'Content-Type': 'application/json' };
+  const path = options.resource === 'leases' ? LEASE_PATH : FLOOD_PATH;
   const created = await drive(
     options.candidates,
     options.clients,
-    (i) => fetch(`${options.url}${FLOOD_PATH}`, { method: 'POST', headers: json, body: candidateBody(options, i) }),
+    (i) => fetch(`${options.url}${path}`, { method: 'POST', headers: json, body: candidateBody(options, i) }),
     failures,
   );
   state.phase = 'write';
@@ -114,7 +126,7 @@ export async function floodCandidates(options: FloodOptions): Promise<FloodResul
     options.clients,
     (i) => {
       const target = (i * 7919) % options.candidates;
-      return fetch(`${options.url}${FLOOD_PATH}/${candidateName(target)}`, {
+      return fetch(`${options.url}${path}/${candidateName(target)}`, {
         method: 'PATCH',
         headers: patch,
         body: JSON.stringify({ spec: { renewTime: options.renewTime(options.candidates + i) } }),
