@@ -1,4 +1,5 @@
 import { benchBundleSize } from './bundle-size.bench.js';
+import { benchCandidateFlood } from './candidate-flood.bench.js';
 import { benchGenerate } from './generate.bench.js';
 import { benchInformerScale } from './informer-scale.bench.js';
 import { benchLeaderElection } from './leader-election.bench.js';
@@ -28,6 +29,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   'tls-reads': benchTlsReads,
   'leader-election': benchLeaderElection,
   'informer-scale': benchInformerScale,
+  'candidate-flood': benchCandidateFlood,
 };
 
 const args = process.argv.slice(2);

@@ -2,7 +2,12 @@
 // that fixes the expected answer, and the requests that show it. Case tables live in ./cases/*.ts and are
 // run by conformance.test.ts against the packed server, started as users start it (`lease-api-server serve`).
 
-/** One HTTP exchange. `{ns}` in `path`, in header values and in a string or JSON body becomes the case's own namespace. */
+/**
+ * One HTTP exchange. `{ns}` in `path`, in header values and in a string or JSON body becomes the case's own namespace.
+ * `{prev.<header>}` in `path`, in header values and in expected header strings becomes that header of the previous
+ * step's response (`{prev.<header>|unquoted}` without its surrounding double quotes), e.g. an ETag sent back as
+ * If-None-Match.
+ */
 export interface ConformanceStep {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
   path: string;

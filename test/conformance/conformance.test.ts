@@ -36,6 +36,14 @@ function serverFor(args: readonly string[] = []): Promise<PackedServer> {
 
 const substitute = (text: string, namespace: string): string => text.replaceAll('{ns}', namespace);
 
+/** `{prev.<header>}` and `{prev.<header>|unquoted}`: a header of the previous step's response (case.ts). */
+function fromPrevious(text: string, previous: ConformanceResponse | undefined): string {
+  return text.replace(/\{prev\.([A-Za-z0-9-]+)(\|unquoted)?\}/g, (_match, name: string, unquoted?: string) => {
+    const value = previous?.headers.get(name) ?? '';
+    return unquoted === undefined ? value : value.replace(/^"(.*)"$/, '$1');
+  });
+}
+
 /** `{ns}` replaced in every string of a plain JSON-like value; matchers and other objects are kept as they are. */
 function substituteDeep(value: unknown, namespace: string): unknown {
   if (typeof value === 'string') return substitute(value, namespace);
@@ -52,12 +60,18 @@ function bodyOf(step: ConformanceStep, namespace: string): { body?: string | Uin
   return { body: substitute(JSON.stringify(step.body), namespace), type: 'application/json' };
 }
 
-async function send(base: string, step: ConformanceStep, namespace: string): Promise<ConformanceResponse> {
+async function send(
+  base: string,
+  step: ConformanceStep,
+  namespace: string,
+  previous?: ConformanceResponse,
+): Promise<ConformanceResponse> {
   const { body, type } = bodyOf(step, namespace);
   const headers = new Headers({ Authorization: `Bearer ${TOKEN}` });
   if (type !== undefined) headers.set('Content-Type', type);
-  for (const [name, value] of Object.entries(step.headers ?? {})) headers.set(name, substitute(value, namespace));
-  const response = await fetch(base + substitute(step.path, namespace), {
+  for (const [name, value] of Object.entries(step.headers ?? {}))
+    headers.set(name, fromPrevious(substitute(value, namespace), previous));
+  const response = await fetch(base + fromPrevious(substitute(step.path, namespace), previous), {
     method: step.method,
     headers,
     redirect: 'manual',
@@ -74,22 +88,30 @@ async function send(base: string, step: ConformanceStep, namespace: string): Pro
   return { status: response.status, headers: response.headers, bytes, text, json };
 }
 
-async function runStep(base: string, step: ConformanceStep, namespace: string, index: number): Promise<void> {
-  const response = await send(base, step, namespace);
+async function runStep(
+  base: string,
+  step: ConformanceStep,
+  namespace: string,
+  index: number,
+  previous: ConformanceResponse | undefined,
+): Promise<ConformanceResponse> {
+  const response = await send(base, step, namespace, previous);
   const expected = step.expect;
-  if (expected === undefined) return;
+  if (expected === undefined) return response;
   const where = `step ${index + 1}: ${step.method} ${step.path} → ${response.status} ${response.text.slice(0, 600)}`;
   if (expected.status !== undefined) expect(response.status, where).toBe(expected.status);
   for (const [name, value] of Object.entries(expected.headers ?? {})) {
     const actual = response.headers.get(name);
     if (value === null) expect(actual, `${where}\nheader ${name}`).toBeNull();
-    else if (typeof value === 'string') expect(actual, `${where}\nheader ${name}`).toBe(value);
+    else if (typeof value === 'string')
+      expect(actual, `${where}\nheader ${name}`).toBe(fromPrevious(substitute(value, namespace), previous));
     else expect(actual ?? '', `${where}\nheader ${name}`).toMatch(value);
   }
   if (expected.json !== undefined)
     expect(response.json, where).toMatchObject(substituteDeep(expected.json, namespace) as object);
   if (expected.text !== undefined) expect(response.text, where).toMatch(expected.text);
   await expected.check?.(response);
+  return response;
 }
 
 describe('conformance with kube-apiserver (packed server)', () => {
@@ -115,7 +137,9 @@ describe('conformance with kube-apiserver (packed server)', () => {
         namespace,
       );
       expect(created.status, `creating namespace ${namespace}: ${created.text}`).toBe(201);
-      for (const [index, step] of testCase.steps.entries()) await runStep(server.url, step, namespace, index);
+      let previous: ConformanceResponse | undefined;
+      for (const [index, step] of testCase.steps.entries())
+        previous = await runStep(server.url, step, namespace, index, previous);
     });
   });
 });
