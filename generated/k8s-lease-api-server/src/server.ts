@@ -1,6 +1,5 @@
 // Copied by lease-api-generator from templates/server/server.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // startLeaseApiServer: wires storage, schema, discovery, auth, TLS and faults into an HTTP(S) server.
-import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createHttpServer } from 'node:http';
@@ -15,11 +14,11 @@ import { compileCorsOrigins } from './http/cors.js';
 import { handleRequest } from './http/dispatch.js';
 import { buildDiscoveryDocuments } from './http/discovery-documents.js';
 import { FaultState } from './http/faults.js';
-import type { OpenApiDocuments, ServerState } from './http/server-state.js';
+import type { ServerState } from './http/server-state.js';
 import type { WatchStream } from './http/watch-stream.js';
 import type { JsonObject } from './json.js';
 import { isJsonObject, parseJson } from './json.js';
-import { API_PREFIX, LEASE_RESOURCE } from './lease-meta.js';
+import { LEASE_RESOURCE } from './lease-meta.js';
 import { validateLease } from './validation/validate-lease.js';
 import type { CandidateVersion } from './candidates/candidate-resource.js';
 import {
@@ -30,7 +29,6 @@ import {
 } from './candidates/candidate-resource.js';
 import type { ElectionController } from './candidates/election-controller.js';
 import { startElectionController } from './candidates/election-controller.js';
-import { candidateOpenApiDocument } from './candidates/candidate-openapi.js';
 import type { OperationContext } from './operations/context.js';
 import { LEASE_ROUTE_KEY } from './http/route.js';
 import { renderKubeconfig } from './kubeconfig.js';
@@ -40,7 +38,7 @@ import { isDnsLabel } from './namespaces/namespace-names.js';
 import { NamespaceRegistry } from './namespaces/namespace-registry.js';
 import { packagedDocument, packagedReleases } from './openapi/packaged-documents.js';
 import { resolveRelease } from './release.js';
-import { openApiV2Json, openApiV2Protobuf } from './openapi/openapi-v2.js';
+import { buildOpenApiDocuments } from './openapi/served-openapi.js';
 import type { ObjectSchema } from './schema/field-schema.js';
 import { buildLeaseSchema } from './schema/field-schema.js';
 import { createStoreHandle } from './store-handle.js';
@@ -66,39 +64,6 @@ function leaseSchema(doc: JsonObject): ObjectSchema {
   const schema = buildLeaseSchema(doc) ?? buildLeaseSchema(fallbackOpenApi());
   if (schema === undefined) throw new Error('the built-in OpenAPI document lacks the Lease schema');
   return schema;
-}
-
-const sha512 = (text: string): string => createHash('sha512').update(text).digest('hex').toUpperCase();
-
-/** candidateVersions: the LeaseCandidate versions served, whose documents derive from the Lease's. */
-function openApiDocuments(
-  doc: JsonObject,
-  release: string,
-  candidateVersions: readonly CandidateVersion[],
-): OpenApiDocuments {
-  const document = JSON.stringify(doc);
-  const hash = sha512(document);
-  const paths: Record<string, { serverRelativeURL: string }> = {
-    [API_PREFIX.slice(1)]: { serverRelativeURL: `/openapi/v3${API_PREFIX}?hash=${hash}` },
-  };
-  const groupVersions: OpenApiDocuments['groupVersions'] = {};
-  for (const version of candidateVersions) {
-    const derived = candidateOpenApiDocument(doc, version);
-    if (derived === undefined) continue;
-    const text = JSON.stringify(derived);
-    groupVersions[version] = { document: text, hash: sha512(text) };
-    paths[`apis/coordination.k8s.io/${version}`] = {
-      serverRelativeURL: `/openapi/v3/apis/coordination.k8s.io/${version}?hash=${sha512(text)}`,
-    };
-  }
-  return {
-    index: JSON.stringify({ paths }),
-    document,
-    hash,
-    v2Json: JSON.stringify(openApiV2Json(release)),
-    v2Protobuf: openApiV2Protobuf(release),
-    groupVersions,
-  };
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -252,7 +217,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     ops,
     resources,
     discovery: buildDiscoveryDocuments(release, `${urlHost(host)}:0`, versions),
-    openapi: openApiDocuments(doc, release, versions),
+    openapi: buildOpenApiDocuments(doc, release, versions),
     auth: {
       token: options.token,
       forbiddenTokens: options.forbiddenTokens ?? [],

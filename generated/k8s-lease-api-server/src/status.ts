@@ -253,7 +253,7 @@ export function statusObject(error: StatusError): JsonObject {
     status: 'Failure',
     message: error.message,
   };
-  // reason is omitempty: an error that is no API status (StatusReasonUnknown, "") has none.
+  // metav1.Status's reason is omitempty (an unclassified error, StatusReasonUnknown "", has none).
   if (error.reason !== '') body['reason'] = error.reason;
   if (error.details !== undefined) body['details'] = detailsObject(error.details);
   body['code'] = error.code;

@@ -1,141 +1,66 @@
 // Copied by lease-api-generator from templates/server/candidates/election-controller.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // kube-apiserver's coordinated-leader-election controller (feature gate CoordinatedLeaderElection), ported
-// from pkg/controlplane/controller/leaderelection: leaderelection_controller.go (electionNeeded,
-// reconcileElectionStep), election.go (pickBestLeaderOldestEmulationVersion, pickBestStrategy, compare)
-// and leasecandidategc_controller.go. It writes through the same operations as HTTP requests, so every
+// from pkg/controlplane/controller/leaderelection: leaderelection_controller.go (its informers' event
+// handlers enqueue the Lease a candidate names; a worker runs reconcileElectionStep per queued Lease, with
+// electionNeeded first) and leasecandidategc_controller.go. As there, the controller runs beside requests,
+// not inside them: store events update the candidate index (candidate-index.ts) and queue the Lease, and the
+// queue is worked off in slices of a few milliseconds between requests (setImmediate), its writes (pings,
+// Lease updates, garbage collection) included. A change costs O(log n) when no election is needed, a pass
+// over that Lease's candidates when one is. Writes go through the same operations as HTTP requests, so every
 // change gets a resourceVersion and reaches watchers. Time is the server's (injectable) clock.
+import { performance } from 'node:perf_hooks';
 import type { JsonObject } from '../json.js';
-import { numberAt, objectAt, stringAt } from '../json.js';
+import { objectAt, stringAt } from '../json.js';
 import type { OperationContext, WriteOptions } from '../operations/context.js';
 import { createLease } from '../operations/create.js';
 import { deleteLease } from '../operations/delete.js';
-import { metadataOf } from '../operations/identity.js';
 import { updateLease } from '../operations/update.js';
-import { splitKey, storeKey } from '../store/lease-store.js';
-import { formatMicroTime, timeToEpochMs } from '../time.js';
+import { splitKey } from '../store/lease-store.js';
+import { formatMicroTime } from '../time.js';
+import type { LeaseCandidates } from './candidate-index.js';
+import { CandidateIndex } from './candidate-index.js';
 import { OLDEST_EMULATION_VERSION } from './candidate-resource.js';
-import type { Semver } from './semver.js';
-import { parseSemverTolerant } from './semver.js';
+import type { Candidate } from './election.js';
+import {
+  DEFAULT_LEASE_DURATION_SECONDS,
+  ELECTION_DURATION_MS,
+  isLeaseExpired,
+  LEASE_CANDIDATE_GC_PERIOD_MS,
+  LEASE_CANDIDATE_VALID_MS,
+  pickBestLeaderOldestEmulationVersion,
+  pickBestStrategy,
+} from './election.js';
 
-/** The controller's constants (leaderelection_controller.go, leasecandidategc_controller.go). */
-export const ELECTION_DURATION_MS = 5_000;
-export const DEFAULT_LEASE_DURATION_SECONDS = 5;
-export const LEASE_CANDIDATE_VALID_MS: number = 30 * 60_000;
-/** kube-apiserver starts the LeaseCandidate GC with a 30-minute period (wait.UntilWithContext). */
-export const LEASE_CANDIDATE_GC_PERIOD_MS: number = 30 * 60_000;
+export {
+  compareCandidates,
+  DEFAULT_LEASE_DURATION_SECONDS,
+  ELECTION_DURATION_MS,
+  LEASE_CANDIDATE_GC_PERIOD_MS,
+  LEASE_CANDIDATE_VALID_MS,
+  pickBestLeaderOldestEmulationVersion,
+  pickBestStrategy,
+} from './election.js';
+
 const CONTROLLER = 'leader-election-controller';
 const WRITE: WriteOptions = { dryRun: false, fieldManager: CONTROLLER, fieldValidation: 'Ignore' };
-
-interface Candidate {
-  key: string;
-  object: JsonObject;
-  name: string;
-  creation: number;
-  renewTime: number | undefined;
-  pingTime: number | undefined;
-  strategy: string | undefined;
-  binary: Semver | undefined;
-  emulation: Semver | undefined;
-}
-
-function timeAt(spec: JsonObject | undefined, field: string): number | undefined {
-  const value = stringAt(spec, field);
-  return value === undefined ? undefined : timeToEpochMs(value);
-}
-
-function semverOf(text: string | undefined): Semver | undefined {
-  if (text === undefined) return undefined;
-  const parsed = parseSemverTolerant(text);
-  return parsed.ok ? parsed.value : undefined;
-}
-
-function readCandidate(key: string, object: JsonObject): Candidate {
-  const spec = objectAt(object, 'spec');
-  const list = spec?.['preferredStrategies'];
-  // v1alpha1's ordered list: its first entry is the candidate's preference (the 1.31 topological merge of
-  // several lists is not ported; every candidate of one release sends the same list).
-  const first = Array.isArray(list) && typeof list[0] === 'string' ? list[0] : undefined;
-  return {
-    key,
-    object,
-    name: splitKey(key).name,
-    // The server always sets creationTimestamp; 0 keeps a missing one comparable.
-    creation: timeToEpochMs(stringAt(metadataOf(object), 'creationTimestamp') ?? '') || 0,
-    renewTime: timeAt(spec, 'renewTime'),
-    pingTime: timeAt(spec, 'pingTime'),
-    strategy: stringAt(spec, 'strategy') ?? first,
-    binary: semverOf(stringAt(spec, 'binaryVersion')),
-    emulation: semverOf(stringAt(spec, 'emulationVersion')),
-  };
-}
-
-/** Unparsable versions count as 0.0.0, as getEmulationVersion/getBinaryVersion return semver.Version{}. */
-function compareVersions(a: Semver | undefined, b: Semver | undefined): number {
-  if (a === undefined || b === undefined) return a === b ? 0 : a === undefined ? -1 : 1;
-  return a.compare(b);
-}
-
-/**
- * election.go compare: -1 when lhs is the better leader: older emulation version, then older binary version,
- * then the earlier creationTimestamp. Where kube-apiserver falls back to its lister's order (timestamps
- * within one second), the name decides, so that the outcome does not depend on arrival order.
- */
-export function compareCandidates(lhs: Candidate, rhs: Candidate): number {
-  const byEmulation = compareVersions(lhs.emulation, rhs.emulation);
-  if (byEmulation !== 0) return byEmulation;
-  const byBinary = compareVersions(lhs.binary, rhs.binary);
-  if (byBinary !== 0) return byBinary;
-  if (lhs.creation !== rhs.creation) return lhs.creation < rhs.creation ? -1 : 1;
-  return lhs.name === rhs.name ? 0 : lhs.name < rhs.name ? -1 : 1;
-}
-
-export function pickBestLeaderOldestEmulationVersion(candidates: readonly Candidate[]): Candidate | undefined {
-  let electee: Candidate | undefined;
-  for (const c of candidates) {
-    if (c.binary === undefined || c.emulation === undefined) continue;
-    if (electee === undefined || compareCandidates(electee, c) > 0) electee = c;
-  }
-  return electee;
-}
-
-/** pickBestStrategy (1.32+): the strategy of the candidates with the newest binary version; disagreement among them is an error. */
-export function pickBestStrategy(
-  candidates: readonly Candidate[],
-): { ok: true; strategy: string } | { ok: false; error: string } {
-  let best: Candidate | undefined;
-  let strategy: string | undefined;
-  for (const c of candidates) {
-    if (c.strategy === undefined) continue;
-    const order = best === undefined ? 1 : compareVersions(c.binary, best.binary);
-    if (best === undefined || order > 0) {
-      best = c;
-      strategy = c.strategy;
-    } else if (order === 0 && c.strategy !== strategy) {
-      return {
-        ok: false,
-        error: `candidates with the same binary version have different strategies ${strategy ?? ''} and ${c.strategy}`,
-      };
-    }
-  }
-  return strategy === undefined ? { ok: false, error: 'no strategy' } : { ok: true, strategy };
-}
-
-function isLeaseExpired(lease: JsonObject, now: number): boolean {
-  const spec = objectAt(lease, 'spec');
-  const renew = timeAt(spec, 'renewTime');
-  const duration = numberAt(spec, 'leaseDurationSeconds');
-  return renew === undefined || duration === undefined || renew + duration * 1000 < now;
-}
+/** The longest one background slice runs before requests get their turn. */
+const SLICE_MS = 4;
 
 export interface ElectionController {
-  /** One pass over every Lease some candidate names, then (when its period has passed) the garbage collection of stale candidates. */
+  /**
+   * One pass over every Lease some candidate names (and over those its own writes queue again), then (when its
+   * period has passed) the garbage collection of stale candidates; synchronous.
+   */
   reconcileAll(): void;
   stop(): void;
 }
 
+/** Where a pass's writes go: run now (reconcileAll) or queued for the next slices. */
+type Emit = (write: () => void) => void;
+
 /**
  * leases: the Lease operations; candidates: the LeaseCandidate operations (any served version: they share one store).
- * resyncMs: how often a pass runs on its own (the controller's 5 s requeue); 0 for none (tests drive reconcileAll).
+ * resyncMs: how often a pass over every Lease runs on its own (the controller's 5 s requeue); 0 for none (tests drive reconcileAll).
  */
 export function startElectionController(
   leases: OperationContext,
@@ -143,79 +68,71 @@ export function startElectionController(
   resyncMs: number,
 ): ElectionController {
   const now = leases.now;
+  const index = new CandidateIndex();
+  /** The workqueue: Lease keys, each at most once. */
+  const queue = new Set<string>();
+  /** Writes waiting for a slice, and per Lease how many of its own are among them (it is not reconciled meanwhile). */
+  let writes: { lease: string | undefined; run: () => void }[] = [];
+  let nextWrite = 0;
+  const pendingWrites = new Map<string, number>();
   let lastGc = now();
   let scheduled = false;
-  // The informer's index and the controller's workqueue: which candidates name each Lease, and which
-  // Leases changed since the last pass. A pass then costs what changed, not all candidates times all
-  // Leases (10,000 candidates for 10,000 Leases made every write a 10^8-step pass).
-  const byLease = new Map<string, Set<string>>();
-  const dirty = new Set<string>();
-  const leaseKeyOf = (key: string, object: JsonObject | undefined): string | undefined => {
-    const leaseName = object === undefined ? undefined : stringAt(objectAt(object, 'spec'), 'leaseName');
-    return leaseName === undefined ? undefined : storeKey(splitKey(key).namespace, leaseName);
-  };
-  const index = (key: string, before: JsonObject | undefined, after: JsonObject | undefined): void => {
-    const from = leaseKeyOf(key, before);
-    const to = leaseKeyOf(key, after);
-    if (from !== undefined && from !== to) {
-      const members = byLease.get(from);
-      members?.delete(key);
-      if (members?.size === 0) byLease.delete(from);
-    }
-    if (to !== undefined) byLease.set(to, (byLease.get(to) ?? new Set<string>()).add(key));
-    for (const target of [from, to]) if (target !== undefined) dirty.add(target);
-  };
+  let stopped = false;
+
   const initial = candidates.store.current();
-  for (const key of initial.keys) index(key, undefined, initial.get(key));
+  for (const key of initial.keys) for (const lease of index.apply(key, undefined, initial.get(key))) queue.add(lease);
+
   const schedule = (): void => {
-    if (scheduled) return;
+    if (scheduled || stopped) return;
     scheduled = true;
-    // Store listeners run inside a commit: the controller reacts after it, as an informer would.
-    setImmediate(() => {
-      scheduled = false;
-      reconcileDirty();
-    });
+    setImmediate(pump);
   };
 
-  const candidatesFor = (namespace: string, leaseName: string): Candidate[] => {
-    const out: Candidate[] = [];
-    for (const key of byLease.get(storeKey(namespace, leaseName)) ?? []) {
-      const object = candidates.store.get(key);
-      if (object === undefined) continue;
-      const c = readCandidate(key, object);
-      // listAdmissableCandidates: isLeaseCandidateExpired drops those not renewed for 30 minutes.
-      if (c.renewTime !== undefined && c.renewTime + LEASE_CANDIDATE_VALID_MS >= now()) out.push(c);
-    }
-    // The index is a Set in arrival order; the election must not depend on it.
-    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-  };
-
-  const electionNeeded = (list: Candidate[], lease: JsonObject | undefined): boolean => {
+  const electionNeeded = (members: LeaseCandidates, lease: JsonObject | undefined): boolean => {
     if (lease === undefined || isLeaseExpired(lease, now())) return true;
     const holder = stringAt(objectAt(lease, 'spec'), 'holderIdentity') ?? '';
     if (holder === '') return true;
-    // Every 15 minutes an election refreshes all candidates (half the 30-minute validity).
-    if (list.some((c) => c.renewTime !== undefined && c.renewTime + LEASE_CANDIDATE_VALID_MS / 2 < now())) return true;
-    const strategy = pickBestStrategy(list);
+    // Every 15 minutes an election refreshes all candidates (half the 30-minute validity). Unless that is
+    // due, no candidate is expired, so the index's answers over all candidates are the admissible ones'.
+    const oldest = members.oldestRenewal();
+    if (oldest !== undefined && oldest + LEASE_CANDIDATE_VALID_MS / 2 < now()) return true;
+    const strategy = members.bestStrategy();
     if (!strategy.ok || strategy.strategy !== OLDEST_EMULATION_VERSION) return false;
-    const electee = pickBestLeaderOldestEmulationVersion(list);
+    const electee = members.electee();
     return electee !== undefined && electee.name !== holder;
   };
 
+  /** The ping, unless the candidate changed since it was read (that change queued its Lease again). */
   const ping = (c: Candidate, at: number): void => {
+    if (candidates.store.get(c.key) !== c.object) return;
     const spec = { ...(objectAt(c.object, 'spec') ?? {}), pingTime: formatMicroTime(at) };
     const { namespace, name } = splitKey(c.key);
     updateLease(candidates, namespace, name, { ...c.object, spec }, WRITE);
   };
 
   /** reconcileElectionStep: wait for pings to be answered, ping the silent, then elect among those that answered. */
-  const reconcile = (namespace: string, leaseName: string): void => {
-    const list = candidatesFor(namespace, leaseName);
-    if (list.length === 0) return;
-    const leaseKey = storeKey(namespace, leaseName);
+  const reconcile = (leaseKey: string, emit: Emit): void => {
+    const members = index.byLease.get(leaseKey);
+    if (members === undefined || members.size === 0) return;
     const lease = leases.store.get(leaseKey);
-    if (!electionNeeded(list, lease)) return;
+    if (!electionNeeded(members, lease)) return;
     const t = now();
+    const oldest = members.oldestRenewal();
+    if (oldest !== undefined && oldest + ELECTION_DURATION_MS > t) {
+      // Every admissible candidate renewed within the election duration: the pass below would ping nobody and
+      // count them all as acknowledged, so the index answers it without visiting them.
+      if (members.awaitingPing(t, ELECTION_DURATION_MS)) return;
+      const strategy = members.bestStrategy();
+      if (!strategy.ok) return;
+      const electee = strategy.strategy === OLDEST_EMULATION_VERSION ? members.electee() : undefined;
+      writeLease(leaseKey, lease, strategy.strategy, electee, t);
+      return;
+    }
+    // listAdmissableCandidates: isLeaseCandidateExpired drops those not renewed for 30 minutes.
+    const list: Candidate[] = [];
+    for (const c of members.members.values())
+      if (c.renewTime !== undefined && c.renewTime + LEASE_CANDIDATE_VALID_MS >= t) list.push(c);
+    if (list.length === 0) return;
     let canVoteYet = true;
     for (const c of list) {
       if (
@@ -229,7 +146,7 @@ export function startElectionController(
       }
       if (c.renewTime !== undefined && c.renewTime + ELECTION_DURATION_MS > t) continue;
       if (c.pingTime === undefined || (c.pingTime + ELECTION_DURATION_MS < t && c.pingTime < (c.renewTime ?? 0))) {
-        ping(c, t);
+        emit(() => ping(c, t));
         canVoteYet = false;
       }
     }
@@ -240,20 +157,27 @@ export function startElectionController(
     if (!strategy.ok) return;
     const electee =
       strategy.strategy === OLDEST_EMULATION_VERSION ? pickBestLeaderOldestEmulationVersion(acked) : undefined;
+    writeLease(leaseKey, lease, strategy.strategy, electee, t);
+  };
+
+  const writeLease = (
+    leaseKey: string,
+    lease: JsonObject | undefined,
+    strategy: string,
+    electee: Candidate | undefined,
+    t: number,
+  ): void => {
+    const { namespace, name: leaseName } = splitKey(leaseKey);
     const renewTime = formatMicroTime(t);
     if (lease === undefined) {
-      const spec: JsonObject = {
-        leaseDurationSeconds: DEFAULT_LEASE_DURATION_SECONDS,
-        renewTime,
-        strategy: strategy.strategy,
-      };
+      const spec: JsonObject = { leaseDurationSeconds: DEFAULT_LEASE_DURATION_SECONDS, renewTime, strategy };
       if (electee !== undefined) spec['holderIdentity'] = electee.name;
       createLease(leases, namespace, { metadata: { name: leaseName, namespace }, spec }, WRITE);
       return;
     }
     const existing = objectAt(lease, 'spec') ?? {};
     const holder = stringAt(existing, 'holderIdentity') ?? '';
-    const next: JsonObject = { ...existing, strategy: strategy.strategy };
+    const next: JsonObject = { ...existing, strategy };
     if (electee !== undefined && (holder === '' || (isLeaseExpired(lease, t) && holder !== electee.name))) {
       // A free or expired Lease goes straight to the electee, for a fresh term of the controller's duration.
       delete next['preferredHolder'];
@@ -271,55 +195,103 @@ export function startElectionController(
     updateLease(leases, namespace, leaseName, { ...lease, spec: next }, WRITE);
   };
 
-  /** leasecandidategc_controller.go: every gcCheckPeriod, candidates not renewed for leaseCandidateValidDuration (or never) are deleted. */
-  const collectGarbage = (): void => {
-    if (now() - lastGc < LEASE_CANDIDATE_GC_PERIOD_MS) return;
-    lastGc = now();
-    const snapshot = candidates.store.current();
-    for (const key of [...snapshot.keys]) {
-      const object = snapshot.get(key);
-      if (object === undefined) continue;
-      const renew = timeAt(objectAt(object, 'spec'), 'renewTime');
-      if (renew !== undefined && renew + LEASE_CANDIDATE_VALID_MS >= now()) continue;
-      const { namespace, name } = splitKey(key);
-      deleteLease(candidates, namespace, name, { dryRun: false, preconditions: {} });
-    }
+  /** leasecandidategc_controller.go: every gcCheckPeriod, candidates not renewed for leaseCandidateValidDuration are deleted. */
+  const collectGarbage = (emit: Emit): void => {
+    const t = now();
+    if (t - lastGc < LEASE_CANDIDATE_GC_PERIOD_MS) return;
+    lastGc = t;
+    for (const members of index.byLease.values())
+      for (const c of members.members.values()) {
+        if (c.renewTime !== undefined && c.renewTime + LEASE_CANDIDATE_VALID_MS >= t) continue;
+        emit(() => {
+          // Renewed since the scan: no longer garbage.
+          if (candidates.store.get(c.key) !== c.object) return;
+          const { namespace, name } = splitKey(c.key);
+          deleteLease(candidates, namespace, name, { dryRun: false, preconditions: {} });
+        });
+      }
   };
 
-  const reconcileTargets = (targets: Iterable<string>): void => {
-    for (const target of [...targets]) {
-      const { namespace, name } = splitKey(target);
-      reconcile(namespace, name);
+  const deferTo =
+    (lease: string | undefined): Emit =>
+    (run) => {
+      writes.push({ lease, run });
+      if (lease !== undefined) pendingWrites.set(lease, (pendingWrites.get(lease) ?? 0) + 1);
+    };
+  const runNow: Emit = (run) => run();
+
+  const runWrite = (): void => {
+    const write = writes[nextWrite];
+    if (write === undefined) return;
+    writes[nextWrite++] = { lease: undefined, run: () => undefined };
+    if (nextWrite === writes.length) {
+      writes = [];
+      nextWrite = 0;
     }
-    collectGarbage();
+    if (write.lease !== undefined) {
+      const left = (pendingWrites.get(write.lease) ?? 1) - 1;
+      if (left === 0) pendingWrites.delete(write.lease);
+      else pendingWrites.set(write.lease, left);
+    }
+    write.run();
   };
-  /** A pass over the Leases whose candidates or Lease changed (the workqueue). */
-  const reconcileDirty = (): void => {
-    const targets = [...dirty];
-    dirty.clear();
-    reconcileTargets(targets);
-  };
+
+  /** One slice: queued writes first, then queued Leases, until the slice's time is up. */
+  function pump(): void {
+    scheduled = false;
+    if (stopped) return;
+    const deadline = performance.now() + SLICE_MS;
+    while (nextWrite < writes.length && performance.now() < deadline) runWrite();
+    for (const leaseKey of queue) {
+      if (performance.now() >= deadline) break;
+      // A Lease whose pings are still queued is reconciled once they are written.
+      if (pendingWrites.has(leaseKey)) continue;
+      queue.delete(leaseKey);
+      reconcile(leaseKey, deferTo(leaseKey));
+    }
+    collectGarbage(deferTo(undefined));
+    if (nextWrite < writes.length || queue.size > 0) schedule();
+  }
+
+  /** Rounds of the synchronous pass: its own writes queue their Leases again, which settle within a round or two. */
+  const SYNC_ROUNDS = 3;
   const reconcileAll = (): void => {
-    dirty.clear();
-    reconcileTargets(byLease.keys());
+    while (nextWrite < writes.length) runWrite();
+    for (const leaseKey of index.byLease.keys()) queue.add(leaseKey);
+    for (let round = 0; round < SYNC_ROUNDS && queue.size > 0; round++) {
+      const leaseKeys = [...queue];
+      queue.clear();
+      for (const leaseKey of leaseKeys) reconcile(leaseKey, runNow);
+    }
+    collectGarbage(runNow);
   };
 
   const unsubscribe = [
     candidates.store.subscribe((event) => {
-      index(event.key, event.prev, event.type === 'DELETED' ? undefined : event.object);
+      // Store listeners run inside a commit: the index follows at once, the controller after it, as an informer's would.
+      for (const lease of index.apply(event.key, event.prev, event.type === 'DELETED' ? undefined : event.object))
+        queue.add(lease);
       schedule();
     }),
     leases.store.subscribe((event) => {
-      if (!byLease.has(event.key)) return;
-      dirty.add(event.key);
+      if (!index.byLease.has(event.key)) return;
+      queue.add(event.key);
       schedule();
     }),
   ];
-  const timer = resyncMs > 0 ? setInterval(reconcileAll, resyncMs) : undefined;
+  const timer =
+    resyncMs > 0
+      ? setInterval(() => {
+          for (const leaseKey of index.byLease.keys()) queue.add(leaseKey);
+          schedule();
+        }, resyncMs)
+      : undefined;
   timer?.unref();
+  schedule();
   return {
     reconcileAll,
     stop() {
+      stopped = true;
       for (const u of unsubscribe) u();
       if (timer !== undefined) clearInterval(timer);
     },

@@ -3,6 +3,7 @@
 // (apidiscovery.k8s.io v2 / v2beta1) lists that kubectl ≥ 1.27 asks for first.
 import type { JsonObject } from '../json.js';
 import { GROUP, GROUP_VERSION, KIND, RESOURCE, SINGULAR, VERBS, VERSION } from '../lease-meta.js';
+import { documentHash } from './conditional.js';
 import type { DiscoveryFormat } from './negotiation.js';
 
 export interface DiscoveryDocuments {
@@ -15,6 +16,8 @@ export interface DiscoveryDocuments {
   /** APIResourceLists of the group's other served versions (LeaseCandidate's), by version. */
   versions: Record<string, string>;
   aggregated: Record<Exclude<DiscoveryFormat, 'legacy'>, { api: string; apis: string }>;
+  /** The ETag hashes of /api and /apis aggregated: one per document, whichever version is asked for (aggregated/handler.go fetchFromCache). */
+  aggregatedHash: { api: string; apis: string };
 }
 
 export function versionInfo(release: string): JsonObject {
@@ -131,6 +134,7 @@ export function buildDiscoveryDocuments(
     api: aggregatedList(apiVersion, [aggregatedGroup(undefined, [['v1', [namespaceDiscoveryResource]]])]),
     apis: aggregatedList(apiVersion, [aggregatedGroup(GROUP, groupVersions)]),
   });
+  const v2 = aggregated('apidiscovery.k8s.io/v2');
   return {
     version: JSON.stringify(versionInfo(release), null, 2),
     api: JSON.stringify({
@@ -157,6 +161,7 @@ export function buildDiscoveryDocuments(
       ],
     }),
     versions: Object.fromEntries(candidateVersions.map((v) => [v, candidateResourceList(v)])),
-    aggregated: { v2: aggregated('apidiscovery.k8s.io/v2'), v2beta1: aggregated('apidiscovery.k8s.io/v2beta1') },
+    aggregated: { v2, v2beta1: aggregated('apidiscovery.k8s.io/v2beta1') },
+    aggregatedHash: { api: documentHash(v2.api), apis: documentHash(v2.apis) },
   };
 }

@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { serveNamespace, serveNamespaces } from '../namespaces/namespace-handler.js';
+import { VERSION } from '../lease-meta.js';
 import { parseResourceVersion } from '../operations/list.js';
 import { internalError, methodNotAllowed, notAcceptable, pathNotFound } from '../status.js';
 import { authenticate } from './auth.js';
@@ -14,7 +15,7 @@ import { serveDelete, serveDeleteCollection } from './handlers/delete.js';
 import {
   serveDiscovery,
   serveHealth,
-  serveOpenApi,
+  serveOpenApiIndex,
   serveOpenApiGroupVersion,
   serveOpenApiV2,
   serveVersion,
@@ -128,9 +129,9 @@ async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault 
     case 'discovery':
       return serveDiscovery(ctx, route.document);
     case 'openapiIndex':
-      return serveOpenApi(ctx, 'index');
+      return serveOpenApiIndex(ctx);
     case 'openapiDocument':
-      return serveOpenApi(ctx, 'document');
+      return void serveOpenApiGroupVersion(ctx, VERSION);
     case 'openapiGroupVersion':
       return serveOpenApiGroupVersion(ctx, route.version) ? undefined : sendStatus(ctx.res, pathNotFound());
     case 'openapiV2':

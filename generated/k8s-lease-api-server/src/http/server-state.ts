@@ -7,14 +7,22 @@ import type { DiscoveryDocuments } from './discovery-documents.js';
 import type { FaultState } from './faults.js';
 import type { WatchStream } from './watch-stream.js';
 
-export interface OpenApiDocuments {
-  index: string;
-  document: string;
+/** A document as served: its text and the hash its ETag (and a v3 serverRelativeURL) carries. */
+export interface HashedDocument {
+  body: string;
   hash: string;
-  v2Json: string;
+}
+
+export interface OpenApiDocuments {
+  /** /openapi/v3: the group versions' serverRelativeURLs. */
+  index: HashedDocument;
+  /** Every served group version's v3 document (v1 and LeaseCandidate's), by version. */
+  groupVersions: Record<string, HashedDocument>;
+  /** /openapi/v2 as JSON; the protobuf form shares its ETag, as kube-openapi's handler does. */
+  v2Json: HashedDocument;
   v2Protobuf: Buffer;
-  /** The group's other served versions (LeaseCandidate's), by version. */
-  groupVersions: Record<string, { document: string; hash: string }>;
+  /** When the documents were built: their Last-Modified. */
+  builtAt: Date;
 }
 
 export interface RequestRecord {

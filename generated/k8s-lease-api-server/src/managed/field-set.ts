@@ -1,29 +1,19 @@
 // Copied by lease-api-generator from templates/server/managed/field-set.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// Field sets in structured-merge-diff's model for a Lease: which paths an object (or an applied
-// configuration) sets, and their FieldsV1 encoding. Paths are FieldsV1 keys joined by newlines.
+// Sets of field paths in structured-merge-diff's model and their FieldsV1 encoding. A path is its
+// FieldsV1 keys ("f:spec", "k:{\"uid\":\"…\"}", "v:\"…\"") joined by newlines, which no valid field
+// name, key or set value holds.
 import type { JsonObject, JsonValue } from '../json.js';
-import { isJsonObject, parseJson } from '../json.js';
+import { isJsonObject, setOwn } from '../json.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import type { SmdType } from './smd-type.js';
+import { childType, hasNamedField, resolveType } from './smd-type.js';
 
 export type FieldPath = string;
-/** Path → JSON of the leaf value (undefined for container members such as "." and list items). */
-export type FieldLeaves = Map<FieldPath, string | undefined>;
-export type SetMode = 'update' | 'apply';
+export type FieldSet = ReadonlySet<FieldPath>;
 
 const SEP = '\n';
-// Server-owned metadata never appears in managedFields (fieldmanager's stripMeta).
-const STRIPPED_META = new Set([
-  'name',
-  'namespace',
-  'uid',
-  'resourceVersion',
-  'generation',
-  'creationTimestamp',
-  'selfLink',
-  'managedFields',
-  'deletionTimestamp',
-  'deletionGracePeriodSeconds',
-]);
-const GRANULAR_MAPS = new Set(['labels', 'annotations']);
+export const EMPTY_SET: FieldSet = new Set();
 
 export function joinPath(parent: FieldPath, element: string): FieldPath {
   return parent === '' ? element : `${parent}${SEP}${element}`;
@@ -33,56 +23,77 @@ export function pathElements(path: FieldPath): string[] {
   return path === '' ? [] : path.split(SEP);
 }
 
-function addMember(out: FieldLeaves, path: FieldPath): void {
-  if (!out.has(path)) out.set(path, undefined);
+export function union(a: FieldSet, b: FieldSet): FieldSet {
+  if (b.size === 0) return a;
+  if (a.size === 0) return b;
+  const out = new Set(a);
+  for (const p of b) out.add(p);
+  return out;
 }
 
-function walkMap(map: JsonObject, path: FieldPath, mode: SetMode, out: FieldLeaves): void {
-  const keys = Object.keys(map);
-  if (keys.length === 0 || mode === 'update') addMember(out, path);
-  for (const key of keys) out.set(joinPath(path, `f:${key}`), JSON.stringify(map[key]));
+export function difference(a: FieldSet, b: FieldSet): FieldSet {
+  if (a.size === 0 || b.size === 0) return a;
+  const out = new Set<FieldPath>();
+  for (const p of a) if (!b.has(p)) out.add(p);
+  return out;
 }
 
-function walkList(
-  list: JsonValue[],
-  path: FieldPath,
-  mode: SetMode,
-  out: FieldLeaves,
-  keyOf: (item: JsonValue) => string,
-): void {
-  if (list.length === 0 || mode === 'update') addMember(out, path);
-  // Associative and set list items are atomic here (OwnerReference is x-kubernetes-map-type: atomic).
-  for (const item of list) out.set(joinPath(path, keyOf(item)), JSON.stringify(item));
+export function intersection(a: FieldSet, b: FieldSet): FieldSet {
+  const out = new Set<FieldPath>();
+  for (const p of a) if (b.has(p)) out.add(p);
+  return out;
 }
 
-function ownerKey(item: JsonValue): string {
-  const uid = isJsonObject(item) ? item['uid'] : undefined;
-  return `k:${JSON.stringify({ uid: typeof uid === 'string' ? uid : '' })}`;
+export function setsEqual(a: FieldSet, b: FieldSet): boolean {
+  return a.size === b.size && [...a].every((p) => b.has(p));
 }
 
-function walkStruct(obj: JsonObject, path: FieldPath, mode: SetMode, out: FieldLeaves, isMeta: boolean): void {
-  const keys = Object.keys(obj);
-  if (keys.length === 0 && mode === 'apply' && path !== '') addMember(out, path);
-  for (const key of keys) {
-    const value = obj[key];
-    if (value === undefined || value === null) continue;
-    if (isMeta && STRIPPED_META.has(key)) continue;
-    const child = joinPath(path, `f:${key}`);
-    if (isMeta && GRANULAR_MAPS.has(key) && isJsonObject(value)) walkMap(value, child, mode, out);
-    else if (isMeta && key === 'ownerReferences' && Array.isArray(value)) walkList(value, child, mode, out, ownerKey);
-    else if (isMeta && key === 'finalizers' && Array.isArray(value))
-      walkList(value, child, mode, out, (v) => `v:${JSON.stringify(v)}`);
-    else if ((key === 'metadata' || key === 'spec') && path === '' && isJsonObject(value)) {
-      walkStruct(value, child, mode, out, key === 'metadata');
-    } else out.set(child, JSON.stringify(value));
+export interface SplitSet {
+  /** Paths of one element. */
+  exact: ReadonlySet<string>;
+  /** The paths below each first element, relative to it. */
+  below: ReadonlyMap<string, FieldSet>;
+}
+
+/** The set split by first element, so a walk finds each child's paths in one look-up (bounded time on long lists). */
+export function splitByHead(set: FieldSet): SplitSet {
+  const exact = new Set<string>();
+  const below = new Map<string, Set<FieldPath>>();
+  for (const path of set) {
+    const cut = path.indexOf(SEP);
+    if (cut < 0) {
+      exact.add(path);
+      continue;
+    }
+    const head = path.slice(0, cut);
+    let rest = below.get(head);
+    if (rest === undefined) {
+      rest = new Set();
+      below.set(head, rest);
+    }
+    rest.add(path.slice(cut + 1));
   }
+  return { exact, below };
 }
 
-/** The fields an object sets; in 'apply' mode, exactly as an applied configuration claims them. */
-export function fieldLeaves(obj: JsonObject, mode: SetMode): FieldLeaves {
-  const out: FieldLeaves = new Map();
-  const { apiVersion: _a, kind: _k, ...rest } = obj;
-  walkStruct(rest, '', mode, out, false);
+/** Parent paths of members whose last element names a field of a struct are made members (SMD's EnsureNamedFieldsAreMembers). */
+export function ensureNamedFieldsAreMembers(set: FieldSet, root: SmdType): FieldSet {
+  const out = new Set(set);
+  for (const path of set) {
+    const elements = pathElements(path);
+    let type = root;
+    let prefix = '';
+    for (let i = 0; i < elements.length - 1; i++) {
+      const element = elements[i] ?? '';
+      const resolved = resolveType(type, undefined);
+      prefix = joinPath(prefix, element);
+      if (element.startsWith('f:')) {
+        const name = element.slice(2);
+        if (hasNamedField(resolved, name)) out.add(prefix);
+        type = childType(resolved, name);
+      } else type = resolved.kind === 'list' ? resolved.items : { kind: 'deduced' };
+    }
+  }
   return out;
 }
 
@@ -109,7 +120,8 @@ function trieToJson(node: TrieNode): JsonObject {
   return out;
 }
 
-export function toFieldsV1(paths: Iterable<FieldPath>): JsonObject {
+/** FieldsV1 JSON of a set, keys in SMD's order (fields, then keys, then values, each sorted). */
+export function toFieldsV1(paths: FieldSet): JsonObject {
   const root: TrieNode = { member: false, children: new Map() };
   for (const path of paths) {
     let node = root;
@@ -126,36 +138,84 @@ export function toFieldsV1(paths: Iterable<FieldPath>): JsonObject {
   return trieToJson(root);
 }
 
-export function fromFieldsV1(
-  fields: JsonValue | undefined,
-  parent: FieldPath = '',
-  out: Set<FieldPath> = new Set(),
-): Set<FieldPath> {
-  if (!isJsonObject(fields)) return out;
+function sortedKeys(value: JsonValue): JsonValue {
+  if (!isJsonObject(value)) return value;
+  const out: JsonObject = {};
+  for (const key of Object.keys(value).sort()) setOwn(out, key, value[key] ?? null);
+  return out;
+}
+
+/** The canonical form of a FieldsV1 key, or undefined when SMD could not parse it. */
+function canonicalElement(key: string): string | undefined {
+  const prefix = key.slice(0, 2);
+  if (prefix === 'f:') return key;
+  if (prefix === 'i:') return /^i:(0|[1-9][0-9]*)$/.test(key) ? key : undefined;
+  if (prefix !== 'k:' && prefix !== 'v:') return undefined;
+  let parsed: JsonValue;
+  try {
+    parsed = JSON.parse(key.slice(2)) as JsonValue;
+  } catch {
+    return undefined;
+  }
+  if (prefix === 'k:') return isJsonObject(parsed) ? `k:${JSON.stringify(sortedKeys(parsed))}` : undefined;
+  return `v:${JSON.stringify(parsed)}`;
+}
+
+const MAX_FIELDS_DEPTH = 64;
+
+function decodeInto(fields: JsonObject, parent: FieldPath, out: Set<FieldPath>, depth: number): string | undefined {
+  if (depth > MAX_FIELDS_DEPTH) return 'fieldsV1 nested too deeply';
   for (const [key, child] of Object.entries(fields)) {
+    if (!isJsonObject(child)) return `expected an object for ${JSON.stringify(key)}`;
     if (key === '.') {
       if (parent !== '') out.add(parent);
       continue;
     }
-    const path = joinPath(parent, key);
-    if (isJsonObject(child) && Object.keys(child).length > 0) fromFieldsV1(child, path, out);
-    else out.add(path);
+    const element = canonicalElement(key);
+    if (element === undefined) return `parsing JSON: unrecognized path element ${JSON.stringify(key)}`;
+    const path = joinPath(parent, element);
+    if (Object.keys(child).length === 0) out.add(path);
+    else {
+      const failure = decodeInto(child, path, out, depth + 1);
+      if (failure !== undefined) return failure;
+    }
   }
-  return out;
+  return undefined;
 }
 
-/** Renders a path the way structured-merge-diff prints it in conflict messages: .spec.holderIdentity */
+/** Decodes FieldsV1 JSON (SMD's Set.FromJSON); a malformed document is an error, as upstream. */
+export function fromFieldsV1(fields: JsonValue | undefined): Result<FieldSet, string> {
+  if (fields === undefined) return ok(EMPTY_SET);
+  if (!isJsonObject(fields)) return err('expected an object');
+  const out = new Set<FieldPath>();
+  const failure = decodeInto(fields, '', out, 0);
+  return failure === undefined ? ok(out) : err(failure);
+}
+
+function elementToString(element: string): string {
+  const body = element.slice(2);
+  if (element.startsWith('f:')) return `.${body}`;
+  if (element.startsWith('i:')) return `[${body}]`;
+  const parsed = JSON.parse(body) as JsonValue;
+  if (element.startsWith('v:')) return `[=${JSON.stringify(parsed)}]`;
+  const entries = isJsonObject(parsed) ? Object.entries(parsed) : [];
+  return `[${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
+}
+
+/** A path as structured-merge-diff prints it: .spec.holderIdentity, .metadata.finalizers[="a"]. */
 export function pathToString(path: FieldPath): string {
-  return pathElements(path)
-    .map((element) => {
-      if (element.startsWith('f:')) return `.${element.slice(2)}`;
-      if (element.startsWith('v:')) return `[=${element.slice(2)}]`;
-      if (element.startsWith('k:')) {
-        const parsed = parseJson(element.slice(2));
-        const entries = isJsonObject(parsed) ? Object.entries(parsed) : [];
-        return `[${entries.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(',')}]`;
-      }
-      return element;
-    })
-    .join('');
+  return pathElements(path).map(elementToString).join('');
+}
+
+/** Paths in SMD's iteration order (sorted element by element), for deterministic conflict lists. */
+export function sortedPaths(set: FieldSet): FieldPath[] {
+  return [...set].sort((a, b) => {
+    const ea = pathElements(a);
+    const eb = pathElements(b);
+    for (let i = 0; i < Math.min(ea.length, eb.length); i++) {
+      const c = compareElements(ea[i] ?? '', eb[i] ?? '');
+      if (c !== 0) return c;
+    }
+    return ea.length - eb.length;
+  });
 }

@@ -1,110 +1,175 @@
 // Copied by lease-api-generator from templates/server/openapi/openapi-v2.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// /openapi/v2 for clients that still read it: kubectl ≤ 1.27 downloads it (as gnostic protobuf) before
-// every validated write and checks that Lease PATCH accepts `fieldValidation`. Only that much is served.
-import type { JsonObject } from '../json.js';
-import { API_PREFIX, GROUP, KIND, VERSION } from '../lease-meta.js';
-import type { ProtoField } from './protobuf.js';
-import { encodeMessage } from './protobuf.js';
+// /openapi/v2: the Swagger 2.0 document kube-apiserver serves (kube-openapi pkg/builder), derived at start-up
+// from the served OpenAPI 3 documents. The packaged v3 document was made by the generator from the release's
+// swagger.json (generator/load/swagger2ToOpenApi3.ts, kube-openapi builder3's mapping); this is its inverse, so
+// the definitions come back as upstream's (test/server/openapi-v2.test.ts compares them with the committed
+// upstream swagger.json). Deriving it here, rather than shipping each release's swagger.json, keeps the server
+// package at one document per release.
+import type { JsonObject, JsonValue } from '../json.js';
+import { isJsonObject, objectAt, setOwn } from '../json.js';
+import { GROUP } from '../lease-meta.js';
 
-/** What clients ask for; the '@' form is not a valid MIME token, so responses use the dotted form. */
-export const OPENAPI_V2_PROTOBUF_ACCEPT: readonly string[] = [
-  'application/com.github.proto-openapi.spec.v2@v1.0+protobuf',
-  'application/com.github.proto-openapi.spec.v2.v1.0+protobuf',
-];
-export const OPENAPI_V2_PROTOBUF_CONTENT_TYPE = 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf';
+const V3_REF = '#/components/schemas/';
+const V2_REF = '#/definitions/';
+const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'] as const;
 
-const ITEM_PATH = `${API_PREFIX}/namespaces/{namespace}/leases/{name}`;
-const PATCH_QUERY_PARAMETERS = ['dryRun', 'fieldManager', 'fieldValidation', 'force'];
-const GVK_EXTENSION = 'x-kubernetes-group-version-kind';
-
-// Field numbers of openapi.v2 messages (gnostic OpenAPIv2.proto).
-const F = {
-  document: { swagger: 1, info: 2, paths: 8 },
-  info: { title: 1, version: 2 },
-  paths: { path: 2 },
-  namedPathItem: { name: 1, value: 2 },
-  pathItem: { patch: 8 },
-  operation: { operationId: 5, parameters: 8, vendorExtension: 13 },
-  parametersItem: { parameter: 1 },
-  parameter: { nonBody: 2 },
-  nonBody: { query: 3 },
-  query: { in: 2, name: 4, type: 6 },
-  namedAny: { name: 1, value: 2 },
-  any: { yaml: 2 },
-};
-
-function queryParameter(name: string): ProtoField {
-  const subSchema: ProtoField[] = [
-    { field: F.query.in, value: 'query' },
-    { field: F.query.name, value: name },
-    { field: F.query.type, value: name === 'force' ? 'boolean' : 'string' },
-  ];
-  return {
-    field: F.operation.parameters,
-    value: [
-      {
-        field: F.parametersItem.parameter,
-        value: [{ field: F.parameter.nonBody, value: [{ field: F.nonBody.query, value: subSchema }] }],
-      },
-    ],
-  };
+/** A v3 schema as v2 writes it: `#/definitions/` references, and `allOf: [{$ref}]` with siblings back to `$ref` with siblings. */
+export function toV2Schema(schema: JsonValue): JsonValue {
+  if (Array.isArray(schema)) return schema.map(toV2Schema);
+  if (!isJsonObject(schema)) return schema;
+  const out: JsonObject = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === '$ref' && typeof value === 'string') out[key] = value.replace(V3_REF, V2_REF);
+    else if (key === 'enum' || key === 'default' || key === 'example' || key.startsWith('x-')) setOwn(out, key, value);
+    else if (key === 'properties' && isJsonObject(value)) {
+      const properties: JsonObject = {};
+      for (const [name, property] of Object.entries(value)) setOwn(properties, name, toV2Schema(property));
+      out[key] = properties;
+    } else setOwn(out, key, toV2Schema(value));
+  }
+  const allOf = out['allOf'];
+  if (Array.isArray(allOf) && allOf.length === 1 && isJsonObject(allOf[0]) && Object.keys(allOf[0]).join() === '$ref') {
+    const { allOf: _wrapped, ...siblings } = out;
+    return { $ref: allOf[0]['$ref'] ?? '', ...siblings };
+  }
+  return out;
 }
 
-export function openApiV2Protobuf(release: string): Buffer {
-  const gvkYaml = `group: ${GROUP}\nkind: ${KIND}\nversion: ${VERSION}\n`;
-  const patch: ProtoField[] = [
-    { field: F.operation.operationId, value: 'patchCoordinationV1NamespacedLease' },
-    ...PATCH_QUERY_PARAMETERS.map(queryParameter),
-    {
-      field: F.operation.vendorExtension,
-      value: [
-        { field: F.namedAny.name, value: GVK_EXTENSION },
-        { field: F.namedAny.value, value: [{ field: F.any.yaml, value: gvkYaml }] },
-      ],
-    },
-  ];
-  return encodeMessage([
-    { field: F.document.swagger, value: '2.0' },
-    {
-      field: F.document.info,
-      value: [
-        { field: F.info.title, value: 'Kubernetes' },
-        { field: F.info.version, value: `v${release}` },
-      ],
-    },
-    {
-      field: F.document.paths,
-      value: [
-        {
-          field: F.paths.path,
-          value: [
-            { field: F.namedPathItem.name, value: ITEM_PATH },
-            { field: F.namedPathItem.value, value: [{ field: F.pathItem.patch, value: patch }] },
-          ],
-        },
-      ],
-    },
-  ]);
+/** A v3 parameter as v2's: the schema's fields sit on the parameter itself. */
+function toV2Parameter(parameter: JsonValue): JsonObject {
+  if (!isJsonObject(parameter)) return {};
+  const { schema, ...rest } = parameter;
+  const out: JsonObject = { ...rest };
+  if (isJsonObject(schema)) for (const [key, value] of Object.entries(schema)) setOwn(out, key, value);
+  // kube-openapi's v2 builder marks every query and path parameter uniqueItems (a go-restful leftover).
+  if (out['in'] !== 'body') out['uniqueItems'] = true;
+  return out;
 }
 
-export function openApiV2Json(release: string): JsonObject {
+function contentTypes(content: JsonValue | undefined): string[] {
+  return isJsonObject(content) ? Object.keys(content) : [];
+}
+
+function firstSchema(content: JsonValue | undefined): JsonValue | undefined {
+  if (!isJsonObject(content)) return undefined;
+  for (const media of Object.values(content))
+    if (isJsonObject(media) && media['schema'] !== undefined) return media['schema'];
+  return undefined;
+}
+
+/** A v3 operation as v2's: the request body becomes the `body` parameter, media types become consumes/produces. */
+function toV2Operation(operation: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  const requestBody = objectAt(operation, 'requestBody');
+  const produces = new Set<string>();
+  const responses: JsonObject = {};
+  for (const [code, response] of Object.entries(objectAt(operation, 'responses') ?? {})) {
+    if (!isJsonObject(response)) continue;
+    for (const type of contentTypes(response['content'])) produces.add(type);
+    const schema = firstSchema(response['content']);
+    const v2: JsonObject = { description: response['description'] ?? '' };
+    if (schema !== undefined) v2['schema'] = toV2Schema(schema);
+    setOwn(responses, code, v2);
+  }
+  // go-restful routes without a body consume */*, except the group version's discovery route (no
+  // x-kubernetes-action), which is declared to consume what it produces.
+  const consumes = contentTypes(requestBody?.['content']);
+  const discovery = requestBody === undefined && operation['x-kubernetes-action'] === undefined;
+  out['consumes'] = consumes.length > 0 ? consumes : discovery ? [...produces] : ['*/*'];
+  const parameters: JsonObject[] = [];
+  if (requestBody !== undefined) {
+    const body: JsonObject = { in: 'body', name: 'body' };
+    if (requestBody['required'] === true) body['required'] = true;
+    body['schema'] = toV2Schema(firstSchema(requestBody['content']) ?? {});
+    parameters.push(body);
+  }
+  const others = operation['parameters'];
+  if (Array.isArray(others)) parameters.push(...others.map(toV2Parameter));
+  for (const [key, value] of Object.entries(operation)) {
+    if (key === 'requestBody' || key === 'responses' || key === 'parameters') continue;
+    setOwn(out, key, value);
+  }
+  if (parameters.length > 0) out['parameters'] = parameters;
+  out['produces'] = [...produces];
+  out['responses'] = responses;
+  out['schemes'] = ['https'];
+  return out;
+}
+
+function toV2PathItem(item: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  const shared = item['parameters'];
+  if (Array.isArray(shared)) out['parameters'] = shared.map(toV2Parameter);
+  for (const method of METHODS) {
+    const operation = item[method];
+    if (isJsonObject(operation)) out[method] = toV2Operation(operation);
+  }
+  return out;
+}
+
+/** The names of definitions `value` references, directly. */
+function referencedNames(value: JsonValue, into: Set<string>): void {
+  if (Array.isArray(value)) for (const item of value) referencedNames(item, into);
+  else if (isJsonObject(value))
+    for (const [key, child] of Object.entries(value)) {
+      if (key === '$ref' && typeof child === 'string' && child.startsWith(V2_REF)) into.add(child.slice(V2_REF.length));
+      else referencedNames(child, into);
+    }
+}
+
+/** The definitions the paths reach, as kube-openapi only emits the types its routes use. */
+function reachable(paths: JsonObject, definitions: JsonObject): JsonObject {
+  const seen = new Set<string>();
+  const pending = new Set<string>();
+  referencedNames(paths, pending);
+  while (pending.size > 0) {
+    const [name = ''] = pending;
+    pending.delete(name);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    const definition = definitions[name];
+    if (definition !== undefined) referencedNames(definition, pending);
+  }
+  const out: JsonObject = {};
+  for (const name of [...seen].sort()) {
+    const definition = definitions[name];
+    if (definition !== undefined) setOwn(out, name, definition);
+  }
+  return out;
+}
+
+/** One served group version's v3 document, and the version its paths are served under. */
+export interface ServedDocument {
+  version: string;
+  document: JsonObject;
+}
+
+/**
+ * The Swagger 2.0 document of the served group versions: each document contributes its paths under
+ * /apis/coordination.k8s.io/<version>/ (a packaged document also holds versions this server does not serve)
+ * and the definitions those paths reach.
+ */
+export function openApiV2Document(release: string, served: readonly ServedDocument[]): JsonObject {
+  const paths: JsonObject = {};
+  const definitions: JsonObject = {};
+  for (const { version, document } of served) {
+    const prefix = `/apis/${GROUP}/${version}/`;
+    for (const [path, item] of Object.entries(objectAt(document, 'paths') ?? {}))
+      if (path.startsWith(prefix) && isJsonObject(item)) setOwn(paths, path, toV2PathItem(item));
+    const schemas = objectAt(objectAt(document, 'components') ?? {}, 'schemas') ?? {};
+    for (const [name, schema] of Object.entries(schemas))
+      if (definitions[name] === undefined) setOwn(definitions, name, toV2Schema(schema));
+  }
+  const sortedPaths: JsonObject = {};
+  for (const path of Object.keys(paths).sort()) setOwn(sortedPaths, path, paths[path] ?? {});
   return {
     swagger: '2.0',
     info: { title: 'Kubernetes', version: `v${release}` },
-    paths: {
-      [ITEM_PATH]: {
-        patch: {
-          operationId: 'patchCoordinationV1NamespacedLease',
-          parameters: PATCH_QUERY_PARAMETERS.map((name) => ({
-            in: 'query',
-            name,
-            type: name === 'force' ? 'boolean' : 'string',
-            uniqueItems: true,
-          })),
-          [GVK_EXTENSION]: { group: GROUP, kind: KIND, version: VERSION },
-        },
-      },
+    paths: sortedPaths,
+    definitions: reachable(sortedPaths, definitions),
+    securityDefinitions: {
+      BearerToken: { description: 'Bearer Token authentication', in: 'header', name: 'authorization', type: 'apiKey' },
     },
-    definitions: {},
+    security: [{ BearerToken: [] }],
   };
 }

@@ -1,20 +1,17 @@
 // Copied by lease-api-generator from templates/server/operations/apply.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// Server-side apply: merge the applied configuration into the live object (or create it), tracking
-// which manager owns which field and refusing to silently take fields other managers own.
+// Server-side apply (PATCH application/apply-patch+yaml): the field manager merges the applied
+// configuration into the live object (or a new one) and records ownership; the result is stored like
+// any other write. Order of checks as the API server's applyPatcher and FieldManager.Apply.
 import type { JsonObject } from '../json.js';
-import { deepEqual, isJsonObject } from '../json.js';
-import {
-  applyConflicts,
-  applyOwnership,
-  describeConflicts,
-  parseManagedFields,
-  touchEntry,
-} from '../managed/ownership.js';
-import { copyForRemoval, mergeApplyConfig, removeFieldPaths } from '../patch/apply-merge.js';
+import { isJsonObject, stringAt } from '../json.js';
+import { describeConflicts } from '../managed/conflict-error.js';
+import type { ApplyFailure } from '../managed/field-manager.js';
+import { applyConfiguration, applyTypeError } from '../managed/field-manager.js';
+import { fieldManagerFor } from '../managed/resource-field-manager.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
-import { applyConflict, badRequest } from '../status.js';
+import { badRequest, conflict, internalError } from '../status.js';
 import { storeKey } from '../store/lease-store.js';
 import { formatTime } from '../time.js';
 import type { OperationContext, WriteOptions } from './context.js';
@@ -30,14 +27,43 @@ export interface ApplyOutcome extends PersistOutcome {
   created: boolean;
 }
 
-function withoutTypeMeta(obj: JsonObject): JsonObject {
-  const { kind: _k, apiVersion: _a, ...rest } = obj;
-  return rest;
+function failureStatus(failure: ApplyFailure): StatusError {
+  switch (failure.kind) {
+    case 'badRequest':
+      return badRequest(failure.message);
+    case 'internal':
+      return internalError(failure.message);
+    case 'unclassified':
+      // responsewriters ErrorToAPIStatus: an error that is no Status is a 500 with no reason.
+      return { code: 500, reason: '', message: failure.message };
+    case 'conflict': {
+      // errors.NewApplyConflict: the details carry the causes only.
+      const report = describeConflicts(failure.conflicts);
+      return { code: 409, reason: 'Conflict', message: report.message, details: { causes: report.causes } };
+    }
+  }
 }
 
-function withoutManagedFields(obj: JsonObject): JsonObject {
-  const { managedFields: _m, ...meta } = metadataOf(obj);
-  return { ...obj, metadata: meta };
+/** Parses the body and runs the checks that precede decoding it into the resource's type. */
+function readConfiguration(
+  ctx: OperationContext,
+  bodyText: string,
+  now: string,
+): Result<{ raw: JsonObject; duplicates: string[] }, StatusError> {
+  const parsed = parseApplyBody(bodyText);
+  if (!parsed.ok) return parsed;
+  const value = parsed.value.value;
+  // applyPatcher unmarshals the body into a map: null leaves it empty, anything else but an object fails.
+  if (value !== null && !isJsonObject(value)) {
+    const type = Array.isArray(value) ? 'array' : typeof value === 'boolean' ? 'bool' : typeof value;
+    return err(
+      badRequest(`error decoding patch: json: cannot unmarshal ${type} into Go value of type map[string]interface {}`),
+    );
+  }
+  const raw: JsonObject = value ?? {};
+  // A missing kind or apiVersion is the version check's "invalid object type" (versioncheck.go).
+  const typeError = applyTypeError(fieldManagerFor(ctx.schema, ctx.resource, now), raw);
+  return typeError === undefined ? ok({ raw, duplicates: parsed.value.duplicates }) : err(failureStatus(typeError));
 }
 
 export function applyLease(
@@ -48,53 +74,38 @@ export function applyLease(
   force: boolean,
   options: WriteOptions,
 ): Result<ApplyOutcome, StatusError> {
-  const parsed = parseApplyBody(bodyText);
-  if (!parsed.ok) return parsed;
-  const raw = parsed.value.value;
-  if (!isJsonObject(raw)) return err(badRequest('error decoding patch: the applied configuration must be an object'));
-  if (typeof raw['kind'] !== 'string' || raw['kind'] === '')
-    return err(badRequest(`Object 'Kind' is missing in '${bodyText.trim()}'`));
-  if (typeof raw['apiVersion'] !== 'string' || raw['apiVersion'] === '')
-    return err(badRequest(`Object 'apiVersion' is missing in '${bodyText.trim()}'`));
-  const decoded = decodeValue(
-    raw,
-    parsed.value.duplicates,
-    ctx.schema,
-    options.fieldValidation,
-    undefined,
-    ctx.resource,
-  );
+  const now = formatTime(ctx.now());
+  const read = readConfiguration(ctx, bodyText, now);
+  if (!read.ok) return read;
+  const { raw, duplicates } = read.value;
+  const decoded = decodeValue(raw, duplicates, ctx.schema, options.fieldValidation, undefined, ctx.resource);
   if (!decoded.ok) return decoded;
   const bound = bindToRequest(decoded.value.lease, namespace, name);
   if (!bound.ok) return bound;
-  const config = withoutTypeMeta(bound.value);
-  const now = formatTime(ctx.now());
+  const config: JsonObject = { ...bound.value, apiVersion: ctx.resource.groupVersion, kind: ctx.resource.kind };
+  const fm = fieldManagerFor(ctx.schema, ctx.resource, now);
   const manager = options.fieldManager;
   const existing = ctx.store.get(storeKey(namespace, name));
   if (existing === undefined) {
     const admitted = admitCreate(ctx, namespace);
     if (!admitted.ok) return admitted;
-    const built = newLease(
-      ctx,
-      config,
-      () => applyOwnership([], config, manager, force, undefined, now, ctx.resource.groupVersion).entries,
-    );
+    const applied = applyConfiguration(fm, undefined, config, manager, force, raw);
+    if (!applied.ok) return err(failureStatus(applied.error));
+    const uid = stringAt(metadataOf(applied.value.object), 'uid') ?? '';
+    if (uid !== '') {
+      const why = `uid mismatch: the provided object specified uid ${uid}, and no existing object was found`;
+      return err(conflict(name, why, ctx.resource));
+    }
+    const built = newLease(ctx, applied.value.object, () => applied.value.managedFields);
     if (!built.ok) return built;
     const created = persistCreate(ctx, built.value, options.dryRun);
     return created.ok ? ok({ ...created.value, warnings: decoded.value.warnings, created: true }) : created;
   }
-  const pre = checkUpdatePreconditions(config, existing, name);
+  const pre = checkUpdatePreconditions(config, existing, name, ctx.resource);
   if (!pre.ok) return pre;
-  const entries = parseManagedFields(metadataOf(existing)['managedFields']);
-  const conflicts = applyConflicts(entries, existing, config, manager);
-  if (conflicts.length > 0 && !force) {
-    const report = describeConflicts(conflicts);
-    return err(applyConflict(report.message, report.causes, name));
-  }
-  const ownership = applyOwnership(entries, config, manager, force, existing, now, ctx.resource.groupVersion);
-  const merged = copyForRemoval(mergeApplyConfig(withoutManagedFields(existing), config));
-  removeFieldPaths(merged, ownership.release);
-  if (!deepEqual(merged, withoutManagedFields(existing))) touchEntry(ownership.entries, manager, 'Apply', now);
-  const stored = persistUpdate(ctx, existing, carryOver(existing, merged, ownership.entries), options.dryRun);
+  const applied = applyConfiguration(fm, existing, config, manager, force, raw);
+  if (!applied.ok) return err(failureStatus(applied.error));
+  const next = carryOver(existing, applied.value.object, applied.value.managedFields);
+  const stored = persistUpdate(ctx, existing, next, options.dryRun);
   return stored.ok ? ok({ ...stored.value, warnings: decoded.value.warnings, created: false }) : stored;
 }

@@ -6,8 +6,8 @@ import { randomUUID } from 'node:crypto';
 import type { JsonObject } from '../json.js';
 import { stringAt } from '../json.js';
 import { canonicalLease } from '../lease-shape.js';
-import type { ManagerEntry } from '../managed/ownership.js';
-import { renderManagedFields, updateOwnership } from '../managed/ownership.js';
+import { managedFieldsAfterUpdate } from '../managed/field-manager.js';
+import { fieldManagerFor } from '../managed/resource-field-manager.js';
 import { namespaceNotFound } from '../namespaces/namespace-registry.js';
 import { generateNameSuffix } from '../names.js';
 import type { Result } from '../result.js';
@@ -39,7 +39,7 @@ function resolveName(ctx: OperationContext, namespace: string, meta: JsonObject)
 export function newLease(
   ctx: OperationContext,
   bound: JsonObject,
-  managed: (obj: JsonObject) => ManagerEntry[],
+  managed: (obj: JsonObject) => JsonObject[] | undefined,
 ): Result<JsonObject, StatusError> {
   const meta = { ...metadataOf(bound) };
   if ((stringAt(meta, 'resourceVersion') ?? '') !== '') {
@@ -52,7 +52,8 @@ export function newLease(
   meta['uid'] = randomUUID();
   meta['creationTimestamp'] = formatTime(ctx.now());
   const draft: JsonObject = { ...bound, metadata: meta };
-  meta['managedFields'] = renderManagedFields(managed(draft));
+  const managedFields = managed(draft);
+  if (managedFields !== undefined) meta['managedFields'] = managedFields;
   return ok(canonicalLease(draft));
 }
 
@@ -76,9 +77,13 @@ export function createLease(
   const admitted = admitCreate(ctx, namespace);
   if (!admitted.ok) return admitted;
   const now = formatTime(ctx.now());
-  const built = newLease(ctx, bound.value, (draft) =>
-    updateOwnership([], undefined, draft, options.fieldManager, now, ctx.resource.groupVersion),
-  );
+  // The field manager starts from the managedFields the client sent, if they decode (decodeLiveOrNew).
+  const sent = metadataOf(bound.value)['managedFields'];
+  const fm = fieldManagerFor(ctx.schema, ctx.resource, now);
+  const built = newLease(ctx, bound.value, (draft) => {
+    const withSent = sent === undefined ? draft : { ...draft, metadata: { ...metadataOf(draft), managedFields: sent } };
+    return managedFieldsAfterUpdate(fm, undefined, withSent, options.fieldManager);
+  });
   if (!built.ok) return built;
   return persistCreate(ctx, built.value, options.dryRun);
 }

@@ -4,8 +4,6 @@
 import type { JsonObject, JsonValue } from '../json.js';
 import { deepEqual, stringAt } from '../json.js';
 import { canonicalLease } from '../lease-shape.js';
-import type { ManagerEntry } from '../managed/ownership.js';
-import { parseManagedFields, renderManagedFields } from '../managed/ownership.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
@@ -32,7 +30,11 @@ export interface PersistOutcome {
 }
 
 /** The next state of an existing Lease: server-owned metadata comes from the live object. */
-export function carryOver(existing: JsonObject, incoming: JsonObject, managed: ManagerEntry[]): JsonObject {
+export function carryOver(
+  existing: JsonObject,
+  incoming: JsonObject,
+  managedFields: JsonObject[] | undefined,
+): JsonObject {
   const liveMeta = metadataOf(existing);
   const meta: JsonObject = { ...metadataOf(incoming) };
   for (const key of SERVER_OWNED) {
@@ -42,8 +44,8 @@ export function carryOver(existing: JsonObject, incoming: JsonObject, managed: M
   }
   // Unchanged ownership keeps the live array, sparing a re-render (and keeping no-op detection exact).
   const liveManaged = liveMeta['managedFields'];
-  const unchanged = Array.isArray(liveManaged) && parseManagedFields(liveManaged) === managed;
-  meta['managedFields'] = unchanged ? liveManaged : renderManagedFields(managed);
+  if (managedFields === undefined) delete meta['managedFields'];
+  else meta['managedFields'] = deepEqual(liveManaged, managedFields) ? (liveManaged ?? null) : managedFields;
   // generation is carried over, never bumped: as rest.BeforeUpdate ("Ensure requests cannot update
   // generation"), and the Lease strategy has no PrepareForUpdate that would bump it on a spec change.
   return canonicalLease({ ...incoming, metadata: meta });

@@ -1,9 +1,9 @@
 // Copied by lease-api-generator from templates/server/operations/update.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // PUT, and the shared tail of non-apply patches: replace an existing Lease's user-owned fields.
-import type { JsonObject, JsonValue } from '../json.js';
-import { isJsonObject } from '../json.js';
-import { parseManagedFields, updateOwnership } from '../managed/ownership.js';
+import type { JsonObject } from '../json.js';
 import { stringAt } from '../json.js';
+import { managedFieldsAfterUpdate } from '../managed/field-manager.js';
+import { fieldManagerFor } from '../managed/resource-field-manager.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
@@ -15,27 +15,6 @@ import { admitCreate, newLease } from './create.js';
 import { bindToRequest, checkStoragePreconditions, checkUpdatePreconditions, metadataOf } from './identity.js';
 import type { PersistOutcome } from './persist.js';
 import { carryOver, persistCreate, persistUpdate } from './persist.js';
-
-function decodableEntry(entry: JsonValue): boolean {
-  if (!isJsonObject(entry)) return false;
-  const operation = entry['operation'];
-  return (
-    (operation === 'Update' || operation === 'Apply') &&
-    entry['fieldsType'] === 'FieldsV1' &&
-    isJsonObject(entry['fieldsV1'])
-  );
-}
-
-/**
- * Which managedFields an update starts from, as the field manager's decodeManagedFields: a list of only
- * empty entries ([{}]) resets ownership; a list that is empty or does not decode keeps the live one,
- * so a client that does not understand managedFields cannot wipe them.
- */
-function ownershipSource(sent: JsonValue | undefined, live: JsonValue | undefined): JsonValue | undefined {
-  if (!Array.isArray(sent) || sent.length === 0) return live;
-  if (sent.every((entry) => isJsonObject(entry) && Object.keys(entry).length === 0)) return [];
-  return sent.every(decodableEntry) ? sent : live;
-}
 
 /**
  * Store.Update with AllowUnconditionalUpdate() false (the Lease and LeaseCandidate strategies): an
@@ -71,18 +50,9 @@ export function replaceExisting(
   const pre = checkUpdatePreconditions(bound, existing, name, ctx.resource);
   if (!pre.ok) return pre;
   if ((stringAt(metadataOf(bound), 'resourceVersion') ?? '') === '') return err(resourceVersionRequired(ctx, name));
-  const base = parseManagedFields(
-    ownershipSource(metadataOf(bound)['managedFields'], metadataOf(existing)['managedFields']),
-  );
-  const entries = updateOwnership(
-    base,
-    existing,
-    bound,
-    options.fieldManager,
-    formatTime(ctx.now()),
-    ctx.resource.groupVersion,
-  );
-  return persistUpdate(ctx, existing, carryOver(existing, bound, entries), {
+  const fm = fieldManagerFor(ctx.schema, ctx.resource, formatTime(ctx.now()));
+  const managedFields = managedFieldsAfterUpdate(fm, existing, bound, options.fieldManager);
+  return persistUpdate(ctx, existing, carryOver(existing, bound, managedFields), {
     dryRun: options.dryRun,
     mayDropManagedFields: true,
   });
@@ -111,10 +81,13 @@ function createOnUpdate(
   const admitted = admitCreate(ctx, namespace);
   if (!admitted.ok) return admitted;
   const { resourceVersion: _rv, ...meta } = metadataOf(bound);
-  const now = formatTime(ctx.now());
-  const built = newLease(ctx, { ...bound, metadata: meta }, (draft) =>
-    updateOwnership([], undefined, draft, options.fieldManager, now, ctx.resource.groupVersion),
-  );
+  const sent = meta['managedFields'];
+  const fm = fieldManagerFor(ctx.schema, ctx.resource, formatTime(ctx.now()));
+  // As createLease: the managedFields the client sent are used when they decode.
+  const built = newLease(ctx, { ...bound, metadata: meta }, (draft) => {
+    const withSent = sent === undefined ? draft : { ...draft, metadata: { ...metadataOf(draft), managedFields: sent } };
+    return managedFieldsAfterUpdate(fm, undefined, withSent, options.fieldManager);
+  });
   if (!built.ok) return built;
   const created = persistCreate(ctx, built.value, { dryRun: options.dryRun, mayDropManagedFields: true });
   return created.ok ? ok({ ...created.value, created: true }) : created;
