@@ -6,7 +6,8 @@
  * One HTTP exchange. `{ns}` in `path`, in header values and in a string or JSON body becomes the case's own namespace.
  * `{prev.<header>}` in `path`, in header values and in expected header strings becomes that header of the previous
  * step's response (`{prev.<header>|unquoted}` without its surrounding double quotes), e.g. an ETag sent back as
- * If-None-Match.
+ * If-None-Match. `{prev.metadata.resourceVersion}` in `path`, header values and string or JSON bodies becomes the
+ * resourceVersion of the previous step's JSON answer (an update must carry the one it read).
  */
 export interface ConformanceStep {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';

@@ -36,12 +36,25 @@ function serverFor(args: readonly string[] = []): Promise<PackedServer> {
 
 const substitute = (text: string, namespace: string): string => text.replaceAll('{ns}', namespace);
 
-/** `{prev.<header>}` and `{prev.<header>|unquoted}`: a header of the previous step's response (case.ts). */
+/** The metadata.resourceVersion of the previous step's JSON answer, or '' when it has none. */
+function previousResourceVersion(previous: ConformanceResponse | undefined): string {
+  const json = previous?.json;
+  const metadata = typeof json === 'object' && json !== null ? Reflect.get(json, 'metadata') : undefined;
+  const rv = typeof metadata === 'object' && metadata !== null ? Reflect.get(metadata, 'resourceVersion') : undefined;
+  return typeof rv === 'string' ? rv : '';
+}
+
+/**
+ * `{prev.<header>}` and `{prev.<header>|unquoted}`: a header of the previous step's response;
+ * `{prev.metadata.resourceVersion}`: the resourceVersion of its JSON body (case.ts).
+ */
 function fromPrevious(text: string, previous: ConformanceResponse | undefined): string {
-  return text.replace(/\{prev\.([A-Za-z0-9-]+)(\|unquoted)?\}/g, (_match, name: string, unquoted?: string) => {
-    const value = previous?.headers.get(name) ?? '';
-    return unquoted === undefined ? value : value.replace(/^"(.*)"$/, '$1');
-  });
+  return text
+    .replaceAll('{prev.metadata.resourceVersion}', previousResourceVersion(previous))
+    .replace(/\{prev\.([A-Za-z0-9-]+)(\|unquoted)?\}/g, (_match, name: string, unquoted?: string) => {
+      const value = previous?.headers.get(name) ?? '';
+      return unquoted === undefined ? value : value.replace(/^"(.*)"$/, '$1');
+    });
 }
 
 /** `{ns}` replaced in every string of a plain JSON-like value; matchers and other objects are kept as they are. */
@@ -53,11 +66,15 @@ function substituteDeep(value: unknown, namespace: string): unknown {
   return value;
 }
 
-function bodyOf(step: ConformanceStep, namespace: string): { body?: string | Uint8Array; type?: string } {
+function bodyOf(
+  step: ConformanceStep,
+  namespace: string,
+  previous: ConformanceResponse | undefined,
+): { body?: string | Uint8Array; type?: string } {
   if (step.body === undefined) return {};
   if (step.body instanceof Uint8Array) return { body: step.body };
-  if (typeof step.body === 'string') return { body: substitute(step.body, namespace) };
-  return { body: substitute(JSON.stringify(step.body), namespace), type: 'application/json' };
+  if (typeof step.body === 'string') return { body: fromPrevious(substitute(step.body, namespace), previous) };
+  return { body: fromPrevious(substitute(JSON.stringify(step.body), namespace), previous), type: 'application/json' };
 }
 
 async function send(
@@ -66,7 +83,7 @@ async function send(
   namespace: string,
   previous?: ConformanceResponse,
 ): Promise<ConformanceResponse> {
-  const { body, type } = bodyOf(step, namespace);
+  const { body, type } = bodyOf(step, namespace, previous);
   const headers = new Headers({ Authorization: `Bearer ${TOKEN}` });
   if (type !== undefined) headers.set('Content-Type', type);
   for (const [name, value] of Object.entries(step.headers ?? {}))

@@ -155,7 +155,12 @@ export const cases: readonly ConformanceCase[] = [
       {
         method: 'PUT',
         path: `${LEASES}/r`,
-        body: lease('r', { holderIdentity: 'h' }, { labels: { 'test-label': 'test' }, managedFields: [] }),
+        // Lease, unlike the test's ConfigMap, refuses an unconditional update: the PUT carries what the apply answered.
+        body: lease(
+          'r',
+          { holderIdentity: 'h' },
+          { labels: { 'test-label': 'test' }, managedFields: [], resourceVersion: '{prev.metadata.resourceVersion}' },
+        ),
         expect: { status: 200, check: (r) => expect(managedFieldsOf(r.json)).toBeUndefined() },
       },
       mergePatch(

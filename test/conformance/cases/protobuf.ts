@@ -134,8 +134,9 @@ export const cases: readonly ConformanceCase[] = [
     ],
   },
   {
-    name: 'a protobuf replace without resourceVersion takes the new holder',
-    source: 'k8s.io/apiserver/pkg/endpoints/handlers/update.go UpdateResource (unconditional update)',
+    name: 'a protobuf replace without resourceVersion is refused as a JSON one is (422, in a protobuf Status)',
+    source:
+      'k8s.io/apiserver/pkg/registry/generic/registry/store.go Store.Update (AllowUnconditionalUpdate() is false for Lease, pkg/registry/coordination/lease/strategy.go)',
     steps: [
       { method: 'POST', path: LEASES, body: json('lock'), expect: { status: 201 } },
       {
@@ -144,8 +145,9 @@ export const cases: readonly ConformanceCase[] = [
         headers: CLIENT_GO,
         body: leaseLockBody('lock', 'node-b'),
         expect: {
-          status: 200,
-          check: ({ bytes: body }) => expect(text(sub(openEnvelope(body).raw, 2) ?? EMPTY, 1)).toBe('node-b'),
+          status: 422,
+          headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
+          text: /metadata\.resourceVersion.*must be specified for an update/s,
         },
       },
     ],
