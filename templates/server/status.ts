@@ -273,3 +273,32 @@ function detailsObject(details: StatusDetails): JsonObject {
   if (details.retryAfterSeconds !== undefined) out['retryAfterSeconds'] = details.retryAfterSeconds;
   return out;
 }
+
+/**
+ * A patch whose result does not decode (or decodes with strict errors under fieldValidation=Strict):
+ * NewInvalid(schema.GroupKind{}, "", field.Invalid(field.NewPath("patch"), value, detail)) in patch.go, so the
+ * kind and name are empty ("" is invalid) and the details hold only the cause.
+ */
+export function invalidPatch(value: string, detail: string): StatusError {
+  const error: FieldError = { type: 'Invalid', field: 'patch', value, detail };
+  return {
+    code: 422,
+    reason: 'Invalid',
+    message: ` "" is invalid: ${fieldErrorMessage(error)}`,
+    details: { causes: [{ reason: CAUSE_REASONS.Invalid, message: fieldErrorBody(error), field: 'patch' }] },
+  };
+}
+
+/**
+ * NewGenericServerResponse(422, "", schema.GroupResource{}, "", message, 0, false), which kube-apiserver
+ * answers when the patch library fails (a JSON patch test, a missing path): the library's message is dropped
+ * for the generic one and the details stay empty.
+ */
+export function unprocessableGeneric(): StatusError {
+  return {
+    code: 422,
+    reason: 'Invalid',
+    message: 'the server rejected our request due to an error in our request',
+    details: {},
+  };
+}
