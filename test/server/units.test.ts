@@ -53,6 +53,7 @@ describe('JSON parser', () => {
       value: {
         value: { a: { b: 2 }, l: [{ x: 'é\n' }], n: -150, t: true, z: null },
         duplicates: ['a.b', 'l[0].x'],
+        duplicateOffsets: [12, 31],
         numbers: new Map([['n', '-1.5e2']]),
       },
     });
@@ -92,6 +93,7 @@ describe('YAML reader', () => {
       ok: true,
       value: {
         duplicates: [],
+        duplicateLines: [],
         value: {
           apiVersion: 'coordination.k8s.io/v1',
           kind: 'Lease',

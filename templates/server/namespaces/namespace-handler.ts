@@ -1,10 +1,10 @@
 // core/v1 namespaces over HTTP: list, get and create (what `kubectl create namespace x` sends).
 // Namespaces are cluster-scoped and carry no Lease semantics, so the forbidden tokens (which only
 // lose access to Leases) may use them; watch, update, patch and delete answer 405 (see the registry).
-import { parseYaml } from '../decode/yaml.js';
+import { parseText } from '../decode/parse-pool.js';
 import type { JsonValue } from '../json.js';
 import { isJsonObject } from '../json.js';
-import { parseBody } from '../operations/decode-body.js';
+import { parseFailureStatus } from '../operations/decode-body.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
@@ -19,22 +19,23 @@ import { sendJsonText, sendStatus } from '../http/respond.js';
 import { PROTOBUF_CONTENT_TYPE, decodeNamespaceProtobuf } from './namespace-protobuf.js';
 import { NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
 
-function parseNamespaceBody(text: string, type: string): Result<JsonValue, StatusError> {
-  if (type === 'application/yaml') {
-    const yaml = parseYaml(text);
-    return yaml.ok
-      ? ok(yaml.value.value)
-      : err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
-  }
-  if (type !== '' && type !== 'application/json') {
+async function parseNamespaceBody(text: string, type: string): Promise<Result<JsonValue, StatusError>> {
+  if (type !== '' && type !== 'application/json' && type !== 'application/yaml') {
     return err(
       unsupportedMediaType(
         `the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, ${PROTOBUF_CONTENT_TYPE}`,
       ),
     );
   }
-  const parsed = parseBody(text);
-  return parsed.ok ? ok(parsed.value.value) : parsed;
+  // Off the event loop when large (parse-pool.ts): any caller, even one refused Leases, may send one.
+  const format = type === 'application/yaml' ? 'yaml' : 'json';
+  const parsed = await parseText(text, format);
+  if (parsed.ok) return ok(parsed.value.value);
+  return err(
+    parseFailureStatus(parsed.error, (message) =>
+      badRequest(`couldn't get version/kind; ${format} parse error: ${message}`),
+    ),
+  );
 }
 
 /** The type check kube-apiserver's decoder makes before anything else looks at the object. */
@@ -54,7 +55,7 @@ function checkTypeMeta(value: JsonValue, text: string): Result<JsonValue, Status
   return ok(value);
 }
 
-function decodeNamespaceBody(bytes: Buffer, type: string): Result<JsonValue, StatusError> {
+async function decodeNamespaceBody(bytes: Buffer, type: string): Promise<Result<JsonValue, StatusError>> {
   if (type === PROTOBUF_CONTENT_TYPE) {
     const decoded = decodeNamespaceProtobuf(bytes);
     return decoded.ok
@@ -62,7 +63,7 @@ function decodeNamespaceBody(bytes: Buffer, type: string): Result<JsonValue, Sta
       : err(badRequest(`the body of the request was not a valid protobuf Namespace: ${decoded.error}`));
   }
   const text = bytes.toString('utf8');
-  const parsed = parseNamespaceBody(text, type);
+  const parsed = await parseNamespaceBody(text, type);
   return parsed.ok ? checkTypeMeta(parsed.value, text) : parsed;
 }
 
@@ -72,7 +73,7 @@ async function createNamespace(ctx: RequestContext): Promise<void> {
   const body = await readBodyBytes(ctx.req, ctx.res);
   if (!options.ok) return sendStatus(ctx.res, options.error);
   if (!body.ok) return sendStatus(ctx.res, body.error);
-  const typed = decodeNamespaceBody(body.value, contentType(ctx.req.headers['content-type']));
+  const typed = await decodeNamespaceBody(body.value, contentType(ctx.req.headers['content-type']));
   if (!typed.ok) return sendStatus(ctx.res, typed.error);
   const created = ctx.state.ops.namespaces.create(typed.value, options.value.dryRun);
   if (!created.ok) return sendStatus(ctx.res, created.error);

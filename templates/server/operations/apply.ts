@@ -22,6 +22,7 @@ import { decodeValue } from './decode-body.js';
 import { bindToRequest, checkUpdatePreconditions, metadataOf } from './identity.js';
 import type { PersistOutcome } from './persist.js';
 import { carryOver, persistCreate, persistUpdate } from './persist.js';
+import type { ApplyConfig } from './apply-body.js';
 import { parseApplyBody } from './apply-body.js';
 
 export interface ApplyOutcome extends PersistOutcome {
@@ -46,8 +47,8 @@ export function applyLease(
   bodyText: string,
   force: boolean,
   options: WriteOptions,
+  parsed: ApplyConfig = parseApplyBody(bodyText),
 ): Result<ApplyOutcome, StatusError> {
-  const parsed = parseApplyBody(bodyText);
   if (!parsed.ok) return parsed;
   const raw = parsed.value.value;
   if (!isJsonObject(raw)) return err(badRequest('error decoding patch: the applied configuration must be an object'));

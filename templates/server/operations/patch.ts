@@ -10,8 +10,7 @@ import { goValue } from '../patch/go-format.js';
 import { jsonPatchStrictErrors, mapPatchStrictErrors } from '../patch/patch-strict.js';
 import { jsonPatchedJson, mergePatchedJson } from '../patch/patched-json.js';
 import { decodeLease } from '../decode/decode-lease.js';
-import type { ParsedJson } from '../decode/json-parser.js';
-import { parseJsonStrict } from '../decode/json-parser.js';
+import type { ParsedText } from '../decode/parse-text.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { typedJson } from '../serialize.js';
@@ -51,14 +50,14 @@ function patchDocument(type: NonApplyPatchType, current: JsonValue, patch: JsonV
  * The value kube-apiserver quotes in an Invalid `patch` cause: the patched object's JSON for JSON and merge
  * patches (string(patchedObjJS)), the decoded patch map as Go prints it for strategic merge patches.
  */
-function patchCauseValue(type: NonApplyPatchType, patched: JsonValue, patch: ParsedJson): string {
+function patchCauseValue(type: NonApplyPatchType, patched: JsonValue, patch: ParsedText): string {
   switch (type) {
     case 'json':
       return jsonPatchedJson(patched, Array.isArray(patch.value) ? patch.value : []);
     case 'merge':
       return mergePatchedJson(patched, patch.value);
     case 'strategic':
-      return goValue(patch.value, patch.numbers);
+      return goValue(patch.value, patch.numbers ?? new Map<string, string>());
   }
 }
 
@@ -72,7 +71,7 @@ function undecodablePatch(type: NonApplyPatchType, mode: FieldValidation, messag
 }
 
 /** The strict errors of the patch itself (Strict and Warn only), or its 400. */
-function patchStrictErrors(type: NonApplyPatchType, patch: ParsedJson): Result<string[], StatusError> {
+function patchStrictErrors(type: NonApplyPatchType, patch: ParsedText): Result<string[], StatusError> {
   if (type !== 'json') return ok(mapPatchStrictErrors(patch.duplicates));
   const errors = jsonPatchStrictErrors(patch.value, patch.duplicates);
   return errors.ok ? errors : err(badRequest(`error decoding patch: ${errors.error}`));
@@ -87,13 +86,13 @@ export function patchLease(
   namespace: string,
   name: string,
   type: NonApplyPatchType,
-  patchText: string,
+  /** The patch body as the JSON parser read it (parse-pool.ts), or its syntax error. */
+  parsed: Result<ParsedText, string>,
   options: WriteOptions,
 ): Result<PatchOutcome, StatusError> {
   const existing = ctx.store.get(storeKey(namespace, name));
   if (existing === undefined) return err(notFound(name, ctx.resource));
   const mode = options.fieldValidation;
-  const parsed = parseJsonStrict(patchText);
   if (!parsed.ok) return err(undecodablePatch(type, mode, parsed.error));
   const patch = parsed.value;
   const patchErrors = mode === 'Ignore' ? ok([]) : patchStrictErrors(type, patch);

@@ -1,8 +1,9 @@
-import { parseYaml } from '../../decode/yaml.js';
+import { parseText } from '../../decode/parse-pool.js';
+import { parseApplyBodyAsync } from '../../operations/apply-body.js';
 import { applyLease } from '../../operations/apply.js';
 import { createLease } from '../../operations/create.js';
 import type { ParsedBody } from '../../operations/decode-body.js';
-import { decodeValue, parseBody } from '../../operations/decode-body.js';
+import { decodeValue, parseFailureStatus } from '../../operations/decode-body.js';
 import type { NonApplyPatchType } from '../../operations/patch.js';
 import { patchLease } from '../../operations/patch.js';
 import { updateLease } from '../../operations/update.js';
@@ -34,13 +35,16 @@ function unknownFormat(accepted: string): StatusError {
 }
 
 /** Parses a create/replace body; a missing Content-Type is read as JSON, as most test clients expect. */
-function parseObjectBody(text: string, type: string): Result<ParsedBody, StatusError> {
-  if (type === 'application/yaml') {
-    const yaml = parseYaml(text);
-    return yaml.ok ? ok(yaml.value) : err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
-  }
-  if (type === '' || type === 'application/json') return parseBody(text);
-  return err(unknownFormat(BODY_TYPES));
+async function parseObjectBody(text: string, type: string): Promise<Result<ParsedBody, StatusError>> {
+  const format = type === 'application/yaml' ? 'yaml' : type === '' || type === 'application/json' ? 'json' : undefined;
+  if (format === undefined) return err(unknownFormat(BODY_TYPES));
+  const parsed = await parseText(text, format);
+  if (parsed.ok) return parsed;
+  return err(
+    parseFailureStatus(parsed.error, (message) =>
+      badRequest(`couldn't get version/kind; ${format === 'yaml' ? 'yaml' : 'json'} parse error: ${message}`),
+    ),
+  );
 }
 
 async function readWrite(
@@ -66,7 +70,7 @@ async function decodeObjectWrite(
   const { options, body } = await readWrite(ctx, kind, false);
   if (!options.ok) return options;
   if (!body.ok) return body;
-  const parsed = parseObjectBody(body.value, contentType(ctx.req.headers['content-type']));
+  const parsed = await parseObjectBody(body.value, contentType(ctx.req.headers['content-type']));
   if (!parsed.ok) return parsed;
   const decoded = decodeValue(
     parsed.value.value,
@@ -75,6 +79,7 @@ async function decodeObjectWrite(
     options.value.fieldValidation,
     parsed.value.numbers,
     ctx.state.ops.resource,
+    parsed.value.duplicateLines,
   );
   if (!decoded.ok) return decoded;
   return ok({ options: options.value, lease: decoded.value.lease, headers: warningHeaders(decoded.value.warnings) });
@@ -114,7 +119,9 @@ export async function servePatch(ctx: RequestContext, namespace: string, name: s
   if (!body.ok) return sendStatus(ctx.res, body.error);
   const ops = ctx.state.ops;
   if (isApply) {
-    const applied = applyLease(ops, namespace, name, body.value, options.value.force, options.value);
+    const config = await parseApplyBodyAsync(body.value);
+    if (!config.ok) return sendStatus(ctx.res, config.error);
+    const applied = applyLease(ops, namespace, name, body.value, options.value.force, options.value, config);
     if (!applied.ok) return sendStatus(ctx.res, applied.error);
     return sendJsonText(
       ctx.res,
@@ -123,7 +130,12 @@ export async function servePatch(ctx: RequestContext, namespace: string, name: s
       warningHeaders(applied.value.warnings),
     );
   }
-  const patched = patchLease(ops, namespace, name, patchType, body.value, options.value);
+  // A syntax error is worded per patch type by patchLease; the worker's own failures answer here.
+  const parsed = await parseText(body.value, 'json');
+  if (!parsed.ok && parsed.error.kind !== 'syntax')
+    return sendStatus(ctx.res, parseFailureStatus(parsed.error, badRequest));
+  const patch = parsed.ok ? parsed : err(parsed.error.kind === 'syntax' ? parsed.error.message : '');
+  const patched = patchLease(ops, namespace, name, patchType, patch, options.value);
   if (!patched.ok) return sendStatus(ctx.res, patched.error);
   sendJsonText(ctx.res, 200, typedJson(patched.value.object, ops.resource), warningHeaders(patched.value.warnings));
 }
