@@ -72,16 +72,21 @@ export function truncateQuoted(text: string): string {
   return `${text.slice(0, end)}...(${text.length - end} more characters)`;
 }
 
+/** A field error's value as the Status quotes it: a long string is cut inside its quotes. */
+function quotedValue(value: FieldError['value']): string {
+  return typeof value === 'string' ? formatFieldValue(truncateQuoted(value)) : truncateQuoted(formatFieldValue(value));
+}
+
 export function fieldErrorBody(e: FieldError): string {
   switch (e.type) {
     case 'Invalid':
-      return `Invalid value: ${truncateQuoted(formatFieldValue(e.value))}${e.detail ? `: ${e.detail}` : ''}`;
+      return `Invalid value: ${quotedValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
     case 'Required':
       return `Required value${e.detail ? `: ${e.detail}` : ''}`;
     case 'Forbidden':
       return `Forbidden${e.detail ? `: ${e.detail}` : ''}`;
     case 'NotSupported':
-      return `Unsupported value: ${truncateQuoted(formatFieldValue(e.value))}: supported values: ${(e.supported ?? []).map((s) => JSON.stringify(s)).join(', ')}`;
+      return `Unsupported value: ${quotedValue(e.value)}: supported values: ${(e.supported ?? []).map((s) => JSON.stringify(s)).join(', ')}`;
     case 'TooLong':
       return `Too long: ${e.detail ?? 'value is too long'}`;
   }

@@ -3,7 +3,7 @@
 // hand-written here is only that conversion's Kubernetes behaviour: string keys, duplicate keys
 // reported like the JSON path (last one wins), plain JSON values with "__proto__" as own data.
 import type { Document, Node, ParsedNode, Tags } from 'yaml';
-import { isAlias, isMap, isNode, isScalar, isSeq, parseAllDocuments } from 'yaml';
+import { isAlias, isMap, isNode, isScalar, isSeq, parseAllDocuments, visit } from 'yaml';
 import type { ParsedJson } from './json-parser.js';
 import { parseJsonStrict } from './json-parser.js';
 import type { JsonObject, JsonValue } from '../json.js';
@@ -68,6 +68,22 @@ function goKey(node: unknown): string {
   return JSON.stringify(String(node));
 }
 
+/**
+ * Each alias's target: the last node before it that defines its anchor (anchors may be redefined), found by
+ * walking the document once in order.
+ */
+function aliasTargets(doc: Document.Parsed): Map<Node, Node> {
+  const anchors = new Map<string, Node>();
+  const targets = new Map<Node, Node>();
+  visit(doc, (_key, node) => {
+    if (isAlias(node)) {
+      const target = anchors.get(node.source);
+      if (target !== undefined) targets.set(node, target);
+    } else if (isNode(node) && node.anchor !== undefined) anchors.set(node.anchor, node);
+  });
+  return targets;
+}
+
 class Converter {
   readonly duplicates: string[] = [];
   readonly duplicateLines: string[] = [];
@@ -76,10 +92,15 @@ class Converter {
   /** The alias targets being expanded, to refuse one that contains itself as go-yaml does. */
   private readonly expanding = new Set<Node>();
 
+  /** Every alias's anchored node, found in one pass (Alias.resolve searches the whole document per alias). */
+  private readonly targets: Map<Node, Node>;
+
   constructor(
-    private readonly doc: Document.Parsed,
+    doc: Document.Parsed,
     private readonly lineStarts: number[],
-  ) {}
+  ) {
+    this.targets = aliasTargets(doc);
+  }
 
   private fail(node: Node | undefined, message: string): never {
     throw new YamlFailure(`line ${lineOfOffset(node?.range?.[0] ?? 0, this.lineStarts)}: ${message}`);
@@ -114,7 +135,7 @@ class Converter {
   }
 
   private resolve(node: Node): Node {
-    const target = isAlias(node) ? node.resolve(this.doc) : undefined;
+    const target = this.targets.get(node);
     if (target === undefined) return this.fail(node, 'unknown anchor referenced');
     return target;
   }
