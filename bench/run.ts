@@ -1,5 +1,6 @@
 import { benchBundleSize } from './bundle-size.bench.js';
 import { benchGenerate } from './generate.bench.js';
+import { benchHostileBody } from './hostile-body.bench.js';
 import { benchInformerScale } from './informer-scale.bench.js';
 import { benchLeaderElection } from './leader-election.bench.js';
 import { benchPackageSize } from './package-size.bench.js';
@@ -28,6 +29,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   'tls-reads': benchTlsReads,
   'leader-election': benchLeaderElection,
   'informer-scale': benchInformerScale,
+  'hostile-body': benchHostileBody,
 };
 
 const args = process.argv.slice(2);

@@ -42,7 +42,7 @@ async function parseObjectBody(text: string, type: string): Promise<Result<Parse
   if (parsed.ok) return parsed;
   return err(
     parseFailureStatus(parsed.error, (message) =>
-      badRequest(`couldn't get version/kind; ${format === 'yaml' ? 'yaml' : 'json'} parse error: ${message}`),
+      badRequest(`couldn't get version/kind; ${format} parse error: ${message}`),
     ),
   );
 }
