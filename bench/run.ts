@@ -1,6 +1,7 @@
 import { benchBundleSize } from './bundle-size.bench.js';
 import { benchCandidateFlood } from './candidate-flood.bench.js';
 import { benchGenerate } from './generate.bench.js';
+import { benchHostileBody } from './hostile-body.bench.js';
 import { benchInformerScale } from './informer-scale.bench.js';
 import { benchLeaderElection } from './leader-election.bench.js';
 import { benchPackageSize } from './package-size.bench.js';
@@ -30,6 +31,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   'leader-election': benchLeaderElection,
   'informer-scale': benchInformerScale,
   'candidate-flood': benchCandidateFlood,
+  'hostile-body': benchHostileBody,
 };
 
 const args = process.argv.slice(2);

@@ -52,6 +52,7 @@ describe('JSON parser', () => {
       value: {
         value: { a: { b: 2 }, l: [{ x: 'é\n' }], n: -150, t: true, z: null },
         duplicates: ['a.b', 'l[0].x'],
+        duplicateOffsets: [12, 31],
         numbers: new Map([['n', '-1.5e2']]),
       },
     });
@@ -91,6 +92,7 @@ describe('YAML reader', () => {
       ok: true,
       value: {
         duplicates: [],
+        duplicateLines: [],
         value: {
           apiVersion: 'coordination.k8s.io/v1',
           kind: 'Lease',
@@ -112,6 +114,24 @@ describe('YAML reader', () => {
     // Anchors are plain YAML that go-yaml resolves; custom tags are refused.
     expect(parseYaml('a: &anchor 1\nb: *anchor\n')).toMatchObject({ ok: true, value: { value: { a: 1, b: 1 } } });
     expect(parseYaml('a: !custom 1').ok).toBe(false);
+  });
+
+  it('resolves an alias to the last anchor of its name before it, and refuses an anchor containing itself (go-yaml v2)', () => {
+    expect(parseYaml('a: &x 1\nb: *x\nc: &x 2\nd: *x\n')).toMatchObject({
+      ok: true,
+      value: { value: { a: 1, b: 1, c: 2, d: 2 } },
+    });
+    expect(parseYaml('a: &a [1, *a]\n')).toEqual({ ok: false, error: "yaml: anchor 'a' value contains itself" });
+  });
+
+  it('words duplicate keys as go-yaml (line of the repeated key, %#v of the key), JSON read as YAML alike', () => {
+    const yaml = parseYaml('a: 1\nb:\n  c: 1\n  c: 2\n1: x\n1: y\n');
+    expect(yaml.ok && yaml.value.duplicateLines).toEqual([
+      'line 4: key "c" already set in map',
+      'line 6: key 1 already set in map',
+    ]);
+    const json = parseYaml('{"a":1,\n "a.b":2,\n "a.b":3}');
+    expect(json.ok && json.value.duplicateLines).toEqual(['line 3: key "a.b" already set in map']);
   });
 });
 
