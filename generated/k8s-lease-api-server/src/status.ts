@@ -58,16 +58,38 @@ export function formatFieldValue(value: JsonValue | string[] | undefined): strin
   return String(value);
 }
 
+/**
+ * The longest rendering of a value (or object name) a Status quotes. apimachinery quotes values whole
+ * (field.Error.ErrorBody has no limit), so a 3 MiB invalid name or patch comes back four to six times
+ * over, a 12–30 MB reply. This server deliberately cuts longer renderings and says so, bounding every
+ * such reply; values up to this length, every value a real object can hold, read exactly as upstream.
+ */
+export const MAX_QUOTED_VALUE_CHARS: number = 4096;
+
+/** `text` cut to MAX_QUOTED_VALUE_CHARS (never inside a surrogate pair), with how much was left out. */
+export function truncateQuoted(text: string): string {
+  if (text.length <= MAX_QUOTED_VALUE_CHARS) return text;
+  let end = MAX_QUOTED_VALUE_CHARS;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}...(${text.length - end} more characters)`;
+}
+
+/** A field error's value as the Status quotes it: a long string is cut inside its quotes. */
+function quotedValue(value: FieldError['value']): string {
+  return typeof value === 'string' ? formatFieldValue(truncateQuoted(value)) : truncateQuoted(formatFieldValue(value));
+}
+
 export function fieldErrorBody(e: FieldError): string {
   switch (e.type) {
     case 'Invalid':
-      return `Invalid value: ${e.rendered ?? formatFieldValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
+      return `Invalid value: ${e.rendered ?? quotedValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
     case 'Required':
       return `Required value${e.detail ? `: ${e.detail}` : ''}`;
     case 'Forbidden':
       return `Forbidden${e.detail ? `: ${e.detail}` : ''}`;
     case 'NotSupported':
-      return `Unsupported value: ${formatFieldValue(e.value)}: supported values: ${(e.supported ?? []).map((s) => JSON.stringify(s)).join(', ')}`;
+      return `Unsupported value: ${quotedValue(e.value)}: supported values: ${(e.supported ?? []).map((s) => JSON.stringify(s)).join(', ')}`;
     case 'TooLong':
       return `Too long: ${e.detail ?? 'value is too long'}`;
   }
@@ -83,12 +105,13 @@ function aggregate(messages: string[]): string {
 
 export function invalid(name: string, errors: FieldError[], qualifiedKind: string = QUALIFIED_KIND): StatusError {
   const [kind = '', group = ''] = splitQualified(qualifiedKind);
+  const shownName = truncateQuoted(name);
   return {
     code: 422,
     reason: 'Invalid',
-    message: `${qualifiedKind} ${JSON.stringify(name)} is invalid: ${aggregate(errors.map(fieldErrorMessage))}`,
+    message: `${qualifiedKind} ${JSON.stringify(shownName)} is invalid: ${aggregate(errors.map(fieldErrorMessage))}`,
     details: {
-      name,
+      name: shownName,
       group,
       kind,
       causes: errors.map((e) => ({ reason: CAUSE_REASONS[e.type], message: fieldErrorBody(e), field: e.field })),
@@ -276,4 +299,33 @@ function detailsObject(details: StatusDetails): JsonObject {
   }
   if (details.retryAfterSeconds !== undefined) out['retryAfterSeconds'] = details.retryAfterSeconds;
   return out;
+}
+
+/**
+ * A patch whose result does not decode (or decodes with strict errors under fieldValidation=Strict):
+ * NewInvalid(schema.GroupKind{}, "", field.Invalid(field.NewPath("patch"), value, detail)) in patch.go, so the
+ * kind and name are empty ("" is invalid) and the details hold only the cause.
+ */
+export function invalidPatch(value: string, detail: string): StatusError {
+  const error: FieldError = { type: 'Invalid', field: 'patch', value, detail };
+  return {
+    code: 422,
+    reason: 'Invalid',
+    message: ` "" is invalid: ${fieldErrorMessage(error)}`,
+    details: { causes: [{ reason: CAUSE_REASONS.Invalid, message: fieldErrorBody(error), field: 'patch' }] },
+  };
+}
+
+/**
+ * NewGenericServerResponse(422, "", schema.GroupResource{}, "", message, 0, false), which kube-apiserver
+ * answers when the patch library fails (a JSON patch test, a missing path): the library's message is dropped
+ * for the generic one and the details stay empty.
+ */
+export function unprocessableGeneric(): StatusError {
+  return {
+    code: 422,
+    reason: 'Invalid',
+    message: 'the server rejected our request due to an error in our request',
+    details: {},
+  };
 }

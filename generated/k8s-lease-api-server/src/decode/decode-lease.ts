@@ -156,12 +156,16 @@ export function checkTypeMeta(body: JsonObject, resource: ResourceInfo = LEASE_R
   });
 }
 
-/** Decodes a parsed body into a Lease; the error string is the full 400 message. */
+/**
+ * Decodes a parsed body into a Lease; the error string is the full 400 message. With `bare`, a field's
+ * decoding error is the decoder's own text, as a patched object's is (patch.go quotes err.Error()).
+ */
 export function decodeLease(
   value: JsonValue,
   schema: ObjectSchema,
   numbers: ReadonlyMap<string, string> = new Map(),
   resource: ResourceInfo = LEASE_RESOURCE,
+  bare = false,
 ): Result<DecodedLease, string> {
   if (!isJsonObject(value)) {
     return err(
@@ -175,7 +179,7 @@ export function decodeLease(
     const object = decoder.decodeObject(value, schema, schema.goName, '');
     return ok({ object, unknownFields: decoder.unknown });
   } catch (e) {
-    if (e instanceof DecodeFailure) return err(cannotHandlePrefix(resource) + e.message);
+    if (e instanceof DecodeFailure) return err(bare ? e.message : cannotHandlePrefix(resource) + e.message);
     throw e;
   }
 }

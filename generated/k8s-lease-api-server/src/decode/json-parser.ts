@@ -13,6 +13,8 @@ export interface ParsedJson {
   value: JsonValue;
   /** Paths such as "spec.holderIdentity" of keys that appeared more than once (the last one wins). */
   duplicates: string[];
+  /** Where each repeated key (of `duplicates`, in order) starts in the text: YAML reports them by line. */
+  duplicateOffsets: number[];
   /**
    * Literal text of numbers, by path, whose text is not a plain integer ("1e3", "1.0", "99999999999999999999"):
    * Go decodes an integer field with strconv.ParseInt on that text, so the decoder must see it.
@@ -42,6 +44,7 @@ class Parser {
   private pos = 0;
   private depth = 0;
   readonly duplicates: string[] = [];
+  readonly duplicateOffsets: number[] = [];
   readonly numbers: Map<string, string> = new Map();
 
   constructor(private readonly text: string) {}
@@ -176,6 +179,7 @@ class Parser {
     for (;;) {
       this.skipWhitespace();
       if (this.text[this.pos] !== '"') this.fail('looking for beginning of object key string');
+      const keyStart = this.pos;
       const key = this.parseString();
       this.skipWhitespace();
       if (this.text[this.pos] !== ':') this.fail('after object key');
@@ -185,7 +189,10 @@ class Parser {
       // A repeated key's earlier number must not outlive the value that replaces it.
       this.numbers.delete(childPath);
       const value = this.parseValue(childPath, 'looking for beginning of value');
-      if (Object.hasOwn(out, key)) this.duplicates.push(childPath);
+      if (Object.hasOwn(out, key)) {
+        this.duplicates.push(childPath);
+        this.duplicateOffsets.push(keyStart);
+      }
       setOwn(out, key, value);
       this.skipWhitespace();
       const next = this.text[this.pos];
@@ -231,7 +238,12 @@ export function parseJsonStrict(text: string): Result<ParsedJson, string> {
   const parser = new Parser(text);
   try {
     const value = parser.parseDocument();
-    return ok({ value, duplicates: parser.duplicates, numbers: parser.numbers });
+    return ok({
+      value,
+      duplicates: parser.duplicates,
+      duplicateOffsets: parser.duplicateOffsets,
+      numbers: parser.numbers,
+    });
   } catch (e) {
     if (e instanceof SyntaxFailure) return err(e.message);
     throw e;

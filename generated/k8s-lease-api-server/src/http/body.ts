@@ -49,12 +49,22 @@ export async function readBody(req: IncomingMessage, res: ServerResponse): Promi
   return bytes.ok ? ok(bytes.value.toString('utf8')) : bytes;
 }
 
-function closeAfterReply(req: IncomingMessage, res: ServerResponse): void {
-  // Not res.shouldKeepAlive = false: Node would then destroy the socket right after the reply, while the
-  // client is still sending, and the reset can reach the client before it reads the 413.
-  res.once('finish', () => {
+/**
+ * Go's net/http answers a request whose body it will not finish reading with `Connection: close`
+ * (server.go: closeAfterReply), so a keep-alive client does not send its next request on a connection
+ * about to close. Node also reads that header as "close after this reply", but would close the socket
+ * the moment the reply is flushed, while the client may still be sending: the kernel then resets the
+ * connection and the client can lose the 413. So this connection closes as Go's closeWriteAndWait
+ * does instead: half-closed once the reply is flushed, what the client still sends read and dropped
+ * for rstAvoidanceDelay, then destroyed.
+ */
+export function closeAfterReply(req: IncomingMessage, res: ServerResponse): void {
+  const socket = req.socket;
+  if (!res.headersSent) res.setHeader('Connection', 'close');
+  socket.destroySoon = (): void => {
     req.resume();
-    req.socket.end();
-    setTimeout(() => req.socket.destroy(), DISCARD_MS).unref();
-  });
+    socket.resume();
+    socket.end();
+    setTimeout(() => socket.destroy(), DISCARD_MS).unref();
+  };
 }

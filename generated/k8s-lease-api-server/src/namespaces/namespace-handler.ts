@@ -2,10 +2,10 @@
 // core/v1 namespaces over HTTP: list, get and create (what `kubectl create namespace x` sends).
 // Namespaces are cluster-scoped and carry no Lease semantics, so the forbidden tokens (which only
 // lose access to Leases) may use them; watch, update, patch and delete answer 405 (see the registry).
-import { parseYaml } from '../decode/yaml.js';
+import { parseText } from '../decode/parse-pool.js';
 import type { JsonValue } from '../json.js';
 import { isJsonObject } from '../json.js';
-import { parseBody } from '../operations/decode-body.js';
+import { parseFailureStatus } from '../operations/decode-body.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
@@ -28,15 +28,15 @@ import { NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
 const NAMESPACE_TYPE_META: TypeMeta = { apiVersion: 'v1', kind: NAMESPACE_KIND };
 const NAMESPACE_TYPE: TargetType = { group: '', version: 'v1', kind: NAMESPACE_KIND, internalPackage: 'core' };
 
-function parseNamespaceBody(text: string, type: InputFormat): Result<JsonValue, StatusError> {
-  if (type === 'yaml') {
-    const yaml = parseYaml(text);
-    return yaml.ok
-      ? ok(yaml.value.value)
-      : err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
-  }
-  const parsed = parseBody(text);
-  return parsed.ok ? ok(parsed.value.value) : parsed;
+async function parseNamespaceBody(text: string, format: 'json' | 'yaml'): Promise<Result<JsonValue, StatusError>> {
+  // Off the event loop when large (parse-pool.ts): any caller, even one refused Leases, may send one.
+  const parsed = await parseText(text, format);
+  if (parsed.ok) return ok(parsed.value.value);
+  return err(
+    parseFailureStatus(parsed.error, (message) =>
+      badRequest(`couldn't get version/kind; ${format} parse error: ${message}`),
+    ),
+  );
 }
 
 /**
@@ -51,14 +51,17 @@ function checkTypeMeta(value: JsonValue): Result<JsonValue, StatusError> {
   return ok({ ...value, kind: NAMESPACE_KIND, apiVersion: 'v1' });
 }
 
-function decodeNamespaceBody(bytes: Buffer, type: InputFormat | undefined): Result<JsonValue, StatusError> {
+async function decodeNamespaceBody(
+  bytes: Buffer,
+  type: InputFormat | undefined,
+): Promise<Result<JsonValue, StatusError>> {
   if (type === undefined) return err(unknownFormat());
   if (type === 'protobuf') {
     const decoded = decodeNamespaceProtobuf(bytes);
     return decoded.ok ? ok(decoded.value.value) : decoded;
   }
   const text = bytes.toString('utf8');
-  const parsed = parseNamespaceBody(text, type);
+  const parsed = await parseNamespaceBody(text, type);
   return parsed.ok ? checkTypeMeta(parsed.value) : parsed;
 }
 
@@ -68,7 +71,7 @@ async function createNamespace(ctx: RequestContext): Promise<void> {
   const body = await readBodyBytes(ctx.req, ctx.res);
   if (!options.ok) return sendStatus(ctx.res, options.error);
   if (!body.ok) return sendStatus(ctx.res, body.error);
-  const typed = decodeNamespaceBody(body.value, inputFormat(ctx.req.headers['content-type']));
+  const typed = await decodeNamespaceBody(body.value, inputFormat(ctx.req.headers['content-type']));
   if (!typed.ok) return sendStatus(ctx.res, typed.error);
   const created = ctx.state.ops.namespaces.create(typed.value, options.value.dryRun);
   if (!created.ok) return sendStatus(ctx.res, created.error);

@@ -20,6 +20,7 @@ import { decodeValue } from './decode-body.js';
 import { bindToRequest, checkUpdatePreconditions, metadataOf } from './identity.js';
 import type { PersistOutcome } from './persist.js';
 import { carryOver, persistCreate, persistUpdate } from './persist.js';
+import type { ApplyConfig } from './apply-body.js';
 import { parseApplyBody } from './apply-body.js';
 
 export interface ApplyOutcome extends PersistOutcome {
@@ -47,10 +48,9 @@ function failureStatus(failure: ApplyFailure): StatusError {
 /** Parses the body and runs the checks that precede decoding it into the resource's type. */
 function readConfiguration(
   ctx: OperationContext,
-  bodyText: string,
+  parsed: ApplyConfig,
   now: string,
 ): Result<{ raw: JsonObject; duplicates: string[] }, StatusError> {
-  const parsed = parseApplyBody(bodyText);
   if (!parsed.ok) return parsed;
   const value = parsed.value.value;
   // applyPatcher unmarshals the body into a map: null leaves it empty, anything else but an object fails.
@@ -73,9 +73,10 @@ export function applyLease(
   bodyText: string,
   force: boolean,
   options: WriteOptions,
+  parsed: ApplyConfig = parseApplyBody(bodyText),
 ): Result<ApplyOutcome, StatusError> {
   const now = formatTime(ctx.now());
-  const read = readConfiguration(ctx, bodyText, now);
+  const read = readConfiguration(ctx, parsed, now);
   if (!read.ok) return read;
   const { raw, duplicates } = read.value;
   const decoded = decodeValue(raw, duplicates, ctx.schema, options.fieldValidation, undefined, ctx.resource);

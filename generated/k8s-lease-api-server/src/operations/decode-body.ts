@@ -10,7 +10,8 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { ObjectSchema } from '../schema/field-schema.js';
 import type { StatusError } from '../status.js';
-import { badRequest } from '../status.js';
+import { badRequest, internalError, tooManyRequests } from '../status.js';
+import type { ParseFailure } from '../decode/parse-pool.js';
 import type { DecodedLease } from '../decode/decode-lease.js';
 import type { FieldValidation } from './context.js';
 
@@ -19,13 +20,50 @@ export interface DecodedBody {
   warnings: string[];
 }
 
-/** A parsed body: YAML bodies carry no number literals (go-yaml has already resolved them to numbers). */
-export type ParsedBody = Omit<ParsedJson, 'numbers'> & Partial<Pick<ParsedJson, 'numbers'>>;
+/**
+ * A parsed body. YAML bodies carry no number literals (go-yaml has already resolved them to numbers) and
+ * report their repeated keys as go-yaml does (`duplicateLines`), since kube-apiserver checks a YAML body's
+ * duplicates with YAMLToJSONStrict rather than in the JSON decoder.
+ */
+export interface ParsedBody {
+  value: JsonValue;
+  duplicates: string[];
+  numbers?: ReadonlyMap<string, string>;
+  duplicateLines?: string[];
+}
 
 export function parseBody(text: string): Result<ParsedJson, StatusError> {
   const parsed = parseJsonStrict(text);
   if (!parsed.ok) return err(badRequest(`couldn't get version/kind; json parse error: ${parsed.error}`));
   return ok(parsed.value);
+}
+
+/** sigs.k8s.io/yaml's error for duplicate keys: go-yaml's unmarshal errors, one line each, under its prefix. */
+const YAML_STRICT_PREFIX = 'error converting YAML to JSON: yaml: unmarshal errors:\n';
+
+/**
+ * The strict decoding errors of a body in the order kube-apiserver's serializer lists them
+ * (runtime/serializer/json Serializer.unmarshal): a YAML body's duplicate keys first, then the JSON
+ * decoder's unknown (and, for JSON, duplicate) fields.
+ */
+export function strictErrors(unknown: string[], duplicates: string[], duplicateLines?: string[]): string[] {
+  const unknownErrors = unknown.map((f) => `unknown field ${JSON.stringify(f)}`);
+  if (duplicateLines === undefined)
+    return [...unknownErrors, ...duplicates.map((f) => `duplicate field ${JSON.stringify(f)}`)];
+  const yaml = duplicateLines.length === 0 ? [] : [`${YAML_STRICT_PREFIX}  ${duplicateLines.join('\n  ')}`];
+  return [...yaml, ...unknownErrors];
+}
+
+/** handlers/rest.go addStrictDecodingWarnings: one warning per error, a YAML error split into its lines. */
+export function strictWarnings(errors: string[]): string[] {
+  return errors.flatMap((e) =>
+    e.startsWith(YAML_STRICT_PREFIX)
+      ? e
+          .slice(YAML_STRICT_PREFIX.length)
+          .split('\n')
+          .map((line) => line.trim())
+      : [e],
+  );
 }
 
 /** Applies the fieldValidation directive to what the decoder dropped or saw twice. */
@@ -34,15 +72,13 @@ export function fieldValidationOutcome(
   duplicates: string[],
   mode: FieldValidation,
   resource: ResourceInfo = LEASE_RESOURCE,
+  duplicateLines?: string[],
 ): Result<string[], StatusError> {
-  const problems = [
-    ...unknown.map((f) => `unknown field ${JSON.stringify(f)}`),
-    ...duplicates.map((f) => `duplicate field ${JSON.stringify(f)}`),
-  ];
+  const problems = strictErrors(unknown, duplicates, duplicateLines);
   if (problems.length === 0 || mode === 'Ignore') return ok([]);
   if (mode === 'Strict')
     return err(badRequest(`${cannotHandlePrefix(resource)}strict decoding error: ${problems.join(', ')}`));
-  return ok(problems);
+  return ok(strictWarnings(problems));
 }
 
 export function decodeValue(
@@ -52,10 +88,11 @@ export function decodeValue(
   mode: FieldValidation,
   numbers: ReadonlyMap<string, string> = new Map(),
   resource: ResourceInfo = LEASE_RESOURCE,
+  duplicateLines?: string[],
 ): Result<DecodedBody, StatusError> {
   const decoded = decodeLease(value, schema, numbers, resource);
   if (!decoded.ok) return err(badRequest(decoded.error));
-  const outcome = fieldValidationOutcome(decoded.value.unknownFields, duplicates, mode, resource);
+  const outcome = fieldValidationOutcome(decoded.value.unknownFields, duplicates, mode, resource, duplicateLines);
   if (!outcome.ok) return outcome;
   return ok({ lease: decoded.value.object, warnings: outcome.value });
 }
@@ -68,4 +105,17 @@ export function decodeBody(
   const parsed = parseBody(text);
   if (!parsed.ok) return parsed;
   return decodeValue(parsed.value.value, parsed.value.duplicates, schema, mode, parsed.value.numbers);
+}
+
+/** The Status for a body that did not parse; `syntax` words a parser error as the calling handler does. */
+export function parseFailureStatus(failure: ParseFailure, syntax: (message: string) => StatusError): StatusError {
+  switch (failure.kind) {
+    case 'syntax':
+      return syntax(failure.message);
+    case 'busy':
+      // As kube-apiserver's max-in-flight filter answers when its queue is full.
+      return tooManyRequests(1);
+    case 'failed':
+      return internalError(`the request body could not be decoded: ${failure.message}`);
+  }
 }

@@ -4,6 +4,12 @@
 export interface PatchError {
   code: 400 | 413 | 422;
   message: string;
+  /**
+   * For a 422: true when the patch applied but its result does not decode, which kube-apiserver reports as an
+   * Invalid `patch` field (patch.go applyPatchToCurrentObject); otherwise the patch library's failure, which it
+   * answers with NewGenericServerResponse(422) and a generic message.
+   */
+  undecodable?: boolean;
 }
 
 export function patchBadRequest(message: string): PatchError {
@@ -16,4 +22,8 @@ export function patchTooLarge(message: string): PatchError {
 
 export function patchUnprocessable(message: string): PatchError {
   return { code: 422, message };
+}
+
+export function patchUndecodable(message: string): PatchError {
+  return { code: 422, message, undecodable: true };
 }

@@ -1,9 +1,10 @@
 // Copied by lease-api-generator from templates/server/http/handlers/write.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-import { parseYaml } from '../../decode/yaml.js';
+import { parseText } from '../../decode/parse-pool.js';
+import { parseApplyBodyAsync } from '../../operations/apply-body.js';
 import { applyLease } from '../../operations/apply.js';
 import { createLease } from '../../operations/create.js';
 import type { ParsedBody } from '../../operations/decode-body.js';
-import { decodeValue, parseBody } from '../../operations/decode-body.js';
+import { decodeValue, parseFailureStatus } from '../../operations/decode-body.js';
 import type { NonApplyPatchType } from '../../operations/patch.js';
 import { patchLease } from '../../operations/patch.js';
 import { updateLease } from '../../operations/update.js';
@@ -31,22 +32,23 @@ const PATCH_TYPES: Record<string, NonApplyPatchType | 'apply'> = {
 };
 
 /** Parses a create/replace body; a missing Content-Type is read as JSON, as most test clients expect. */
-function parseObjectBody(
+async function parseObjectBody(
   bytes: Buffer,
   type: InputFormat | undefined,
   ctx: RequestContext,
-): Result<ParsedBody, StatusError> {
+): Promise<Result<ParsedBody, StatusError>> {
   if (type === undefined) return err(unknownFormat());
   if (type === 'protobuf') {
     const decoded = decodeResourceBody(bytes, ctx.state.ops.resource);
     return decoded.ok ? ok({ value: decoded.value.value, duplicates: [], numbers: decoded.value.numbers }) : decoded;
   }
-  const text = bytes.toString('utf8');
-  if (type === 'yaml') {
-    const yaml = parseYaml(text);
-    return yaml.ok ? ok(yaml.value) : err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
-  }
-  return parseBody(text);
+  const parsed = await parseText(bytes.toString('utf8'), type);
+  if (parsed.ok) return parsed;
+  return err(
+    parseFailureStatus(parsed.error, (message) =>
+      badRequest(`couldn't get version/kind; ${type} parse error: ${message}`),
+    ),
+  );
 }
 
 async function readWrite(
@@ -74,7 +76,7 @@ async function decodeObjectWrite(
   if (!options.ok) return options;
   if (!body.ok) return body;
   const format = inputFormat(ctx.req.headers['content-type']);
-  const parsed = parseObjectBody(body.value, format, ctx);
+  const parsed = await parseObjectBody(body.value, format, ctx);
   if (!parsed.ok) return parsed;
   const decoded = decodeValue(
     parsed.value.value,
@@ -84,6 +86,7 @@ async function decodeObjectWrite(
     format === 'protobuf' ? 'Ignore' : options.value.fieldValidation,
     parsed.value.numbers,
     ctx.state.ops.resource,
+    parsed.value.duplicateLines,
   );
   if (!decoded.ok) return decoded;
   return ok({ options: options.value, lease: decoded.value.lease, headers: warningHeaders(decoded.value.warnings) });
@@ -126,7 +129,9 @@ export async function servePatch(ctx: RequestContext, namespace: string, name: s
   const ops = ctx.state.ops;
   const text = body.value.toString('utf8');
   if (isApply) {
-    const applied = applyLease(ops, namespace, name, text, options.value.force, options.value);
+    const config = await parseApplyBodyAsync(text);
+    if (!config.ok) return sendStatus(ctx.res, config.error);
+    const applied = applyLease(ops, namespace, name, text, options.value.force, options.value, config);
     if (!applied.ok) return sendStatus(ctx.res, applied.error);
     return sendObject(
       ctx.res,
@@ -136,7 +141,12 @@ export async function servePatch(ctx: RequestContext, namespace: string, name: s
       warningHeaders(applied.value.warnings),
     );
   }
-  const patched = patchLease(ops, namespace, name, patchType, text, options.value);
+  // A syntax error is worded per patch type by patchLease; the worker's own failures answer here.
+  const parsed = await parseText(text, 'json');
+  if (!parsed.ok && parsed.error.kind !== 'syntax')
+    return sendStatus(ctx.res, parseFailureStatus(parsed.error, badRequest));
+  const patch = parsed.ok ? parsed : err(parsed.error.kind === 'syntax' ? parsed.error.message : '');
+  const patched = patchLease(ops, namespace, name, patchType, patch, options.value);
   if (!patched.ok) return sendStatus(ctx.res, patched.error);
   sendObject(ctx.res, 200, patched.value.object, ops.resource, warningHeaders(patched.value.warnings));
 }

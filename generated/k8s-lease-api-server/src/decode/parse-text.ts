@@ -1,0 +1,46 @@
+// Copied by lease-api-generator from templates/server/decode/parse-text.ts. DO NOT EDIT: edit that file and run `npm run generate`.
+// One entry for turning a JSON or YAML body into a JSON value, used both on the event loop and in the
+// parse worker (parse-worker.ts), so both read a body the same way.
+import type { JsonValue } from '../json.js';
+import type { Result } from '../result.js';
+import { err, ok } from '../result.js';
+import { parseJsonStrict } from './json-parser.js';
+import { parseYaml } from './yaml.js';
+
+export type BodyFormat = 'json' | 'yaml';
+
+export interface ParsedText {
+  value: JsonValue;
+  /** Paths of repeated keys, as the JSON parser reports them. */
+  duplicates: string[];
+  /** JSON bodies: the literal text of numbers that are not plain integers, by path (ParsedJson.numbers). */
+  numbers?: ReadonlyMap<string, string>;
+  /** YAML bodies: the repeated keys as go-yaml words them. */
+  duplicateLines?: string[];
+}
+
+/** Parses `text` as `format`; the error is the parser's own message (callers add kube-apiserver's prefix). */
+export function parseTextSync(text: string, format: BodyFormat): Result<ParsedText, string> {
+  if (format === 'json') {
+    const json = parseJsonStrict(text);
+    if (!json.ok) return json;
+    return ok({ value: json.value.value, duplicates: json.value.duplicates, numbers: json.value.numbers });
+  }
+  const yaml = parseYaml(text);
+  if (!yaml.ok) return err(yaml.error);
+  return ok({ value: yaml.value.value, duplicates: yaml.value.duplicates, duplicateLines: yaml.value.duplicateLines });
+}
+
+/** What crosses from the worker: the value as JSON text (JSON.parse on the event loop is native and linear). */
+export type WireResult =
+  | { ok: true; json: string; duplicates: string[]; numbers?: [string, string][]; duplicateLines?: string[] }
+  | { ok: false; error: string };
+
+export function toWire(result: Result<ParsedText, string>): WireResult {
+  if (!result.ok) return { ok: false, error: result.error };
+  const { value, duplicates, numbers, duplicateLines } = result.value;
+  const wire: WireResult = { ok: true, json: JSON.stringify(value), duplicates };
+  if (numbers !== undefined) wire.numbers = [...numbers];
+  if (duplicateLines !== undefined) wire.duplicateLines = duplicateLines;
+  return wire;
+}

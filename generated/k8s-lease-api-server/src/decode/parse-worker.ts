@@ -1,0 +1,13 @@
+// Copied by lease-api-generator from templates/server/decode/parse-worker.ts. DO NOT EDIT: edit that file and run `npm run generate`.
+// The parse worker: reads the one body parse-pool.ts hands it (JSON or YAML) and posts the result back.
+import { parentPort, workerData } from 'node:worker_threads';
+import type { BodyFormat } from './parse-text.js';
+import { parseTextSync, toWire } from './parse-text.js';
+
+interface Job {
+  text: string;
+  format: BodyFormat;
+}
+
+const job = workerData as Job;
+parentPort?.postMessage(toWire(parseTextSync(job.text, job.format)));
