@@ -2,7 +2,7 @@
 // update, YAML bodies and every non-apply patch type, as k8s.io/apiserver/pkg/endpoints/handlers words them
 // (create.go/update.go through the strict serializer, patch.go applyJSPatch / strategicPatchObject /
 // applyPatchToCurrentObject, rest.go addStrictDecodingWarnings).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../templates/server/index.js';
 import { goFloat, goValue } from '../../templates/server/patch/go-format.js';
 import type { JsonBody } from './helpers.js';
@@ -44,9 +44,15 @@ describe('field validation', () => {
   afterAll(() => server.close());
 
   describe('update (update.go UpdateResource, through the strict serializer under Strict and Warn)', () => {
+    // Lease refuses an unconditional update (store.go, AllowUnconditionalUpdate): each PUT carries the live version.
+    let resourceVersion = '';
+    beforeEach(async () => {
+      const live = await api(server, 'GET', `${NS_BASE}/target`);
+      resourceVersion = live.body.metadata?.resourceVersion ?? '';
+    });
     const body = (extra: Record<string, unknown>) => ({
       ...lease('target', { holderIdentity: 'h2', ...extra }),
-      metadata: { name: 'target', resourceVersion: '' },
+      metadata: { name: 'target', resourceVersion },
     });
 
     it('Strict: 400 BadRequest naming every unknown field', async () => {
