@@ -1,7 +1,8 @@
 // The runtime matrix: the same scenario (scenario.ts) against one Lease API server from Node 20, 22 and 24,
 // Deno, Bun and headless Chromium (cross-origin, through the server's CORS), one test per runtime. After a
-// full run it records results/matrix.json, the README's compatibility table and the browser's screenshot.
-import { readFile, rm } from 'node:fs/promises';
+// full run it records matrix.json, the README's compatibility table and the browser's screenshot (under .tmp/runtimes/,
+// or over the committed copies in results/ and README.md with UPDATE_RESULTS=1).
+import { mkdir, readFile, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -28,8 +29,12 @@ import {
 import type { StepResult } from './scenario.js';
 
 const path = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
-const RESULTS = path('./results/');
+// Tests leave the tree as they found it: a run records under .tmp/runtimes/ unless UPDATE_RESULTS=1 asks it to
+// rewrite the committed record (results/matrix.json, browser.png and the README's table), as UPDATE_GOLDEN does.
+const RECORD = process.env['UPDATE_RESULTS'] === '1';
+const RESULTS = RECORD ? path('./results/') : path('../../.tmp/runtimes/');
 const README = path('../../README.md');
+const README_OUT = RECORD ? README : join(RESULTS, 'README.md');
 const CHROMIUM = '/usr/bin/chromium';
 const BROWSER_ID = 'chromium';
 const RUNTIME_IDS = [...PROCESS_RUNTIMES.map((r) => r.id), BROWSER_ID];
@@ -142,6 +147,7 @@ async function downOrigin(): Promise<string> {
 }
 
 beforeAll(async () => {
+  await mkdir(RESULTS, { recursive: true });
   built = await buildScenario(scratch);
   downUrl = await downOrigin();
   pages = await startPageServer(built.browser);
@@ -160,7 +166,7 @@ afterAll(async () => {
   // Recorded only from a complete run: a filtered run must not shrink the README's table.
   if (rows.size === RUNTIME_IDS.length) {
     const matrix: Matrix = { steps: STEP_NAMES, runtimes: RUNTIME_IDS.flatMap((id) => rows.get(id) ?? []) };
-    await writeMatrix(matrix, join(RESULTS, 'matrix.json'), README);
+    await writeMatrix(matrix, join(RESULTS, 'matrix.json'), README, README_OUT);
   }
 });
 

@@ -52,9 +52,15 @@ export function replaceSection(readme: string, table: string): string {
   return `${readme.slice(0, start + README_START.length)}\n${table}\n${readme.slice(end)}`;
 }
 
-export async function writeMatrix(matrix: Matrix, jsonPath: string, readmePath: string): Promise<void> {
+/** Writes the record, and the README (read from `readmePath`) with its table replaced to `readmeOut`. */
+export async function writeMatrix(
+  matrix: Matrix,
+  jsonPath: string,
+  readmePath: string,
+  readmeOut: string = readmePath,
+): Promise<void> {
   await writeFile(jsonPath, `${JSON.stringify(matrix, null, 2)}\n`);
   const readme = await readFile(readmePath, 'utf8');
   const updated = replaceSection(readme, renderTable(matrix));
-  if (updated !== readme) await writeFile(readmePath, updated);
+  if (updated !== readme || readmeOut !== readmePath) await writeFile(readmeOut, updated);
 }
