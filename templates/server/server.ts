@@ -39,6 +39,7 @@ import { isDnsLabel } from './namespaces/namespace-names.js';
 import { NamespaceRegistry } from './namespaces/namespace-registry.js';
 import { packagedDocument, packagedReleases } from './openapi/packaged-documents.js';
 import { resolveRelease } from './release.js';
+import { BLOCK_TIMEOUT_MS } from './http/freshness.js';
 import { openApiV2Json, openApiV2Protobuf } from './openapi/openapi-v2.js';
 import type { ObjectSchema } from './schema/field-schema.js';
 import { buildLeaseSchema } from './schema/field-schema.js';
@@ -255,6 +256,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_MS,
     watchBufferBytes: options.watchBufferBytes ?? DEFAULT_WATCH_BUFFER_BYTES,
     watchBlockedTimeoutMs: options.watchBlockedTimeoutMs ?? DEFAULT_WATCH_BLOCKED_MS,
+    freshnessTimeoutMs: options.resourceVersionWaitMs ?? BLOCK_TIMEOUT_MS,
     aggregatedDiscovery: options.aggregatedDiscovery ?? true,
     requestLog: [],
     cors: cors?.value,

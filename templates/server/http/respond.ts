@@ -1,7 +1,12 @@
-// Writing responses: JSON text with the headers the real API server sends.
+// Writing responses: JSON text (or a negotiated YAML or protobuf body) with the headers the real API server sends.
 import type { ServerResponse } from 'node:http';
+import type { JsonObject } from '../json.js';
 import type { StatusError } from '../status.js';
 import { statusObject } from '../status.js';
+import type { Representation } from './negotiation.js';
+import { CONTENT_TYPES, negotiateOutput, notAcceptableError } from './negotiation.js';
+import { protobufCodec } from './protobuf-hook.js';
+import { yamlFromJson } from './yaml-output.js';
 
 export function sendJsonText(
   res: ServerResponse,
@@ -9,10 +14,20 @@ export function sendJsonText(
   json: string,
   headers: Record<string, string | string[]> = {},
 ): void {
+  sendBody(res, code, 'application/json', Buffer.from(json, 'utf8'), headers);
+}
+
+/** A complete response body of the given media type. */
+export function sendBody(
+  res: ServerResponse,
+  code: number,
+  type: string,
+  body: Buffer,
+  headers: Record<string, string | string[]> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
-  const body = Buffer.from(json, 'utf8');
   const base = {
-    'Content-Type': 'application/json',
+    'Content-Type': type,
     'Content-Length': body.length,
     'Cache-Control': 'no-cache, private',
   };
@@ -32,6 +47,71 @@ export function sendStatus(
   headers: Record<string, string | string[]> = {},
 ): void {
   sendJsonText(res, error.code, JSON.stringify(statusObject(error)), headers);
+}
+
+/** A response object two ways: its JSON text (the cached fast path) and, when needed, its value. */
+export interface Payload {
+  json(): string;
+  value(): JsonObject;
+}
+
+export function payloadOf(object: JsonObject): Payload {
+  let text: string | undefined;
+  return { json: () => (text ??= JSON.stringify(object)), value: () => object };
+}
+
+export function payloadOfJson(json: string): Payload {
+  return { json: () => json, value: () => JSON.parse(json) as JsonObject };
+}
+
+/**
+ * Writes an object in the negotiated media type (WriteObjectNegotiated): JSON (indented when pretty),
+ * YAML, or protobuf through the registered encoder; a kind that encoder does not know is a 406.
+ */
+export function sendRepresented(
+  res: ServerResponse,
+  code: number,
+  representation: Pick<Representation, 'mediaType' | 'pretty'>,
+  payload: Payload,
+  headers: Record<string, string | string[]> = {},
+): void {
+  switch (representation.mediaType) {
+    case 'json': {
+      const json = payload.json();
+      // The pretty serializer is json.MarshalIndent(obj, "", "  "), the layout JSON.stringify(…, 2) writes.
+      const text = representation.pretty ? JSON.stringify(JSON.parse(json), null, 2) : json;
+      return sendJsonText(res, code, text, headers);
+    }
+    case 'yaml':
+      return sendBody(res, code, CONTENT_TYPES.yaml, Buffer.from(yamlFromJson(payload.json()), 'utf8'), headers);
+    case 'protobuf': {
+      const bytes = protobufCodec()?.encodeObject(payload.value());
+      if (bytes === undefined) return sendJsonText(res, 406, JSON.stringify(statusObject(notAcceptableError(false))));
+      return sendBody(res, code, CONTENT_TYPES.protobuf, Buffer.from(bytes), headers);
+    }
+  }
+}
+
+/**
+ * ErrorNegotiated: a failure Status in the media type the request negotiates without transformations
+ * (DefaultEndpointRestrictions), JSON when that fails — so a YAML client gets YAML errors.
+ */
+export function sendStatusNegotiated(
+  res: ServerResponse,
+  accept: string | undefined,
+  error: StatusError,
+  headers: Record<string, string | string[]> = {},
+): void {
+  const negotiated = negotiateOutput(accept, { hasTableConvertor: false, allowsTransform: false });
+  const json = JSON.stringify(statusObject(error));
+  if (!negotiated.ok) return sendJsonText(res, error.code, json, headers);
+  sendRepresented(
+    res,
+    error.code,
+    { mediaType: negotiated.value.mediaType, pretty: false },
+    payloadOfJson(json),
+    headers,
+  );
 }
 
 // k8s.io/apiserver/pkg/endpoints/filters/warning.go: truncateAtTotalRunes, truncateItemRunes.

@@ -41,6 +41,8 @@ export interface ServerState {
   bookmarkIntervalMs: number;
   watchBufferBytes: number;
   watchBlockedTimeoutMs: number;
+  /** How long a read or sendInitialEvents watch waits for a resourceVersion the store has not reached. */
+  freshnessTimeoutMs: number;
   aggregatedDiscovery: boolean;
   requestLog: RequestRecord[];
   /** Undefined: no CORS headers for anyone (kube-apiserver without --cors-allowed-origins). */

@@ -8,7 +8,6 @@ import { patchLease } from '../../operations/patch.js';
 import { updateLease } from '../../operations/update.js';
 import type { Result } from '../../result.js';
 import { err, ok } from '../../result.js';
-import { typedJson } from '../../serialize.js';
 import type { StatusError } from '../../status.js';
 import { badRequest, unsupportedMediaType } from '../../status.js';
 import { authorizationFailure } from '../authorization.js';
@@ -17,7 +16,9 @@ import { contentType } from '../negotiation.js';
 import type { RequestContext } from '../request-context.js';
 import type { WriteKind, WriteRequest } from '../request-options.js';
 import { parseWriteOptions } from '../request-options.js';
-import { sendJsonText, sendStatus, warningHeaders } from '../respond.js';
+import { sendStatus, warningHeaders } from '../respond.js';
+import { fail, sendObject } from '../answer.js';
+import { negotiateResponse } from './read.js';
 
 const BODY_TYPES = 'application/json, application/yaml';
 const PATCH_TYPES: Record<string, NonApplyPatchType | 'apply'> = {
@@ -83,47 +84,54 @@ async function decodeObjectWrite(
 export async function serveCreate(ctx: RequestContext, namespace: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'create', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return void ctx.req.resume();
   const write = await decodeObjectWrite(ctx, 'Create');
-  if (!write.ok) return sendStatus(ctx.res, write.error);
+  if (!write.ok) return fail(ctx, write.error);
   const created = createLease(ctx.state.ops, namespace, write.value.lease, write.value.options);
-  if (!created.ok) return sendStatus(ctx.res, created.error, write.value.headers);
-  sendJsonText(ctx.res, 201, typedJson(created.value.object, ctx.state.ops.resource), write.value.headers);
+  if (!created.ok) return fail(ctx, created.error, write.value.headers);
+  sendObject(ctx, 201, representation, created.value.object, write.value.headers);
 }
 
 export async function serveUpdate(ctx: RequestContext, namespace: string, name: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'update', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return void ctx.req.resume();
   const write = await decodeObjectWrite(ctx, 'Update');
-  if (!write.ok) return sendStatus(ctx.res, write.error);
+  if (!write.ok) return fail(ctx, write.error);
   const updated = updateLease(ctx.state.ops, namespace, name, write.value.lease, write.value.options);
-  if (!updated.ok) return sendStatus(ctx.res, updated.error, write.value.headers);
-  sendJsonText(ctx.res, 200, typedJson(updated.value.object, ctx.state.ops.resource), write.value.headers);
+  if (!updated.ok) return fail(ctx, updated.error, write.value.headers);
+  sendObject(ctx, 200, representation, updated.value.object, write.value.headers);
 }
 
 export async function servePatch(ctx: RequestContext, namespace: string, name: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'patch', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return void ctx.req.resume();
   const patchType = PATCH_TYPES[contentType(ctx.req.headers['content-type'])];
   if (patchType === undefined) {
     ctx.req.resume();
-    return sendStatus(ctx.res, unknownFormat(Object.keys(PATCH_TYPES).join(', ')));
+    return fail(ctx, unknownFormat(Object.keys(PATCH_TYPES).join(', ')));
   }
   const isApply = patchType === 'apply';
   const { options, body } = await readWrite(ctx, 'Patch', isApply);
-  if (!options.ok) return sendStatus(ctx.res, options.error);
-  if (!body.ok) return sendStatus(ctx.res, body.error);
+  if (!options.ok) return fail(ctx, options.error);
+  if (!body.ok) return fail(ctx, body.error);
   const ops = ctx.state.ops;
   if (isApply) {
     const applied = applyLease(ops, namespace, name, body.value, options.value.force, options.value);
-    if (!applied.ok) return sendStatus(ctx.res, applied.error);
-    return sendJsonText(
-      ctx.res,
+    if (!applied.ok) return fail(ctx, applied.error);
+    return sendObject(
+      ctx,
       applied.value.created ? 201 : 200,
-      typedJson(applied.value.object, ops.resource),
+      representation,
+      applied.value.object,
       warningHeaders(applied.value.warnings),
     );
   }
   const patched = patchLease(ops, namespace, name, patchType, body.value, options.value);
-  if (!patched.ok) return sendStatus(ctx.res, patched.error);
-  sendJsonText(ctx.res, 200, typedJson(patched.value.object, ops.resource), warningHeaders(patched.value.warnings));
+  if (!patched.ok) return fail(ctx, patched.error);
+  sendObject(ctx, 200, representation, patched.value.object, warningHeaders(patched.value.warnings));
 }
