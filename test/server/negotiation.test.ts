@@ -275,6 +275,30 @@ describe('negotiated responses', () => {
     expect((await api(server, 'GET', `${NS_BASE}/a`)).text.startsWith('{"kind":"Lease"')).toBe(true);
   });
 
+  it('negotiates core/v1 Namespaces too: Table (Name, Status, Age), PartialObjectMetadata, YAML, 406', async () => {
+    const table = await api(server, 'GET', '/api/v1/namespaces/default', { headers: { Accept: TABLE } });
+    expect(table.status).toBe(200);
+    expect((table.body.columnDefinitions as unknown as { name: string }[]).map((c) => c.name)).toEqual([
+      'Name',
+      'Status',
+      'Age',
+    ]);
+    expect(table.body.rows?.[0]?.cells.slice(0, 2)).toEqual(['default', 'Active']);
+    const list = await api(server, 'GET', '/api/v1/namespaces', { headers: { Accept: POM_LIST } });
+    expect(list.body.kind).toBe('PartialObjectMetadataList');
+    expect((list.body.items as unknown as { metadata: { name: string } }[]).map((i) => i.metadata.name)).toContain(
+      'kube-system',
+    );
+    const single = await api(server, 'GET', '/api/v1/namespaces/default', { headers: { Accept: POM_LIST } });
+    expect(single.body.message).toBe(
+      'you requested PartialObjectMetadataList, but the requested object is not a list (*core.Namespace)',
+    );
+    const yaml = await api(server, 'GET', '/api/v1/namespaces/default', { headers: { Accept: 'application/yaml' } });
+    expect(parse(yaml.text)).toMatchObject({ kind: 'Namespace', metadata: { name: 'default' } });
+    const refused = await api(server, 'GET', '/api/v1/namespaces', { headers: { Accept: 'text/plain' } });
+    expect(refused.body.message).toBe(NOT_ACCEPTABLE);
+  });
+
   it('serves protobuf through a plugged-in encoder, with its media type', async () => {
     const seen: string[] = [];
     setProtobufCodec({

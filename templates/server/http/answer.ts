@@ -3,6 +3,7 @@
 // the object (or list) transformed to the requested target, then written in JSON, YAML or protobuf.
 // Failures go out as ErrorNegotiated would write them.
 import type { JsonObject } from '../json.js';
+import type { ResourceInfo } from '../lease-meta.js';
 import { typedJson } from '../serialize.js';
 import type { StatusError } from '../status.js';
 import type { Representation } from './negotiation.js';
@@ -29,6 +30,7 @@ export function answer(
   subject: Subject,
   plain: Payload,
   headers: Record<string, string | string[]> = {},
+  resource: ResourceInfo = ctx.state.ops.resource,
 ): void {
   const pretty = representation.pretty || isPrettyPrint(ctx.url.searchParams, ctx.req.headers['user-agent']);
   const shape = { mediaType: representation.mediaType, pretty };
@@ -37,7 +39,7 @@ export function answer(
   const options = tableOptionsFor(target, ctx.url.searchParams);
   if (!options.ok) return fail(ctx, options.error, headers);
   const transformed = transformObject(subject, target, options.value, {
-    resource: ctx.state.ops.resource,
+    resource,
     now: ctx.state.ops.now(),
   });
   if (!transformed.ok) return fail(ctx, transformed.error, headers);

@@ -65,7 +65,7 @@ const CANDIDATE_COLUMNS: JsonObject[] = [
 interface Printer {
   columns: JsonObject[];
   /** The cells between Name and Age. */
-  cells(spec: JsonObject | undefined): string[];
+  cells(spec: JsonObject | undefined, status: JsonObject | undefined): string[];
 }
 
 const LEASE_PRINTER: Printer = { columns: COLUMNS, cells: (spec) => [stringAt(spec, 'holderIdentity') ?? ''] };
@@ -78,7 +78,14 @@ const CANDIDATE_PRINTER: Printer = {
   ],
 };
 
+/** pkg/printers/internalversion's namespaceColumnDefinitions and printNamespace (the phase). */
+const NAMESPACE_PRINTER: Printer = {
+  columns: [NAME_COLUMN, column('Status', 'The status of the namespace'), AGE_COLUMN],
+  cells: (_spec, status) => [stringAt(status, 'phase') ?? ''],
+};
+
 function printerFor(resource: ResourceInfo): Printer {
+  if (resource.kind === 'Namespace') return NAMESPACE_PRINTER;
   return resource.kind === 'LeaseCandidate' ? CANDIDATE_PRINTER : LEASE_PRINTER;
 }
 
@@ -120,7 +127,11 @@ export function leaseRow(
   const created = stringAt(metadata, 'creationTimestamp');
   const age = created === undefined ? '<unknown>' : humanDuration(now - Date.parse(created));
   const row: JsonObject = {
-    cells: [stringAt(metadata, 'name') ?? '', ...printerFor(resource).cells(objectAt(lease, 'spec')), age],
+    cells: [
+      stringAt(metadata, 'name') ?? '',
+      ...printerFor(resource).cells(objectAt(lease, 'spec'), objectAt(lease, 'status')),
+      age,
+    ],
   };
   const object = rowObject(lease, include, tableVersion, resource);
   if (object !== undefined) row['object'] = object;

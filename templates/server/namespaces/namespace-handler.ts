@@ -15,9 +15,11 @@ import type { RequestContext } from '../http/request-context.js';
 import { parseListRequest, parseWriteOptions } from '../http/request-options.js';
 import { matchesFields } from '../selectors/field-selector.js';
 import { matchesLabels } from '../selectors/label-selector.js';
-import { sendJsonText, sendStatus } from '../http/respond.js';
+import { answer, fail } from '../http/answer.js';
+import { negotiateResponse } from '../http/handlers/read.js';
+import { payloadOf, sendJsonText, sendStatus } from '../http/respond.js';
 import { PROTOBUF_CONTENT_TYPE, decodeNamespaceProtobuf } from './namespace-protobuf.js';
-import { NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
+import { NAMESPACE_INFO, NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
 
 function parseNamespaceBody(text: string, type: string): Result<JsonValue, StatusError> {
   if (type === 'application/yaml') {
@@ -86,7 +88,9 @@ export async function serveNamespaces(ctx: RequestContext): Promise<void> {
   // The same query parsing and selector validation as a Lease list (400 with apimachinery's messages).
   const request = parseListRequest(ctx.url.searchParams, undefined, false);
   if (method !== 'GET' || (request.ok && request.value.watch)) return sendStatus(ctx.res, methodNotAllowed());
-  if (!request.ok) return sendStatus(ctx.res, request.error);
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return;
+  if (!request.ok) return fail(ctx, request.error);
   const { labels, fields } = request.value;
   const registry = ctx.state.ops.namespaces;
   const items = registry
@@ -99,22 +103,22 @@ export async function serveNamespaces(ctx: RequestContext): Promise<void> {
     })
     // Items of a typed list carry no kind or apiVersion of their own.
     .map(({ kind: _kind, apiVersion: _apiVersion, ...item }) => item);
-  sendJsonText(
-    ctx.res,
-    200,
-    JSON.stringify({
-      kind: 'NamespaceList',
-      apiVersion: 'v1',
-      metadata: { resourceVersion: registry.resourceVersion },
-      items,
-    }),
-  );
+  const list = {
+    kind: 'NamespaceList',
+    apiVersion: 'v1',
+    metadata: { resourceVersion: registry.resourceVersion },
+    items,
+  };
+  const subject = { kind: 'list' as const, items, meta: { resourceVersion: registry.resourceVersion } };
+  answer(ctx, 200, representation, subject, payloadOf(list), {}, NAMESPACE_INFO);
 }
 
 export function serveNamespace(ctx: RequestContext, name: string): void {
   ctx.req.resume();
   if ((ctx.req.method ?? 'GET') !== 'GET') return sendStatus(ctx.res, methodNotAllowed());
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return;
   const found = ctx.state.ops.namespaces.get(name);
-  if (found === undefined) return sendStatus(ctx.res, namespaceNotFound(name));
-  sendJsonText(ctx.res, 200, JSON.stringify(found));
+  if (found === undefined) return fail(ctx, namespaceNotFound(name));
+  answer(ctx, 200, representation, { kind: 'object', object: found }, payloadOf(found), {}, NAMESPACE_INFO);
 }
