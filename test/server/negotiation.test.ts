@@ -299,6 +299,21 @@ describe('negotiated responses', () => {
     expect(refused.body.message).toBe(NOT_ACCEPTABLE);
   });
 
+  it('negotiates a hostile Accept of thousands of clauses (no quadratic sort) and keeps serving others', async () => {
+    const accept = `${'x/y;q=0.5,'.repeat(1500)}application/yaml;q=0.4`;
+    const [res, version] = await Promise.all([
+      api(server, 'GET', `${NS_BASE}/a`, { headers: { Accept: accept } }),
+      (async () => {
+        const started = performance.now();
+        const v = await api(server, 'GET', '/version');
+        return { status: v.status, ms: performance.now() - started };
+      })(),
+    ]);
+    expect(res.headers.get('content-type')).toBe('application/yaml');
+    expect(version.status).toBe(200);
+    expect(version.ms).toBeLessThan(500);
+  });
+
   it('serves protobuf through a plugged-in encoder, with its media type', async () => {
     const seen: string[] = [];
     setProtobufCodec({
