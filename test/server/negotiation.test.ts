@@ -329,5 +329,15 @@ describe('negotiated responses', () => {
     expect(res.headers.get('content-type')).toBe('application/vnd.kubernetes.protobuf');
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(new Uint8Array([0x6b, 0x38, 0x73, 0x00]));
     expect(seen).toEqual(['PartialObjectMetadata']);
+    // A failure goes out in protobuf when the encoder takes a Status, else as the JSON Status it is.
+    const missing = await fetch(`${server.url}${NS_BASE}/missing`, {
+      headers: { Accept: 'application/vnd.kubernetes.protobuf' },
+    });
+    expect([missing.status, missing.headers.get('content-type')]).toEqual([404, 'application/vnd.kubernetes.protobuf']);
+    setProtobufCodec({ encodeObject: (object) => (object['kind'] === 'Status' ? undefined : new Uint8Array()) });
+    const json = await api(server, 'GET', `${NS_BASE}/missing`, {
+      headers: { Accept: 'application/vnd.kubernetes.protobuf' },
+    });
+    expect([json.status, json.body.reason]).toEqual([404, 'NotFound']);
   });
 });

@@ -103,15 +103,15 @@ export function sendStatusNegotiated(
   headers: Record<string, string | string[]> = {},
 ): void {
   const negotiated = negotiateOutput(accept, { hasTableConvertor: false, allowsTransform: false });
-  const json = JSON.stringify(statusObject(error));
-  if (!negotiated.ok) return sendJsonText(res, error.code, json, headers);
-  sendRepresented(
-    res,
-    error.code,
-    { mediaType: negotiated.value.mediaType, pretty: false },
-    payloadOfJson(json),
-    headers,
-  );
+  const status = statusObject(error);
+  const json = JSON.stringify(status);
+  const mediaType = negotiated.ok ? negotiated.value.mediaType : 'json';
+  if (mediaType === 'yaml')
+    return sendBody(res, error.code, CONTENT_TYPES.yaml, Buffer.from(yamlFromJson(json)), headers);
+  const bytes = mediaType === 'protobuf' ? protobufCodec()?.encodeObject(status) : undefined;
+  if (bytes !== undefined) return sendBody(res, error.code, CONTENT_TYPES.protobuf, Buffer.from(bytes), headers);
+  // The original failure is never hidden behind a negotiation problem (WriteObjectNegotiated): JSON then.
+  sendJsonText(res, error.code, json, headers);
 }
 
 // k8s.io/apiserver/pkg/endpoints/filters/warning.go: truncateAtTotalRunes, truncateItemRunes.
