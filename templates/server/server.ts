@@ -40,6 +40,7 @@ import { NamespaceRegistry } from './namespaces/namespace-registry.js';
 import { packagedDocument, packagedReleases } from './openapi/packaged-documents.js';
 import { resolveRelease } from './release.js';
 import { BLOCK_TIMEOUT_MS } from './http/freshness.js';
+import { watchListEnabled } from './http/watch-list.js';
 import { openApiV2Json, openApiV2Protobuf } from './openapi/openapi-v2.js';
 import type { ObjectSchema } from './schema/field-schema.js';
 import { buildLeaseSchema } from './schema/field-schema.js';
@@ -257,6 +258,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     watchBufferBytes: options.watchBufferBytes ?? DEFAULT_WATCH_BUFFER_BYTES,
     watchBlockedTimeoutMs: options.watchBlockedTimeoutMs ?? DEFAULT_WATCH_BLOCKED_MS,
     freshnessTimeoutMs: options.resourceVersionWaitMs ?? BLOCK_TIMEOUT_MS,
+    watchList: watchListEnabled(release),
     aggregatedDiscovery: options.aggregatedDiscovery ?? true,
     requestLog: [],
     cors: cors?.value,

@@ -198,3 +198,49 @@ describe('watch from a future resourceVersion', () => {
     expect(res.body.items?.map((i) => i.metadata?.name)).toEqual(['late']);
   });
 });
+
+describe('watch-list defaulting (SetListOptionsDefaults under the WatchList gate)', () => {
+  it.each([
+    ['1.35.0', true],
+    ['1.34.0', true],
+    ['1.33.1', false],
+  ])(
+    'release %s: a watch from no resourceVersion with bookmarks ends its initial events with the annotated bookmark: %s',
+    async (release, defaulted) => {
+      const server = await start({ release, bookmarkIntervalMs: 60_000 });
+      try {
+        await create(server, 'a');
+        const w = await watch(server, `${NS_BASE}?watch=true&allowWatchBookmarks=true`);
+        expect((await w.next()).type).toBe('ADDED');
+        await create(server, 'b');
+        const next = await w.next();
+        if (defaulted) {
+          expect(next).toMatchObject({
+            type: 'BOOKMARK',
+            object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } },
+          });
+          expect((await w.next()).object.metadata?.name).toBe('b');
+        } else {
+          expect(next).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'b' } } });
+        }
+        w.close();
+      } finally {
+        await server.close();
+      }
+    },
+  );
+
+  it('leaves a watch from a resourceVersion, or one that chose sendInitialEvents itself, as it is', async () => {
+    const server = await start({ bookmarkIntervalMs: 60_000 });
+    try {
+      await create(server, 'a');
+      const rv = server.store.resourceVersion;
+      const w = await watch(server, `${NS_BASE}?watch=true&allowWatchBookmarks=true&resourceVersion=${rv}`);
+      await create(server, 'b');
+      expect(await w.next()).toMatchObject({ type: 'ADDED', object: { metadata: { name: 'b' } } });
+      w.close();
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -33,6 +33,7 @@ import { routeFor } from './route.js';
 import type { RequestRecord, ServerState } from './server-state.js';
 import { REQUEST_LOG_LIMIT } from './server-state.js';
 import { tableOptionsFor } from './transform.js';
+import { withListDefaults } from './watch-list.js';
 
 function isWatchRequest(route: Route, query: URLSearchParams): boolean {
   if (route.kind !== 'collection' && route.kind !== 'item') return false;
@@ -95,16 +96,21 @@ async function serveCollectionRead(
   if (!stream.ok) return fail(ctx, stream.error);
   const state = ctx.state;
   const deps = { resource: state.ops.resource, now: state.ops.now };
-  await serveWatch(ctx.res, request.value, watchEncoder(stream.value, tableOptions.value, deps), {
-    ...deps,
-    store: state.ops.store,
-    bookmarkIntervalMs: state.bookmarkIntervalMs,
-    bufferBytes: state.watchBufferBytes,
-    blockedTimeoutMs: state.watchBlockedTimeoutMs,
-    freshnessTimeoutMs: state.freshnessTimeoutMs,
-    fault,
-    streams: state.streams,
-  });
+  await serveWatch(
+    ctx.res,
+    withListDefaults(request.value, state.watchList),
+    watchEncoder(stream.value, tableOptions.value, deps),
+    {
+      ...deps,
+      store: state.ops.store,
+      bookmarkIntervalMs: state.bookmarkIntervalMs,
+      bufferBytes: state.watchBufferBytes,
+      blockedTimeoutMs: state.watchBlockedTimeoutMs,
+      freshnessTimeoutMs: state.freshnessTimeoutMs,
+      fault,
+      streams: state.streams,
+    },
+  );
 }
 
 /** The request's context with the operations of the resource it addresses; undefined when that resource is not served. */

@@ -157,6 +157,26 @@ export const cases: readonly ConformanceCase[] = [
     ],
   },
   {
+    name: 'a watch from no resourceVersion with bookmarks is a watch-list: its initial events end with the annotated BOOKMARK',
+    source:
+      'k8s.io/apimachinery/pkg/apis/meta/internalversion/defaults.go SetListOptionsDefaults (WatchList on by default from 1.34); apiserver endpoints/handlers/get.go listOpts',
+    steps: [
+      createLease('a'),
+      {
+        method: 'GET',
+        path: `${LEASES}?watch=true&allowWatchBookmarks=true`,
+        readEvents: 2,
+        expect: {
+          status: 200,
+          json: [
+            { type: 'ADDED', object: { metadata: { name: 'a' } } },
+            { type: 'BOOKMARK', object: { metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } } } },
+          ],
+        },
+      },
+    ],
+  },
+  {
     name: 'sendInitialEvents without resourceVersionMatch=NotOlderThan is 422',
     source: 'k8s.io/apimachinery/pkg/apis/meta/internalversion/validation/validation.go validateWatchOptions',
     steps: [
