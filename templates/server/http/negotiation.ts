@@ -300,10 +300,6 @@ export function chooseDiscoveryFormat(ranges: MediaRange[]): DiscoveryFormat {
   return 'legacy';
 }
 
-export function acceptsJson(ranges: MediaRange[]): boolean {
-  return ranges.length === 0 || ranges.some((r) => JSONISH.has(r.type));
-}
-
 /** The media type of a request body, without parameters. */
 export function contentType(header: string | undefined): string {
   return (header ?? '').split(';')[0]?.trim().toLowerCase() ?? '';

@@ -166,8 +166,3 @@ export function leaseTable(
     rows: leases.map((lease) => leaseRow(lease, now, include, tableVersion, resource)),
   };
 }
-
-/** TableOptions.IncludeObject after ValidateTableOptions: empty means Metadata. */
-export function parseIncludeObject(value: string | null): IncludeObject {
-  return value === 'None' || value === 'Object' ? value : 'Metadata';
-}
