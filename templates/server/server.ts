@@ -12,6 +12,8 @@ import { inspect } from 'node:util';
 import { ServerClock } from './clock.js';
 import { compileCorsOrigins } from './http/cors.js';
 import { handleRequest } from './http/dispatch.js';
+import { setProtobufCodec } from './http/protobuf-hook.js';
+import { kubernetesProtobufCodec } from './protobuf/codec.js';
 import { buildDiscoveryDocuments } from './http/discovery-documents.js';
 import { FaultState } from './http/faults.js';
 import type { OpenApiDocuments, ServerState } from './http/server-state.js';
@@ -39,6 +41,8 @@ import { isDnsLabel } from './namespaces/namespace-names.js';
 import { NamespaceRegistry } from './namespaces/namespace-registry.js';
 import { packagedDocument, packagedReleases } from './openapi/packaged-documents.js';
 import { resolveRelease } from './release.js';
+import { BLOCK_TIMEOUT_MS } from './http/freshness.js';
+import { watchListEnabled } from './http/watch-list.js';
 import { openApiV2Json, openApiV2Protobuf } from './openapi/openapi-v2.js';
 import type { ObjectSchema } from './schema/field-schema.js';
 import { buildLeaseSchema } from './schema/field-schema.js';
@@ -47,6 +51,9 @@ import { LeaseStore } from './store/lease-store.js';
 import type { TestPki } from './tls/pki.js';
 import { createTestPki } from './tls/pki.js';
 import { dropCoordinatedLeaderElectionFields } from './operations/disabled-fields.js';
+
+// Every server in the process speaks Kubernetes protobuf (the codec holds no per-server state).
+setProtobufCodec(kubernetesProtobufCodec);
 
 const DEFAULT_RELEASE = '1.35.0';
 const DEFAULT_HISTORY = 10_000;
@@ -262,6 +269,8 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_MS,
     watchBufferBytes: options.watchBufferBytes ?? DEFAULT_WATCH_BUFFER_BYTES,
     watchBlockedTimeoutMs: options.watchBlockedTimeoutMs ?? DEFAULT_WATCH_BLOCKED_MS,
+    freshnessTimeoutMs: options.resourceVersionWaitMs ?? BLOCK_TIMEOUT_MS,
+    watchList: watchListEnabled(release),
     aggregatedDiscovery: options.aggregatedDiscovery ?? true,
     requestLog: [],
     cors: cors?.value,

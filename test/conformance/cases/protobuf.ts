@@ -349,4 +349,38 @@ export const cases: readonly ConformanceCase[] = [
       },
     ],
   },
+  {
+    name: "client-go's metadata watch gets protobuf PartialObjectMetadata frames, the initial-events-end bookmark included",
+    source:
+      'k8s.io/client-go/metadata/metadata.go Watch (its Accept); k8s.io/apiserver/pkg/endpoints/handlers/response.go watchEmbeddedEncoder.doEncode (doTransformObject per event); storage/cacher/cacher.go setInitialEventsEndBookmarkIfRequested',
+    steps: [
+      { method: 'POST', path: LEASES, body: json('m'), expect: { status: 201 } },
+      {
+        method: 'GET',
+        path: `${LEASES}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1`,
+        headers: {
+          Accept: `${PROTOBUF};as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json`,
+        },
+        expect: {
+          status: 200,
+          headers: { 'content-type': `${PROTOBUF};stream=watch` },
+          check: ({ bytes: body }) => {
+            const { frames: events } = frames(body);
+            expect(events.slice(0, 2).map((event) => text(event, 1))).toEqual(['ADDED', 'BOOKMARK']);
+            const objects = events.slice(0, 2).map((event) => openEnvelope(sub(sub(event, 2) ?? EMPTY, 1) ?? EMPTY));
+            for (const object of objects)
+              expect([object.apiVersion, object.kind, sub(object.raw, 2)]).toEqual([
+                'meta.k8s.io/v1',
+                'PartialObjectMetadata',
+                undefined,
+              ]);
+            expect(text(sub(objects[0]?.raw ?? EMPTY, 1) ?? EMPTY, 1)).toBe('m');
+            // ObjectMeta.annotations (12): the map entry k8s.io/initial-events-end=true.
+            const annotation = sub(sub(objects[1]?.raw ?? EMPTY, 1) ?? EMPTY, 12) ?? EMPTY;
+            expect([text(annotation, 1), text(annotation, 2)]).toEqual(['k8s.io/initial-events-end', 'true']);
+          },
+        },
+      },
+    ],
+  },
 ];
