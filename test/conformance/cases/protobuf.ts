@@ -134,8 +134,9 @@ export const cases: readonly ConformanceCase[] = [
     ],
   },
   {
-    name: 'a protobuf replace without resourceVersion takes the new holder',
-    source: 'k8s.io/apiserver/pkg/endpoints/handlers/update.go UpdateResource (unconditional update)',
+    name: 'a protobuf replace without resourceVersion is 422 (Leases allow no unconditional update), as a protobuf Status',
+    source:
+      'k8s.io/kubernetes/pkg/registry/coordination/lease/strategy.go AllowUnconditionalUpdate (false); k8s.io/apiserver/pkg/registry/rest/update.go BeforeUpdate; responsewriters/writers.go ErrorNegotiated',
     steps: [
       { method: 'POST', path: LEASES, body: json('lock'), expect: { status: 201 } },
       {
@@ -144,8 +145,15 @@ export const cases: readonly ConformanceCase[] = [
         headers: CLIENT_GO,
         body: leaseLockBody('lock', 'node-b'),
         expect: {
-          status: 200,
-          check: ({ bytes: body }) => expect(text(sub(openEnvelope(body).raw, 2) ?? EMPTY, 1)).toBe('node-b'),
+          status: 422,
+          check: (response) =>
+            expectStatus(response, {
+              status: 'Failure',
+              reason: 'Invalid',
+              code: 422,
+              message:
+                'leases.coordination.k8s.io "lock" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+            }),
         },
       },
     ],
