@@ -242,6 +242,15 @@ describe('negotiated responses', () => {
     expect(table.body.reason).toBe('NotFound');
   });
 
+  it('takes sv=v1 for an answer but not for a failure (DefaultEndpointRestrictions.AllowsServerVersion is false)', async () => {
+    const accept = 'application/yaml;sv=v1';
+    const found = await api(server, 'GET', `${NS_BASE}/a`, { headers: { Accept: accept } });
+    expect([found.status, found.headers.get('content-type')]).toEqual([200, 'application/yaml']);
+    const missing = await api(server, 'GET', `${NS_BASE}/missing`, { headers: { Accept: accept } });
+    expect([missing.status, missing.headers.get('content-type')]).toEqual([404, 'application/json']);
+    expect(missing.body.reason).toBe('NotFound');
+  });
+
   it('answers writes in the negotiated representation: YAML, PartialObjectMetadata, a Status passed through', async () => {
     const created = await api(server, 'POST', NS_BASE, {
       body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'w' }, spec: {} },

@@ -140,10 +140,23 @@ export interface Representation {
 export interface Endpoint {
   allowsTransform: boolean;
   hasTableConvertor: boolean;
+  /** Whether `sv=` (the server's meta version) is accepted at all: RequestScope's AllowsServerVersion. */
+  allowsServerVersion: boolean;
 }
 
 /** A resource's endpoint (Leases and LeaseCandidates have printers, hence Tables). */
-export const RESOURCE_ENDPOINT: Endpoint = { allowsTransform: true, hasTableConvertor: true };
+export const RESOURCE_ENDPOINT: Endpoint = {
+  allowsTransform: true,
+  hasTableConvertor: true,
+  allowsServerVersion: true,
+};
+
+/** negotiation.DefaultEndpointRestrictions (what ErrorNegotiated uses): no transforms, no `sv=`. */
+export const DEFAULT_ENDPOINT: Endpoint = {
+  allowsTransform: false,
+  hasTableConvertor: false,
+  allowsServerVersion: false,
+};
 
 const META_GROUP = 'meta.k8s.io';
 /** RequestScope.MetaGroupVersion's version: the only `sv` AllowsServerVersion accepts. */
@@ -172,7 +185,7 @@ function acceptOptions(
         if (value !== '' && (!serializer.streams || value !== 'watch')) return undefined;
         break;
       case 'sv':
-        if (value !== '' && value !== SERVER_META_VERSION) return undefined;
+        if (value !== '' && (!endpoint.allowsServerVersion || value !== SERVER_META_VERSION)) return undefined;
         break;
       case 'pretty':
         pretty = value === '1';

@@ -4,7 +4,7 @@ import type { JsonObject } from '../json.js';
 import type { StatusError } from '../status.js';
 import { statusObject } from '../status.js';
 import type { Representation } from './negotiation.js';
-import { CONTENT_TYPES, negotiateOutput, notAcceptableError } from './negotiation.js';
+import { CONTENT_TYPES, DEFAULT_ENDPOINT, negotiateOutput, notAcceptableError } from './negotiation.js';
 import type { ObjectType } from './protobuf-hook.js';
 import { protobufCodec } from './protobuf-hook.js';
 import { yamlFromJson } from './yaml-output.js';
@@ -107,7 +107,7 @@ export function sendStatus(
   error: StatusError,
   headers: Record<string, string | string[]> = {},
 ): void {
-  const negotiated = negotiateOutput(res.req?.headers.accept, { hasTableConvertor: false, allowsTransform: false });
+  const negotiated = negotiateOutput(res.req?.headers.accept, DEFAULT_ENDPOINT);
   const status = statusObject(error);
   const json = JSON.stringify(status);
   const mediaType = negotiated.ok ? negotiated.value.mediaType : 'json';
