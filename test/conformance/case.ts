@@ -15,6 +15,12 @@ export interface ConformanceStep {
   headers?: Readonly<Record<string, string>>;
   /** A string or bytes are sent as they are; anything else as JSON. */
   body?: string | Uint8Array | object;
+  /**
+   * For a watch: read this many newline-delimited events (fewer if the server ends the stream first or
+   * none comes for 10 s), then close the connection. The response's `json` is then the array of events
+   * and `text` the lines read.
+   */
+  readEvents?: number;
   expect?: ConformanceExpectation;
 }
 

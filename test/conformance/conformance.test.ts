@@ -88,12 +88,16 @@ async function send(
   if (type !== undefined) headers.set('Content-Type', type);
   for (const [name, value] of Object.entries(step.headers ?? {}))
     headers.set(name, fromPrevious(substitute(value, namespace), previous));
+  const controller = new AbortController();
   const response = await fetch(base + fromPrevious(substitute(step.path, namespace), previous), {
     method: step.method,
     headers,
     redirect: 'manual',
+    signal: controller.signal,
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : new Uint8Array(body) }),
   });
+  if (step.readEvents !== undefined && response.ok)
+    return readEvents(response, step.readEvents, () => controller.abort());
   const bytes = new Uint8Array(await response.arrayBuffer());
   const text = new TextDecoder().decode(bytes);
   let json: unknown;
@@ -103,6 +107,39 @@ async function send(
     json = undefined;
   }
   return { status: response.status, headers: response.headers, bytes, text, json };
+}
+
+/** How long a watch step waits for its next event before it stops reading. */
+const EVENT_WAIT_MS = 10_000;
+
+/** Reads up to `count` newline-delimited events of a watch response, then closes it. */
+async function readEvents(response: Response, count: number, close: () => void): Promise<ConformanceResponse> {
+  const reader = response.body?.getReader();
+  const decoder = new TextDecoder();
+  const lines: string[] = [];
+  let buffer = '';
+  while (reader !== undefined && lines.length < count) {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), EVENT_WAIT_MS);
+    });
+    const chunk = await Promise.race([reader.read(), timeout]).finally(() => clearTimeout(timer));
+    if (chunk === 'timeout' || chunk.done) break;
+    buffer += decoder.decode(chunk.value, { stream: true });
+    const parts = buffer.split('\n');
+    buffer = parts.pop() ?? '';
+    lines.push(...parts.filter((line) => line.trim() !== ''));
+  }
+  close();
+  const read = lines.slice(0, count);
+  const text = read.join('\n');
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes: new TextEncoder().encode(text),
+    text,
+    json: read.map((line) => JSON.parse(line) as unknown),
+  };
 }
 
 async function runStep(

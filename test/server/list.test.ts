@@ -59,7 +59,7 @@ describe('label selector grammar', () => {
 describe('list', () => {
   let server: LeaseApiServer;
   beforeEach(async () => {
-    server = await start({ historyWindow: 20 });
+    server = await start({ historyWindow: 20, resourceVersionWaitMs: 20 });
   });
   afterEach(() => server.close());
 

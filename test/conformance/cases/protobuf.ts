@@ -134,9 +134,9 @@ export const cases: readonly ConformanceCase[] = [
     ],
   },
   {
-    name: 'a protobuf replace without resourceVersion is refused as a JSON one is (422, in a protobuf Status)',
+    name: 'a protobuf replace without resourceVersion is 422 (Leases allow no unconditional update), as a protobuf Status',
     source:
-      'k8s.io/apiserver/pkg/registry/generic/registry/store.go Store.Update (AllowUnconditionalUpdate() is false for Lease, pkg/registry/coordination/lease/strategy.go)',
+      'k8s.io/kubernetes/pkg/registry/coordination/lease/strategy.go AllowUnconditionalUpdate (false); k8s.io/apiserver/pkg/registry/rest/update.go BeforeUpdate; responsewriters/writers.go ErrorNegotiated',
     steps: [
       { method: 'POST', path: LEASES, body: json('lock'), expect: { status: 201 } },
       {
@@ -146,8 +146,14 @@ export const cases: readonly ConformanceCase[] = [
         body: leaseLockBody('lock', 'node-b'),
         expect: {
           status: 422,
-          headers: { 'content-type': 'application/vnd.kubernetes.protobuf' },
-          text: /metadata\.resourceVersion.*must be specified for an update/s,
+          check: (response) =>
+            expectStatus(response, {
+              status: 'Failure',
+              reason: 'Invalid',
+              code: 422,
+              message:
+                'leases.coordination.k8s.io "lock" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+            }),
         },
       },
     ],
@@ -346,6 +352,40 @@ export const cases: readonly ConformanceCase[] = [
             const object = openEnvelope(sub(sub(events[0] ?? EMPTY, 2) ?? EMPTY, 1) ?? EMPTY);
             expect([object.apiVersion, object.kind]).toEqual(['coordination.k8s.io/v1', 'Lease']);
             expect(text(sub(object.raw, 1) ?? EMPTY, 1)).toBe('w');
+          },
+        },
+      },
+    ],
+  },
+  {
+    name: "client-go's metadata watch gets protobuf PartialObjectMetadata frames, the initial-events-end bookmark included",
+    source:
+      'k8s.io/client-go/metadata/metadata.go Watch (its Accept); k8s.io/apiserver/pkg/endpoints/handlers/response.go watchEmbeddedEncoder.doEncode (doTransformObject per event); storage/cacher/cacher.go setInitialEventsEndBookmarkIfRequested',
+    steps: [
+      { method: 'POST', path: LEASES, body: json('m'), expect: { status: 201 } },
+      {
+        method: 'GET',
+        path: `${LEASES}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&timeoutSeconds=1`,
+        headers: {
+          Accept: `${PROTOBUF};as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1,application/json`,
+        },
+        expect: {
+          status: 200,
+          headers: { 'content-type': `${PROTOBUF};stream=watch` },
+          check: ({ bytes: body }) => {
+            const { frames: events } = frames(body);
+            expect(events.slice(0, 2).map((event) => text(event, 1))).toEqual(['ADDED', 'BOOKMARK']);
+            const objects = events.slice(0, 2).map((event) => openEnvelope(sub(sub(event, 2) ?? EMPTY, 1) ?? EMPTY));
+            for (const object of objects)
+              expect([object.apiVersion, object.kind, sub(object.raw, 2)]).toEqual([
+                'meta.k8s.io/v1',
+                'PartialObjectMetadata',
+                undefined,
+              ]);
+            expect(text(sub(objects[0]?.raw ?? EMPTY, 1) ?? EMPTY, 1)).toBe('m');
+            // ObjectMeta.annotations (12): the map entry k8s.io/initial-events-end=true.
+            const annotation = sub(sub(objects[1]?.raw ?? EMPTY, 1) ?? EMPTY, 12) ?? EMPTY;
+            expect([text(annotation, 1), text(annotation, 2)]).toEqual(['k8s.io/initial-events-end', 'true']);
           },
         },
       },
