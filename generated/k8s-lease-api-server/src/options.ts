@@ -59,6 +59,12 @@ export interface LeaseApiServerOptions {
    * 100 ms, kube-apiserver's dispatchTimeoutBudget maximum (k8s.io/apiserver storage/cacher).
    */
   watchBlockedTimeoutMs?: number;
+  /**
+   * How long a read (get, list) or a sendInitialEvents watch from a resourceVersion newer than the
+   * store's waits for the store to get there before failing with 504 "Too large resource version".
+   * Default 3,000 ms, the watch cache's blockTimeout (k8s.io/apiserver storage/cacher).
+   */
+  resourceVersionWaitMs?: number;
   /** Fault injection; change later with setFaults(). */
   faults?: LeaseApiFaults;
   /** Serve aggregated discovery (apidiscovery.k8s.io) when asked. Default true. */

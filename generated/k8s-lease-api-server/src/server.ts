@@ -12,6 +12,8 @@ import { inspect } from 'node:util';
 import { ServerClock } from './clock.js';
 import { compileCorsOrigins } from './http/cors.js';
 import { handleRequest } from './http/dispatch.js';
+import { setProtobufCodec } from './http/protobuf-hook.js';
+import { kubernetesProtobufCodec } from './protobuf/codec.js';
 import { buildDiscoveryDocuments } from './http/discovery-documents.js';
 import { FaultState } from './http/faults.js';
 import type { ServerState } from './http/server-state.js';
@@ -39,6 +41,8 @@ import { NamespaceRegistry } from './namespaces/namespace-registry.js';
 import { packagedDocument, packagedReleases } from './openapi/packaged-documents.js';
 import { resolveRelease } from './release.js';
 import { buildOpenApiDocuments } from './openapi/served-openapi.js';
+import { BLOCK_TIMEOUT_MS } from './http/freshness.js';
+import { watchListEnabled } from './http/watch-list.js';
 import type { ObjectSchema } from './schema/field-schema.js';
 import { buildLeaseSchema } from './schema/field-schema.js';
 import { createStoreHandle } from './store-handle.js';
@@ -46,6 +50,9 @@ import { LeaseStore } from './store/lease-store.js';
 import type { TestPki } from './tls/pki.js';
 import { createTestPki } from './tls/pki.js';
 import { dropCoordinatedLeaderElectionFields } from './operations/disabled-fields.js';
+
+// Every server in the process speaks Kubernetes protobuf (the codec holds no per-server state).
+setProtobufCodec(kubernetesProtobufCodec);
 
 const DEFAULT_RELEASE = '1.35.0';
 const DEFAULT_HISTORY = 10_000;
@@ -228,6 +235,8 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_MS,
     watchBufferBytes: options.watchBufferBytes ?? DEFAULT_WATCH_BUFFER_BYTES,
     watchBlockedTimeoutMs: options.watchBlockedTimeoutMs ?? DEFAULT_WATCH_BLOCKED_MS,
+    freshnessTimeoutMs: options.resourceVersionWaitMs ?? BLOCK_TIMEOUT_MS,
+    watchList: watchListEnabled(release),
     aggregatedDiscovery: options.aggregatedDiscovery ?? true,
     requestLog: [],
     cors: cors?.value,

@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { serveNamespace, serveNamespaces } from '../namespaces/namespace-handler.js';
 import { VERSION } from '../lease-meta.js';
 import { parseResourceVersion } from '../operations/list.js';
-import { internalError, methodNotAllowed, notAcceptable, pathNotFound } from '../status.js';
+import { internalError, methodNotAllowed, pathNotFound } from '../status.js';
 import { authenticate } from './auth.js';
 import { authorizationFailure } from './authorization.js';
 import { applyCors } from './cors.js';
@@ -20,10 +20,11 @@ import {
   serveOpenApiV2,
   serveVersion,
 } from './handlers/discovery.js';
-import { serveGet, serveList } from './handlers/read.js';
-import { serveWatch } from './handlers/watch.js';
+import { negotiateResponse, serveGet, serveList } from './handlers/read.js';
+import { serveWatch, watchEncoder } from './handlers/watch.js';
+import { fail } from './answer.js';
 import { serveCreate, servePatch, serveUpdate } from './handlers/write.js';
-import { NOT_ACCEPTABLE_MESSAGE, chooseRepresentation, parseAccept } from './negotiation.js';
+import { RESOURCE_ENDPOINT, negotiateStream, parseAccept } from './negotiation.js';
 import type { RequestContext } from './request-context.js';
 import { parseListRequest, parseQueryBool } from './request-options.js';
 import { escapeFieldValue } from '../selectors/field-selector.js';
@@ -33,8 +34,8 @@ import type { OperationContext } from '../operations/context.js';
 import { routeFor } from './route.js';
 import type { RequestRecord, ServerState } from './server-state.js';
 import { REQUEST_LOG_LIMIT } from './server-state.js';
-import { parseIncludeObject } from './table.js';
-import { protobufOutput } from '../protobuf/media.js';
+import { tableOptionsFor } from './transform.js';
+import { withListDefaults } from './watch-list.js';
 
 function isWatchRequest(route: Route, query: URLSearchParams): boolean {
   if (route.kind !== 'collection' && route.kind !== 'item') return false;
@@ -63,13 +64,13 @@ function record(state: ServerState, req: IncomingMessage, res: ServerResponse, u
   return entry;
 }
 
-function serveCollectionRead(
+async function serveCollectionRead(
   ctx: RequestContext,
   namespace: string | undefined,
   forceWatch: boolean,
   name: string | undefined,
   fault: StreamFault | undefined,
-): void {
+): Promise<void> {
   const query = new URLSearchParams(ctx.url.searchParams);
   if (name !== undefined) {
     const existing = query.get('fieldSelector');
@@ -77,30 +78,41 @@ function serveCollectionRead(
     query.set('fieldSelector', existing === null || existing === '' ? term : `${existing},${term}`);
   }
   const request = parseListRequest(query, namespace, forceWatch);
-  if (!request.ok) return sendStatus(ctx.res, request.error);
-  const denied = authorizationFailure(ctx, request.value.watch ? 'watch' : 'list', namespace);
+  const watching = request.ok ? request.value.watch : forceWatch || parseQueryBool(query.get('watch')) === true;
+  const denied = authorizationFailure(ctx, watching ? 'watch' : 'list', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
-  if (!request.value.watch) return serveList(ctx, request.value);
-  const protobuf = protobufOutput(ctx.req.headers.accept);
-  const representation = protobuf !== undefined ? { kind: 'object' as const } : chooseRepresentation(ctx.accept);
-  if (representation === undefined) return sendStatus(ctx.res, notAcceptable(NOT_ACCEPTABLE_MESSAGE));
+  // ListResource: the output media type is negotiated before the options are read.
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return;
+  if (!request.ok) return fail(ctx, request.error);
+  if (!request.value.watch) return serveList(ctx, request.value, representation);
   const rvText = request.value.resourceVersion ?? '';
   if (rvText !== '') {
     const rv = parseResourceVersion(rvText);
-    if (!rv.ok) return sendStatus(ctx.res, rv.error);
+    if (!rv.ok) return fail(ctx, rv.error);
   }
+  // serveWatchHandler: TableOptions, then a serializer that can stream.
+  const tableOptions = tableOptionsFor(representation.target, ctx.url.searchParams);
+  if (!tableOptions.ok) return fail(ctx, tableOptions.error);
+  const stream = negotiateStream(ctx.req.headers.accept, RESOURCE_ENDPOINT);
+  if (!stream.ok) return fail(ctx, stream.error);
   const state = ctx.state;
-  serveWatch(ctx.res, request.value, representation, parseIncludeObject(ctx.url.searchParams.get('includeObject')), {
-    store: state.ops.store,
-    resource: state.ops.resource,
-    now: state.ops.now,
-    bookmarkIntervalMs: state.bookmarkIntervalMs,
-    bufferBytes: state.watchBufferBytes,
-    blockedTimeoutMs: state.watchBlockedTimeoutMs,
-    fault,
-    streams: state.streams,
-    protobuf,
-  });
+  const deps = { resource: state.ops.resource, now: state.ops.now };
+  await serveWatch(
+    ctx.res,
+    withListDefaults(request.value, state.watchList),
+    watchEncoder(stream.value, tableOptions.value, deps),
+    {
+      ...deps,
+      store: state.ops.store,
+      bookmarkIntervalMs: state.bookmarkIntervalMs,
+      bufferBytes: state.watchBufferBytes,
+      blockedTimeoutMs: state.watchBlockedTimeoutMs,
+      freshnessTimeoutMs: state.freshnessTimeoutMs,
+      fault,
+      streams: state.streams,
+    },
+  );
 }
 
 /** The request's context with the operations of the resource it addresses; undefined when that resource is not served. */

@@ -4,20 +4,19 @@
 // errors.go errUnsupportedMediaType: an empty Content-Type means the first served type (JSON); the 415 lists
 // the served media types in the codec factory's order, which for every kind served here (and for the
 // meta-internal codecs that decode DeleteOptions) is JSON, YAML, protobuf.
-import { PROTOBUF_CONTENT_TYPE } from '../protobuf/media.js';
 import type { StatusError } from '../status.js';
 import { unsupportedMediaType } from '../status.js';
-import { contentType } from './negotiation.js';
+import { CONTENT_TYPES, contentType } from './negotiation.js';
 
 export type InputFormat = 'json' | 'yaml' | 'protobuf';
 
-export const INPUT_MEDIA_TYPES: readonly string[] = ['application/json', 'application/yaml', PROTOBUF_CONTENT_TYPE];
+export const INPUT_MEDIA_TYPES: readonly string[] = [CONTENT_TYPES.json, CONTENT_TYPES.yaml, CONTENT_TYPES.protobuf];
 
 const FORMATS: Readonly<Record<string, InputFormat>> = {
   '': 'json',
-  'application/json': 'json',
-  'application/yaml': 'yaml',
-  [PROTOBUF_CONTENT_TYPE]: 'protobuf',
+  [CONTENT_TYPES.json]: 'json',
+  [CONTENT_TYPES.yaml]: 'yaml',
+  [CONTENT_TYPES.protobuf]: 'protobuf',
 };
 
 /** The body's format by its Content-Type header, or undefined for one the server does not read. */

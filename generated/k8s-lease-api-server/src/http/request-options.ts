@@ -79,13 +79,8 @@ function validateListRequest(r: ListRequest, rawMatch: string): FieldError[] {
           detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
         });
       }
-      if (r.sendInitialEvents && !r.allowWatchBookmarks) {
-        errors.push({
-          type: 'Forbidden',
-          field: 'allowWatchBookmarks',
-          detail: 'allowWatchBookmarks must be set to true when sendInitialEvents is true',
-        });
-      }
+      // No allowWatchBookmarks requirement: validateWatchOptions leaves it out for backward compatibility
+      // (validation_test.go "watch-sendInitialEvents-no-allowWatchBookmark"); such a watch gets no end bookmark.
     }
     if (rawMatch !== '') {
       if (r.sendInitialEvents === undefined) {

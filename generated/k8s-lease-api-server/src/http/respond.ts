@@ -1,10 +1,14 @@
 // Copied by lease-api-generator from templates/server/http/respond.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// Writing responses: JSON text (or protobuf bytes) with the headers the real API server sends.
+// Writing responses: JSON text (or a negotiated YAML or protobuf body) with the headers the real API server sends.
 import type { ServerResponse } from 'node:http';
-import { PROTOBUF_CONTENT_TYPE, protobufOutput } from '../protobuf/media.js';
-import { encodeStatus } from '../protobuf/objects.js';
+import type { JsonObject } from '../json.js';
 import type { StatusError } from '../status.js';
 import { statusObject } from '../status.js';
+import type { Representation } from './negotiation.js';
+import { CONTENT_TYPES, DEFAULT_ENDPOINT, negotiateOutput, notAcceptableError } from './negotiation.js';
+import type { ObjectType } from './protobuf-hook.js';
+import { protobufCodec } from './protobuf-hook.js';
+import { yamlFromJson } from './yaml-output.js';
 
 export function sendJsonText(
   res: ServerResponse,
@@ -12,19 +16,20 @@ export function sendJsonText(
   json: string,
   headers: Record<string, string | string[]> = {},
 ): void {
-  sendBytes(res, code, Buffer.from(json, 'utf8'), 'application/json', headers);
+  sendBody(res, code, 'application/json', Buffer.from(json, 'utf8'), headers);
 }
 
-export function sendBytes(
+/** A complete response body of the given media type. */
+export function sendBody(
   res: ServerResponse,
   code: number,
+  type: string,
   body: Buffer,
-  contentType: string,
   headers: Record<string, string | string[]> = {},
 ): void {
   if (res.headersSent || res.destroyed) return;
   const base = {
-    'Content-Type': contentType,
+    'Content-Type': type,
     'Content-Length': body.length,
     'Cache-Control': 'no-cache, private',
   };
@@ -38,15 +43,80 @@ export function sendBytes(
   res.end(body);
 }
 
+/** The encoder's bytes as a Buffer over the same memory (no copy of a large list). */
+export function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * A response object two ways: its JSON text (the cached fast path) and, for the protobuf encoder, its
+ * value. With `type`, the value is a stored object without kind and apiVersion (so the encoder can reuse
+ * the bytes it cached for that very object) and `type` names them.
+ */
+export interface Payload {
+  json(): string;
+  value(): JsonObject;
+  type?: ObjectType;
+}
+
+export function payloadOf(object: JsonObject): Payload {
+  let text: string | undefined;
+  return { json: () => (text ??= JSON.stringify(object)), value: () => object };
+}
+
+/** The JSON text of an object together with the object itself (stored-shaped when `type` is given). */
+export function payloadOfJson(json: string, value: () => JsonObject, type?: ObjectType): Payload {
+  return { json: () => json, value, ...(type === undefined ? {} : { type }) };
+}
+
+/**
+ * Writes an object in the negotiated media type (WriteObjectNegotiated): JSON (indented when pretty),
+ * YAML, or protobuf through the registered encoder; a kind that encoder does not know is a 406.
+ */
+export function sendRepresented(
+  res: ServerResponse,
+  code: number,
+  representation: Pick<Representation, 'mediaType' | 'pretty'>,
+  payload: Payload,
+  headers: Record<string, string | string[]> = {},
+): void {
+  switch (representation.mediaType) {
+    case 'json': {
+      const json = payload.json();
+      // The pretty serializer is json.MarshalIndent(obj, "", "  "), the layout JSON.stringify(…, 2) writes.
+      const text = representation.pretty ? JSON.stringify(JSON.parse(json), null, 2) : json;
+      return sendJsonText(res, code, text, headers);
+    }
+    case 'yaml':
+      return sendBody(res, code, CONTENT_TYPES.yaml, Buffer.from(yamlFromJson(payload.json()), 'utf8'), headers);
+    case 'protobuf': {
+      const bytes = protobufCodec()?.encodeObject(payload.value(), payload.type);
+      if (bytes === undefined) return sendJsonText(res, 406, JSON.stringify(statusObject(notAcceptableError(false))));
+      return sendBody(res, code, CONTENT_TYPES.protobuf, asBuffer(bytes), headers);
+    }
+  }
+}
+
+/**
+ * Every failure Status goes out as ErrorNegotiated writes it: in the media type the request negotiates
+ * without transformations (DefaultEndpointRestrictions) — so a YAML client gets YAML errors and a protobuf
+ * client a protobuf Status — and in JSON when that negotiation fails (the original failure is never
+ * hidden behind a negotiation problem, as WriteObjectNegotiated would otherwise do).
+ */
 export function sendStatus(
   res: ServerResponse,
   error: StatusError,
   headers: Record<string, string | string[]> = {},
 ): void {
-  // Errors are negotiated like any answer (responsewriters.ErrorNegotiated): protobuf clients get a protobuf Status.
-  if (protobufOutput(res.req?.headers.accept) !== undefined)
-    return sendBytes(res, error.code, encodeStatus(statusObject(error)), PROTOBUF_CONTENT_TYPE, headers);
-  sendJsonText(res, error.code, JSON.stringify(statusObject(error)), headers);
+  const negotiated = negotiateOutput(res.req?.headers.accept, DEFAULT_ENDPOINT);
+  const status = statusObject(error);
+  const json = JSON.stringify(status);
+  const mediaType = negotiated.ok ? negotiated.value.mediaType : 'json';
+  if (mediaType === 'yaml')
+    return sendBody(res, error.code, CONTENT_TYPES.yaml, Buffer.from(yamlFromJson(json)), headers);
+  const bytes = mediaType === 'protobuf' ? protobufCodec()?.encodeObject(status) : undefined;
+  if (bytes !== undefined) return sendBody(res, error.code, CONTENT_TYPES.protobuf, asBuffer(bytes), headers);
+  sendJsonText(res, error.code, json, headers);
 }
 
 // k8s.io/apiserver/pkg/endpoints/filters/warning.go: truncateAtTotalRunes, truncateItemRunes.

@@ -50,6 +50,10 @@ export interface ServerState {
   bookmarkIntervalMs: number;
   watchBufferBytes: number;
   watchBlockedTimeoutMs: number;
+  /** How long a read or sendInitialEvents watch waits for a resourceVersion the store has not reached. */
+  freshnessTimeoutMs: number;
+  /** The release's WatchList feature gate (watch-list defaulting of ListOptions). */
+  watchList: boolean;
   aggregatedDiscovery: boolean;
   requestLog: RequestRecord[];
   /** Undefined: no CORS headers for anyone (kube-apiserver without --cors-allowed-origins). */

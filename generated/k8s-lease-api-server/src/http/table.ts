@@ -6,6 +6,9 @@ import type { ResourceInfo } from '../lease-meta.js';
 import { LEASE_RESOURCE } from '../lease-meta.js';
 import { humanDuration } from './human-duration.js';
 
+/** k8s.io/apiserver/pkg/storage's InitialEventsAnnotationKey. */
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+
 export type IncludeObject = 'None' | 'Metadata' | 'Object';
 
 const NAME_COLUMN: JsonObject = {
@@ -63,7 +66,7 @@ const CANDIDATE_COLUMNS: JsonObject[] = [
 interface Printer {
   columns: JsonObject[];
   /** The cells between Name and Age. */
-  cells(spec: JsonObject | undefined): string[];
+  cells(spec: JsonObject | undefined, status: JsonObject | undefined): string[];
 }
 
 const LEASE_PRINTER: Printer = { columns: COLUMNS, cells: (spec) => [stringAt(spec, 'holderIdentity') ?? ''] };
@@ -76,18 +79,37 @@ const CANDIDATE_PRINTER: Printer = {
   ],
 };
 
+/** pkg/printers/internalversion's namespaceColumnDefinitions and printNamespace (the phase). */
+const NAMESPACE_PRINTER: Printer = {
+  columns: [NAME_COLUMN, column('Status', 'The status of the namespace'), AGE_COLUMN],
+  cells: (_spec, status) => [stringAt(status, 'phase') ?? ''],
+};
+
 function printerFor(resource: ResourceInfo): Printer {
+  if (resource.kind === 'Namespace') return NAMESPACE_PRINTER;
   return resource.kind === 'LeaseCandidate' ? CANDIDATE_PRINTER : LEASE_PRINTER;
 }
 
+/** storage.HasInitialEventsEndBookmarkAnnotation. */
+function endsInitialEvents(object: JsonObject): boolean {
+  const metadata = objectAt(object, 'metadata');
+  const annotations = metadata === undefined ? undefined : objectAt(metadata, 'annotations');
+  return stringAt(annotations, INITIAL_EVENTS_END_ANNOTATION) === 'true';
+}
+
+/**
+ * asTable's row object: the whole object, its PartialObjectMetadata, or none; the initial-events-end
+ * bookmark always carries its metadata, so a Table watch still shows the annotation.
+ */
 function rowObject(
   lease: JsonObject,
   include: IncludeObject,
   tableVersion: string,
   resource: ResourceInfo,
 ): JsonObject | undefined {
-  if (include === 'None') return undefined;
-  if (include === 'Object') return { kind: resource.kind, apiVersion: resource.groupVersion, ...lease };
+  if (include === 'Object' && !endsInitialEvents(lease))
+    return { kind: resource.kind, apiVersion: resource.groupVersion, ...lease };
+  if (include === 'None' && !endsInitialEvents(lease)) return undefined;
   return {
     kind: 'PartialObjectMetadata',
     apiVersion: `meta.k8s.io/${tableVersion}`,
@@ -106,7 +128,11 @@ export function leaseRow(
   const created = stringAt(metadata, 'creationTimestamp');
   const age = created === undefined ? '<unknown>' : humanDuration(now - Date.parse(created));
   const row: JsonObject = {
-    cells: [stringAt(metadata, 'name') ?? '', ...printerFor(resource).cells(objectAt(lease, 'spec')), age],
+    cells: [
+      stringAt(metadata, 'name') ?? '',
+      ...printerFor(resource).cells(objectAt(lease, 'spec'), objectAt(lease, 'status')),
+      age,
+    ],
   };
   const object = rowObject(lease, include, tableVersion, resource);
   if (object !== undefined) row['object'] = object;
@@ -115,6 +141,8 @@ export function leaseRow(
 
 export interface TableMeta {
   resourceVersion: string;
+  /** TableOptions.NoHeaders: a watch's events after the first carry no column definitions (null). */
+  noHeaders?: boolean;
   continueToken?: string | undefined;
   remainingItemCount?: number | undefined;
 }
@@ -127,18 +155,15 @@ export function leaseTable(
   tableVersion: string,
   resource: ResourceInfo = LEASE_RESOURCE,
 ): JsonObject {
-  const metadata: JsonObject = { resourceVersion: meta.resourceVersion };
+  // ListMeta's fields are omitempty.
+  const metadata: JsonObject = meta.resourceVersion === '' ? {} : { resourceVersion: meta.resourceVersion };
   if (meta.continueToken !== undefined) metadata['continue'] = meta.continueToken;
   if (meta.remainingItemCount !== undefined) metadata['remainingItemCount'] = meta.remainingItemCount;
   return {
     kind: 'Table',
     apiVersion: `meta.k8s.io/${tableVersion}`,
     metadata,
-    columnDefinitions: printerFor(resource).columns,
+    columnDefinitions: meta.noHeaders === true ? null : printerFor(resource).columns,
     rows: leases.map((lease) => leaseRow(lease, now, include, tableVersion, resource)),
   };
-}
-
-export function parseIncludeObject(value: string | null): IncludeObject {
-  return value === 'None' || value === 'Object' ? value : 'Metadata';
 }

@@ -17,15 +17,14 @@ import type { RequestContext } from '../http/request-context.js';
 import { parseListRequest, parseWriteOptions } from '../http/request-options.js';
 import { matchesFields } from '../selectors/field-selector.js';
 import { matchesLabels } from '../selectors/label-selector.js';
-import { sendJsonText, sendStatus } from '../http/respond.js';
+import { answer, fail } from '../http/answer.js';
+import { negotiateResponse } from '../http/handlers/read.js';
+import { payloadOf, sendStatus } from '../http/respond.js';
 import { decodeNamespaceProtobuf } from '../protobuf/request-body.js';
-import type { TypeMeta } from '../protobuf/encode.js';
-import { sendIfProtobuf } from '../protobuf/send.js';
 import { checkBodyType } from '../operations/type-meta.js';
 import type { TargetType } from '../operations/type-meta.js';
-import { NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
+import { NAMESPACE_INFO, NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
 
-const NAMESPACE_TYPE_META: TypeMeta = { apiVersion: 'v1', kind: NAMESPACE_KIND };
 const NAMESPACE_TYPE: TargetType = { group: '', version: 'v1', kind: NAMESPACE_KIND, internalPackage: 'core' };
 
 async function parseNamespaceBody(text: string, format: 'json' | 'yaml'): Promise<Result<JsonValue, StatusError>> {
@@ -66,6 +65,9 @@ async function decodeNamespaceBody(
 }
 
 async function createNamespace(ctx: RequestContext): Promise<void> {
+  // createHandler negotiates the output before it reads the body.
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return void ctx.req.resume();
   const options = parseWriteOptions(ctx.url.searchParams, ctx.req.headers['user-agent'], 'Create', false);
   // Bytes, not text: a protobuf body would not survive a UTF-8 decode.
   const body = await readBodyBytes(ctx.req, ctx.res);
@@ -75,8 +77,8 @@ async function createNamespace(ctx: RequestContext): Promise<void> {
   if (!typed.ok) return sendStatus(ctx.res, typed.error);
   const created = ctx.state.ops.namespaces.create(typed.value, options.value.dryRun);
   if (!created.ok) return sendStatus(ctx.res, created.error);
-  if (sendIfProtobuf(ctx.res, 201, { kind: 'object', obj: created.value, typeMeta: NAMESPACE_TYPE_META })) return;
-  sendJsonText(ctx.res, 201, JSON.stringify(created.value));
+  const object = created.value;
+  answer(ctx, 201, representation, { kind: 'object', object }, payloadOf(object), {}, NAMESPACE_INFO);
 }
 
 export async function serveNamespaces(ctx: RequestContext): Promise<void> {
@@ -86,7 +88,9 @@ export async function serveNamespaces(ctx: RequestContext): Promise<void> {
   // The same query parsing and selector validation as a Lease list (400 with apimachinery's messages).
   const request = parseListRequest(ctx.url.searchParams, undefined, false);
   if (method !== 'GET' || (request.ok && request.value.watch)) return sendStatus(ctx.res, methodNotAllowed());
-  if (!request.ok) return sendStatus(ctx.res, request.error);
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return;
+  if (!request.ok) return fail(ctx, request.error);
   const { labels, fields } = request.value;
   const registry = ctx.state.ops.namespaces;
   const items = registry
@@ -99,25 +103,22 @@ export async function serveNamespaces(ctx: RequestContext): Promise<void> {
     })
     // Items of a typed list carry no kind or apiVersion of their own.
     .map(({ kind: _kind, apiVersion: _apiVersion, ...item }) => item);
-  const listMeta = { resourceVersion: registry.resourceVersion };
-  if (sendIfProtobuf(ctx.res, 200, { kind: 'list', items, listMeta, typeMeta: NAMESPACE_TYPE_META })) return;
-  sendJsonText(
-    ctx.res,
-    200,
-    JSON.stringify({
-      kind: 'NamespaceList',
-      apiVersion: 'v1',
-      metadata: { resourceVersion: registry.resourceVersion },
-      items,
-    }),
-  );
+  const list = {
+    kind: 'NamespaceList',
+    apiVersion: 'v1',
+    metadata: { resourceVersion: registry.resourceVersion },
+    items,
+  };
+  const subject = { kind: 'list' as const, items, meta: { resourceVersion: registry.resourceVersion } };
+  answer(ctx, 200, representation, subject, payloadOf(list), {}, NAMESPACE_INFO);
 }
 
 export function serveNamespace(ctx: RequestContext, name: string): void {
   ctx.req.resume();
   if ((ctx.req.method ?? 'GET') !== 'GET') return sendStatus(ctx.res, methodNotAllowed());
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return;
   const found = ctx.state.ops.namespaces.get(name);
-  if (found === undefined) return sendStatus(ctx.res, namespaceNotFound(name));
-  if (sendIfProtobuf(ctx.res, 200, { kind: 'object', obj: found, typeMeta: NAMESPACE_TYPE_META })) return;
-  sendJsonText(ctx.res, 200, JSON.stringify(found));
+  if (found === undefined) return fail(ctx, namespaceNotFound(name));
+  answer(ctx, 200, representation, { kind: 'object', object: found }, payloadOf(found), {}, NAMESPACE_INFO);
 }

@@ -8,6 +8,7 @@
 // sequence, apart from the Leases' (clients compare resourceVersions within one resource only).
 import { randomUUID } from 'node:crypto';
 import type { JsonObject, JsonValue } from '../json.js';
+import type { ResourceInfo } from '../lease-meta.js';
 import { isJsonObject } from '../json.js';
 import { generateNameSuffix, dns1123LabelErrors, labelValueErrors, qualifiedNameErrors } from '../names.js';
 import type { Result } from '../result.js';
@@ -19,6 +20,19 @@ import { SYSTEM_NAMESPACES } from './namespace-names.js';
 
 export const NAMESPACE_KIND = 'Namespace';
 export const NAMESPACE_RESOURCE = 'namespaces';
+
+/** core/v1 Namespace as response negotiation sees it (Table printer, PartialObjectMetadata errors). */
+export const NAMESPACE_INFO: ResourceInfo = {
+  version: 'v1',
+  groupVersion: 'v1',
+  kind: NAMESPACE_KIND,
+  listKind: 'NamespaceList',
+  plural: NAMESPACE_RESOURCE,
+  singular: 'namespace',
+  qualifiedResource: NAMESPACE_RESOURCE,
+  qualifiedKind: NAMESPACE_KIND,
+  typeMetaPrefix: `{"kind":"${NAMESPACE_KIND}","apiVersion":"v1",`,
+};
 /** The label kube-apiserver puts on every namespace (NamespaceDefaultLabelName, GA in 1.22). */
 const NAME_LABEL = 'kubernetes.io/metadata.name';
 

@@ -3,7 +3,6 @@
 // the envelope carries (the served group version and kind; Status is the unversioned v1 Status;
 // PartialObjectMetadata(List) is meta.k8s.io's).
 import type { JsonObject } from '../json.js';
-import type { ResourceInfo } from '../lease-meta.js';
 import type { MessageName } from './schema.js';
 import { messagesOf as schemaMessagesOf } from './schema.js';
 import type { TypeMeta } from './encode.js';
@@ -20,18 +19,10 @@ export function encodeObject(obj: JsonObject, typeMeta: TypeMeta): Buffer {
   return envelope(typeMeta, encodeCached(messagesOf(typeMeta).item, obj));
 }
 
-export function encodeResourceObject(obj: JsonObject, resource: ResourceInfo): Buffer {
-  return encodeObject(obj, { apiVersion: resource.groupVersion, kind: resource.kind });
-}
-
 /** A list: listKind in the resource's group version, ListMeta (resourceVersion, continue, remainingItemCount). */
 export function encodeObjectList(items: readonly JsonObject[], listMeta: JsonObject, typeMeta: TypeMeta): Buffer {
   const { item } = messagesOf(typeMeta);
   return envelope({ apiVersion: typeMeta.apiVersion, kind: `${typeMeta.kind}List` }, encodeList(item, listMeta, items));
-}
-
-export function encodeResourceList(items: readonly JsonObject[], listMeta: JsonObject, resource: ResourceInfo): Buffer {
-  return encodeObjectList(items, listMeta, { apiVersion: resource.groupVersion, kind: resource.kind });
 }
 
 /** A meta.v1 Status (the JSON form statusObject renders), as kube-apiserver encodes errors for protobuf clients. */

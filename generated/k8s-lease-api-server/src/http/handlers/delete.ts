@@ -2,7 +2,7 @@
 // DELETE of one Lease and DELETE of a collection (the deleted LeaseList).
 // Lease storage does not set ReturnDeletedObject, so an immediate delete answers
 // with a Success Status; an object kept by finalizers is returned as it now is. A collection delete
-// answers with the list it deleted, as listed (Store.DeleteCollection).
+// answers with the list it deleted, as listed (Store.DeleteCollection). Both negotiate their output first.
 import { parseYaml } from '../../decode/yaml.js';
 import type { JsonObject } from '../../json.js';
 import { isJsonObject, objectAt, stringAt } from '../../json.js';
@@ -10,19 +10,19 @@ import type { DeleteOptions } from '../../operations/delete.js';
 import { deleteCollection, deleteLease } from '../../operations/delete.js';
 import { listLeases } from '../../operations/list.js';
 import { decodeDeleteOptionsBody } from '../../protobuf/request-body.js';
-import { resourceTypeMeta, sendIfProtobuf, sendObject } from '../../protobuf/send.js';
 import type { Result } from '../../result.js';
 import { err } from '../../result.js';
 import type { StatusError } from '../../status.js';
 import { badRequest } from '../../status.js';
 import { storeKey } from '../../store/lease-store.js';
+import { answer, fail, sendObject } from '../answer.js';
 import { authorizationFailure } from '../authorization.js';
 import { readBodyBytes } from '../body.js';
 import { inputFormat, unknownFormat } from '../input-media.js';
 import type { RequestContext } from '../request-context.js';
 import { deleteOptionsFrom, parseDeleteOptions, parseListRequest } from '../request-options.js';
-import { sendJsonText, sendStatus } from '../respond.js';
-import { listResponseJson } from './read.js';
+import { payloadOf, sendRepresented, sendStatus } from '../respond.js';
+import { listPayload, negotiateResponse } from './read.js';
 
 /**
  * The request's DeleteOptions: a body is decoded by its Content-Type with the meta-internal codecs
@@ -51,36 +51,44 @@ async function readDeleteOptions(ctx: RequestContext): Promise<Result<DeleteOpti
 export async function serveDelete(ctx: RequestContext, namespace: string, name: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'delete', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return void ctx.req.resume();
   const options = await readDeleteOptions(ctx);
-  if (!options.ok) return sendStatus(ctx.res, options.error);
+  if (!options.ok) return fail(ctx, options.error);
   const deleted = deleteLease(ctx.state.ops, namespace, name, options.value);
-  if (!deleted.ok) return sendStatus(ctx.res, deleted.error);
+  if (!deleted.ok) return fail(ctx, deleted.error);
   const { object, kept } = deleted.value;
-  if (kept) return sendObject(ctx.res, 200, object, ctx.state.ops.resource);
+  if (kept) return sendObject(ctx, 200, representation, object);
   const metadata = objectAt(object, 'metadata');
   const uid = metadata === undefined ? undefined : stringAt(metadata, 'uid');
+  // doTransformObject passes a Status through whatever the client asked to convert to.
   const status = deletedStatus(name, uid, ctx.state.ops.resource.plural);
-  if (sendIfProtobuf(ctx.res, 200, { kind: 'status', status })) return;
-  sendJsonText(ctx.res, 200, JSON.stringify(status));
+  sendRepresented(
+    ctx.res,
+    200,
+    { mediaType: representation.mediaType, pretty: representation.pretty },
+    payloadOf(status),
+  );
 }
 
 export async function serveDeleteCollection(ctx: RequestContext, namespace: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'deletecollection', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return void ctx.req.resume();
   const options = await readDeleteOptions(ctx);
-  if (!options.ok) return sendStatus(ctx.res, options.error);
+  if (!options.ok) return fail(ctx, options.error);
   const request = parseListRequest(ctx.url.searchParams, namespace, false);
-  if (!request.ok) return sendStatus(ctx.res, request.error);
+  if (!request.ok) return fail(ctx, request.error);
   const { store } = ctx.state.ops;
   const page = listLeases(store, { ...request.value, limit: undefined, continueToken: undefined });
-  if (!page.ok) return sendStatus(ctx.res, page.error);
+  if (!page.ok) return fail(ctx, page.error);
   const keys = page.value.items.map((item) => storeKey(namespace, stringAt(objectAt(item, 'metadata'), 'name') ?? ''));
   const deleted = deleteCollection(ctx.state.ops, keys, options.value);
-  if (!deleted.ok) return sendStatus(ctx.res, deleted.error);
-  const listMeta = { resourceVersion: String(page.value.rv) };
-  const typeMeta = resourceTypeMeta(ctx.state.ops.resource);
-  if (sendIfProtobuf(ctx.res, 200, { kind: 'list', items: deleted.value, listMeta, typeMeta })) return;
-  sendJsonText(ctx.res, 200, listResponseJson(deleted.value, page.value.rv, ctx.state.ops.resource));
+  if (!deleted.ok) return fail(ctx, deleted.error);
+  const list = { rv: page.value.rv, items: deleted.value };
+  const subject = { kind: 'list' as const, items: list.items, meta: { resourceVersion: String(list.rv) } };
+  answer(ctx, 200, representation, subject, listPayload(list, ctx.state.ops.resource));
 }
 
 function deletedStatus(name: string, uid: string | undefined, plural: string): JsonObject {

@@ -55,7 +55,7 @@ function matches(range: MediaRange, type: string): boolean {
 
 /** The Accept clauses, or `*` when there is no Accept header (handler.go's default). */
 function clauses(ctx: RequestContext): MediaRange[] {
-  return ctx.accept.length > 0 ? ctx.accept : [{ type: '*/*', params: new Map() }];
+  return ctx.accept.length > 0 ? ctx.accept : [{ type: '*/*', q: 1, params: new Map() }];
 }
 
 /** http.ServeContent: Last-Modified, and 304 (keeping the ETag) when the client's copy is current. */

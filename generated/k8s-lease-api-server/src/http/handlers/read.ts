@@ -1,54 +1,60 @@
 // Copied by lease-api-generator from templates/server/http/handlers/read.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// GET of one Lease and LIST of a collection, as JSON or as a meta.k8s.io Table.
+// GET of one object and LIST of a collection (getResourceHandler and ListResource in
+// k8s.io/apiserver/pkg/endpoints/handlers/get.go): the output media type negotiated first (406),
+// then the read — waiting, as the watch cache does, for a resourceVersion the store has not reached —
+// then the answer transformed (Table, PartialObjectMetadata[List]) and written in JSON or YAML.
 import type { JsonObject } from '../../json.js';
 import type { ResourceInfo } from '../../lease-meta.js';
-import { LEASE_RESOURCE } from '../../lease-meta.js';
 import type { ListPage } from '../../operations/list.js';
 import { listLeases, parseResourceVersion } from '../../operations/list.js';
-import { protobufOutput } from '../../protobuf/media.js';
-import { resourceTypeMeta, sendIfProtobuf, sendObject } from '../../protobuf/send.js';
 import { bareJson } from '../../serialize.js';
-import { notAcceptable, notFound, tooLargeResourceVersion } from '../../status.js';
+import { notFound, tooLargeResourceVersion } from '../../status.js';
 import { storeKey } from '../../store/lease-store.js';
+import { answer, fail, sendObject } from '../answer.js';
+import { waitUntilFresh } from '../freshness.js';
+import type { Representation } from '../negotiation.js';
+import { RESOURCE_ENDPOINT, negotiateOutput } from '../negotiation.js';
 import type { RequestContext } from '../request-context.js';
 import type { ListRequest } from '../request-options.js';
-import type { Representation } from '../negotiation.js';
-import { NOT_ACCEPTABLE_MESSAGE, chooseRepresentation } from '../negotiation.js';
-import { sendJsonText, sendStatus } from '../respond.js';
-import { leaseTable, parseIncludeObject } from '../table.js';
+import type { Payload } from '../respond.js';
+import { payloadOfJson, sendStatus } from '../respond.js';
 
-/** Protobuf carries objects only (no Table), so when Accept negotiates protobuf the object is what is read. */
-function representationOf(ctx: RequestContext): Representation | undefined {
-  return protobufOutput(ctx.req.headers.accept) !== undefined ? { kind: 'object' } : chooseRepresentation(ctx.accept);
+/** The representation a get, list or write answers in; undefined once the 406 went out. */
+export function negotiateResponse(ctx: RequestContext): Representation | undefined {
+  const negotiated = negotiateOutput(ctx.req.headers.accept, RESOURCE_ENDPOINT);
+  if (negotiated.ok) return negotiated.value;
+  // ErrorNegotiated cannot negotiate either, so the 406 is JSON.
+  sendStatus(ctx.res, negotiated.error);
+  return undefined;
 }
 
-export function serveGet(ctx: RequestContext, namespace: string, name: string): void {
-  const representation = representationOf(ctx);
-  if (representation === undefined) return sendStatus(ctx.res, notAcceptable(NOT_ACCEPTABLE_MESSAGE));
+/**
+ * A resourceVersion newer than the store's is waited for (up to the block timeout), as
+ * watchCache.waitUntilFreshAndBlock does for reads; resolves false when the client left meanwhile.
+ */
+async function awaitResourceVersion(ctx: RequestContext, rvText: string | undefined): Promise<boolean> {
+  if (rvText === undefined || rvText === '' || rvText === '0') return true;
+  const rv = parseResourceVersion(rvText);
+  const store = ctx.state.ops.store;
+  if (!rv.ok || rv.value <= store.resourceVersion) return true;
+  await waitUntilFresh(store, rv.value, ctx.state.freshnessTimeoutMs, ctx.res);
+  return !ctx.res.destroyed;
+}
+
+export async function serveGet(ctx: RequestContext, namespace: string, name: string): Promise<void> {
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return;
   const { store, resource } = ctx.state.ops;
   const rvText = ctx.url.searchParams.get('resourceVersion') ?? '';
   if (rvText !== '' && rvText !== '0') {
     const rv = parseResourceVersion(rvText);
-    if (!rv.ok) return sendStatus(ctx.res, rv.error);
-    if (rv.value > store.resourceVersion)
-      return sendStatus(ctx.res, tooLargeResourceVersion(rv.value, store.resourceVersion));
+    if (!rv.ok) return fail(ctx, rv.error);
+    if (!(await awaitResourceVersion(ctx, rvText))) return;
+    if (rv.value > store.resourceVersion) return fail(ctx, tooLargeResourceVersion(rv.value, store.resourceVersion));
   }
   const lease = store.get(storeKey(namespace, name));
-  if (lease === undefined) return sendStatus(ctx.res, notFound(name, resource));
-  if (representation.kind === 'table') {
-    const include = parseIncludeObject(ctx.url.searchParams.get('includeObject'));
-    const rv = String(store.resourceVersion);
-    const table = leaseTable(
-      [lease],
-      { resourceVersion: rv },
-      ctx.state.ops.now(),
-      include,
-      representation.version,
-      resource,
-    );
-    return sendJsonText(ctx.res, 200, JSON.stringify(table));
-  }
-  sendObject(ctx.res, 200, lease, resource);
+  if (lease === undefined) return fail(ctx, notFound(name, resource));
+  sendObject(ctx, 200, representation, lease);
 }
 
 function listMetadata(page: ListPage): JsonObject {
@@ -59,44 +65,36 @@ function listMetadata(page: ListPage): JsonObject {
 }
 
 function listJson(page: ListPage, resource: ResourceInfo): string {
-  const metadata = listMetadata(page);
   const items = page.items.map(bareJson).join(',');
-  return `{"kind":"${resource.listKind}","apiVersion":"${resource.groupVersion}","metadata":${JSON.stringify(metadata)},"items":[${items}]}`;
+  return `{"kind":"${resource.listKind}","apiVersion":"${resource.groupVersion}","metadata":${JSON.stringify(listMetadata(page))},"items":[${items}]}`;
 }
 
-export function listResponseJson(items: JsonObject[], rv: number, resource: ResourceInfo = LEASE_RESOURCE): string {
-  return listJson({ rv, items }, resource);
+/** A list's untransformed answer: its JSON text, and the list whose items are the stored objects themselves. */
+export function listPayload(page: ListPage, resource: ResourceInfo): Payload {
+  return payloadOfJson(listJson(page, resource), () => ({
+    kind: resource.listKind,
+    apiVersion: resource.groupVersion,
+    metadata: listMetadata(page),
+    items: page.items,
+  }));
 }
 
-export function serveList(ctx: RequestContext, request: ListRequest): void {
-  const representation = representationOf(ctx);
-  if (representation === undefined) return sendStatus(ctx.res, notAcceptable(NOT_ACCEPTABLE_MESSAGE));
+export async function serveList(
+  ctx: RequestContext,
+  request: ListRequest,
+  representation: Representation,
+): Promise<void> {
+  if ((request.continueToken ?? '') === '' && !(await awaitResourceVersion(ctx, request.resourceVersion))) return;
   const page = listLeases(ctx.state.ops.store, request);
-  if (!page.ok) return sendStatus(ctx.res, page.error);
-  if (representation.kind === 'table') {
-    const include = parseIncludeObject(ctx.url.searchParams.get('includeObject'));
-    const meta = {
+  if (!page.ok) return fail(ctx, page.error);
+  const subject = {
+    kind: 'list' as const,
+    items: page.value.items,
+    meta: {
       resourceVersion: String(page.value.rv),
       continueToken: page.value.continueToken,
       remainingItemCount: page.value.remainingItemCount,
-    };
-    return sendJsonText(
-      ctx.res,
-      200,
-      JSON.stringify(
-        leaseTable(
-          page.value.items,
-          meta,
-          ctx.state.ops.now(),
-          include,
-          representation.version,
-          ctx.state.ops.resource,
-        ),
-      ),
-    );
-  }
-  const { resource } = ctx.state.ops;
-  const list = { items: page.value.items, listMeta: listMetadata(page.value), typeMeta: resourceTypeMeta(resource) };
-  if (sendIfProtobuf(ctx.res, 200, { kind: 'list', ...list })) return;
-  sendJsonText(ctx.res, 200, listJson(page.value, resource));
+    },
+  };
+  answer(ctx, 200, representation, subject, listPayload(page.value, ctx.state.ops.resource));
 }

@@ -1,25 +1,33 @@
 // Copied by lease-api-generator from templates/server/http/handlers/watch.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // WATCH: replay (synthetic state or history after a resourceVersion), then live events, filtered by
 // namespace and selectors — objects entering or leaving the selection appear as ADDED or DELETED.
+// Each event's object is encoded as the client negotiated (watchEmbeddedEncoder in
+// k8s.io/apiserver/pkg/endpoints/handlers/response.go): the object itself, its PartialObjectMetadata,
+// or a one-row Table whose column definitions only the first event carries; the events are JSON lines,
+// or, for application/vnd.kubernetes.protobuf;stream=watch, length-prefixed protobuf WatchEvents.
 import type { ServerResponse } from 'node:http';
 import type { JsonObject } from '../../json.js';
-import { objectAt, stringAt } from '../../json.js';
 import type { ResourceInfo } from '../../lease-meta.js';
 import type { Selection } from '../../operations/list.js';
 import { matchesSelection } from '../../operations/list.js';
 import { typedJson } from '../../serialize.js';
-import { expired, statusObject } from '../../status.js';
+import type { StatusError } from '../../status.js';
+import { expired, internalError, statusObject, tooLargeResourceVersion } from '../../status.js';
 import type { EventType, LeaseStore, StoreEvent } from '../../store/lease-store.js';
+import type { StreamFault } from '../faults.js';
+import { waitUntilFresh } from '../freshness.js';
+import { resourceType } from '../answer.js';
+import type { Representation } from '../negotiation.js';
+import { CONTENT_TYPES } from '../negotiation.js';
+import type { ObjectType, ProtobufCodec } from '../protobuf-hook.js';
+import { protobufCodec } from '../protobuf-hook.js';
 import type { ListRequest } from '../request-options.js';
 import { watchTimeoutMs } from '../request-options.js';
-import type { StreamFault } from '../faults.js';
-import type { Representation } from '../negotiation.js';
-import type { IncludeObject } from '../table.js';
-import { leaseTable } from '../table.js';
+import { INITIAL_EVENTS_END_ANNOTATION } from '../table.js';
+import type { TableOptions } from '../transform.js';
+import { transformObject } from '../transform.js';
+import { asBuffer } from '../respond.js';
 import { WatchStream } from '../watch-stream.js';
-import type { ProtobufOutput } from '../../protobuf/media.js';
-import { PROTOBUF_WATCH_CONTENT_TYPE } from '../../protobuf/media.js';
-import { protobufWatchFrames } from '../../protobuf/watch-frames.js';
 
 export type WatchEventType = EventType | 'BOOKMARK' | 'ERROR';
 
@@ -33,42 +41,105 @@ export interface WatchDeps {
   bufferBytes: number;
   /** See LeaseApiServerOptions.watchBlockedTimeoutMs. */
   blockedTimeoutMs: number;
+  /** How long a sendInitialEvents watch waits for a resourceVersion the store has not reached (blockTimeout). */
+  freshnessTimeoutMs: number;
   fault: StreamFault | undefined;
   streams: Set<WatchStream>;
-  /** Set when Accept negotiated protobuf: the stream is application/vnd.kubernetes.protobuf;stream=watch. */
-  protobuf?: ProtobufOutput | undefined;
 }
 
-export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+type StreamedEventType = Exclude<WatchEventType, 'ERROR'>;
 
-type Encoder = (type: EventType, object: JsonObject) => string | Buffer;
+/** An encoded event: a JSON line (without its newline) or a complete protobuf frame. */
+type Frame = string | Buffer;
 
-function objectEncoder(resource: ResourceInfo): Encoder {
-  return (type, object) => `{"type":"${type}","object":${typedJson(object, resource)}}`;
+/** How a watch's events are written; `event` is called in stream order with stored-shaped objects (no kind/apiVersion). */
+export interface WatchEncoder {
+  contentType: string;
+  event(type: StreamedEventType, object: JsonObject): Frame;
+  error(status: StatusError): Frame;
 }
 
-function tableEncoder(
-  representation: Extract<Representation, { kind: 'table' }>,
-  include: IncludeObject,
-  now: () => number,
-  resource: ResourceInfo,
-): Encoder {
-  return (type, object) => {
-    const rv = stringAt(objectAt(object, 'metadata'), 'resourceVersion') ?? '';
-    const table = leaseTable([object], { resourceVersion: rv }, now(), include, representation.version, resource);
-    return JSON.stringify({ type, object: table });
+/**
+ * The event's object as the client asked: untransformed (with `type` naming its kind), or transformed to
+ * the target. A transformation that fails (PartialObjectMetadataList of a single object) leaves the object
+ * untransformed, as doEncode does after HandleError. After the first event, a Table's options get NoHeaders.
+ */
+type Embed = (object: JsonObject) => { object: JsonObject; type: ObjectType | undefined };
+
+function embedder(
+  target: Representation['target'],
+  tableOptions: TableOptions | undefined,
+  deps: Pick<WatchDeps, 'resource' | 'now'>,
+): Embed {
+  const plain = (object: JsonObject): ReturnType<Embed> => ({ object, type: resourceType(deps.resource) });
+  if (target === undefined) return plain;
+  let options = tableOptions;
+  return (object) => {
+    const result = transformObject({ kind: 'object', object }, target, options, {
+      resource: deps.resource,
+      now: deps.now(),
+    });
+    if (options !== undefined && !options.noHeaders) options = { ...options, noHeaders: true };
+    return result.ok ? { object: result.value, type: undefined } : plain(object);
   };
 }
 
-function bookmarkLine(rv: number, initialEventsEnd: boolean, resource: ResourceInfo, deps: WatchDeps): string | Buffer {
-  const annotations = initialEventsEnd ? { [INITIAL_EVENTS_END]: 'true' } : undefined;
-  if (deps.protobuf !== undefined) return protobufWatchFrames(resource, deps.protobuf).bookmark(rv, annotations);
+function jsonEncoder(embed: Embed, resource: ResourceInfo): WatchEncoder {
+  return {
+    contentType: CONTENT_TYPES.json,
+    event: (type, object) => {
+      const embedded = embed(object);
+      return embedded.type === undefined
+        ? JSON.stringify({ type, object: embedded.object })
+        : `{"type":"${type}","object":${typedJson(object, resource)}}`;
+    },
+    error: (status) => JSON.stringify({ type: 'ERROR', object: statusObject(status) }),
+  };
+}
+
+/**
+ * The protobuf stream serializer (watchEncoder.doEncode over the raw protobuf serializer and
+ * LengthDelimitedFramer): each event a 4-byte length and a bare meta.v1.WatchEvent whose object is the
+ * enveloped object, PartialObjectMetadata or Status.
+ */
+function protobufEncoder(embed: Embed, codec: ProtobufCodec): WatchEncoder {
+  // A codec that cannot encode a Status leaves nothing to send (the stream then just ends).
+  const error = (status: StatusError): Buffer =>
+    asBuffer(codec.encodeWatchEvent('ERROR', statusObject(status)) ?? new Uint8Array());
+  return {
+    contentType: `${CONTENT_TYPES.protobuf};stream=watch`,
+    event: (type, object) => {
+      const embedded = embed(object);
+      const frame = codec.encodeWatchEvent(type, embedded.object, embedded.type);
+      // Negotiation only offers protobuf for what the codec encodes; should it refuse, the watch says so.
+      return frame === undefined
+        ? error(
+            internalError(
+              `no protobuf encoding for a watch event of kind ${String(embedded.type?.kind ?? embedded.object['kind'])}`,
+            ),
+          )
+        : asBuffer(frame);
+    },
+    error,
+  };
+}
+
+/** The encoder of a watch negotiated as `representation` (by negotiateStream, so never YAML). */
+export function watchEncoder(
+  representation: Representation,
+  tableOptions: TableOptions | undefined,
+  deps: Pick<WatchDeps, 'resource' | 'now'>,
+): WatchEncoder {
+  const embed = embedder(representation.target, tableOptions, deps);
+  const codec = representation.mediaType === 'protobuf' ? protobufCodec() : undefined;
+  return codec === undefined ? jsonEncoder(embed, deps.resource) : protobufEncoder(embed, codec);
+}
+
+/** A bookmark's object: an empty object of the resource carrying only the resourceVersion (and the end-of-initial-events annotation). */
+function bookmarkObject(rv: number, initialEventsEnd: boolean): JsonObject {
   const metadata: JsonObject = { resourceVersion: String(rv) };
-  if (annotations !== undefined) metadata['annotations'] = annotations;
-  return JSON.stringify({
-    type: 'BOOKMARK',
-    object: { kind: resource.kind, apiVersion: resource.groupVersion, metadata },
-  });
+  if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+  return { metadata };
 }
 
 function isUnfiltered(selection: Selection): boolean {
@@ -91,84 +162,110 @@ export function visibleEvent(
   return undefined;
 }
 
-export function serveWatch(
+function openStream(
   res: ServerResponse,
   request: ListRequest,
-  representation: Representation,
-  include: IncludeObject,
+  encode: WatchEncoder,
   deps: WatchDeps,
-): void {
-  const { store } = deps;
-  const selection: Selection = { namespace: request.namespace, labels: request.labels, fields: request.fields };
-  const unfiltered = isUnfiltered(selection);
-  const { resource } = deps;
-  const encode: Encoder =
-    deps.protobuf !== undefined
-      ? protobufWatchFrames(resource, deps.protobuf).event
-      : representation.kind === 'table'
-        ? tableEncoder(representation, include, deps.now, resource)
-        : objectEncoder(resource);
-  let unsubscribe: () => void = () => undefined;
-  const timeoutMs = watchTimeoutMs(request.timeoutSeconds, Math.random());
+  onClose: () => void,
+): WatchStream {
   const stream: WatchStream = new WatchStream(res, {
-    timeoutMs,
+    contentType: encode.contentType,
+    timeoutMs: watchTimeoutMs(request.timeoutSeconds, Math.random()),
     bufferBytes: deps.bufferBytes,
     blockedTimeoutMs: deps.blockedTimeoutMs,
     fault: deps.fault,
-    contentType: deps.protobuf === undefined ? undefined : PROTOBUF_WATCH_CONTENT_TYPE,
     onClose: () => {
-      unsubscribe();
+      onClose();
       deps.streams.delete(stream);
     },
   });
   deps.streams.add(stream);
+  return stream;
+}
+
+/**
+ * Serves a watch. A sendInitialEvents watch from a resourceVersion newer than the store's first waits
+ * (Cacher.waitUntilWatchCacheFreshAndForceAllEvents) and, if the store does not get there in time,
+ * answers 200 with one ERROR event carrying the 504 NewTooLargeResourceVersionError, as the cacher's
+ * errWatcher does. Other watches from a future resourceVersion wait quietly: nothing at or below it
+ * is sent (cacheWatcher.process).
+ */
+export async function serveWatch(
+  res: ServerResponse,
+  request: ListRequest,
+  encode: WatchEncoder,
+  deps: WatchDeps,
+): Promise<void> {
+  const { store } = deps;
+  const rvText = request.resourceVersion ?? '';
+  const requestedRv = rvText === '' ? 0 : Number(rvText);
+  if (request.sendInitialEvents === true && requestedRv > store.resourceVersion) {
+    await waitUntilFresh(store, requestedRv, deps.freshnessTimeoutMs, res);
+    if (res.destroyed) return;
+    if (requestedRv > store.resourceVersion) {
+      const stream = openStream(res, request, encode, deps, () => undefined);
+      stream.send(encode.error(tooLargeResourceVersion(requestedRv, store.resourceVersion)), false);
+      stream.end();
+      return;
+    }
+  }
+  streamEvents(res, request, encode, deps);
+}
+
+function streamEvents(res: ServerResponse, request: ListRequest, encode: WatchEncoder, deps: WatchDeps): void {
+  const { store } = deps;
+  const selection: Selection = { namespace: request.namespace, labels: request.labels, fields: request.fields };
+  const unfiltered = isUnfiltered(selection);
+  let unsubscribe: () => void = () => undefined;
+  const stream = openStream(res, request, encode, deps, () => unsubscribe());
+  const bookmark = (rv: number, end: boolean): void =>
+    stream.send(encode.event('BOOKMARK', bookmarkObject(rv, end)), false);
   const idle = deps.fault?.idle;
   if (idle !== undefined) {
     deps.fault?.onEffect();
     stream.goLive();
     const every = idle.bookmarkEveryMs;
-    if (every !== undefined)
-      stream.every(every, () => stream.send(bookmarkLine(store.resourceVersion, false, resource, deps), false));
+    if (every !== undefined) stream.every(every, () => bookmark(store.resourceVersion, false));
     return;
   }
 
   const rvText = request.resourceVersion ?? '';
+  const floor = rvText === '' || rvText === '0' ? 0 : Number(rvText);
+  // Events and bookmarks at or below a future resourceVersion are not this watcher's (cacheWatcher.process).
+  const future = floor > store.resourceVersion ? floor : 0;
   const fromState =
     request.sendInitialEvents === true || ((rvText === '' || rvText === '0') && request.sendInitialEvents !== false);
   if (fromState) {
     const snapshot = store.current();
     for (const key of snapshot.keys) {
       const obj = snapshot.get(key);
-      if (obj !== undefined && (unfiltered || matchesSelection(selection, obj, key))) stream.send(encode('ADDED', obj));
+      if (obj !== undefined && (unfiltered || matchesSelection(selection, obj, key)))
+        stream.send(encode.event('ADDED', obj));
     }
-    if (request.sendInitialEvents === true)
-      stream.send(bookmarkLine(store.resourceVersion, true, resource, deps), false);
-  } else if (rvText !== '' && rvText !== '0') {
-    const rv = Number(rvText);
-    const history = store.eventsAfter(rv);
+    // setInitialEventsEndBookmarkIfRequested: only for a client that takes bookmarks.
+    if (request.sendInitialEvents === true && request.allowWatchBookmarks) bookmark(store.resourceVersion, true);
+  } else if (floor > 0) {
+    const history = store.eventsAfter(floor);
     if (!history.ok) {
-      const status = expired(`too old resource version: ${rv} (${history.expired.oldest})`);
-      const line =
-        deps.protobuf === undefined
-          ? JSON.stringify({ type: 'ERROR', object: statusObject(status) })
-          : protobufWatchFrames(resource, deps.protobuf).error(status);
-      stream.send(line, false);
+      stream.send(encode.error(expired(`too old resource version: ${floor} (${history.expired.oldest})`)), false);
       stream.end();
       return;
     }
     for (const event of history.events) {
       const visible = visibleEvent(event, selection, unfiltered);
-      if (visible !== undefined) stream.send(encode(visible.type, visible.object));
+      if (visible !== undefined) stream.send(encode.event(visible.type, visible.object));
     }
   }
   if (stream.isFinishing) return;
   stream.goLive();
   unsubscribe = store.subscribe((event) => {
+    if (event.rv <= future) return;
     const visible = visibleEvent(event, selection, unfiltered);
-    if (visible !== undefined) stream.send(encode(visible.type, visible.object));
+    if (visible !== undefined) stream.send(encode.event(visible.type, visible.object));
   });
   if (request.allowWatchBookmarks)
-    stream.every(deps.bookmarkIntervalMs, () =>
-      stream.send(bookmarkLine(store.resourceVersion, false, resource, deps), false),
-    );
+    stream.every(deps.bookmarkIntervalMs, () => {
+      if (store.resourceVersion > future) bookmark(store.resourceVersion, false);
+    });
 }

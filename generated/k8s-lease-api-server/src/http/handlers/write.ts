@@ -12,17 +12,18 @@ import type { Result } from '../../result.js';
 import { err, ok } from '../../result.js';
 import type { StatusError } from '../../status.js';
 import { badRequest } from '../../status.js';
+import { decodeResourceBody } from '../../protobuf/request-body.js';
 import { authorizationFailure } from '../authorization.js';
 import { readBodyBytes } from '../body.js';
+import type { InputFormat } from '../input-media.js';
+import { inputFormat, unknownFormat } from '../input-media.js';
 import { contentType } from '../negotiation.js';
 import type { RequestContext } from '../request-context.js';
 import type { WriteKind, WriteRequest } from '../request-options.js';
 import { parseWriteOptions } from '../request-options.js';
 import { sendStatus, warningHeaders } from '../respond.js';
-import { decodeResourceBody } from '../../protobuf/request-body.js';
-import { sendObject } from '../../protobuf/send.js';
-import type { InputFormat } from '../input-media.js';
-import { inputFormat, unknownFormat } from '../input-media.js';
+import { fail, sendObject } from '../answer.js';
+import { negotiateResponse } from './read.js';
 
 const PATCH_TYPES: Record<string, NonApplyPatchType | 'apply'> = {
   'application/json-patch+json': 'json',
@@ -95,58 +96,63 @@ async function decodeObjectWrite(
 export async function serveCreate(ctx: RequestContext, namespace: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'create', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return void ctx.req.resume();
   const write = await decodeObjectWrite(ctx, 'Create');
-  if (!write.ok) return sendStatus(ctx.res, write.error);
+  if (!write.ok) return fail(ctx, write.error);
   const created = createLease(ctx.state.ops, namespace, write.value.lease, write.value.options);
-  if (!created.ok) return sendStatus(ctx.res, created.error, write.value.headers);
-  sendObject(ctx.res, 201, created.value.object, ctx.state.ops.resource, write.value.headers);
+  if (!created.ok) return fail(ctx, created.error, write.value.headers);
+  sendObject(ctx, 201, representation, created.value.object, write.value.headers);
 }
 
 export async function serveUpdate(ctx: RequestContext, namespace: string, name: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'update', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return void ctx.req.resume();
   const write = await decodeObjectWrite(ctx, 'Update');
-  if (!write.ok) return sendStatus(ctx.res, write.error);
+  if (!write.ok) return fail(ctx, write.error);
   const updated = updateLease(ctx.state.ops, namespace, name, write.value.lease, write.value.options);
-  if (!updated.ok) return sendStatus(ctx.res, updated.error, write.value.headers);
+  if (!updated.ok) return fail(ctx, updated.error, write.value.headers);
   // 201 when the PUT created the object (AllowCreateOnUpdate), as UpdateResource's wasCreated.
-  const status = updated.value.created ? 201 : 200;
-  sendObject(ctx.res, status, updated.value.object, ctx.state.ops.resource, write.value.headers);
+  const code = updated.value.created ? 201 : 200;
+  sendObject(ctx, code, representation, updated.value.object, write.value.headers);
 }
 
 export async function servePatch(ctx: RequestContext, namespace: string, name: string): Promise<void> {
   const denied = authorizationFailure(ctx, 'patch', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return void ctx.req.resume();
   const patchType = PATCH_TYPES[contentType(ctx.req.headers['content-type'])];
   if (patchType === undefined) {
     ctx.req.resume();
-    return sendStatus(ctx.res, unknownFormat(Object.keys(PATCH_TYPES)));
+    return fail(ctx, unknownFormat(Object.keys(PATCH_TYPES)));
   }
   const isApply = patchType === 'apply';
   const { options, body } = await readWrite(ctx, 'Patch', isApply);
-  if (!options.ok) return sendStatus(ctx.res, options.error);
-  if (!body.ok) return sendStatus(ctx.res, body.error);
+  if (!options.ok) return fail(ctx, options.error);
+  if (!body.ok) return fail(ctx, body.error);
   const ops = ctx.state.ops;
   const text = body.value.toString('utf8');
   if (isApply) {
     const config = await parseApplyBodyAsync(text);
-    if (!config.ok) return sendStatus(ctx.res, config.error);
+    if (!config.ok) return fail(ctx, config.error);
     const applied = applyLease(ops, namespace, name, text, options.value.force, options.value, config);
-    if (!applied.ok) return sendStatus(ctx.res, applied.error);
+    if (!applied.ok) return fail(ctx, applied.error);
     return sendObject(
-      ctx.res,
+      ctx,
       applied.value.created ? 201 : 200,
+      representation,
       applied.value.object,
-      ops.resource,
       warningHeaders(applied.value.warnings),
     );
   }
   // A syntax error is worded per patch type by patchLease; the worker's own failures answer here.
   const parsed = await parseText(text, 'json');
-  if (!parsed.ok && parsed.error.kind !== 'syntax')
-    return sendStatus(ctx.res, parseFailureStatus(parsed.error, badRequest));
+  if (!parsed.ok && parsed.error.kind !== 'syntax') return fail(ctx, parseFailureStatus(parsed.error, badRequest));
   const patch = parsed.ok ? parsed : err(parsed.error.kind === 'syntax' ? parsed.error.message : '');
   const patched = patchLease(ops, namespace, name, patchType, patch, options.value);
-  if (!patched.ok) return sendStatus(ctx.res, patched.error);
-  sendObject(ctx.res, 200, patched.value.object, ops.resource, warningHeaders(patched.value.warnings));
+  if (!patched.ok) return fail(ctx, patched.error);
+  sendObject(ctx, 200, representation, patched.value.object, warningHeaders(patched.value.warnings));
 }
