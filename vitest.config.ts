@@ -5,6 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    setupFiles: ['test/helpers/yield-between-tests.ts'],
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.ts'],
