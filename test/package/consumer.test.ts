@@ -65,14 +65,39 @@ try {
 }
 `;
 
-/** What issue 12's users write: values from optional chains into optional inputs, no params where none is required, status codes. */
+/** What users write: values from optional chains into optional inputs, no params where none is required, status codes. */
 const HABITS_CONSUMER = `
 import { createClient, createNamespacedLeaseWithResponse, deleteNamespacedLease, formatMicroTime, listLeaseForAllNamespaces,
-  listNamespacedLease, parseMicroTime, readNamespacedLease, replaceNamespacedLease, asMicroTime } from 'k8s-lease-client';
+  listNamespacedLease, parseMicroTime, readNamespacedLease, replaceNamespacedLease, asMicroTime, createLeaderElector, runHeartbeat,
+  type Client } from 'k8s-lease-client';
 import { startLeaseApiServer } from 'k8s-lease-api-server';
+import { kubeconfigClientOptions, loadClientConfig } from 'k8s-lease-client-node';
+import { tmpdir } from 'node:os';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 
-const server = await startLeaseApiServer({ port: 0 });
+/** Needs a real cluster (or a Pod): type-checked only. Every optional input here is possibly undefined. */
+export async function againstACluster(signal: AbortSignal | undefined): Promise<void> {
+  const config = await loadClientConfig({ kubeconfig: process.env.KUBECONFIG, context: process.env.KUBE_CONTEXT, root: process.env.SA_ROOT });
+  const client: Client = createClient(config.clientOptions);
+  const duration = process.env.LEASE_DURATION_MS === undefined ? undefined : Number(process.env.LEASE_DURATION_MS);
+  const elector = createLeaderElector({
+    client, namespace: config.namespace, name: 'app', identity: process.env.HOSTNAME ?? 'me',
+    leaseDuration: duration, renewDeadline: undefined, retryPeriod: undefined, releaseOnCancel: true, signal,
+    onStartedLeading: () => {}, onStoppedLeading: () => {},
+  });
+  await elector.run();
+  await runHeartbeat({ client, namespace: config.namespace, name: 'node-a', identity: 'node-a', leaseDuration: duration, renewInterval: undefined, signal });
+  await config.close();
+}
+
+const server = await startLeaseApiServer({ port: 0, token: process.env.LEASE_CONSUMER_TOKEN, release: process.env.LEASE_CONSUMER_RELEASE });
 try {
+  const kubeconfig = await server.writeKubeconfig(join(tmpdir(), \`lease-consumer-\${process.pid}.yaml\`), { namespace: process.env.LEASE_CONSUMER_NS });
+  const viaKubeconfig = await kubeconfigClientOptions({ kubeconfig, context: process.env.LEASE_CONSUMER_CONTEXT, userAgent: process.env.LEASE_CONSUMER_UA });
+  await listNamespacedLease(createClient(viaKubeconfig.clientOptions), { namespace: viaKubeconfig.namespace });
+  await viaKubeconfig.close();
+  await rm(kubeconfig);
   const client = createClient({ baseUrl: server.url, timeoutMs: 5_000, token: undefined });
   const created = await createNamespacedLeaseWithResponse(client, {
     namespace: 'default',
@@ -132,7 +157,7 @@ describe('the packed package, installed into a fresh project', () => {
     });
   });
 
-  it('type-checks and runs a consumer in a project made by `tsc --init` plus exactOptionalPropertyTypes (issue 12)', () => {
+  it('type-checks and runs a consumer in a project made by `tsc --init` plus exactOptionalPropertyTypes', () => {
     const project = join(consumerDir, 'tsc-init');
     mkdirSync(project, { recursive: true });
     writeFileSync(
@@ -146,9 +171,14 @@ describe('the packed package, installed into a fresh project', () => {
     const tsconfig = /"exactOptionalPropertyTypes": true/.test(generated)
       ? generated
       : generated.replace('"compilerOptions": {', '"compilerOptions": {\n    "exactOptionalPropertyTypes": true,');
+    // A Node project then takes tsc --init's own advice for Node (`"types": ["node"]` with @types/node installed; here
+    // this repository's own copy): the consumer reads process.env.
+    const typeRoots = JSON.stringify([join(PROJECT_ROOT, 'node_modules', '@types')]);
+    const forNode = tsconfig.replace(/"types": \[\]/, `"types": ["node"],\n    "typeRoots": ${typeRoots}`);
+    expect(forNode).toMatch(/^\s*"types": \["node"\]/m);
     expect(tsconfig).toMatch(/^\s*"exactOptionalPropertyTypes": true/m);
     expect(tsconfig).toMatch(/^\s*"strict": true/m);
-    writeFileSync(join(project, 'tsconfig.json'), tsconfig);
+    writeFileSync(join(project, 'tsconfig.json'), forNode);
     writeFileSync(join(project, 'consumer.ts'), HABITS_CONSUMER);
     // Resolves the packages installed one level up, as in a monorepo.
     const compiled = spawnSync(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
@@ -156,7 +186,9 @@ describe('the packed package, installed into a fresh project', () => {
     expect(compiled.status).toBe(0);
     const output = ['consumer.js', 'dist/consumer.js'].find((f) => existsSync(join(project, f)));
     expect(output).toBeDefined();
-    const run = spawnSync(process.execPath, [output!], { cwd: project, encoding: 'utf8', timeout: 30_000 });
+    // The LEASE_CONSUMER_* variables are unset, so the possibly-undefined inputs are undefined when run.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('LEASE_CONSUMER_')));
+    const run = spawnSync(process.execPath, [output!], { cwd: project, encoding: 'utf8', timeout: 30_000, env });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toEqual({
       status: 201,
