@@ -16,7 +16,7 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   /** Stops the server when aborted; defaults to SIGINT/SIGTERM. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 const processIo: CliIo = {

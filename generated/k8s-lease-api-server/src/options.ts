@@ -12,90 +12,90 @@ export interface TlsOptions {
    * by the generated CA. As kube-apiserver, one is asked for but not required: a request without one
    * may use the bearer token; one that does not verify is answered 401.
    */
-  clientCertificates?: boolean;
+  clientCertificates?: boolean | undefined;
 }
 
 export interface LeaseApiServerOptions {
   /** 0 (default) picks an ephemeral port. */
-  port?: number;
+  port?: number | undefined;
   /** Default 127.0.0.1. */
-  host?: string;
+  host?: string | undefined;
   /**
    * Kubernetes release to behave as, e.g. '1.35.0' or '1.30': in the generated package, its
    * packaged OpenAPI document is served and validated against (same minor version); default the newest.
    * Without `openapi`, a release whose minor is not packaged makes startLeaseApiServer reject.
    */
-  release?: string;
+  release?: string | undefined;
   /** An OpenAPI v3 document for coordination.k8s.io/v1 to serve and validate against instead of the packaged one. */
-  openapi?: Record<string, unknown>;
+  openapi?: Record<string, unknown> | undefined;
   /** Bearer token every client must present (401 otherwise). */
-  token?: string;
+  token?: string | undefined;
   /** Tokens that authenticate but may not touch Leases (403); without `token` other callers stay anonymous. */
-  forbiddenTokens?: string[];
+  forbiddenTokens?: string[] | undefined;
   /** Serve HTTPS with a generated CA; optionally require client certificates. */
-  tls?: boolean | TlsOptions;
+  tls?: boolean | TlsOptions | undefined;
   /** Milliseconds since the epoch; timestamps and ages use it. Default Date.now. */
-  clock?: () => number;
+  clock?: (() => number) | undefined;
   /**
    * The CoordinatedLeaderElection feature gate (1.31+, off by default as in kube-apiserver): serves
    * LeaseCandidate in the release's group versions (v1alpha1 in 1.31, v1alpha2 in 1.32, v1beta1 and
    * v1alpha2 from 1.33) and runs the controller that elects Lease holders among the candidates.
    * `resyncMs` (default 1000; 0 for none): how often a reconcile pass runs besides on every change.
    */
-  coordinatedLeaderElection?: boolean | { resyncMs?: number };
+  coordinatedLeaderElection?: boolean | { resyncMs?: number | undefined } | undefined;
   /** How many events of history to keep for watch resume and paginated lists. Default 10,000. */
-  historyWindow?: number;
+  historyWindow?: number | undefined;
   /** Interval of BOOKMARK events for watches that allow them. Default 60,000 ms. */
-  bookmarkIntervalMs?: number;
+  bookmarkIntervalMs?: number | undefined;
   /**
    * Bytes one watch stream may hold unsent (queued events plus Node's socket buffer, beyond what the
    * kernel took) before the watcher counts as blocked. Default 16 MiB. Twice this terminates the
    * watcher at once, so a client that never reads costs at most about 2× this much memory.
    */
-  watchBufferBytes?: number;
+  watchBufferBytes?: number | undefined;
   /**
    * How long a blocked watcher may stay blocked before it is terminated (its connection is closed;
    * client-go and this package's watch then re-watch from their last resourceVersion). Default
    * 100 ms, kube-apiserver's dispatchTimeoutBudget maximum (k8s.io/apiserver storage/cacher).
    */
-  watchBlockedTimeoutMs?: number;
+  watchBlockedTimeoutMs?: number | undefined;
   /**
    * How long a read (get, list) or a sendInitialEvents watch from a resourceVersion newer than the
    * store's waits for the store to get there before failing with 504 "Too large resource version".
    * Default 3,000 ms, the watch cache's blockTimeout (k8s.io/apiserver storage/cacher).
    */
-  resourceVersionWaitMs?: number;
+  resourceVersionWaitMs?: number | undefined;
   /** Fault injection; change later with setFaults(). */
-  faults?: LeaseApiFaults;
+  faults?: LeaseApiFaults | undefined;
   /** Serve aggregated discovery (apidiscovery.k8s.io) when asked. Default true. */
-  aggregatedDiscovery?: boolean;
+  aggregatedDiscovery?: boolean | undefined;
   /** Namespace of the kubeconfig context. Default 'default'. */
-  namespace?: string;
+  namespace?: string | undefined;
   /**
    * Namespaces that exist from the start, besides default, kube-system, kube-public and kube-node-lease.
    * As on a cluster (NamespaceLifecycle admission), a Lease can only be created in an existing namespace;
    * others can be created through core/v1 (`kubectl create namespace x`).
    */
-  namespaces?: string[];
+  namespaces?: string[] | undefined;
   /**
    * kube-apiserver's --cors-allowed-origins: regular expressions matched against a request's Origin; one
    * that matches gets CORS headers (Warning and Retry-After exposed) and its preflights a 204. Each must
    * pin the host's start ('^' or '//') and end ('$' or ':'), as kube-apiserver requires. Default: no CORS.
    */
-  corsAllowedOrigins?: string[];
+  corsAllowedOrigins?: string[] | undefined;
 }
 
 export interface KubeconfigOptions {
-  namespace?: string;
+  namespace?: string | undefined;
   /** Overrides the configured token (e.g. to try a forbidden one). */
-  token?: string;
+  token?: string | undefined;
 }
 
 export interface TlsMaterial {
   /** PEM of the CA that signed the serving (and client) certificate. */
   ca: string;
-  clientCertificate?: string;
-  clientKey?: string;
+  clientCertificate?: string | undefined;
+  clientKey?: string | undefined;
 }
 
 export type StoreWrite = Result<Lease, StatusError>;

@@ -4,26 +4,26 @@ import type { JsonObject, JsonValue } from './json.js';
 import { GROUP, QUALIFIED_KIND, QUALIFIED_RESOURCE, RESOURCE } from './lease-meta.js';
 
 export interface StatusCause {
-  reason?: string;
-  message?: string;
-  field?: string;
+  reason?: string | undefined;
+  message?: string | undefined;
+  field?: string | undefined;
 }
 
 export interface StatusDetails {
-  name?: string;
-  group?: string;
-  kind?: string;
-  causes?: StatusCause[];
-  retryAfterSeconds?: number;
+  name?: string | undefined;
+  group?: string | undefined;
+  kind?: string | undefined;
+  causes?: StatusCause[] | undefined;
+  retryAfterSeconds?: number | undefined;
 }
 
 export interface StatusError {
   code: number;
   reason: string;
   message: string;
-  details?: StatusDetails;
+  details?: StatusDetails | undefined;
   /** Only for 410 on a continue token: lets the client resume inconsistently. */
-  continueToken?: string;
+  continueToken?: string | undefined;
 }
 
 export type FieldErrorType = 'Invalid' | 'Required' | 'Forbidden' | 'NotSupported' | 'TooLong';
@@ -32,11 +32,11 @@ export type FieldErrorType = 'Invalid' | 'Required' | 'Forbidden' | 'NotSupporte
 export interface FieldError {
   type: FieldErrorType;
   field: string;
-  detail?: string;
-  value?: JsonValue | string[];
+  detail?: string | undefined;
+  value?: JsonValue | string[] | undefined;
   /** The bad value exactly as Go prints it, where formatFieldValue cannot tell (e.g. `0x0`, a uint64's %#v). */
-  rendered?: string;
-  supported?: string[];
+  rendered?: string | undefined;
+  supported?: string[] | undefined;
 }
 
 const CAUSE_REASONS: Record<FieldErrorType, string> = {

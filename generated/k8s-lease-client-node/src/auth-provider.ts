@@ -13,7 +13,7 @@ export interface AuthProviderContext {
   /** The kubeconfig file that defines the user. */
   origin: string;
   /** Milliseconds since the epoch, for the id-token's expiry. Default Date.now. */
-  now?: () => number;
+  now?: (() => number) | undefined;
 }
 
 /**

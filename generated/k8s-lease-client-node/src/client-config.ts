@@ -30,9 +30,9 @@ export interface NodeClientConfig {
 
 export interface WarningOptions {
   /** Environment for exec plugins and the variables read here. Default process.env. */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /** Called with warnings such as an insecure-skip-tls-verify cluster. Default: console.warn, once per process and message. */
-  onWarning?: (message: string) => void;
+  onWarning?: ((message: string) => void) | undefined;
 }
 
 /** How requests travel once the cluster is known: the client runtime's middleware, on by default here. */
@@ -43,23 +43,23 @@ export interface ApiTransportOptions {
    * conditional write is deliberately not retried after a 504 or a reset: it may have been committed, and the retry
    * would then report a Conflict for a change that was applied. Creates and unconditional writes are never retried.
    */
-  retries?: RetryOptions | false;
+  retries?: RetryOptions | false | undefined;
   /** Each Warning header the API server sends (e.g. a field it dropped). Default: console.warn once per distinct text. */
-  onApiWarning?: (warning: ApiWarning) => void;
+  onApiWarning?: ((warning: ApiWarning) => void) | undefined;
   /** Default in client-go's shape: `k8s-lease-client/<version> (<os>/<arch>) kubernetes/<release>`; also the default field manager. */
-  userAgent?: string;
+  userAgent?: string | undefined;
   /** Largest response body read into memory (watches are bounded per line instead). Default 64 MiB. */
-  maxResponseBytes?: number;
+  maxResponseBytes?: number | undefined;
 }
 
 export interface KubeconfigClientOptions extends LoadKubeconfigOptions, WarningOptions, ApiTransportOptions {
   /** Context to use instead of current-context (kubectl's --context). */
-  context?: string;
+  context?: string | undefined;
   /**
    * How long an exec credential plugin may run before it (and every process it started) is killed and the request
    * fails. Default 30 000 ms.
    */
-  execTimeoutMs?: number;
+  execTimeoutMs?: number | undefined;
 }
 
 export async function kubeconfigClientOptions(options: KubeconfigClientOptions = {}): Promise<NodeClientConfig> {
@@ -109,7 +109,7 @@ async function build(
   userName: string,
   user: KubeconfigUser,
   namespace: string,
-  options: WarningOptions & ApiTransportOptions & { execTimeoutMs?: number },
+  options: WarningOptions & ApiTransportOptions & { execTimeoutMs?: number | undefined },
 ): Promise<NodeClientConfig> {
   const clusterAt = `${cluster.origin}: cluster ${JSON.stringify(clusterName)}`;
   const userAt = `${user.origin}: user ${JSON.stringify(userName)}`;
@@ -239,7 +239,7 @@ const VERSION: string | undefined = packageVersion();
 
 function packageVersion(): string | undefined {
   try {
-    return (createRequire(import.meta.url)('../package.json') as { version?: string }).version;
+    return (createRequire(import.meta.url)('../package.json') as { version?: string | undefined }).version;
   } catch {
     return undefined;
   }
@@ -396,9 +396,9 @@ function warn(options: WarningOptions, message: string): void {
 
 export interface InClusterOptions extends WarningOptions, ApiTransportOptions {
   /** The service-account mount. Default /var/run/secrets/kubernetes.io/serviceaccount. */
-  root?: string;
+  root?: string | undefined;
   /** Default process.env (KUBERNETES_SERVICE_HOST, KUBERNETES_SERVICE_PORT, POD_NAMESPACE). */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 export const SERVICE_ACCOUNT_ROOT = '/var/run/secrets/kubernetes.io/serviceaccount';

@@ -12,24 +12,24 @@ import { redactable, redactUrl } from './redact.js';
 
 export interface NodeTlsOptions {
   /** PEM of the CAs to trust instead of Node's bundled roots. */
-  ca?: string;
+  ca?: string | undefined;
   /** PEM client certificate (mTLS); needs `key`. */
-  cert?: string;
-  key?: string;
+  cert?: string | undefined;
+  key?: string | undefined;
   /** SNI and the name the certificate must carry, when it differs from the URL's host. */
-  servername?: string;
+  servername?: string | undefined;
   /** Skip verifying the server's certificate (kubeconfig's insecure-skip-tls-verify). */
-  insecureSkipVerify?: boolean;
+  insecureSkipVerify?: boolean | undefined;
 }
 
 export interface NodeFetchOptions {
-  tls?: NodeTlsOptions;
+  tls?: NodeTlsOptions | undefined;
   /** http:// or https:// proxy; requests are tunnelled with CONNECT. */
-  proxyUrl?: string;
+  proxyUrl?: string | undefined;
   /** Where the settings came from (e.g. `cluster "c" in /home/me/.kube/config`), named in connection errors. */
-  description?: string;
+  description?: string | undefined;
   /** Impersonate-* headers added to every request that carries no Impersonate-User of its own. */
-  impersonate?: ImpersonationHeaders;
+  impersonate?: ImpersonationHeaders | undefined;
 }
 
 export interface NodeFetch {
@@ -57,15 +57,17 @@ export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
     const given = init?.body !== undefined ? bodyOf(init.body) : (request?.body ?? undefined);
     const body = given instanceof ReadableStream ? chunksOf(given) : given;
     const signal = init?.signal ?? request?.signal ?? null;
+    const redirect = init?.redirect ?? request?.redirect;
     try {
       const response = await undiciFetch(url, {
         method,
-        headers: headers as UndiciInit['headers'],
-        body,
+        ...(headers !== undefined ? { headers: headers as NonNullable<UndiciInit['headers']> } : {}),
+        // Absent rather than undefined: undici's RequestInit is typed with exact optional members.
+        ...(body !== undefined ? { body } : {}),
         // A stream is sent as it is read (fetch requires saying so); it cannot be replayed by any retry.
         ...(given instanceof ReadableStream ? { duplex: 'half' as const } : {}),
         signal,
-        redirect: init?.redirect ?? request?.redirect,
+        ...(redirect !== undefined ? { redirect } : {}),
         dispatcher,
       });
       // undici's Response is the platform's in all but its TypeScript type (same ReadableStream, same members):

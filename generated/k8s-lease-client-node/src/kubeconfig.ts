@@ -10,38 +10,38 @@ import type { KubeconfigExec } from './exec/index.js';
 import { redactable } from './redact.js';
 
 export interface KubeconfigCluster {
-  server?: string;
+  server?: string | undefined;
   /** Absolute path (resolved against the directory of the file that named it). */
-  certificateAuthority?: string;
+  certificateAuthority?: string | undefined;
   /** PEM, decoded from base64. */
-  certificateAuthorityData?: string;
-  insecureSkipTlsVerify?: boolean;
-  tlsServerName?: string;
-  proxyUrl?: string;
+  certificateAuthorityData?: string | undefined;
+  insecureSkipTlsVerify?: boolean | undefined;
+  tlsServerName?: string | undefined;
+  proxyUrl?: string | undefined;
   /** The kubeconfig file this entry came from. */
   origin: string;
 }
 
 export interface KubeconfigUser {
-  token?: string;
-  tokenFile?: string;
-  clientCertificate?: string;
-  clientCertificateData?: string;
-  clientKey?: string;
-  clientKeyData?: string;
-  username?: string;
-  password?: string;
-  exec?: KubeconfigExec;
+  token?: string | undefined;
+  tokenFile?: string | undefined;
+  clientCertificate?: string | undefined;
+  clientCertificateData?: string | undefined;
+  clientKey?: string | undefined;
+  clientKeyData?: string | undefined;
+  username?: string | undefined;
+  password?: string | undefined;
+  exec?: KubeconfigExec | undefined;
   /** `auth-provider` (client-go's AuthProviderConfig): a name and a string map (oidc keeps its tokens there). */
-  authProvider?: KubeconfigAuthProvider;
+  authProvider?: KubeconfigAuthProvider | undefined;
   /** `as`: the user to impersonate (Impersonate-User). */
-  impersonate?: string;
+  impersonate?: string | undefined;
   /** `as-uid` (Impersonate-Uid). */
-  impersonateUid?: string;
+  impersonateUid?: string | undefined;
   /** `as-groups` (one Impersonate-Group line each). */
-  impersonateGroups?: string[];
+  impersonateGroups?: string[] | undefined;
   /** `as-user-extra` (Impersonate-Extra-<key> lines). */
-  impersonateUserExtra?: Map<string, string[]>;
+  impersonateUserExtra?: Map<string, string[]> | undefined;
   origin: string;
 }
 
@@ -52,9 +52,9 @@ export interface KubeconfigAuthProvider {
 }
 
 export interface KubeconfigContext {
-  cluster?: string;
-  user?: string;
-  namespace?: string;
+  cluster?: string | undefined;
+  user?: string | undefined;
+  namespace?: string | undefined;
   origin: string;
 }
 
@@ -77,9 +77,9 @@ export interface LoadKubeconfigOptions {
    * A path: that file only, which must exist (kubectl's --kubeconfig). A list: merged like KUBECONFIG.
    * Default: the KUBECONFIG list, else ~/.kube/config.
    */
-  kubeconfig?: string | readonly string[];
+  kubeconfig?: string | readonly string[] | undefined;
   /** Default process.env (KUBECONFIG, HOME). */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
 }
 
 /** Kubeconfigs are small; this bounds memory against a hostile or mistaken path (e.g. a device). */

@@ -14,9 +14,9 @@ export interface ParsedText {
   /** Paths of repeated keys, as the JSON parser reports them. */
   duplicates: string[];
   /** JSON bodies: the literal text of numbers that are not plain integers, by path (ParsedJson.numbers). */
-  numbers?: ReadonlyMap<string, string>;
+  numbers?: ReadonlyMap<string, string> | undefined;
   /** YAML bodies: the repeated keys as go-yaml words them. */
-  duplicateLines?: string[];
+  duplicateLines?: string[] | undefined;
 }
 
 /** Parses `text` as `format`; the error is the parser's own message (callers add kube-apiserver's prefix). */
@@ -33,7 +33,13 @@ export function parseTextSync(text: string, format: BodyFormat): Result<ParsedTe
 
 /** What crosses from the worker: the value as JSON text (JSON.parse on the event loop is native and linear). */
 export type WireResult =
-  | { ok: true; json: string; duplicates: string[]; numbers?: [string, string][]; duplicateLines?: string[] }
+  | {
+      ok: true;
+      json: string;
+      duplicates: string[];
+      numbers?: [string, string][] | undefined;
+      duplicateLines?: string[] | undefined;
+    }
   | { ok: false; error: string };
 
 export function toWire(result: Result<ParsedText, string>): WireResult {

@@ -36,9 +36,9 @@ export type FaultMatcher = (request: FaultRequest) => boolean;
 
 export interface CountedFault {
   /** How many matching requests to affect; unlimited when omitted (for `watch` plans: 1). */
-  count?: number;
+  count?: number | undefined;
   /** Which requests are affected; all when omitted. */
-  when?: FaultMatcher;
+  when?: FaultMatcher | undefined;
 }
 
 /**
@@ -46,38 +46,38 @@ export interface CountedFault {
  * handled, or (afterCommit) once it was handled and stored, so the client cannot tell whether a write happened.
  */
 export interface ConnectionResetFault extends CountedFault {
-  afterCommit?: boolean;
+  afterCommit?: boolean | undefined;
 }
 
 export interface ThrottleFault extends CountedFault {
-  retryAfterSeconds?: number;
+  retryAfterSeconds?: number | undefined;
 }
 
 export interface ServerErrorFault extends CountedFault {
-  status?: 500 | 503;
-  message?: string;
+  status?: 500 | 503 | undefined;
+  message?: string | undefined;
 }
 
 /** Any HTTP error: by default a Status with the reason Kubernetes gives that code (409 from a POST: AlreadyExists). */
 export interface HttpErrorFault extends CountedFault {
   status: number;
-  reason?: string;
-  message?: string;
+  reason?: string | undefined;
+  message?: string | undefined;
   /** Replaces the Status body entirely (serialised as JSON unless a string). */
-  body?: unknown;
-  headers?: Record<string, string>;
+  body?: unknown | undefined;
+  headers?: Record<string, string> | undefined;
 }
 
 /** The Status of an in-stream ERROR event; reason and message default from the code. */
 export interface WatchErrorStatus {
   code: number;
-  reason?: string;
-  message?: string;
+  reason?: string | undefined;
+  message?: string | undefined;
 }
 
 interface WatchPlanBase extends CountedFault {
   /** Each event is written on its own, this many ms after the previous one (instead of batched per tick). */
-  eventDelayMs?: number;
+  eventDelayMs?: number | undefined;
 }
 
 /**
@@ -88,21 +88,21 @@ export type WatchFault =
   /** Normal behaviour (with `eventDelayMs`, a slow stream). */
   | (WatchPlanBase & { kind: 'follow' })
   /** After `afterEvents` events the socket is destroyed; with `midLine` (default true) inside the next event's line, when it comes. */
-  | (WatchPlanBase & { kind: 'cut'; afterEvents: number; midLine?: boolean })
+  | (WatchPlanBase & { kind: 'cut'; afterEvents: number; midLine?: boolean | undefined })
   /** After `afterEvents` events the response ends cleanly. */
   | (WatchPlanBase & { kind: 'end'; afterEvents: number })
   /** After `afterEvents` events, `{"type":"ERROR","object":<Status>}`, then a clean end. */
   | (WatchPlanBase & { kind: 'error'; afterEvents: number; status: WatchErrorStatus })
   /** 200 and headers, then nothing (or only bookmarks every `bookmarkEveryMs`) until the client leaves. */
-  | (WatchPlanBase & { kind: 'idle'; bookmarkEveryMs?: number })
+  | (WatchPlanBase & { kind: 'idle'; bookmarkEveryMs?: number | undefined })
   /** An HTTP error instead of the stream. */
   | (WatchPlanBase & {
       kind: 'http';
       status: number;
-      reason?: string;
-      message?: string;
-      body?: unknown;
-      headers?: Record<string, string>;
+      reason?: string | undefined;
+      message?: string | undefined;
+      body?: unknown | undefined;
+      headers?: Record<string, string> | undefined;
     });
 
 export interface InjectedWatchFault {
@@ -112,21 +112,21 @@ export interface InjectedWatchFault {
 
 export interface LeaseApiFaults {
   /** Added before every request is handled. */
-  latencyMs?: number;
+  latencyMs?: number | undefined;
   /** Answer 429 with Retry-After. */
-  throttle?: ThrottleFault;
+  throttle?: ThrottleFault | undefined;
   /** Answer 500 or 503. */
-  serverError?: ServerErrorFault;
+  serverError?: ServerErrorFault | undefined;
   /** Answer any status, e.g. `{ status: 409, when: (r) => r.verb === 'update' }`; several are tried in order. */
-  httpError?: HttpErrorFault | HttpErrorFault[];
+  httpError?: HttpErrorFault | HttpErrorFault[] | undefined;
   /** Destroy the connection instead of answering (client-side: a reset or a closed socket). Tried after httpError. */
-  connectionReset?: ConnectionResetFault;
+  connectionReset?: ConnectionResetFault | undefined;
   /** Scripts for the next watch connections, in order. */
-  watch?: WatchFault[];
+  watch?: WatchFault[] | undefined;
   /** Called when a watch fault takes effect (a cut, an end, an ERROR event, an idle or HTTP error answer). */
-  onWatchFault?: (fault: InjectedWatchFault) => void;
+  onWatchFault?: ((fault: InjectedWatchFault) => void) | undefined;
   /** Destroy each watch connection's socket after this many events (no clean end of stream). */
-  dropWatchAfterEvents?: number;
+  dropWatchAfterEvents?: number | undefined;
 }
 
 /** An injected HTTP answer, already rendered. */
@@ -138,12 +138,12 @@ export interface FaultResponse {
 
 /** What an open watch stream must do differently; undefined fields mean normal behaviour. */
 export interface StreamFault {
-  eventDelayMs?: number;
+  eventDelayMs?: number | undefined;
   /** Destroy the socket once this many events were queued (midLine: inside the next one). */
-  cut?: { afterEvents: number; midLine: boolean };
-  end?: { afterEvents: number };
-  error?: { afterEvents: number; line: string };
-  idle?: { bookmarkEveryMs: number | undefined };
+  cut?: { afterEvents: number; midLine: boolean } | undefined;
+  end?: { afterEvents: number } | undefined;
+  error?: { afterEvents: number; line: string } | undefined;
+  idle?: { bookmarkEveryMs: number | undefined } | undefined;
   /** Reports that the fault took effect. */
   onEffect: () => void;
 }
@@ -191,7 +191,13 @@ function rendered(error: StatusError, headers: Record<string, string>): FaultRes
 }
 
 function httpAnswer(
-  fault: { status: number; reason?: string; message?: string; body?: unknown; headers?: Record<string, string> },
+  fault: {
+    status: number;
+    reason?: string | undefined;
+    message?: string | undefined;
+    body?: unknown | undefined;
+    headers?: Record<string, string> | undefined;
+  },
   request: FaultRequest,
 ): FaultResponse {
   const headers = fault.headers ?? {};

@@ -56,7 +56,7 @@ export function asBuffer(bytes: Uint8Array): Buffer {
 export interface Payload {
   json(): string;
   value(): JsonObject;
-  type?: ObjectType;
+  type?: ObjectType | undefined;
 }
 
 export function payloadOf(object: JsonObject): Payload {

@@ -142,7 +142,7 @@ export function leaseRow(
 export interface TableMeta {
   resourceVersion: string;
   /** TableOptions.NoHeaders: a watch's events after the first carry no column definitions (null). */
-  noHeaders?: boolean;
+  noHeaders?: boolean | undefined;
   continueToken?: string | undefined;
   remainingItemCount?: number | undefined;
 }

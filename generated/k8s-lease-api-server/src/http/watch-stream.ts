@@ -17,7 +17,7 @@ export interface WatchStreamOptions {
   blockedTimeoutMs: number;
   fault: StreamFault | undefined;
   /** The response's Content-Type; JSON unless the watch negotiated protobuf frames. */
-  contentType?: string;
+  contentType?: string | undefined;
 }
 
 type Finale = (lastChunk: Buffer) => void;

@@ -21,8 +21,8 @@ export function emptyManaged(): Managed {
 export interface ManagerInfo {
   manager: string;
   operation: string;
-  apiVersion?: string;
-  subresource?: string;
+  apiVersion?: string | undefined;
+  subresource?: string | undefined;
 }
 
 /**

@@ -28,8 +28,8 @@ export interface DecodedBody {
 export interface ParsedBody {
   value: JsonValue;
   duplicates: string[];
-  numbers?: ReadonlyMap<string, string>;
-  duplicateLines?: string[];
+  numbers?: ReadonlyMap<string, string> | undefined;
+  duplicateLines?: string[] | undefined;
 }
 
 export function parseBody(text: string): Result<ParsedJson, StatusError> {

@@ -35,8 +35,8 @@ export interface ListQuery extends Selection {
 export interface ListPage {
   rv: number;
   items: JsonObject[];
-  continueToken?: string;
-  remainingItemCount?: number;
+  continueToken?: string | undefined;
+  remainingItemCount?: number | undefined;
 }
 
 export function matchesSelection(selection: Selection, obj: JsonObject, key: string): boolean {

@@ -73,7 +73,7 @@ export interface PersistOptions {
    * Create, update and non-apply patch retry without managedFields when the object is too large for
    * etcd (endpoints/handlers isTooLargeError); server-side apply does not.
    */
-  mayDropManagedFields?: boolean;
+  mayDropManagedFields?: boolean | undefined;
 }
 
 function persistOptions(options: boolean | PersistOptions): PersistOptions {

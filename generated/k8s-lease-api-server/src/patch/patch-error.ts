@@ -9,7 +9,7 @@ export interface PatchError {
    * Invalid `patch` field (patch.go applyPatchToCurrentObject); otherwise the patch library's failure, which it
    * answers with NewGenericServerResponse(422) and a generic message.
    */
-  undecodable?: boolean;
+  undecodable?: boolean | undefined;
 }
 
 export function patchBadRequest(message: string): PatchError {

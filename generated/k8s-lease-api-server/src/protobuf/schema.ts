@@ -62,9 +62,9 @@ export interface FieldSpec {
   /** The Go field name, as gogo's decode errors name it ("wrong wireType = 0 for field ObjectMeta"). */
   go: string;
   type: ScalarType | { message: MessageName };
-  repeated?: true;
-  pointer?: true;
-  omitEmpty?: true;
+  repeated?: true | undefined;
+  pointer?: true | undefined;
+  omitEmpty?: true | undefined;
 }
 
 type Spec = [number, string, string, FieldSpec['type'], ...('repeated' | 'pointer' | 'omitEmpty')[]];

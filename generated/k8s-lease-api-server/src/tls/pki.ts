@@ -27,16 +27,16 @@ export interface KeyPairPem {
 export interface TestPki {
   ca: KeyPairPem;
   server: KeyPairPem;
-  client?: KeyPairPem;
+  client?: KeyPairPem | undefined;
 }
 
 export interface PkiOptions {
   hosts: string[];
   clientCertificate: boolean;
   /** The user Kubernetes' x509 authenticator reads from the subject CN. */
-  clientCommonName?: string;
+  clientCommonName?: string | undefined;
   /** The groups it reads from the subject O attributes. Default system:masters. */
-  clientGroups?: string[];
+  clientGroups?: string[] | undefined;
 }
 
 // ECDSA P-256 with SHA-256: accepted by Go's crypto/tls (every kubectl), OpenSSL and Node.

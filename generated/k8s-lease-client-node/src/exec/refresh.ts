@@ -7,7 +7,7 @@ export interface RefreshOptions {
    * Told when fetching a fresh credential after a 401 failed; the 401 response is then returned as it is, as
    * client-go's roundTripper logs "refreshing credentials" and returns the response. Default: process.emitWarning.
    */
-  onRefreshError?: (error: unknown) => void;
+  onRefreshError?: ((error: unknown) => void) | undefined;
 }
 
 function bearer(headers: Headers): string | undefined {

@@ -57,7 +57,7 @@ export function runPlugin(spec: RunSpec): Promise<Result<string, RunFailure>> {
       });
     } catch (error) {
       // Synchronous refusals (a NUL byte in an argument or the environment) carry the offending value: not echoed.
-      const code = (error as { code?: unknown }).code;
+      const code = (error as { code?: unknown | undefined }).code;
       resolvePromise(
         err(
           failure('spawn-failed', `cannot start the plugin (${typeof code === 'string' ? code : 'invalid arguments'})`),

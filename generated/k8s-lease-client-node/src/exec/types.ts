@@ -2,12 +2,12 @@
 /** A kubeconfig `users[].user.exec` stanza (client-go's api.ExecConfig), keys already camel-cased. */
 export interface KubeconfigExec {
   command: string;
-  args?: string[];
-  env?: Array<{ name: string; value: string }>;
+  args?: string[] | undefined;
+  env?: Array<{ name: string; value: string }> | undefined;
   apiVersion: string;
-  installHint?: string;
-  interactiveMode?: 'Never' | 'IfAvailable' | 'Always';
-  provideClusterInfo?: boolean;
+  installHint?: string | undefined;
+  interactiveMode?: 'Never' | 'IfAvailable' | 'Always' | undefined;
+  provideClusterInfo?: boolean | undefined;
 }
 
 /**
@@ -17,10 +17,10 @@ export interface KubeconfigExec {
  */
 export interface ExecClusterInfo {
   server: string;
-  certificateAuthorityData?: string;
-  tlsServerName?: string;
-  insecureSkipTlsVerify?: boolean;
-  proxyUrl?: string;
+  certificateAuthorityData?: string | undefined;
+  tlsServerName?: string | undefined;
+  insecureSkipTlsVerify?: boolean | undefined;
+  proxyUrl?: string | undefined;
 }
 
 export interface ExecCredentialSource {
@@ -34,19 +34,19 @@ export interface ExecCredentialSource {
 
 export interface ExecCredentialSourceOptions {
   /** Relative commands containing a path separator resolve against this file's directory, as client-go does. */
-  kubeconfigPath?: string;
+  kubeconfigPath?: string | undefined;
   /** The environment the plugin inherits (default process.env); the stanza's `env` is added on top. */
-  env?: NodeJS.ProcessEnv;
+  env?: NodeJS.ProcessEnv | undefined;
   /** The plugin is killed and the call fails after this long (default 30 000 ms). */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The plugin is killed and the call fails when stdout grows past this (default 1 MiB). */
-  maxStdoutBytes?: number;
+  maxStdoutBytes?: number | undefined;
   /** Clock for expiry decisions (default Date.now). */
-  now?: () => number;
+  now?: (() => number) | undefined;
   /** Put before every error message, e.g. `/home/me/.kube/config: user "me"`, so the error names where the stanza is. */
-  errorContext?: string;
+  errorContext?: string | undefined;
   /** Whether our stdin is a terminal, for interactiveMode (default process.stdin.isTTY). */
-  isTerminal?: () => boolean;
+  isTerminal?: (() => boolean) | undefined;
 }
 
 /** A credential as the plugin returned it; never leaves this module except through the source's accessors. */

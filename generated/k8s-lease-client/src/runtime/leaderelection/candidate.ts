@@ -57,7 +57,7 @@ export interface CandidateOptions {
   pingPollInterval?: number | undefined;
   signal?: AbortSignal | undefined;
   clock?: ElectionClock | undefined;
-  onError?(error: unknown): void;
+  onError?: ((error: unknown) => void) | undefined;
 }
 
 export interface LeaseCandidateRunner {

@@ -27,7 +27,7 @@ export interface HeartbeatOptions {
   signal?: AbortSignal | undefined;
   clock?: ElectionClock | undefined;
   /** Told of each renewal that failed after its retries; the heartbeat goes on. */
-  onError?(error: unknown): void;
+  onError?: ((error: unknown) => void) | undefined;
 }
 
 const MAX_UPDATE_RETRIES = 5;

@@ -28,13 +28,13 @@ export interface LeaderElectorOptions {
   /** Always called once `run()` ends, whether or not this candidate ever led. */
   onStoppedLeading(): void;
   /** Called with each new holder this candidate observes (including itself). */
-  onNewLeader?(identity: string): void;
+  onNewLeader?: ((identity: string) => void) | undefined;
   /**
    * Told of every failed request (except 409s, the normal outcome of a race)
    * and every error thrown or rejected by a callback; the election goes on.
    * Default: console.warn, once per distinct message (client-go logs these).
    */
-  onError?(error: unknown): void;
+  onError?: ((error: unknown) => void) | undefined;
   /** On cancel, clear the holder (leaseDurationSeconds 1) so another candidate takes over at once. */
   releaseOnCancel?: boolean | undefined;
   /**

@@ -46,7 +46,7 @@ export interface RetryOptions {
   budget?: RetryBudget | false | undefined;
   onRetry?: ((event: RetryEvent) => void) | undefined;
   /** Injected in tests; must reject with `signal.reason` once `signal` aborts. */
-  sleep?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
+  sleep?: ((ms: number, signal: AbortSignal | undefined) => Promise<void>) | undefined;
   /** Returns [0, 1); for the jitter. */
   random?: (() => number) | undefined;
   /** Milliseconds since the epoch; for Retry-After given as an HTTP date. */

@@ -11,11 +11,11 @@
 
 export interface UserAgentInfo {
   /** Product token; also the default field manager. Default `k8s-lease-client`. */
-  product?: string;
+  product?: string | undefined;
   /** This package's version. `unknown` when not given, as client-go's adjustVersion. */
-  version?: string;
+  version?: string | undefined;
   /** The Kubernetes release the client was generated from (the release module's `release`). `unknown` when not given. */
-  release?: string;
+  release?: string | undefined;
 }
 
 /** Node's names where Go's differ, so the platform reads as in client-go's User-Agent (runtime.GOOS/GOARCH). */

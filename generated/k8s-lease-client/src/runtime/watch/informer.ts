@@ -15,17 +15,17 @@ import { Batch, watchBatches } from './watch.js';
 import type { WatchNotification, WatchOptions, WatchResyncInfo } from './watch.js';
 
 export interface InformerHandlers<T> {
-  onAdd?(object: T): void;
-  onUpdate?(oldObject: T, newObject: T): void;
+  onAdd?: ((object: T) => void) | undefined;
+  onUpdate?: ((oldObject: T, newObject: T) => void) | undefined;
   /** Receives the object as the DELETED event carries it (its last state), or the cached one when a RESYNC showed it gone. */
-  onDelete?(object: T): void;
+  onDelete?: ((object: T) => void) | undefined;
   /** After a 410 forced a re-list; called once the diff has been delivered through onAdd/onUpdate/onDelete. */
-  onResync?(info: WatchResyncInfo): void;
+  onResync?: ((info: WatchResyncInfo) => void) | undefined;
   /**
    * A non-retriable error stopped the informer (or retries were exhausted); also receives errors
    * thrown by the other handlers, which are caught so that one bad callback cannot stop the cache.
    */
-  onError?(error: unknown): void;
+  onError?: ((error: unknown) => void) | undefined;
 }
 
 export interface Informer<T> {

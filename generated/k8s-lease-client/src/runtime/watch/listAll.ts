@@ -32,7 +32,7 @@ export interface ListAllOptions {
   /** Aborting rejects the iteration with the signal's reason (a list cut short must not look complete). */
   signal?: AbortSignal | undefined;
   /** Called after each page is received, before its items are yielded. */
-  onPage?: (info: { items: number; continue: string | undefined; resourceVersion: string }) => void;
+  onPage?: ((info: { items: number; continue: string | undefined; resourceVersion: string }) => void) | undefined;
   /** Called when a continue token expired, saying which way the list goes on. */
   onExpiredContinue?: ((info: { mode: 'restart' | 'continue'; token?: string }) => void) | undefined;
 }
