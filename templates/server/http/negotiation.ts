@@ -84,7 +84,13 @@ function parseClauses(header: string): Clause[] {
   return sortClauses(clauses);
 }
 
-/** The Accept header's clauses in the order they are tried (for discovery's negotiation). */
+/** goautoneg's match of one Accept clause against a "type/subtype": that one, its type with any subtype, or any. */
+export function rangeMatches(range: MediaRange, mediaType: string): boolean {
+  if (range.type === '*/*' || range.type === mediaType) return true;
+  return range.type.endsWith('/*') && mediaType.startsWith(range.type.slice(0, -1));
+}
+
+/** The Accept header's clauses in the order they are tried. */
 export function parseAccept(header: string | undefined): MediaRange[] {
   if (header === undefined || header === '') return [];
   return parseClauses(header).map((c) => ({ type: `${c.type}/${c.subType}`, q: c.q, params: c.params }));
@@ -95,23 +101,15 @@ export type MediaTypeName = 'json' | 'yaml' | 'protobuf';
 interface Serializer {
   name: MediaTypeName;
   mediaType: string;
-  type: string;
-  subType: string;
   /** Whether a watch can be served in it (SerializerInfo.StreamSerializer != nil). */
   streams: boolean;
 }
 
 /** The CodecFactory's SupportedMediaTypes for built-in types, in its order. */
 const SERIALIZERS: readonly Serializer[] = [
-  { name: 'json', mediaType: 'application/json', type: 'application', subType: 'json', streams: true },
-  { name: 'yaml', mediaType: 'application/yaml', type: 'application', subType: 'yaml', streams: false },
-  {
-    name: 'protobuf',
-    mediaType: 'application/vnd.kubernetes.protobuf',
-    type: 'application',
-    subType: 'vnd.kubernetes.protobuf',
-    streams: true,
-  },
+  { name: 'json', mediaType: 'application/json', streams: true },
+  { name: 'yaml', mediaType: 'application/yaml', streams: false },
+  { name: 'protobuf', mediaType: 'application/vnd.kubernetes.protobuf', streams: true },
 ];
 
 export const CONTENT_TYPES: Readonly<Record<MediaTypeName, string>> = {
@@ -212,7 +210,7 @@ function allowedTarget(
   switch (convert.kind) {
     case 'Table':
       // Tables have no protobuf encoding.
-      return endpoint.hasTableConvertor && (serializer.subType === 'json' || serializer.subType === 'yaml')
+      return endpoint.hasTableConvertor && (serializer.name === 'json' || serializer.name === 'yaml')
         ? { kind: 'Table', version }
         : undefined;
     case 'PartialObjectMetadata':
@@ -239,13 +237,10 @@ function negotiateOptions(
   const first = SERIALIZERS[0] as Serializer;
   if (header === undefined || header === '')
     return { representation: { mediaType: 'json', target: undefined, pretty: false }, serializer: first };
-  for (const clause of parseClauses(header)) {
+  for (const range of parseAccept(header)) {
     for (const serializer of SERIALIZERS) {
-      const matches =
-        (clause.type === serializer.type && (clause.subType === serializer.subType || clause.subType === '*')) ||
-        (clause.type === '*' && clause.subType === '*');
-      if (!matches || !available(serializer)) continue;
-      const representation = acceptOptions(clause.params, serializer, endpoint);
+      if (!rangeMatches(range, serializer.mediaType) || !available(serializer)) continue;
+      const representation = acceptOptions(range.params, serializer, endpoint);
       if (representation !== undefined) return { representation, serializer };
     }
   }

@@ -6,7 +6,7 @@ import type { DiscoveryDocument } from '../route.js';
 import type { RequestContext } from '../request-context.js';
 import { clientCopyIsCurrent, httpDate, quoted, rfc1123 } from '../conditional.js';
 import type { MediaRange } from '../negotiation.js';
-import { chooseDiscoveryFormat } from '../negotiation.js';
+import { chooseDiscoveryFormat, rangeMatches } from '../negotiation.js';
 import { sendJsonText } from '../respond.js';
 import { serverRelativeUrl } from '../../openapi/served-openapi.js';
 
@@ -44,13 +44,6 @@ export function serveDiscovery(ctx: RequestContext, document: DiscoveryDocument)
     }
   }
   sendJsonText(ctx.res, 200, docs[document], { Vary: 'Accept' });
-}
-
-/** goautoneg's match of one Accept clause against type/subtype; `*` matches anything. */
-function matches(range: MediaRange, type: string): boolean {
-  if (range.type === '*/*' || range.type === type) return true;
-  const [group] = type.split('/');
-  return range.type === `${group}/*`;
 }
 
 /** The Accept clauses, or `*` when there is no Accept header (handler.go's default). */
@@ -91,7 +84,7 @@ export function serveOpenApiV2(ctx: RequestContext): void {
   const { openapi } = ctx.state;
   ctx.res.setHeader('Vary', 'Accept');
   for (const clause of clauses(ctx)) {
-    const found = V2_TYPES.find(([type]) => matches(clause, type));
+    const found = V2_TYPES.find(([type]) => rangeMatches(clause, type));
     if (found === undefined) continue;
     const etag = quoted(openapi.v2Json.hash);
     if (found[1] === 'json')
@@ -119,7 +112,7 @@ export function serveOpenApiGroupVersion(ctx: RequestContext, version: string): 
   if (served === undefined) return false;
   ctx.res.setHeader('Vary', 'Accept');
   // Only JSON is served; handler3 would also answer the v3 protobuf, which kubectl does not ask for.
-  if (!clauses(ctx).some((clause) => matches(clause, 'application/json'))) {
+  if (!clauses(ctx).some((clause) => rangeMatches(clause, 'application/json'))) {
     ctx.res.writeHead(406);
     ctx.res.end();
     return true;
