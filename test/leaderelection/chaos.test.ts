@@ -6,24 +6,13 @@ import { createLeaderElector } from '../../templates/runtime/index.js';
 import { start } from '../server/helpers.js';
 import type { ClockView, WireRecord } from './harness.js';
 import { processClient, run, settle, VirtualClock } from './harness.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const LEASE = 'chaos';
 const LEASE_DURATION = 15_000;
 const RETRY_PERIOD = 2_000;
 const TICK = 250;
 const MAX_LATENCY = 300;
-
-// mulberry32: a seeded generator, so a failing run can be replayed.
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Slot {
   name: string;
@@ -50,7 +39,7 @@ afterAll(() => server.close());
 
 it('chaos: never two leaders, bounded failover, one transition per change of holder, stale leaders step down without writing', async () => {
   const seed = Number(process.env.CHAOS_SEED ?? 20261124);
-  const rng = prng(seed);
+  const rng = seededRandom(seed);
   const clock = new VirtualClock();
   const committed: Committed[] = [];
   let chaos = true;

@@ -11,20 +11,10 @@ import {
 } from '../../templates/server/candidates/election.js';
 import type { JsonObject } from '../../templates/server/json.js';
 import { RenewHeap } from '../../templates/server/candidates/renew-heap.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const T0 = Date.UTC(2026, 0, 1);
 const micro = (ms: number): string => new Date(ms).toISOString().replace('Z', '000Z');
-
-/** A small deterministic generator (mulberry32), so a failure replays. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function candidateObject(name: string, pick: (n: number) => number): JsonObject {
   const versions = ['1.32.0', '1.33.0', '1.34.0'];
@@ -56,7 +46,7 @@ function strategyByPass(list: readonly Candidate[]): string {
 
 describe('LeaseCandidates (the per-Lease candidate index)', () => {
   it.each([1, 2, 3, 4, 5])('answers as a whole pass would after every change (seed %i)', (seed) => {
-    const next = random(seed);
+    const next = seededRandom(seed);
     const pick = (n: number): number => Math.floor(next() * n);
     const index = new LeaseCandidates();
     const live = new Map<string, Candidate>();
@@ -93,7 +83,7 @@ describe('RenewHeap', () => {
   it('finds the oldest live renewal and drops outdated entries, and a rebuild keeps only the live ones', () => {
     const heap = new RenewHeap();
     const current = new Map<string, number>();
-    const next = random(9);
+    const next = seededRandom(9);
     for (let i = 0; i < 2_000; i++) {
       const key = `k${Math.floor(next() * 50)}`;
       const at = Math.floor(next() * 10_000);

@@ -27,6 +27,7 @@ import {
   varint,
 } from '../helpers/protobuf-wire.js';
 import { NS_BASE, api, create, lease, openApi130, start } from './helpers.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';
 const EMPTY = new Uint8Array(0);
@@ -81,17 +82,6 @@ const LEASES: JsonObject[] = [
     spec: { acquireTime: '1969-12-31T23:59:59.000001Z', renewTime: '0000-01-01T00:00:00.000000Z' },
   },
 ];
-
-/** A small seeded PRNG (mulberry32), so the property run is the same every time. */
-function prng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = ['a', 'lease', 'ключ', '🚀', 'x/y', ' ', '\u0000', 'é', '\uffff', 'kubernetes.io/name'];
 const MIN_MS = Date.parse('0001-01-01T00:00:01Z');
@@ -164,7 +154,7 @@ describe('protobuf codec', () => {
   );
 
   it('round-trips 500 random Leases (a seeded property run)', () => {
-    const random = prng(20261126);
+    const random = seededRandom(20261126);
     for (let i = 0; i < 500; i++) {
       const value = randomLease(random);
       const decoded = decodeMessage(encodeMessage('Lease', value), 'Lease');

@@ -11,6 +11,7 @@ import type { WatchResyncInfo } from '../../templates/runtime/watch/watch.js';
 import { startLeaseApiServer } from '../../templates/server/index.js';
 import type { LeaseApiServer, WatchFault } from '../../templates/server/index.js';
 import { eventually } from './helpers/leaseServer.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 const NAMESPACE = 'default';
 const PATH = `/apis/coordination.k8s.io/v1/namespaces/${NAMESPACE}/leases`;
@@ -20,18 +21,6 @@ const WRITERS = 8;
 const SEED = Number(process.env['WATCH_SEED'] ?? Date.now() % 1_000_000);
 /** The reference watch's User-Agent: the fault scripts leave it alone. */
 const REFERENCE_AGENT = 'reference-watch';
-
-/** mulberry32: small, seeded, good enough to make a failing run reproducible. */
-function seededRandom(seed: number): () => number {
-  let state = seed | 0;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Lease {
   apiVersion?: string;
