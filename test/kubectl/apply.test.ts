@@ -7,26 +7,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPackedPackages, startPackedServer, type PackedServer } from '../helpers/packedPackages.js';
 import { KubectlSession, kubectlBinaries } from './kubectl-runner.js';
+import { leaseYaml } from './lease-yaml.js';
 import { serverApi, type ServerApi } from './server-api.js';
 
 const binaries = kubectlBinaries();
 if (binaries.length === 0) console.warn('\n*** kubectl NOT FOUND: the kubectl apply suite is SKIPPED ***\n');
 
 const TOKEN = 'kubectl-apply-token';
-
-function leaseYaml(name: string, spec: Record<string, string | number>, labels: Record<string, string> = {}): string {
-  const labelLines = Object.entries(labels).map(([k, v]) => `    ${k}: "${v}"`);
-  return [
-    'apiVersion: coordination.k8s.io/v1',
-    'kind: Lease',
-    'metadata:',
-    `  name: ${name}`,
-    ...(labelLines.length > 0 ? ['  labels:', ...labelLines] : []),
-    'spec:',
-    ...Object.entries(spec).map(([k, v]) => `  ${k}: ${v}`),
-    '',
-  ].join('\n');
-}
 
 describe.skipIf(binaries.length === 0)('kubectl and server-side apply', () => {
   let server: PackedServer;

@@ -11,6 +11,7 @@ import {
   type PackedServer,
 } from '../helpers/packedPackages.js';
 import { KubectlSession, kubectlBinaries } from './kubectl-runner.js';
+import { leaseYaml } from './lease-yaml.js';
 import { serverApi, withoutClientCertificate, type ServerApi } from './server-api.js';
 
 const binaries = kubectlBinaries();
@@ -22,20 +23,9 @@ if (binaries.length === 0) {
 
 const TOKEN = 'kubectl-conformance-token';
 
-function leaseYaml(name: string, holder: string, labels: Record<string, string> = {}, extraSpec = ''): string {
-  const labelLines = Object.entries(labels).map(([k, v]) => `    ${k}: "${v}"`);
-  return [
-    'apiVersion: coordination.k8s.io/v1',
-    'kind: Lease',
-    'metadata:',
-    `  name: ${name}`,
-    ...(labelLines.length > 0 ? ['  labels:', ...labelLines] : []),
-    'spec:',
-    `  holderIdentity: ${holder}`,
-    '  leaseDurationSeconds: 30',
-    ...(extraSpec === '' ? [] : [extraSpec]),
-    '',
-  ].join('\n');
+/** The suite's usual Lease: a holder and a 30 s duration. */
+function holderLease(name: string, holder: string, labels: Record<string, string> = {}, extraSpec = ''): string {
+  return leaseYaml(name, { holderIdentity: holder, leaseDurationSeconds: 30 }, labels, extraSpec);
 }
 
 let install: PackedInstall;
@@ -77,7 +67,7 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       const created = await kubectl.run([
         'create',
         '-f',
-        file('a.yaml', leaseYaml('lease-a', 'alice', { app: 'demo' })),
+        file('a.yaml', holderLease('lease-a', 'alice', { app: 'demo' })),
       ]);
       expect(created).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-a created\n' });
       const got = await kubectl.run(['get', 'lease', 'lease-a', '-o', 'json']);
@@ -98,7 +88,7 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
         '-n',
         'team-x',
         '-f',
-        file('x.yaml', leaseYaml('lease-x', 'xavier')),
+        file('x.yaml', holderLease('lease-x', 'xavier')),
       ]);
       expect(missing.code).not.toBe(0);
       expect(missing.stderr).toContain('namespaces "team-x" not found');
@@ -109,7 +99,7 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
         '-n',
         'team-x',
         '-f',
-        file('x.yaml', leaseYaml('lease-x', 'xavier')),
+        file('x.yaml', holderLease('lease-x', 'xavier')),
       ]);
       expect(created).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-x created\n' });
       expect((await api.get('lease-x', 'team-x'))?.spec?.holderIdentity).toBe('xavier');
@@ -118,7 +108,7 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
     });
 
     it('lists with a label selector and a field selector as a table', async () => {
-      await kubectl.run(['create', '-f', file('b.yaml', leaseYaml('lease-b', 'bob', { app: 'other' }))]);
+      await kubectl.run(['create', '-f', file('b.yaml', holderLease('lease-b', 'bob', { app: 'other' }))]);
       const byLabel = await kubectl.run(['get', 'leases', '-l', 'app=demo']);
       expect(byLabel.code).toBe(0);
       const rows = byLabel.stdout
@@ -144,7 +134,7 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       const unknown = await kubectl.run([
         'create',
         '-f',
-        file('bad.yaml', leaseYaml('lease-bad', 'x', {}, '  bogus: 1')),
+        file('bad.yaml', holderLease('lease-bad', 'x', {}, '  bogus: 1')),
       ]);
       expect(unknown.code).not.toBe(0);
       expect(unknown.stderr).toContain('strict decoding error: unknown field "spec.bogus"');
@@ -154,7 +144,7 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
       const replaced = await kubectl.run([
         'replace',
         '-f',
-        file('a2.yaml', leaseYaml('lease-a', 'alice-2', { app: 'demo' })),
+        file('a2.yaml', holderLease('lease-a', 'alice-2', { app: 'demo' })),
       ]);
       expect(replaced).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-a replaced\n' });
       expect((await api.get('lease-a'))?.spec?.holderIdentity).toBe('alice-2');
@@ -204,10 +194,10 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
     });
 
     it('applies server-side, conflicts for a second field manager, and forces', async () => {
-      const path = file('ssa.yaml', leaseYaml('lease-ssa', 'first'));
+      const path = file('ssa.yaml', holderLease('lease-ssa', 'first'));
       const applied = await kubectl.run(['apply', '--server-side', '-f', path]);
       expect(applied).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-ssa serverside-applied\n' });
-      const other = file('ssa2.yaml', leaseYaml('lease-ssa', 'second'));
+      const other = file('ssa2.yaml', holderLease('lease-ssa', 'second'));
       const conflict = await kubectl.run(['apply', '--server-side', '--field-manager=other', '-f', other]);
       expect(conflict.code).not.toBe(0);
       expect(conflict.stderr).toContain('Apply failed with 1 conflict: conflict with "kubectl": .spec.holderIdentity');
@@ -255,7 +245,7 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
     // kubectl's resource.Helper.Replace GETs the resourceVersion first and PUTs anyway when the object
     // is missing; the Lease strategy's AllowCreateOnUpdate makes that PUT a create (store.go Update).
     it('replaces a missing Lease from a file, creating it', async () => {
-      const replaced = await kubectl.run(['replace', '-f', file('ghost.yaml', leaseYaml('lease-ghost', 'casper'))]);
+      const replaced = await kubectl.run(['replace', '-f', file('ghost.yaml', holderLease('lease-ghost', 'casper'))]);
       expect(replaced).toMatchObject({ code: 0, stdout: 'lease.coordination.k8s.io/lease-ghost replaced\n' });
       expect((await api.get('lease-ghost'))?.spec?.holderIdentity).toBe('casper');
     });
