@@ -17,6 +17,7 @@ export type GeneratorErrorCode =
   | 'unsupported-schema'
   | 'obsolete-fixup'
   | 'usage'
+  | 'compile'
   | 'io';
 
 export class GeneratorError extends Error {

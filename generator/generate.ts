@@ -106,16 +106,28 @@ export async function buildPackageFiles(
   for (const [path, text] of shareIdenticalModules(sources, annotated)) sources.set(path, text);
   sources.set('index.ts', emitRootIndex(project, annotated[annotated.length - 1]!));
   const formatCache = await openCacheFile(join(PROJECT_ROOT, '.build', 'format-cache.json'), isFormattedText);
-  for (const [path, text] of await formatSources(sources, formatCache)) sources.set(path, text);
-  await formatCache.save().catch(() => undefined);
-  for (const [path, text] of copiedTemplateFiles(templatesDir, 'runtime', 'runtime/')) sources.set(path, text);
+  const cache = await openCacheFile(join(PROJECT_ROOT, '.build', 'compile-cache.json'), isCompiledFile);
+  // Biome formats what was emitted in a process of its own (on a cache miss); the hand-written code is copied
+  // and compiled meanwhile. Marked handled here so a failure before the await below cannot go unhandled.
+  const formatting = formatSources(sources, formatCache);
+  formatting.catch(() => undefined);
+  const all = new Map<string, string>();
+  const addSources = (name: string, packageSources: ReadonlyMap<string, string>): void => {
+    for (const [path, text] of packageSources) all.set(`${name}/src/${path}`, text);
+    for (const [path, text] of compileDist(packageSources, cache)) all.set(`${name}/dist/${path}`, text);
+  };
+  const addFiles = (name: string, packageFiles: ReadonlyMap<string, string>): void => {
+    for (const [path, text] of packageFiles) all.set(`${name}/${path}`, text);
+  };
+
+  addSources(PACKAGE_NAME, copiedTemplateFiles(templatesDir, 'runtime', 'runtime/'));
   const version = manifest.packageVersion ?? PACKAGE_VERSION;
   for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version, templatesDir }, annotated, diffs))
     files.set(path, text);
   // The package's own changes (runtime, packaging), hand-written, beside the generated API diff in CHANGELOG.md.
   files.set(PACKAGE_CHANGELOG_FILE, options.packageChangelog ?? (await readPackageChangelog(templatesDir)));
+  addFiles(PACKAGE_NAME, files);
 
-  const packages: Array<readonly [string, Map<string, string>, Map<string, string>]> = [[PACKAGE_NAME, sources, files]];
   for (const pkg of HAND_WRITTEN_PACKAGES) {
     // Hand-written code as its whole src/; the server also ships every release's document to serve.
     const packageFiles = new Map<string, string>();
@@ -127,17 +139,12 @@ export async function buildPackageFiles(
       annotated,
     ))
       packageFiles.set(path, text);
-    packages.push([pkg.name, copiedTemplateFiles(templatesDir, pkg.source, ''), packageFiles]);
+    addFiles(pkg.name, packageFiles);
+    addSources(pkg.name, copiedTemplateFiles(templatesDir, pkg.source, ''));
   }
 
-  const cache = await openCacheFile(join(PROJECT_ROOT, '.build', 'compile-cache.json'), isCompiledFile);
-  const all = new Map<string, string>();
-  for (const [name, packageSources, packageFiles] of packages) {
-    for (const [path, text] of packageFiles) all.set(`${name}/${path}`, text);
-    for (const [path, text] of packageSources) all.set(`${name}/src/${path}`, text);
-    for (const [path, text] of compileDist(packageSources, cache)) all.set(`${name}/dist/${path}`, text);
-  }
-  await cache.save().catch(() => undefined);
+  addSources(PACKAGE_NAME, await formatting);
+  await Promise.all([formatCache.save().catch(() => undefined), cache.save().catch(() => undefined)]);
   return { files: new Map([...all].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), releases, diffs };
 }
 
