@@ -18,7 +18,7 @@ import { compileDist, isCompiledFile } from './emit/compileDist.js';
 import { formatSources, isFormattedText } from './emit/formatSources.js';
 import { shareIdenticalModules } from './emit/shareIdenticalModules.js';
 import { openCacheFile } from './fs/cacheFile.js';
-import { replaceDirectory } from './fs/atomicOutput.js';
+import { openReplacement } from './fs/atomicOutput.js';
 import {
   displayPath,
   HAND_WRITTEN_PACKAGES,
@@ -47,6 +47,8 @@ export interface GenerateOptions {
   readonly packageChangelog?: string;
   /** Called once per release with what was emitted for it. */
   readonly onRelease?: (progress: { release: string; files: number; milliseconds: number; summary: string }) => void;
+  /** Called with each output file (path relative to the output directory) as soon as it is known. */
+  readonly onFile?: (path: string, content: string) => void;
 }
 
 /** Everything `generated/` holds, as a map from relative path to content. Pure apart from reading inputs. */
@@ -59,6 +61,24 @@ export async function buildPackageFiles(
       file: displayPath(join(options.displaySpecDir ?? options.specDir, 'releases.json')),
     });
   const templatesDir = options.templatesDir ?? TEMPLATES_DIR;
+  const cache = await openCacheFile(join(PROJECT_ROOT, '.build', 'compile-cache.json'), isCompiledFile);
+  const all = new Map<string, string>();
+  const add = (path: string, text: string): void => {
+    all.set(path, text);
+    options.onFile?.(path, text);
+  };
+  const addSources = (name: string, packageSources: ReadonlyMap<string, string>): void => {
+    for (const [path, text] of packageSources) add(`${name}/src/${path}`, text);
+    for (const [path, text] of compileDist(packageSources, cache)) add(`${name}/dist/${path}`, text);
+  };
+  const addFiles = (name: string, packageFiles: ReadonlyMap<string, string>): void => {
+    for (const [path, text] of packageFiles) add(`${name}/${path}`, text);
+  };
+  // The hand-written code first: it depends on no release, so (with onFile) it is being written while the
+  // releases are emitted.
+  addSources(PACKAGE_NAME, copiedTemplateFiles(templatesDir, 'runtime', 'runtime/'));
+  for (const pkg of HAND_WRITTEN_PACKAGES) addSources(pkg.name, copiedTemplateFiles(templatesDir, pkg.source, ''));
+
   const project = createEmitProject();
   const sources = new Map<string, string>();
   const files = new Map<string, string>();
@@ -80,6 +100,9 @@ export async function buildPackageFiles(
     releases.push({ ...loaded, ir: buildReleaseIr(entry.release, loaded.document, loaded.documentPath) });
     loadMs.set(entry.release, performance.now() - started);
   }
+  for (const pkg of HAND_WRITTEN_PACKAGES)
+    if (pkg.shipsOpenApi)
+      for (const loaded of releases) add(`${pkg.name}/openapi/v${loaded.entry.release}.json`, loaded.documentText);
   const annotated = annotateSince(releases.map((r) => r.ir));
   const diffs: ReleaseDiff[] = [];
   annotated.forEach((ir, index) => {
@@ -106,41 +129,27 @@ export async function buildPackageFiles(
   for (const [path, text] of shareIdenticalModules(sources, annotated)) sources.set(path, text);
   sources.set('index.ts', emitRootIndex(project, annotated[annotated.length - 1]!));
   const formatCache = await openCacheFile(join(PROJECT_ROOT, '.build', 'format-cache.json'), isFormattedText);
-  const cache = await openCacheFile(join(PROJECT_ROOT, '.build', 'compile-cache.json'), isCompiledFile);
-  // Biome formats what was emitted in a process of its own (on a cache miss); the hand-written code is copied
-  // and compiled meanwhile. Marked handled here so a failure before the await below cannot go unhandled.
+  // Biome formats what was emitted in a process of its own (on a cache miss); the skeletons are rendered
+  // meanwhile. Marked handled here so a failure before the await below cannot go unhandled.
   const formatting = formatSources(sources, formatCache);
   formatting.catch(() => undefined);
-  const all = new Map<string, string>();
-  const addSources = (name: string, packageSources: ReadonlyMap<string, string>): void => {
-    for (const [path, text] of packageSources) all.set(`${name}/src/${path}`, text);
-    for (const [path, text] of compileDist(packageSources, cache)) all.set(`${name}/dist/${path}`, text);
-  };
-  const addFiles = (name: string, packageFiles: ReadonlyMap<string, string>): void => {
-    for (const [path, text] of packageFiles) all.set(`${name}/${path}`, text);
-  };
 
-  addSources(PACKAGE_NAME, copiedTemplateFiles(templatesDir, 'runtime', 'runtime/'));
   const version = manifest.packageVersion ?? PACKAGE_VERSION;
   for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version, templatesDir }, annotated, diffs))
     files.set(path, text);
   // The package's own changes (runtime, packaging), hand-written, beside the generated API diff in CHANGELOG.md.
   files.set(PACKAGE_CHANGELOG_FILE, options.packageChangelog ?? (await readPackageChangelog(templatesDir)));
   addFiles(PACKAGE_NAME, files);
-
   for (const pkg of HAND_WRITTEN_PACKAGES) {
-    // Hand-written code as its whole src/; the server also ships every release's document to serve.
-    const packageFiles = new Map<string, string>();
-    if (pkg.shipsOpenApi)
-      for (const loaded of releases) packageFiles.set(`openapi/v${loaded.entry.release}.json`, loaded.documentText);
+    // Hand-written code as its whole src/ (above); the server also ships every release's document to serve.
     const dependencies = await dependencyRanges(join(PROJECT_ROOT, 'package.json'), pkg.dependencies);
-    for (const [path, text] of emitHandWrittenPackageSkeleton(
-      { name: pkg.name, version, clientName: PACKAGE_NAME, templatesDir, skeleton: pkg.skeleton, dependencies },
-      annotated,
-    ))
-      packageFiles.set(path, text);
-    addFiles(pkg.name, packageFiles);
-    addSources(pkg.name, copiedTemplateFiles(templatesDir, pkg.source, ''));
+    addFiles(
+      pkg.name,
+      emitHandWrittenPackageSkeleton(
+        { name: pkg.name, version, clientName: PACKAGE_NAME, templatesDir, skeleton: pkg.skeleton, dependencies },
+        annotated,
+      ),
+    );
   }
 
   addSources(PACKAGE_NAME, await formatting);
@@ -168,7 +177,20 @@ export async function readPackageChangelog(templatesDir: string): Promise<string
 }
 
 export async function generate(options: GenerateOptions): Promise<{ files: number }> {
-  const { files } = await buildPackageFiles(options);
-  await replaceDirectory(options.outDir, files);
-  return { files: files.size };
+  // The output is checked, or once it differs written, file by file while the rest is still being computed.
+  const replacement = await openReplacement(options.outDir);
+  try {
+    const { files } = await buildPackageFiles({
+      ...options,
+      onFile: (path, text) => {
+        replacement.add(path, text);
+        options.onFile?.(path, text);
+      },
+    });
+    await replacement.commit(files);
+    return { files: files.size };
+  } catch (cause) {
+    await replacement.abandon().catch(() => undefined);
+    throw cause;
+  }
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { GeneratorError } from '../errors.js';
 import { scratchPrefix, sweepLeftovers } from './leftovers.js';
@@ -13,50 +13,133 @@ import { scratchPrefix, sweepLeftovers } from './leftovers.js';
  * builds see no change).
  */
 export async function replaceDirectory(target: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
-  return asIoError(target, () => swapInDirectory(target, files));
+  const replacement = await openReplacement(target);
+  return replacement.commit(files);
 }
 
-async function swapInDirectory(target: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
+/** A replaceDirectory whose files may be handed over one by one, while the caller still computes the rest. */
+export interface DirectoryReplacement {
+  /** One file of the new content. Checked against the old directory, or written to staging once they differ. */
+  add(relative: string, content: string | Uint8Array): void;
+  /** The whole new content (a superset of what was added, with the same bytes): swaps it in unless it is already there. */
+  commit(files: ReadonlyMap<string, string | Uint8Array>): Promise<void>;
+  /** Gives up: removes what was staged, leaves the directory as it was. */
+  abandon(): Promise<void>;
+}
+
+/**
+ * Starts replacing `target`. Files added are compared with the old directory (reads only) until the first
+ * difference, or from the start when there is no old directory; from then on they are written to the staging
+ * directory at once, so that writing overlaps the caller's work on the files still to come.
+ */
+export async function openReplacement(target: string): Promise<DirectoryReplacement> {
   const parent = dirname(target);
-  await mkdir(parent, { recursive: true });
   const prefix = `.${basename(target)}.staging-`;
   await sweepLeftovers(parent, prefix);
-  if (await holdsExactly(target, files)) return;
-  const staging = await makeStagingDirectory(join(parent, scratchPrefix(prefix)));
-  try {
-    await writeFiles(staging, files);
-    const retired = `${staging}.old`;
-    let hadTarget = true;
-    try {
-      await rename(target, retired);
-    } catch (cause) {
-      if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') throw cause;
-      hadTarget = false;
-    }
-    try {
-      await rename(staging, target);
-    } catch (cause) {
-      if (hadTarget) await rename(retired, target);
-      throw cause;
-    }
-    // The new content is in place: failing to clear the old copy away is not a failed run.
-    if (hadTarget) await rm(retired, { recursive: true, force: true }).catch(() => undefined);
-  } catch (cause) {
-    await rm(staging, { recursive: true, force: true });
-    throw cause;
-  }
+  const added = new Map<string, string | Uint8Array>();
+  const checks: Array<Promise<void>> = [];
+  const writes: Array<Promise<void>> = [];
+  let failure: { cause: unknown } | undefined;
+  let staging: Promise<string> | undefined;
+  let changed = !(await isDirectory(target));
+
+  const stagingDirectory = (): Promise<string> => {
+    // The parent is made only now: a run that fails before writing anything leaves no trace.
+    staging ??= mkdir(parent, { recursive: true }).then(() =>
+      makeStagingDirectory(join(parent, scratchPrefix(prefix))),
+    );
+    return staging;
+  };
+  const write = (relative: string, content: string | Uint8Array): void => {
+    const written = stagingDirectory().then(async (dir) => {
+      await mkdir(dirname(join(dir, relative)), { recursive: true });
+      await writeFile(join(dir, relative), content);
+    });
+    // Recorded here, reported by commit: a write failing before commit awaits it must not go unhandled.
+    writes.push(
+      written.catch((cause: unknown) => {
+        failure ??= { cause };
+      }),
+    );
+  };
+  const markChanged = (): void => {
+    if (changed) return;
+    changed = true;
+    for (const [relative, content] of added) write(relative, content);
+  };
+  const compare = async (relative: string, content: string | Uint8Array): Promise<void> => {
+    // Any doubt (missing, unreadable, a directory) is a difference.
+    const same = await readFile(join(target, relative)).then(
+      (old) => Buffer.from(content).equals(old),
+      () => false,
+    );
+    if (!same) markChanged();
+  };
+  const add = (relative: string, content: string | Uint8Array): void => {
+    added.set(relative, content);
+    if (changed) write(relative, content);
+    else checks.push(compare(relative, content));
+  };
+  const abandon = async (): Promise<void> => {
+    await Promise.all(writes);
+    if (staging !== undefined) await rm(await staging.catch(() => ''), { recursive: true, force: true });
+  };
+  const commit = async (files: ReadonlyMap<string, string | Uint8Array>): Promise<void> => {
+    for (const [relative, content] of files) if (!added.has(relative)) add(relative, content);
+    await Promise.all(checks);
+    // Everything added matched: the old directory is current unless it holds anything more.
+    if (!changed && !(await holdsOnly(target, files))) markChanged();
+    if (!changed) return;
+    const dir = await stagingDirectory();
+    await Promise.all(writes);
+    if (failure !== undefined) throw failure.cause;
+    await swapIn(dir, target);
+  };
+  return {
+    add,
+    abandon,
+    commit: (files) =>
+      asIoError(target, () =>
+        commit(files).catch(async (cause: unknown) => {
+          await abandon().catch(() => undefined);
+          throw cause;
+        }),
+      ),
+  };
 }
 
-/** True when `dir` holds these files and nothing else (no other file, directory or link), byte for byte. Any doubt is false. */
-async function holdsExactly(dir: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<boolean> {
+/** Renames the staged directory onto `target`, the old one aside first and removed after, or put back on failure. */
+async function swapIn(staging: string, target: string): Promise<void> {
+  const retired = `${staging}.old`;
+  let hadTarget = true;
+  try {
+    await rename(target, retired);
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code !== 'ENOENT') throw cause;
+    hadTarget = false;
+  }
+  try {
+    await rename(staging, target);
+  } catch (cause) {
+    if (hadTarget) await rename(retired, target);
+    throw cause;
+  }
+  // The new content is in place: failing to clear the old copy away is not a failed run.
+  if (hadTarget) await rm(retired, { recursive: true, force: true }).catch(() => undefined);
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  return lstat(path).then(
+    (stats) => stats.isDirectory(),
+    () => false,
+  );
+}
+
+/** True when `dir` holds regular files under exactly these names and nothing else (no other file, directory or link). */
+async function holdsOnly(dir: string, files: ReadonlyMap<string, unknown>): Promise<boolean> {
   try {
     const present = await regularFiles(dir, '');
-    if (present === undefined || present.length !== files.size || present.some((relative) => !files.has(relative)))
-      return false;
-    const same = await Promise.all(
-      [...files].map(async ([relative, content]) => Buffer.from(content).equals(await readFile(join(dir, relative)))),
-    );
-    return same.every(Boolean);
+    return present !== undefined && present.length === files.size && present.every((relative) => files.has(relative));
   } catch {
     return false;
   }
@@ -117,13 +200,6 @@ async function stageAndRename(root: string, files: ReadonlyMap<string, string>):
     await Promise.all(staged.map(([temporary]) => rm(temporary, { force: true })));
     throw cause;
   }
-}
-
-async function writeFiles(root: string, files: ReadonlyMap<string, string | Uint8Array>): Promise<void> {
-  const dirs = new Set<string>();
-  for (const relative of files.keys()) dirs.add(dirname(join(root, relative)));
-  for (const dir of [...dirs].sort()) await mkdir(dir, { recursive: true });
-  await Promise.all([...files].map(([relative, content]) => writeFile(join(root, relative), content)));
 }
 
 /** A file-system failure while writing output is bad news for the user, not a bug: one line, exit 2. */

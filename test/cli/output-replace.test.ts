@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { replaceDirectory } from '../../generator/fs/atomicOutput.js';
+import { describe, expect, it, vi } from 'vitest';
+import { openReplacement, replaceDirectory } from '../../generator/fs/atomicOutput.js';
 import { tempDir } from '../helpers/cli.js';
 
 const FILES = new Map<string, string>([
@@ -38,5 +38,48 @@ describe('writing the output directory', () => {
     for (const [file, content] of FILES) expect(readFileSync(join(out, file), 'utf8')).toBe(content);
     expect(existsSync(join(out, 'pkg/stray.txt'))).toBe(false);
     expect(existsSync(join(out, 'pkg/empty'))).toBe(false);
+  });
+});
+
+describe('writing the output directory file by file (openReplacement)', () => {
+  const staged = (parent: string): string[] => readdirSync(parent).filter((name) => name.includes('.staging-'));
+
+  it('into a missing directory, writes each file to staging as it is added, and swaps it in on commit', async () => {
+    const parent = tempDir('lease-out-stream-');
+    const out = join(parent, 'generated');
+    const replacement = await openReplacement(out);
+    replacement.add('pkg/src/index.ts', 'export {};\n');
+    await vi.waitFor(() => {
+      const [dir] = staged(parent);
+      expect(dir !== undefined && existsSync(join(parent, dir, 'pkg/src/index.ts'))).toBe(true);
+    });
+    expect(existsSync(out)).toBe(false);
+    await replacement.commit(FILES);
+    for (const [file, content] of FILES) expect(readFileSync(join(out, file), 'utf8')).toBe(content);
+    expect(staged(parent)).toEqual([]);
+  });
+
+  it('a difference found after matching files were added still writes every file', async () => {
+    const out = join(tempDir('lease-out-late-'), 'generated');
+    await replaceDirectory(out, FILES);
+    const changed = new Map(FILES).set('pkg/dist/index.js', 'export const x = 1;\n');
+    const replacement = await openReplacement(out);
+    for (const [file, content] of changed) replacement.add(file, content);
+    await replacement.commit(changed);
+    for (const [file, content] of changed) expect(readFileSync(join(out, file), 'utf8')).toBe(content);
+  });
+
+  it('abandoned after some files were staged, leaves the old directory as it was and no staging', async () => {
+    const parent = tempDir('lease-out-abandon-');
+    const out = join(parent, 'generated');
+    await replaceDirectory(out, FILES);
+    const before = inode(join(out, 'pkg/package.json'));
+    const replacement = await openReplacement(out);
+    replacement.add('pkg/package.json', '{"name":"y"}\n');
+    replacement.add('pkg/src/index.ts', 'export {};\n');
+    await replacement.abandon();
+    expect(readFileSync(join(out, 'pkg/package.json'), 'utf8')).toBe('{"name":"x"}\n');
+    expect(inode(join(out, 'pkg/package.json'))).toBe(before);
+    expect(staged(parent)).toEqual([]);
   });
 });
