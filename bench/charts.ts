@@ -9,24 +9,42 @@ type Figures = Readonly<Record<string, number | string>>;
  */
 const CHARTS: Readonly<Record<string, (figures: Figures) => Chart>> = {
   generate: (f) => ({
-    title: 'generate: npm run generate (6 releases) vs openapi-typescript (1 release)',
+    title: 'generate: npm run generate (all releases) vs openapi-typescript (1 release)',
     panels: [
       panel(
         'wall time, whole process (median)',
         'ms',
         [
-          bar(f, 'npm run generate (all releases)', 'npm run generate, all releases: median ms', true),
+          bar(f, 'npm run generate, cold (no .build/, no output)', 'npm run generate, cold: median ms', true),
+          bar(f, 'npm run generate, warm (nothing changed)', 'npm run generate, warm: median ms', true),
           bar(f, 'openapi-typescript (one release)', 'openapi-typescript, types for one release: median ms'),
         ],
-        {
-          value: num(f, 'openapi-typescript, types for one release: median ms'),
-          label: 'goal ≤ 1.0 × openapi-typescript',
-        },
+        undefined,
       ),
       panel(
-        'ratio generate / openapi-typescript, median of pair ratios',
+        'ratio cold generate / openapi-typescript, median of round ratios',
         '×',
-        [bar(f, 'generate / openapi-typescript', 'ratio generate / openapi-typescript (median of pair ratios)', true)],
+        [
+          bar(
+            f,
+            'cold / openapi-typescript',
+            'ratio cold generate / openapi-typescript (median of round ratios)',
+            true,
+          ),
+        ],
+        { value: 1.2, label: 'goal ≤ 1.2' },
+      ),
+      panel(
+        'ratio warm generate / openapi-typescript, median of round ratios',
+        '×',
+        [
+          bar(
+            f,
+            'warm / openapi-typescript',
+            'ratio warm generate / openapi-typescript (median of round ratios)',
+            true,
+          ),
+        ],
         { value: 1, label: 'goal ≤ 1.0' },
       ),
     ],
