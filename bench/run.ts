@@ -12,7 +12,7 @@ import { benchWatch } from './watch.bench.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../generator/config.js';
-import { writeChart, writeResult, type BenchContext, type BenchResult } from './harness.js';
+import { describeFailures, writeChart, writeResult, type BenchContext, type BenchResult } from './harness.js';
 import { writeSummary } from './summary.js';
 
 /**
@@ -65,6 +65,8 @@ for (const name of names) {
     console.log(`\n# ${result.name} (${result.environment})${quick ? ' [quick]' : ''}`);
     for (const [key, value] of Object.entries(result.figures)) console.log(`  ${key}: ${value}`);
     for (const goal of result.goals) console.log(`  goal ${goal.met ? 'met' : 'NOT met'}: ${goal.goal}`);
+    if (result.failed !== undefined && result.failed.length > 0)
+      console.log(`  FAILED: ${describeFailures(result.failed)}`);
     console.log(`  recorded in ${file}; reproduce with: ${result.command}`);
   } catch (error) {
     failed++;

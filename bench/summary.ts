@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../generator/config.js';
+import { describeFailures } from './harness.js';
 
 interface RecordedResult {
   name: string;
@@ -9,6 +10,7 @@ interface RecordedResult {
   measuredAt: string;
   goals: Array<{ goal: string; met: boolean }>;
   figures: Record<string, number | string>;
+  failed?: Array<{ contender: string; round: number; error: string }>;
 }
 
 /** The order pictures appear in: what users compare first. Benchmarks not listed follow alphabetically. */
@@ -57,8 +59,11 @@ export function writeSummary(): string {
   }
   lines.push('| benchmark | goals met | not met | command | measured |', '|---|---|---|---|---|');
   for (const r of results) {
-    const missed = r.goals.filter((g) => !g.met).map((g) => cell(g.goal));
-    const met = r.goals.length - missed.length;
+    const missed = [
+      ...(r.failed ?? []).map((f) => cell(`FAILED: ${describeFailures([f])}`)),
+      ...r.goals.filter((g) => !g.met).map((g) => cell(g.goal)),
+    ];
+    const met = r.goals.filter((g) => g.met).length;
     lines.push(
       `| [${r.name}](${r.name}.json) | ${met} of ${r.goals.length} | ${missed.length === 0 ? '—' : missed.join('; ')} | \`${r.command}\` | ${r.measuredAt.slice(0, 10)}, ${cell(r.environment)} |`,
     );
