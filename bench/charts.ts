@@ -274,6 +274,71 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => Chart>> = {
       ),
     ],
   }),
+  'server-scale': (f) => {
+    const counts = String(f['Lease counts'] ?? '')
+      .split(', ')
+      .filter((c) => c !== '');
+    const perCount = (key: string): ChartBar[] =>
+      counts.map((c) => bar(f, `${formatValue(Number(c))} Leases`, `${c} Leases: ${key}`, true));
+    const smallest = counts[0] ?? '';
+    return {
+      title: 'server-scale: the Lease API server at growing Lease counts',
+      panels: [
+        panel(
+          'creates/s over HTTP, 8 keep-alive clients (higher is better)',
+          'creates/s',
+          perCount('creates/s'),
+          undefined,
+        ),
+        panel(
+          'updates/s over HTTP, 8 keep-alive clients (higher is better)',
+          'updates/s',
+          perCount('updates/s'),
+          undefined,
+        ),
+        panel(
+          'whole paged LIST (limit 500) under ~200 writes/s (lower is better)',
+          'ms',
+          perCount('paged LIST ms (under writes, median)'),
+          {
+            value: num(f, 'LIST goal: at most') * num(f, `${smallest} Leases: paged LIST ms (under writes, median)`),
+            label: `goal: largest ≤ ${formatValue(num(f, 'LIST goal: at most'))} × smallest`,
+          },
+        ),
+        panel('whole paged LIST (limit 500), quiet', 'ms', perCount('paged LIST ms (quiet, median)'), undefined),
+        panel('retained heap per Lease (forced GC)', 'B', perCount('heap bytes per Lease'), undefined),
+        panel(
+          'server CPU per watch delivery (lower is better)',
+          'µs',
+          counts.flatMap((c) => [
+            bar(
+              f,
+              `${formatValue(Number(c))}, batched`,
+              `${c} Leases: batched watch: server CPU µs per delivery`,
+              true,
+            ),
+            bar(f, `${formatValue(Number(c))}, unbatched`, `${c} Leases: unbatched watch: server CPU µs per delivery`),
+          ]),
+          undefined,
+        ),
+        panel(
+          'server CPU per delivery, unbatched ÷ batched (median over counts)',
+          '×',
+          [bar(f, 'unbatched / batched', 'server CPU per delivery unbatched / batched (median over counts)', true)],
+          { value: 1.5, label: 'goal ≥ 1.5' },
+        ),
+        panel(
+          'watch deliveries/s at 1,000 writes/s (higher is better)',
+          'events/s',
+          counts.flatMap((c) => [
+            bar(f, `${formatValue(Number(c))}, batched`, `${c} Leases: batched watch: deliveries/s`, true),
+            bar(f, `${formatValue(Number(c))}, unbatched`, `${c} Leases: unbatched watch: deliveries/s`),
+          ]),
+          undefined,
+        ),
+      ],
+    };
+  },
 };
 
 export function chartOf(name: string, figures: Figures): Chart | undefined {

@@ -6,6 +6,7 @@ import { benchInformerScale } from './informer-scale.bench.js';
 import { benchLeaderElection } from './leader-election.bench.js';
 import { benchPackageSize } from './package-size.bench.js';
 import { benchReads } from './reads.bench.js';
+import { benchServerScale } from './server-scale.bench.js';
 import { benchSlowWatcher } from './slow-watcher.bench.js';
 import { benchTlsReads } from './tls-reads.bench.js';
 import { benchWatch } from './watch.bench.js';
@@ -32,6 +33,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   'informer-scale': benchInformerScale,
   'candidate-flood': benchCandidateFlood,
   'hostile-body': benchHostileBody,
+  'server-scale': benchServerScale,
 };
 
 const args = process.argv.slice(2);
