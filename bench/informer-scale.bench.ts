@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PROJECT_ROOT } from '../generator/config.js';
 import { buildChild } from './build-child.js';
-import { environment, median, round, type BenchContext, type BenchResult } from './harness.js';
+import { environment, median, round, runInterleaved, type BenchContext, type BenchResult } from './harness.js';
 import {
   isInformerClientResult,
   isInformerSynced,
@@ -137,28 +137,20 @@ export async function benchInformerScale(context: BenchContext): Promise<BenchRe
   const entry = await buildChild('informer-scale-client.child.ts');
   const server = await startServer(leases);
   try {
-    const synced = new Map<InformerContender, InformerClientResult[]>(CONTENDERS.map((c) => [c, []]));
     const renewals = new Map<InformerContender, { client: InformerClientResult; serverSeconds: number }>();
-    for (let r = 0; r < rounds; r++) {
-      const order = r % 2 === 0 ? CONTENDERS : [...CONTENDERS].reverse();
-      for (const contender of order) {
-        const follow = r === 0 ? renewalRounds : 0;
-        const run = await runClient(
-          entry,
-          { contender, baseUrl: server.baseUrl, leases, renewalRounds: follow },
-          server,
-        );
-        if (run.client.synced.cached !== leases)
-          throw new Error(`${contender}: ${run.client.synced.cached} Leases cached after sync, expected ${leases}`);
-        synced.get(contender)!.push(run.client);
-        if (follow > 0)
-          renewals.set(contender, { client: run.client, serverSeconds: run.server?.seconds ?? Number.NaN });
-      }
-    }
+    // An informer process that dies (or syncs short) is recorded as failed and sits out the later rounds.
+    const { results: synced, failed } = await runInterleaved(CONTENDERS, rounds, async (contender, r) => {
+      const follow = r === 0 ? renewalRounds : 0;
+      const run = await runClient(entry, { contender, baseUrl: server.baseUrl, leases, renewalRounds: follow }, server);
+      if (run.client.synced.cached !== leases)
+        throw new Error(`${contender}: ${run.client.synced.cached} Leases cached after sync, expected ${leases}`);
+      if (follow > 0) renewals.set(contender, { client: run.client, serverSeconds: run.server?.seconds ?? Number.NaN });
+      return run.client;
+    });
 
-    const syncMs = (c: InformerContender): number[] => synced.get(c)!.map((r) => r.synced.syncMs);
+    const syncMs = (c: InformerContender): number[] => (synced.get(c) ?? []).map((r) => r.synced.syncMs);
     const perObject = (c: InformerContender): number[] =>
-      synced.get(c)!.map((r) => (r.synced.heapSyncedBytes - r.synced.heapBeforeBytes) / leases);
+      (synced.get(c) ?? []).map((r) => (r.synced.heapSyncedBytes - r.synced.heapBeforeBytes) / leases);
     const paired = (values: (c: InformerContender) => number[]): number => {
       const theirs = values('client-node');
       return median(values('ours').map((v, i) => v / theirs[i]!));
@@ -186,6 +178,10 @@ export async function benchInformerScale(context: BenchContext): Promise<BenchRe
       },
     ];
     for (const contender of CONTENDERS) {
+      if (!synced.has(contender)) {
+        goals.push({ goal: `${contender} handles all ${expectedUpdates} renewals (it failed)`, met: false });
+        continue;
+      }
       figures[`${contender}: time to synced ms (median)`] = round(median(syncMs(contender)), 0);
       figures[`${contender}: time to synced ms per round`] = syncMs(contender)
         .map((v) => round(v, 0))
@@ -247,6 +243,7 @@ export async function benchInformerScale(context: BenchContext): Promise<BenchRe
       environment: environment(),
       figures,
       goals,
+      ...(failed.length === 0 ? {} : { failed }),
     };
   } finally {
     await server.close();
