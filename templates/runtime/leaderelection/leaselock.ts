@@ -26,11 +26,32 @@ export interface ElectionLeaseSpec {
   strategy?: string;
 }
 
+/** A metav1.OwnerReference: the object whose deletion lets the garbage collector delete the Lease (kubelet: its Node). */
+export interface ElectionOwnerReference {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  uid: string;
+  controller?: boolean | undefined;
+  blockOwnerDeletion?: boolean | undefined;
+}
+
 export interface ElectionLease {
   apiVersion?: string;
   kind?: string;
-  metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+  metadata?: {
+    name?: string;
+    namespace?: string;
+    resourceVersion?: string;
+    uid?: string;
+    ownerReferences?: ElectionOwnerReference[];
+  };
   spec?: ElectionLeaseSpec;
+}
+
+/** Metadata a write may set besides name and namespace. */
+export interface ElectionLeaseMetadata {
+  ownerReferences?: ElectionOwnerReference[];
 }
 
 /** What an election writes; the rest of the spec (preferredHolder, strategy) is kept as read. */
@@ -50,9 +71,12 @@ export type LockWrite = { ok: true; lease: ElectionLease } | { ok: false; error:
 
 export interface LeaseLock {
   get(signal?: AbortSignal): Promise<LockRead>;
-  create(spec: ElectionLeaseSpec, signal?: AbortSignal): Promise<LockWrite>;
-  /** Replaces these fields of the cached object's spec; fails without a cached object (call get or create first). */
-  update(fields: ElectionLeaseSpec, signal?: AbortSignal): Promise<LockWrite>;
+  create(spec: ElectionLeaseSpec, signal?: AbortSignal, metadata?: ElectionLeaseMetadata): Promise<LockWrite>;
+  /**
+   * Replaces these fields of the cached object's spec (and these metadata fields, if given); fails without a
+   * cached object (call get or create first).
+   */
+  update(fields: ElectionLeaseSpec, signal?: AbortSignal, metadata?: ElectionLeaseMetadata): Promise<LockWrite>;
   /** The object of the last successful read or write. */
   cached(): ElectionLease | undefined;
 }
@@ -76,11 +100,11 @@ export function leaseLock(client: Client, namespace: string, name: string): Leas
         return isNotFound(error) ? { kind: 'missing' } : { kind: 'error', error };
       }
     },
-    async create(spec, signal) {
+    async create(spec, signal, metadata) {
       const body: ElectionLease = {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
-        metadata: { name, namespace },
+        metadata: { ...metadata, name, namespace },
         spec,
       };
       try {
@@ -94,10 +118,14 @@ export function leaseLock(client: Client, namespace: string, name: string): Leas
         return { ok: false, error };
       }
     },
-    async update(fields, signal) {
+    async update(fields, signal, metadata) {
       if (cache === undefined)
         return { ok: false, error: new Error('lease not initialized, call get or create first') };
-      const body: ElectionLease = { ...cache, spec: { ...cache.spec, ...fields } };
+      const body: ElectionLease = {
+        ...cache,
+        ...(metadata === undefined ? {} : { metadata: { ...cache.metadata, ...metadata } }),
+        spec: { ...cache.spec, ...fields },
+      };
       try {
         return keep(
           await client.request<ElectionLease>({ method: 'PUT', path: item, body: JSON.stringify(body) }, { signal }),
