@@ -115,6 +115,20 @@ export function operationStatements(
   return [...imports.declarations(), ...declarations];
 }
 
+/**
+ * The names `operationStatements` exports for one operation besides the function itself (its `…WithResponse` twin
+ * and its parameter, query and response types), read off the declarations themselves: the package README lists them.
+ */
+export function operationCompanionNames(operation: OperationIr): string[] {
+  return (
+    operationDeclarations(operation, createImportTracker())
+      .flatMap((d) => ('name' in d && typeof d.name === 'string' ? [d.name] : []))
+      .filter((name) => name !== operation.name)
+      // The `…WithResponse` twin first, then the types.
+      .sort((a, b) => Number(/^[A-Z]/.test(a)) - Number(/^[A-Z]/.test(b)))
+  );
+}
+
 function operationDeclarations(operation: OperationIr, imports: ImportTracker): StatementStructures[] {
   const name = operation.name;
   const typeBase = pascal(name);

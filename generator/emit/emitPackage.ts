@@ -7,7 +7,7 @@ import type { ApiChange, ReleaseDiff } from '../diff/types.js';
 import { releaseModuleName, releaseSubpath } from '../shared/releaseNames.js';
 import { groupVersionNamespace } from '../shared/groupVersion.js';
 import { leaseGroupVersion } from '../ir/buildReleaseIr.js';
-import { clientOperations, queryParameters } from './emitOperations.js';
+import { clientOperations, operationCompanionNames, queryParameters } from './emitOperations.js';
 import { markdownCell } from '../shared/markdown.js';
 import {
   changedMediaTypes,
@@ -192,6 +192,7 @@ export function emitPackageSkeleton(
       query: queryParameters(o).map((p) => markdownCell(p.name)),
       summary: summary(o),
       example: example(o),
+      companions: operationCompanionNames(o),
     })),
   };
   return renderSkeleton(info.templatesDir, 'client-package', data);
