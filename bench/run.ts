@@ -36,7 +36,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-if (args.includes('--charts')) {
+if (args.includes('--charts') || args.includes('--charts-only')) {
   // Redraws every recorded picture and SUMMARY.md from bench/results/*.json, measuring nothing.
   const dir = join(PROJECT_ROOT, 'bench', 'results');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
