@@ -69,6 +69,8 @@ const PANEL_GAP = 18;
 const GOAL_LABEL = 16;
 const GOAL_LINE = 16;
 const GOALS_TITLE = 22;
+/** Roughly how wide a character of 12 px text is, to keep a value's text off a goal line. */
+const CHAR_WIDTH = 7;
 /** Characters of a goal line before it wraps (11 px text across the chart's width). */
 const GOAL_WRAP = 118;
 
@@ -170,12 +172,14 @@ function renderPanel(panel: ChartPanel, top: number): string[] {
     }
     const width = Math.max(1, x(bar.value) - LABEL_WIDTH);
     const end = LABEL_WIDTH + width;
-    // A value written across the goal line would hide it: start the text past the line when the line is just beyond the bar.
-    const valueX = goalX !== undefined && goalX >= end && goalX < end + 90 ? goalX + 6 : end + 6;
+    const value = withUnit(bar.value, panel.unit);
+    // A value written across the goal line would hide it: start the text past the line when the text would cross it.
+    const crosses = goalX !== undefined && goalX >= end && goalX < end + 8 + value.length * CHAR_WIDTH;
+    const valueX = crosses ? goalX + 6 : end + 6;
     out.push(
       `<text x="${LABEL_WIDTH - 8}" y="${y + 13}" class="label" text-anchor="end">${escapeXml(bar.label)}</text>`,
       `<rect x="${LABEL_WIDTH}" y="${y}" width="${width.toFixed(1)}" height="${BAR_HEIGHT}" class="${bar.ours === true ? 'ours' : 'other'}"/>`,
-      `<text x="${valueX.toFixed(1)}" y="${y + 13}" class="value">${escapeXml(withUnit(bar.value, panel.unit))}</text>`,
+      `<text x="${valueX.toFixed(1)}" y="${y + 13}" class="value">${escapeXml(value)}</text>`,
     );
   });
   // The axis: zero, half and the right edge, so a bar's length reads as a quantity.

@@ -258,7 +258,7 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => ChartDef>> = {
       },
       {
         title: "requests per renewal (steady state, from the server's log)",
-        unit: 'requests',
+        unit: 'req',
         bars: [bar(f, 'leader', 'requests per renewal', true)],
         goal: 'requests-per-renewal',
       },

@@ -252,7 +252,7 @@ export const GOALS: Readonly<Record<string, readonly GoalSpec[]>> = {
       figure: 'requests per renewal',
       comparison: '=',
       threshold: 1,
-      unit: 'requests',
+      unit: 'req',
       bar: 'leader',
     },
   ],

@@ -19,6 +19,8 @@ import { writeSummary } from './summary.js';
  * `npm run bench [-- name…] [--quick]`: runs benchmarks, prints their figures
  * and goals, and records them in bench/results/ (quick runs, as in CI, go to
  * .tmp/bench/ so they never overwrite the recorded figures).
+ * `npm run bench -- --charts-only` (or `--charts`) measures nothing: it redraws
+ * every bench/results/<name>.svg and SUMMARY.md from the recorded JSON.
  */
 const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>> = {
   generate: benchGenerate,
