@@ -36,7 +36,7 @@ interface ChartDef {
 const CHARTS: Readonly<Record<string, (figures: Figures) => ChartDef>> = {
   generate: (f) => ({
     title: 'generate: npm run generate (6 releases) vs openapi-typescript (1 release)',
-    caption: 'Wall time of the whole process, median of 9 alternated pairs; lower is better.',
+    caption: `Wall time of the whole process, median of ${count(f, 'pairs')} alternated pairs; lower is better.`,
     panels: [
       {
         title: 'wall time, whole process (median)',
@@ -50,7 +50,8 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => ChartDef>> = {
   }),
   reads: (f) => ({
     title: 'reads: sequential GETs of one Lease over loopback HTTP',
-    caption: 'Requests per second (higher is better) and client CPU per request, 5 interleaved rounds of 5,000 GETs.',
+    caption:
+      'Requests/s (higher is better) and client CPU per GET; "fetch floor" is bare fetch + json(), no client at all.',
     panels: [
       {
         title: 'Node 20: requests/s (median over rounds)',
@@ -117,7 +118,7 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => ChartDef>> = {
         minSpan: 1,
       },
       {
-        title: 'peak RSS of the client process (median, lower is better)',
+        title: 'peak RSS (resident memory) of the client process (median, lower is better)',
         unit: 'MB',
         bars: ['fetch floor', 'ours', 'client-node', 'ours (Node 22)', 'client-node 2.0.1 (Node 22)'].map((k) =>
           bar(f, k, `${k}: peak RSS MB (median over rounds)`, k.startsWith('ours')),
@@ -127,7 +128,7 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => ChartDef>> = {
   }),
   'informer-scale': (f) => ({
     title: `informer-scale: ${count(f, 'leases')} node Leases from the Lease API server`,
-    caption: `Sync, heap per cached Lease, then ${count(f, 'simulated minutes')} simulated minutes of kubelet renewals (every Lease each 10 s) replayed at full speed.`,
+    caption: `Sync, heap per cached Lease, then ${count(f, 'simulated minutes')} simulated minutes of kubelet renewals (each Lease every 10 s), replayed fast.`,
     panels: [
       {
         title: 'time to synced (median, lower is better)',
@@ -146,8 +147,8 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => ChartDef>> = {
         ],
       },
       {
-        title: 'renewals: update events handled per client CPU-second (higher is better)',
-        unit: 'events/s',
+        title: 'renewals: update events handled per second of client CPU time (higher is better)',
+        unit: 'events per CPU-s',
         bars: [
           bar(f, 'ours', 'ours: renewal events per CPU-second', true),
           bar(f, 'client-node 1.4.0', 'client-node: renewal events per CPU-second'),
@@ -220,7 +221,8 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => ChartDef>> = {
   }),
   'tls-reads': (f) => ({
     title: 'tls-reads: HTTPS GETs from one kubeconfig',
-    caption: 'Requests per second over HTTPS (higher is better), 5 interleaved rounds, a fresh client per round.',
+    caption:
+      'HTTPS requests/s (higher is better), a fresh client per round; "undici floor" is bare undici fetch, no client.',
     panels: [
       {
         title: 'requests/s (median over rounds)',

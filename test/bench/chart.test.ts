@@ -100,7 +100,9 @@ describe('benchmark charts', () => {
       const chart = chartOf(name, {}, []);
       expect(chart, name).toBeDefined();
       expect(chart!.goals?.map((g) => g.status)).toEqual(goalsOf(name).map(() => 'not measured'));
+      // One line of the chart's width, and it says something.
       expect(chart!.caption.length, name).toBeGreaterThan(20);
+      expect(chart!.caption.length, name).toBeLessThanOrEqual(120);
     }
   });
 
