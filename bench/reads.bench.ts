@@ -5,6 +5,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { PROJECT_ROOT } from '../generator/config.js';
 import { NODE22, buildChild } from './build-child.js';
+import { recordGoals } from './goal.js';
+import { goalsOf } from './goals.js';
 import { environment, median, round, type BenchContext, type BenchResult } from './harness.js';
 import { LEASE_NAME, LEASE_NAMESPACE, LEASE_PATH, startLeaseServer, type ServerStats } from './lease-server.js';
 import {
@@ -215,7 +217,6 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
     const clientNode = rps('client-node');
     const oursVsFloor = pairedRatio('fetch floor');
     const oursVsClientNode = pairedRatio('client-node');
-    const ourConnections = Math.max(...measured.get('ours')!.usedConnections);
 
     const figures: Record<string, number | string> = {
       'requests per round': requests,
@@ -258,20 +259,7 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
       command: 'npm run bench -- reads',
       environment: remote === undefined ? environment() : `${environment()}; Node 22 clients: node ${remote.node}`,
       figures,
-      goals: [
-        {
-          goal: `ours ≥ 0.95 × fetch floor (req/s, median of per-round ratios; got ${round(oursVsFloor, 3)}×)`,
-          met: oursVsFloor >= 0.95,
-        },
-        {
-          goal: `ours ≥ 1.3 × @kubernetes/client-node (req/s, median of per-round ratios; got ${round(oursVsClientNode, 3)}×)`,
-          met: oursVsClientNode >= 1.3,
-        },
-        {
-          goal: `ours keeps connections alive: ≤ 5 TCP connections per ${requests} requests (got ${ourConnections})`,
-          met: ourConnections <= 5,
-        },
-      ],
+      goals: recordGoals(goalsOf('reads'), figures, {}),
     };
   } finally {
     await remote?.close();
