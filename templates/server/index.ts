@@ -1,4 +1,9 @@
-// Public entry of the k8s-lease-api-server package: a Lease API server with Kubernetes semantics for tests.
+/**
+ * A Lease API server with kube-apiserver's semantics, for tests and local development: start one with
+ * `startLeaseApiServer`, point any Kubernetes client at it, arrange state through its `store`, and inject faults.
+ *
+ * @packageDocumentation
+ */
 export { startLeaseApiServer } from './server.js';
 export type {
   KubeconfigOptions,

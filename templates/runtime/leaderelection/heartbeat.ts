@@ -13,10 +13,15 @@ import { realClock } from './clock.js';
 import type { LeaseLock } from './leaselock.js';
 import { leaseLock } from './leaselock.js';
 
+/** Options of `runHeartbeat`: which Lease to keep renewed, by whom, and how often. */
 export interface HeartbeatOptions {
+  /** The client the Lease is read and written with. */
   client: Client;
+  /** Namespace of the Lease. */
   namespace: string;
+  /** Name of the Lease (kubelet: the node's name). */
   name: string;
+  /** Written as `spec.holderIdentity`. */
   identity: string;
   /** ms; written as whole leaseDurationSeconds. Default 40,000 (kubelet's). */
   leaseDuration?: number | undefined;
@@ -24,6 +29,7 @@ export interface HeartbeatOptions {
   renewInterval?: number | undefined;
   /** Stops the heartbeat; `runHeartbeat` then resolves. */
   signal?: AbortSignal | undefined;
+  /** Defaults to real time. */
   clock?: ElectionClock | undefined;
   /** Told of each renewal that failed after its retries; the heartbeat goes on. */
   onError?: ((error: unknown) => void) | undefined;
@@ -31,6 +37,14 @@ export interface HeartbeatOptions {
 
 const MAX_UPDATE_RETRIES = 5;
 
+/**
+ * Keeps a Lease this process owns renewed, as kubelet's node lease does: creates it when missing, then renews
+ * `renewTime` every `renewInterval` until `signal` aborts. Unlike `createLeaderElector`, there is no contest.
+ *
+ * @param options - The Lease, the identity written into it, and the timings.
+ * @returns A promise that resolves once `signal` aborts.
+ * @throws RangeError for invalid timings or an empty identity.
+ */
 export async function runHeartbeat(options: HeartbeatOptions): Promise<void> {
   const clock = options.clock ?? realClock;
   const leaseDuration = options.leaseDuration ?? 40_000;

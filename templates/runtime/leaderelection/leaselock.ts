@@ -15,10 +15,15 @@ import type { Client } from '../transport.js';
 
 /** The LeaseSpec fields elections use; structurally compatible with every release's generated model. */
 export interface ElectionLeaseSpec {
+  /** Identity of the current holder; empty or absent when nobody holds the Lease. */
   holderIdentity?: string;
+  /** How long, in seconds, others wait after the last renewal before they may take over. */
   leaseDurationSeconds?: number;
+  /** When the current holder acquired the Lease. */
   acquireTime?: MicroTime;
+  /** When the current holder last renewed the Lease. */
   renewTime?: MicroTime;
+  /** How often the Lease changed hands. */
   leaseTransitions?: number;
   /** 1.31+: a better holder the current one should yield to (coordinated leader election). */
   preferredHolder?: string;
@@ -26,10 +31,15 @@ export interface ElectionLeaseSpec {
   strategy?: string;
 }
 
+/** The Lease fields elections read and write; every release's generated `Lease` model is assignable to it. */
 export interface ElectionLease {
+  /** `coordination.k8s.io/v1`. */
   apiVersion?: string;
+  /** `Lease`. */
   kind?: string;
+  /** Name, namespace and the resourceVersion an update must carry. */
   metadata?: { name?: string; namespace?: string; resourceVersion?: string };
+  /** The election record. */
   spec?: ElectionLeaseSpec;
 }
 
