@@ -39,5 +39,6 @@ export type {
   KubeconfigUser,
   LoadKubeconfigOptions,
 } from './kubeconfig.js';
+export type { ImpersonationHeaders } from './impersonation.js';
 export { fileTokenProvider } from './token-file.js';
 export { proxyFromEnvironment } from './proxy-env.js';

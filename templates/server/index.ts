@@ -27,9 +27,11 @@ export type {
   ThrottleFault,
   WatchErrorStatus,
   WatchFault,
+  WatchPlanBase,
 } from './http/faults.js';
 export type { RequestRecord } from './http/server-state.js';
 export type { Lease, LeaseSpec, ManagedFieldsEntry, ObjectMeta, OwnerReference } from './types.js';
 export type { StatusCause, StatusDetails, StatusError } from './status.js';
 export type { Result } from './result.js';
+export type { JsonObject, JsonPrimitive, JsonValue } from './json.js';
 export { statusObject } from './status.js';

@@ -93,7 +93,8 @@ export interface WatchErrorStatus {
   message?: string | undefined;
 }
 
-interface WatchPlanBase extends CountedFault {
+/** What every watch plan of `WatchFault` has: a count, a matcher and a pace. */
+export interface WatchPlanBase extends CountedFault {
   /** Each event is written on its own, this many ms after the previous one (instead of batched per tick). */
   eventDelayMs?: number | undefined;
 }
