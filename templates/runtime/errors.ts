@@ -178,7 +178,7 @@ export class InvalidPathParameterError extends Error {
   declare readonly parameter: 'namespace' | 'name';
   /** The refused value. */
   declare readonly value: string;
-  /** Why it was refused, e.g. empty, `.` or `..`, or containing `/`. */
+  /** Why it was refused: the DNS-1123 rule (label or subdomain, maximum length) the value breaks. */
   declare readonly reason: string;
 
   constructor(parameter: 'namespace' | 'name', value: string, reason: string) {

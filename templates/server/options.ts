@@ -150,7 +150,7 @@ export interface LeaseApiServer {
   writeKubeconfig(path?: string, options?: KubeconfigOptions): Promise<string>;
   /** Replaces the injected faults; `undefined` removes them all. */
   setFaults(faults: LeaseApiFaults | undefined): void;
-  /** Moves the server's clock forward by `ms` (timestamps, Lease expiry as the controller sees it). */
+  /** Moves the server's clock forward by `ms`: what `now()` returns and the timestamps the server writes. */
   advanceClock(ms: number): void;
   /** The server's current time (the `clock` option plus every `advanceClock`). */
   now(): Date;

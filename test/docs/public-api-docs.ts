@@ -20,11 +20,11 @@ export interface Undocumented {
   readonly name: string;
 }
 
-/** What was checked: how many exports, how many of them documented, and what lacks a summary. */
+/** What was checked, per package: how many exports, how many of them documented, and what lacks a summary. */
 export interface DocCoverage {
   readonly exports: number;
   readonly documentedExports: number;
-  readonly undocumented: readonly Undocumented[];
+  readonly undocumented: Undocumented[];
 }
 
 /** The entry points a package's `exports` map declares, each `types` target mapped from `dist/*.d.ts` to `src/*.ts`. */
@@ -41,8 +41,11 @@ export function entryPointsOf(packageDir: string): EntryPoint[] {
   });
 }
 
-/** Reads every entry point in one program (they share most files) and reports each undocumented symbol once. */
-export function docCoverage(entryPoints: readonly EntryPoint[]): DocCoverage {
+/**
+ * Reads every entry point in one program (they share most files) and reports each undocumented symbol once, under
+ * the package of the first entry point that exports it.
+ */
+export function docCoverage(entryPoints: readonly EntryPoint[]): Map<string, DocCoverage> {
   const program = ts.createProgram(
     entryPoints.map((e) => e.file),
     {
@@ -57,17 +60,18 @@ export function docCoverage(entryPoints: readonly EntryPoint[]): DocCoverage {
   );
   const checker = program.getTypeChecker();
   const seen = new Set<ts.Symbol>();
-  const undocumented: Undocumented[] = [];
-  let exports = 0;
-  let documentedExports = 0;
+  const byPackage = new Map<string, { exports: number; documentedExports: number; undocumented: Undocumented[] }>();
   for (const entry of entryPoints) {
+    const coverage = byPackage.get(entry.packageName) ?? { exports: 0, documentedExports: 0, undocumented: [] };
+    byPackage.set(entry.packageName, coverage);
+    const { undocumented } = coverage;
     const source = program.getSourceFile(entry.file);
     const module = source && checker.getSymbolAtLocation(source);
     if (module === undefined) throw new Error(`${entry.packageName} (${entry.subpath}): cannot read ${entry.file}`);
     for (const exported of checker.getExportsOfModule(module)) {
-      exports++;
+      coverage.exports++;
       const documented = aliasChain(checker, exported).some((s) => hasSummary(checker, s));
-      if (documented) documentedExports++;
+      if (documented) coverage.documentedExports++;
       const target = aliasChain(checker, exported).at(-1)!;
       if (seen.has(target)) continue;
       seen.add(target);
@@ -78,7 +82,7 @@ export function docCoverage(entryPoints: readonly EntryPoint[]): DocCoverage {
           undocumented.push({ ...at, name: `${exported.name}.${member.name}` });
     }
   }
-  return { exports, documentedExports, undocumented };
+  return byPackage;
 }
 
 /** The export itself, then each symbol it re-exports, down to the declaration: a summary on any of them shows on hover. */

@@ -39,7 +39,7 @@ export interface ApiMiddlewareOptions {
  * @param fetchImpl - The fetch to wrap (the platform's, or a TLS-configured one).
  * @param options - Retry policy (`false` for none), warning handler and response-size bound.
  * @returns A fetch with the same signature.
- * @throws RangeError when `maxResponseBytes` is not a positive number.
+ * @throws RangeError when `maxResponseBytes` is not a number in 0..2^53-1.
  */
 export function withApiMiddleware(fetchImpl: typeof fetch, options: ApiMiddlewareOptions = {}): typeof fetch {
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
