@@ -17,10 +17,15 @@ import { realClock } from './clock.js';
 import type { ElectionLease, ElectionLeaseMetadata, ElectionOwnerReference, LeaseLock } from './leaselock.js';
 import { leaseLock } from './leaselock.js';
 
+/** Options of `runHeartbeat`: which Lease to keep renewed, by whom, and how often. */
 export interface HeartbeatOptions {
+  /** The client the Lease is read and written with. */
   client: Client;
+  /** Namespace of the Lease. */
   namespace: string;
+  /** Name of the Lease (kubelet: the node's name). */
   name: string;
+  /** Written as `spec.holderIdentity`. */
   identity: string;
   /** ms; written as whole leaseDurationSeconds. Default 40,000 (kubelet's). */
   leaseDuration?: number | undefined;
@@ -28,6 +33,7 @@ export interface HeartbeatOptions {
   renewInterval?: number | undefined;
   /** Stops the heartbeat; `runHeartbeat` then resolves. */
   signal?: AbortSignal | undefined;
+  /** Defaults to real time. */
   clock?: ElectionClock | undefined;
   /**
    * Set on the Lease when it is created, and added to an existing Lease that has no owner references (as kubelet's
@@ -45,6 +51,14 @@ export interface HeartbeatOptions {
 
 const MAX_UPDATE_RETRIES = 5;
 
+/**
+ * Keeps a Lease this process owns renewed, as kubelet's node lease does: creates it when missing, then renews
+ * `renewTime` every `renewInterval` until `signal` aborts. Unlike `createLeaderElector`, there is no contest.
+ *
+ * @param options - The Lease, the identity written into it, and the timings.
+ * @returns A promise that resolves once `signal` aborts.
+ * @throws RangeError for invalid timings or an empty identity.
+ */
 export async function runHeartbeat(options: HeartbeatOptions): Promise<void> {
   const clock = options.clock ?? realClock;
   const leaseDuration = options.leaseDuration ?? 40_000;

@@ -15,10 +15,15 @@ import type { Client } from '../transport.js';
 
 /** The LeaseSpec fields elections use; structurally compatible with every release's generated model. */
 export interface ElectionLeaseSpec {
+  /** Identity of the current holder; empty or absent when nobody holds the Lease. */
   holderIdentity?: string;
+  /** How long, in seconds, others wait after the last renewal before they may take over. */
   leaseDurationSeconds?: number;
+  /** When the current holder acquired the Lease. */
   acquireTime?: MicroTime;
+  /** When the current holder last renewed the Lease. */
   renewTime?: MicroTime;
+  /** How often the Lease changed hands. */
   leaseTransitions?: number;
   /** 1.31+: a better holder the current one should yield to (coordinated leader election). */
   preferredHolder?: string;
@@ -28,17 +33,27 @@ export interface ElectionLeaseSpec {
 
 /** A metav1.OwnerReference: the object whose deletion lets the garbage collector delete the Lease (kubelet: its Node). */
 export interface ElectionOwnerReference {
+  /** The owner's API version, e.g. `v1` for a Node. */
   apiVersion: string;
+  /** The owner's kind, e.g. `Node`. */
   kind: string;
+  /** The owner's name. */
   name: string;
+  /** The owner's uid: the garbage collector matches on it, so a re-created owner with the same name is not the owner. */
   uid: string;
+  /** Whether the owner is the managing controller (at most one reference may say so). */
   controller?: boolean | undefined;
+  /** Whether a foreground deletion of the owner waits for this Lease to be deleted. */
   blockOwnerDeletion?: boolean | undefined;
 }
 
+/** The Lease fields elections read and write; every release's generated `Lease` model is assignable to it. */
 export interface ElectionLease {
+  /** `coordination.k8s.io/v1`. */
   apiVersion?: string;
+  /** `Lease`. */
   kind?: string;
+  /** Name, namespace, the resourceVersion an update must carry, and the owner references a heartbeat sets. */
   metadata?: {
     name?: string;
     namespace?: string;
@@ -46,11 +61,13 @@ export interface ElectionLease {
     uid?: string;
     ownerReferences?: ElectionOwnerReference[];
   };
+  /** The election record. */
   spec?: ElectionLeaseSpec;
 }
 
 /** Metadata a write may set besides name and namespace. */
 export interface ElectionLeaseMetadata {
+  /** Owner references to write, e.g. the Node that owns a node lease. */
   ownerReferences?: ElectionOwnerReference[];
 }
 

@@ -24,13 +24,21 @@ export interface OpenApiDocuments {
   builtAt: Date;
 }
 
+/** One request the server answered, as `LeaseApiServer.requests()` lists it. */
 export interface RequestRecord {
+  /** The HTTP method. */
   method: string;
+  /** The URL path. */
   path: string;
+  /** The query string, '' or starting with `?`. */
   query: string;
+  /** The HTTP status code of the answer. */
   status: number;
+  /** The `User-Agent` header ('' when absent). */
   userAgent: string;
+  /** The `Content-Type` header ('' when absent). */
   contentType: string;
+  /** The `Accept` header ('' when absent). */
   accept: string;
   /** Who the request authenticated as (a client certificate's CN, the token's user, system:anonymous); '' before or without authentication. */
   user: string;
