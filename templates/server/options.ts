@@ -59,6 +59,14 @@ export interface LeaseApiServerOptions {
    */
   watchBlockedTimeoutMs?: number | undefined;
   /**
+   * Default true: an event is encoded once for every watcher that gets it in the same encoding (plain
+   * JSON or protobuf; Table and PartialObjectMetadata watches encode their own), and one setImmediate
+   * flushes every watch stream, each writing all it got since in one chunk. false restores one encoding
+   * per watcher per event and one scheduled flush per stream. It exists for benchmarks, to measure
+   * both paths in one run; events, their order and the slow-watcher bound are the same either way.
+   */
+  watchBatching?: boolean | undefined;
+  /**
    * How long a read (get, list) or a sendInitialEvents watch from a resourceVersion newer than the
    * store's waits for the store to get there before failing with 504 "Too large resource version".
    * Default 3,000 ms, the watch cache's blockTimeout (k8s.io/apiserver storage/cacher).
