@@ -195,9 +195,15 @@ function eventSender(
   if (batching === undefined || shareKey === undefined)
     return (type, object) => stream.send(encode.event(type, object));
   const { frames } = batching;
+  // Built once per watcher: a key made per event would cost a concatenation and a rehash per delivery.
+  const keys: Record<EventType, string> = {
+    ADDED: `ADDED ${shareKey}`,
+    MODIFIED: `MODIFIED ${shareKey}`,
+    DELETED: `DELETED ${shareKey}`,
+  };
   return (type, object) => {
     if (stream.isFinishing) return;
-    const frame = frames.frame(object, `${type} ${shareKey}`, () => toFrame(encode.event(type, object)));
+    const frame = frames.frame(object, keys[type], () => toFrame(encode.event(type, object)));
     stream.sendFrame(frame, encode.lines);
   };
 }
