@@ -61,6 +61,16 @@ export interface LeaseApiServerOptions {
    */
   watchBlockedTimeoutMs?: number | undefined;
   /**
+   * Default true: an event is encoded once for every watcher that gets it in the same encoding (plain
+   * JSON or protobuf; Table and PartialObjectMetadata watches encode their own), and all watch streams
+   * are flushed together, each writing all it got since in one chunk: at once after a quiet spell, at
+   * most every 2 ms under a stream of events (so a busy watcher costs one socket write per 2 ms, not
+   * one per event). false restores one encoding per watcher per event and one setImmediate flush per
+   * stream. It exists for benchmarks, to measure both paths in one run; events, their order and the
+   * slow-watcher bound are the same either way.
+   */
+  watchBatching?: boolean | undefined;
+  /**
    * How long a read (get, list) or a sendInitialEvents watch from a resourceVersion newer than the
    * store's waits for the store to get there before failing with 504 "Too large resource version".
    * Default 3,000 ms, the watch cache's blockTimeout (k8s.io/apiserver storage/cacher).

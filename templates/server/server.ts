@@ -44,6 +44,7 @@ import { BLOCK_TIMEOUT_MS } from './http/freshness.js';
 import { watchListEnabled } from './http/watch-list.js';
 import type { ObjectSchema } from './schema/field-schema.js';
 import { buildLeaseSchema } from './schema/field-schema.js';
+import { watchBatching } from './http/watch-batching.js';
 import { createStoreHandle } from './store-handle.js';
 import { LeaseStore } from './store/lease-store.js';
 import type { TestPki } from './tls/pki.js';
@@ -258,6 +259,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_MS,
     watchBufferBytes: options.watchBufferBytes ?? DEFAULT_WATCH_BUFFER_BYTES,
     watchBlockedTimeoutMs: options.watchBlockedTimeoutMs ?? DEFAULT_WATCH_BLOCKED_MS,
+    watchBatching: options.watchBatching === false ? undefined : watchBatching(),
     freshnessTimeoutMs: options.resourceVersionWaitMs ?? BLOCK_TIMEOUT_MS,
     watchList: watchListEnabled(release),
     aggregatedDiscovery: options.aggregatedDiscovery ?? true,

@@ -1,4 +1,5 @@
 // Everything request handlers share, assembled once when the server starts.
+import type { WatchBatching } from './watch-batching.js';
 import type { OperationContext } from '../operations/context.js';
 import type { AuthConfig } from './auth.js';
 import type { CorsPolicy } from './cors.js';
@@ -57,6 +58,8 @@ export interface ServerState {
   bookmarkIntervalMs: number;
   watchBufferBytes: number;
   watchBlockedTimeoutMs: number;
+  /** Shared watch encodings and flushes; undefined when LeaseApiServerOptions.watchBatching is false. */
+  watchBatching: WatchBatching | undefined;
   /** How long a read or sendInitialEvents watch waits for a resourceVersion the store has not reached. */
   freshnessTimeoutMs: number;
   /** The release's WatchList feature gate (watch-list defaulting of ListOptions). */
