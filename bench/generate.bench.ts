@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { recordGoals } from './goal.js';
+import { goalsOf } from './goals.js';
 import { environment, median, round, timeCommand, type BenchContext, type BenchResult } from './harness.js';
 
 /**
@@ -45,25 +47,21 @@ export async function benchGenerate(context: BenchContext): Promise<BenchResult>
     const pairRatio = median(ratios);
     const generateMs = median(ours);
     const openapiTypescriptMs = median(theirs);
+    const figures = {
+      pairs,
+      'npm run generate, all releases: median ms': round(generateMs, 0),
+      'openapi-typescript, types for one release: median ms': round(openapiTypescriptMs, 0),
+      'npm run generate: ms per pair': ours.map((v) => round(v, 0)).join(', '),
+      'openapi-typescript: ms per pair': theirs.map((v) => round(v, 0)).join(', '),
+      'ratio generate / openapi-typescript (median of pair ratios)': round(pairRatio, 3),
+      'ratio generate / openapi-typescript (ratio of medians)': round(generateMs / openapiTypescriptMs, 3),
+    };
     return {
       name: 'generate',
       command: 'npm run bench -- generate',
       environment: environment(),
-      figures: {
-        pairs,
-        'npm run generate, all releases: median ms': round(generateMs, 0),
-        'openapi-typescript, types for one release: median ms': round(openapiTypescriptMs, 0),
-        'npm run generate: ms per pair': ours.map((v) => round(v, 0)).join(', '),
-        'openapi-typescript: ms per pair': theirs.map((v) => round(v, 0)).join(', '),
-        'ratio generate / openapi-typescript (median of pair ratios)': round(pairRatio, 3),
-        'ratio generate / openapi-typescript (ratio of medians)': round(generateMs / openapiTypescriptMs, 3),
-      },
-      goals: [
-        {
-          goal: `npm run generate (all releases) ≤ 1.0 × openapi-typescript (one release), median of pair ratios (got ${round(pairRatio, 3)}×)`,
-          met: pairRatio <= 1.0,
-        },
-      ],
+      figures,
+      goals: recordGoals(goalsOf('generate'), figures, {}),
     };
   } finally {
     rmSync(outParent, { recursive: true, force: true });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PROJECT_ROOT } from '../generator/config.js';
 import { renderChart } from './chart.js';
 import { chartOf } from './charts.js';
+import type { RecordedGoal } from './goal.js';
 
 export interface BenchContext {
   /** CI runs every benchmark with small counts: figures are smoke checks, not records. */
@@ -16,8 +17,8 @@ export interface BenchResult {
   readonly command: string;
   readonly environment: string;
   readonly figures: Record<string, number | string>;
-  /** Goals from the issues, each checked against the figures of this same run. */
-  readonly goals: Array<{ goal: string; met: boolean }>;
+  /** Goals declared in goals.ts, each judged against the figures of this same run (recordGoals). */
+  readonly goals: readonly RecordedGoal[];
   /** Contenders that failed (their figures left out, every other contender's kept); absent when none did. */
   readonly failed?: readonly ContenderFailure[] | undefined;
 }
@@ -123,9 +124,12 @@ export function writeResult(result: BenchResult, quick: boolean): string {
  */
 export function writeChart(
   dir: string,
-  recorded: Pick<BenchResult, 'name' | 'environment' | 'figures' | 'failed'> & { measuredAt: string; quick: boolean },
+  recorded: Pick<BenchResult, 'name' | 'environment' | 'figures' | 'goals' | 'failed'> & {
+    measuredAt: string;
+    quick: boolean;
+  },
 ): void {
-  const chart = chartOf(recorded.name, recorded.figures);
+  const chart = chartOf(recorded.name, recorded.figures, recorded.goals);
   if (chart === undefined) return;
   // A failed contender has no bars; the subtitle says so rather than letting it vanish silently.
   const failed = (recorded.failed ?? []).map((f) => f.contender);

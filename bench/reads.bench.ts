@@ -5,6 +5,8 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { PROJECT_ROOT } from '../generator/config.js';
 import { NODE22, buildChild } from './build-child.js';
+import { recordGoals } from './goal.js';
+import { goalsOf } from './goals.js';
 import {
   environment,
   median,
@@ -213,7 +215,7 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
       },
     );
     const failed = [...startFailures, ...roundFailures];
-    /** A failed contender's series is empty: its figures come out NaN, and the goals that need it are not met. */
+    /** A failed contender's series is empty: its figures come out NaN (left out of the record), so the goals that need them are not measured. */
     const series = (key: string, pick: (r: Round) => number): number[] => (measuredRounds.get(key) ?? []).map(pick);
 
     const rps = (key: string): number => median(series(key, (r) => r.rps));
@@ -231,9 +233,6 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
     const clientNode = rps('client-node');
     const oursVsFloor = pairedRatio('fetch floor');
     const oursVsClientNode = pairedRatio('client-node');
-    const ourConnections = measuredRounds.has('ours')
-      ? Math.max(...series('ours', (r) => r.usedConnections))
-      : Number.NaN;
 
     const figures: Record<string, number | string> = {
       'requests per round': requests,
@@ -282,20 +281,7 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
       environment: remote === undefined ? environment() : `${environment()}; Node 22 clients: node ${remote.node}`,
       figures,
       ...(failed.length === 0 ? {} : { failed }),
-      goals: [
-        {
-          goal: `ours ≥ 0.95 × fetch floor (req/s, median of per-round ratios; got ${round(oursVsFloor, 3)}×)`,
-          met: oursVsFloor >= 0.95,
-        },
-        {
-          goal: `ours ≥ 1.3 × @kubernetes/client-node (req/s, median of per-round ratios; got ${round(oursVsClientNode, 3)}×)`,
-          met: oursVsClientNode >= 1.3,
-        },
-        {
-          goal: `ours keeps connections alive: ≤ 5 TCP connections per ${requests} requests (got ${ourConnections})`,
-          met: ourConnections <= 5,
-        },
-      ],
+      goals: recordGoals(goalsOf('reads'), figures, {}),
     };
   } finally {
     await remote?.close();

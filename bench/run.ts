@@ -20,6 +20,8 @@ import { writeSummary } from './summary.js';
  * `npm run bench [-- name…] [--quick]`: runs benchmarks, prints their figures
  * and goals, and records them in bench/results/ (quick runs, as in CI, go to
  * .tmp/bench/ so they never overwrite the recorded figures).
+ * `npm run bench -- --charts-only` (or `--charts`) measures nothing: it redraws
+ * every bench/results/<name>.svg and SUMMARY.md from the recorded JSON.
  */
 const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>> = {
   generate: benchGenerate,
@@ -38,7 +40,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-if (args.includes('--charts')) {
+if (args.includes('--charts') || args.includes('--charts-only')) {
   // Redraws every recorded picture and SUMMARY.md from bench/results/*.json, measuring nothing.
   const dir = join(PROJECT_ROOT, 'bench', 'results');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {

@@ -10,7 +10,7 @@
  *   argv[2]: a ScaleServerConfig as JSON
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startLeaseApiServer, type LeaseApiServerOptions } from '../templates/server/index.js';
+import { startLeaseApiServer } from '../templates/server/index.js';
 import {
   isScaleServerCommand,
   scaleLease,
@@ -24,17 +24,14 @@ if (config === null) throw new Error('usage: server-scale-server.child.ts <Scale
 const gc = globalThis.gc;
 if (gc === undefined) throw new Error('server-scale-server.child.ts needs --expose-gc');
 
-// `watchBatching` is another change's start option; a server without it ignores it (then both modes
-// measure the same path). Passed through a variable: the options type may not know it yet.
-const options: LeaseApiServerOptions & { watchBatching: boolean } = {
+const server = await startLeaseApiServer({
   watchBatching: config.watchBatching,
   // 1,000 writes/s to 200 watchers outrun this machine: a watcher that falls behind is measured by
   // what reaches it and when, not cut off as blocked (the slow-watcher benchmark's subject).
   watchBufferBytes: 1024 * 1024 * 1024,
   watchBlockedTimeoutMs: 3_600_000,
   bookmarkIntervalMs: 3_600_000,
-};
-const server = await startLeaseApiServer(options);
+});
 const send = (message: ScaleServerMessage): void => void process.send?.(message);
 
 function seed(from: number, to: number): void {

@@ -1,9 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { recordGoals } from '../../bench/goal.js';
+import { goalsOf } from '../../bench/goals.js';
 import { describeFailures, runInterleaved, writeChart } from '../../bench/harness.js';
+import { writeSummary } from '../../bench/summary.js';
 
 /** A contender's round in a child process, as the benchmarks run them: resolves with its stdout, rejects if it exits non-zero. */
 function childRound(script: string): Promise<string> {
@@ -48,20 +51,48 @@ describe('interleaved benchmark rounds', () => {
     expect(describeFailures(failed)).toBe('client-node 2.0.1 (round 2): client exited (code 3)');
   });
 
-  it('names the failed contender on the chart, whose bars are gone', () => {
+  it('names the failed contender on the chart and in SUMMARY.md; the goals that need its figures are not measured', () => {
     const dir = mkdtempSync(join(tmpdir(), 'bench-chart-'));
     try {
-      writeChart(dir, {
+      // client-node failed: its figures, and so the ours ÷ client-node ratio, were never recorded.
+      const figures = {
+        'ours: median req/s': 2000,
+        'fetch floor: median req/s': 2050,
+        'ratio ours / fetch floor (median of per-round ratios)': 0.976,
+        'ours: TCP connections used per round (max)': 1,
+      };
+      const recorded = {
         name: 'reads',
+        command: 'npm run bench -- reads',
         environment: 'node test',
-        figures: { 'ours (Node 22): median req/s': 2000, 'fetch floor (Node 22): median req/s': 2100 },
-        failed: [{ contender: 'client-node 2.0.1 (Node 22)', round: 0, error: 'other side closed' }],
+        figures,
+        goals: recordGoals(goalsOf('reads'), figures, {}),
+        failed: [{ contender: 'client-node', round: 1, error: 'other side closed' }],
         measuredAt: '2026-11-26T00:00:00.000Z',
         quick: true,
-      });
+      };
+      expect(recorded.goals.map((g) => [g.id, g.met])).toEqual([
+        ['vs-fetch-floor', true],
+        ['vs-client-node', false],
+        ['keep-alive', true],
+      ]);
+      writeFileSync(join(dir, 'reads.json'), JSON.stringify(recorded));
+      writeChart(dir, recorded);
       const svg = readFileSync(join(dir, 'reads.svg'), 'utf8');
-      expect(svg).toContain('FAILED: client-node 2.0.1 (Node 22)');
+      expect(svg).toContain('FAILED: client-node');
       expect(svg).toContain('2,000 req/s');
+      expect(svg).toContain('– not measured — ours ≥ 1.3 × @kubernetes/client-node');
+      expect(svg).not.toContain('client-node 1.4.0</text>');
+
+      const summary = readFileSync(writeSummary(dir), 'utf8');
+      const row = summary.split('\n').find((line) => line.startsWith('| [reads]'))!;
+      // met | missed | not measured: the failure heads the not-measured cell, beside the goal it left unjudged.
+      const cells = row.split(' | ');
+      expect(cells[1]).toBe('2 of 3');
+      expect(cells[2]).toBe('—');
+      expect(cells[3]).toBe(
+        'FAILED: client-node (round 2): other side closed; ours ≥ 1.3 × @kubernetes/client-node 1.4.0 (req/s, median of per-round ratios)',
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
