@@ -2,6 +2,8 @@ import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { startLeaseApiServer } from '../templates/server/index.js';
 import { candidateName, floodCandidates } from './candidate-flood.js';
+import { recordGoals } from './goal.js';
+import { goalsOf } from './goals.js';
 import { environment, round, type BenchContext, type BenchResult } from './harness.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -73,43 +75,36 @@ export async function benchCandidateFlood(context: BenchContext): Promise<BenchR
   const [first = Number.NaN, , , last = Number.NaN] = flood.createQuarterMs;
   const worst = Math.max(flood.worstProbeCreateMs, flood.worstProbeWriteMs);
   const worstBaseline = Math.max(baseline.flood.worstProbeCreateMs, baseline.flood.worstProbeWriteMs);
+  const figures = {
+    candidates,
+    'concurrent clients': clients,
+    'creation total ms': round(flood.createMs, 0),
+    'creations per second': round(candidates / (flood.createMs / 1000), 0),
+    'creation ms per quarter': flood.createQuarterMs.map((ms) => round(ms, 0)).join(', '),
+    'last / first quarter': round(last / first, 2),
+    renewals: writes,
+    'renewal total ms': round(flood.writeMs, 0),
+    'GET /version probes': flood.probes,
+    'worst GET /version ms during creation': round(flood.worstProbeCreateMs, 1),
+    'worst GET /version ms during renewals': round(flood.worstProbeWriteMs, 1),
+    'event loop max delay ms': round(measured.loopMaxMs, 1),
+    'event loop p99 delay ms': round(measured.loopP99Ms, 1),
+    'preferred holder at the end': measured.preferred,
+    'baseline (Leases, gate off): creation total ms': round(baseline.flood.createMs, 0),
+    'baseline: worst GET /version ms during creation': round(baseline.flood.worstProbeCreateMs, 1),
+    'baseline: worst GET /version ms during renewals': round(baseline.flood.worstProbeWriteMs, 1),
+    'baseline: event loop max delay ms': round(baseline.loopMaxMs, 1),
+    'worst GET /version, candidates / baseline': round(worst / worstBaseline, 2),
+    'creation time, candidates / baseline': round(flood.createMs / baseline.flood.createMs, 2),
+    'host load average (1 min) before / after': `${round(loadBefore, 1)} / ${round(loadavg()[0] ?? Number.NaN, 1)}`,
+  };
   return {
     name: 'candidate-flood',
     command: 'npm run bench -- candidate-flood',
     environment: environment(),
-    figures: {
-      candidates,
-      'concurrent clients': clients,
-      'creation total ms': round(flood.createMs, 0),
-      'creations per second': round(candidates / (flood.createMs / 1000), 0),
-      'creation ms per quarter': flood.createQuarterMs.map((ms) => round(ms, 0)).join(', '),
-      'last / first quarter': round(last / first, 2),
-      renewals: writes,
-      'renewal total ms': round(flood.writeMs, 0),
-      'GET /version probes': flood.probes,
-      'worst GET /version ms during creation': round(flood.worstProbeCreateMs, 1),
-      'worst GET /version ms during renewals': round(flood.worstProbeWriteMs, 1),
-      'event loop max delay ms': round(measured.loopMaxMs, 1),
-      'event loop p99 delay ms': round(measured.loopP99Ms, 1),
-      'preferred holder at the end': measured.preferred,
-      'baseline (Leases, gate off): creation total ms': round(baseline.flood.createMs, 0),
-      'baseline: worst GET /version ms during creation': round(baseline.flood.worstProbeCreateMs, 1),
-      'baseline: worst GET /version ms during renewals': round(baseline.flood.worstProbeWriteMs, 1),
-      'baseline: event loop max delay ms': round(baseline.loopMaxMs, 1),
-      'worst GET /version, candidates / baseline': round(worst / worstBaseline, 2),
-      'creation time, candidates / baseline': round(flood.createMs / baseline.flood.createMs, 2),
-      'host load average (1 min) before / after': `${round(loadBefore, 1)} / ${round(loadavg()[0] ?? Number.NaN, 1)}`,
-    },
-    goals: [
-      {
-        goal: `the controller adds no blocking: worst GET /version ≤ 2× the same flood of plain Leases (${round(worst, 1)} ms vs ${round(worstBaseline, 1)} ms)`,
-        met: worst <= 2 * worstBaseline,
-      },
-      {
-        goal: `the last quarter of the creations takes ≤ 2× the first (${round(last / first, 2)}×)`,
-        met: last / first <= 2,
-      },
-      { goal: `the controller prefers the best candidate (${best})`, met: measured.preferred === best },
-    ],
+    figures,
+    goals: recordGoals(goalsOf('candidate-flood'), figures, {
+      'prefers-best': { met: measured.preferred === best, detail: best },
+    }),
   };
 }

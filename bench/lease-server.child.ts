@@ -130,8 +130,14 @@ server.on('connection', (socket: Socket) => {
   newConnections++;
   socketIds.set(socket, nextSocketId++);
 });
-// Longer than any pause between rounds, so an idle keep-alive connection is never closed under a client.
-server.keepAliveTimeout = 60_000;
+// Node's default (5 s), so idle connections are closed promptly: a client that opens a connection per
+// request and never closes it (client-node 2.x builds an undici Agent per call) would otherwise hold
+// thousands of idle sockets per round in both processes (60 s here once took the bench to its 20,000
+// open-file limit). Its cost per request (a new connection each time) is what is measured, with or
+// without this. Keep-alive clients are not cut mid-round: undici announces this timeout from the
+// `Keep-Alive: timeout=5` hint less its 1–2 s threshold, drops an idle connection itself after 3–4 s, and
+// reconnects once when its next round starts (≤ 2 connections opened per round; the goal allows 5).
+server.keepAliveTimeout = 5_000;
 
 function send(message: ServerStats | { type: 'listening'; port: number; leaseBytes: number }): void {
   process.send?.(message);

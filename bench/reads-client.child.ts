@@ -66,12 +66,19 @@ process.on('message', (message: unknown) => {
   const read = readers.get(message.contender);
   if (read === undefined) throw new Error(`unknown contender ${message.contender}`);
   void (async () => {
-    const cpuBefore = process.cpuUsage();
-    const started = process.hrtime.bigint();
-    for (let i = 0; i < message.requests; i++) await read();
-    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-    const cpu = process.cpuUsage(cpuBefore);
-    send({ type: 'round', contender: message.contender, seconds, cpuMicros: cpu.user + cpu.system });
+    try {
+      const cpuBefore = process.cpuUsage();
+      const started = process.hrtime.bigint();
+      for (let i = 0; i < message.requests; i++) await read();
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const cpu = process.cpuUsage(cpuBefore);
+      send({ type: 'round', contender: message.contender, seconds, cpuMicros: cpu.user + cpu.system });
+    } catch (error) {
+      // Reported, not thrown: an unhandled rejection would take the other Node 22 contenders down with it.
+      const cause = error instanceof Error && error.cause instanceof Error ? ` (cause: ${error.cause.message})` : '';
+      const text = error instanceof Error ? `${error.message}${cause}` : String(error);
+      send({ type: 'failed', contender: message.contender, error: text });
+    }
   })();
 });
 process.on('disconnect', () => process.exit(0));

@@ -27,7 +27,9 @@ export type ReadsChildMessage =
       readonly contender: RemoteReadsContender;
       readonly seconds: number;
       readonly cpuMicros: number;
-    };
+    }
+  /** A round that threw: the child stays up for the other contenders. */
+  | { readonly type: 'failed'; readonly contender: RemoteReadsContender; readonly error: string };
 
 function field(value: unknown, key: string): unknown {
   return typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
@@ -43,5 +45,9 @@ export function isReadsChildCommand(value: unknown): value is ReadsChildCommand 
 
 export function isReadsChildMessage(value: unknown): value is ReadsChildMessage {
   const type = field(value, 'type');
-  return type === 'ready' || (type === 'round' && typeof field(value, 'seconds') === 'number');
+  return (
+    type === 'ready' ||
+    (type === 'round' && typeof field(value, 'seconds') === 'number') ||
+    (type === 'failed' && typeof field(value, 'error') === 'string')
+  );
 }

@@ -6,19 +6,22 @@ import { benchInformerScale } from './informer-scale.bench.js';
 import { benchLeaderElection } from './leader-election.bench.js';
 import { benchPackageSize } from './package-size.bench.js';
 import { benchReads } from './reads.bench.js';
+import { benchServerScale } from './server-scale.bench.js';
 import { benchSlowWatcher } from './slow-watcher.bench.js';
 import { benchTlsReads } from './tls-reads.bench.js';
 import { benchWatch } from './watch.bench.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../generator/config.js';
-import { writeChart, writeResult, type BenchContext, type BenchResult } from './harness.js';
+import { describeFailures, writeChart, writeResult, type BenchContext, type BenchResult } from './harness.js';
 import { writeSummary } from './summary.js';
 
 /**
  * `npm run bench [-- name…] [--quick]`: runs benchmarks, prints their figures
  * and goals, and records them in bench/results/ (quick runs, as in CI, go to
  * .tmp/bench/ so they never overwrite the recorded figures).
+ * `npm run bench -- --charts-only` (or `--charts`) measures nothing: it redraws
+ * every bench/results/<name>.svg and SUMMARY.md from the recorded JSON.
  */
 const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>> = {
   generate: benchGenerate,
@@ -32,11 +35,12 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   'informer-scale': benchInformerScale,
   'candidate-flood': benchCandidateFlood,
   'hostile-body': benchHostileBody,
+  'server-scale': benchServerScale,
 };
 
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
-if (args.includes('--charts')) {
+if (args.includes('--charts') || args.includes('--charts-only')) {
   // Redraws every recorded picture and SUMMARY.md from bench/results/*.json, measuring nothing.
   const dir = join(PROJECT_ROOT, 'bench', 'results');
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json'))) {
@@ -65,6 +69,8 @@ for (const name of names) {
     console.log(`\n# ${result.name} (${result.environment})${quick ? ' [quick]' : ''}`);
     for (const [key, value] of Object.entries(result.figures)) console.log(`  ${key}: ${value}`);
     for (const goal of result.goals) console.log(`  goal ${goal.met ? 'met' : 'NOT met'}: ${goal.goal}`);
+    if (result.failed !== undefined && result.failed.length > 0)
+      console.log(`  FAILED: ${describeFailures(result.failed)}`);
     console.log(`  recorded in ${file}; reproduce with: ${result.command}`);
   } catch (error) {
     failed++;

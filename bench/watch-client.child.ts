@@ -76,38 +76,60 @@ function bytesOnly(baseUrl: string): Runner {
   };
 }
 
-/** The floor: bare fetch, newlines found in the Uint8Array chunks, each line decoded on its own, JSON.parse. */
+/**
+ * Reads the body to its end, handing each non-empty line to `onLine` as bytes (without its newline):
+ * newlines found in the Uint8Array chunks, a line split across chunks joined first.
+ */
+async function forEachLine(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  onLine: (line: Uint8Array) => void,
+): Promise<void> {
+  /** Bytes of a line that started in an earlier chunk. */
+  let carry: Uint8Array | undefined;
+  for (;;) {
+    const chunk = await reader.read();
+    if (chunk.done) break;
+    const bytes = chunk.value;
+    let start = 0;
+    let newline = bytes.indexOf(LF);
+    if (carry !== undefined) {
+      if (newline === -1) {
+        carry = concat(carry, bytes);
+        continue;
+      }
+      const line = concat(carry, bytes.subarray(0, newline));
+      carry = undefined;
+      if (line.length > 0) onLine(line);
+      start = newline + 1;
+      newline = bytes.indexOf(LF, start);
+    }
+    while (newline !== -1) {
+      if (newline > start) onLine(bytes.subarray(start, newline));
+      start = newline + 1;
+      newline = bytes.indexOf(LF, start);
+    }
+    if (start < bytes.length) carry = bytes.slice(start);
+  }
+  if (carry !== undefined && carry.length > 0) onLine(carry);
+}
+
+/**
+ * The byte-split floor: bare fetch, each line cut out at its newline and handed on as bytes; no
+ * decoding, no JSON.parse. The least a line-delimited watch reader over this socket does before parsing.
+ */
+function byteSplitFloor(baseUrl: string): Runner {
+  return async (warmup, counter) => {
+    await forEachLine(await openBody(watchUrl(baseUrl, warmup)), (line) => counter.add(line));
+  };
+}
+
+/** The fetch floor: the byte-split floor plus a `TextDecoder.decode` and `JSON.parse` of each line. */
 function fetchFloor(baseUrl: string): Runner {
   return async (warmup, counter) => {
-    const reader = await openBody(watchUrl(baseUrl, warmup));
     const decoder = new TextDecoder();
-    /** Bytes of a line that started in an earlier chunk. */
-    let carry: Uint8Array | undefined;
-    for (;;) {
-      const chunk = await reader.read();
-      if (chunk.done) break;
-      const bytes = chunk.value;
-      let start = 0;
-      let newline = bytes.indexOf(LF);
-      if (carry !== undefined) {
-        if (newline === -1) {
-          carry = concat(carry, bytes);
-          continue;
-        }
-        const line = concat(carry, bytes.subarray(0, newline));
-        carry = undefined;
-        if (line.length > 0) counter.add(JSON.parse(decoder.decode(line)));
-        start = newline + 1;
-        newline = bytes.indexOf(LF, start);
-      }
-      while (newline !== -1) {
-        if (newline > start) counter.add(JSON.parse(decoder.decode(bytes.subarray(start, newline))));
-        start = newline + 1;
-        newline = bytes.indexOf(LF, start);
-      }
-      if (start < bytes.length) carry = bytes.slice(start);
-    }
-    if (carry !== undefined && carry.length > 0) counter.add(JSON.parse(decoder.decode(carry)));
+    await forEachLine(await openBody(watchUrl(baseUrl, warmup)), (line) =>
+      counter.add(JSON.parse(decoder.decode(line))),
+    );
   };
 }
 
@@ -205,6 +227,8 @@ async function runnerFor(config: WatchClientConfig): Promise<Runner> {
   switch (contender) {
     case 'bytes only':
       return bytesOnly(config.baseUrl);
+    case 'byte-split floor':
+      return byteSplitFloor(config.baseUrl);
     case 'fetch floor':
       return fetchFloor(config.baseUrl);
     case 'ours':

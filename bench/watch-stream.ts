@@ -106,6 +106,7 @@ export function buildWatchStream(events: number): WatchStream {
 
 export type WatchContender =
   | 'bytes only'
+  | 'byte-split floor'
   | 'fetch floor'
   | 'ours'
   | 'client-node'

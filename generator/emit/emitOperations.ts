@@ -8,7 +8,7 @@ import {
 import type { GroupVersionIr, OperationIr, ParameterIr, TypeRef } from '../ir/types.js';
 import { referencedModels } from '../ir/typeRefs.js';
 import type { WriterFunction } from 'ts-morph';
-import { deprecationNote, jsDocs, sinceTag } from './jsDoc.js';
+import { deprecationNote, jsDocs, jsDocText, sinceTag } from './jsDoc.js';
 import { createImportTracker, type ImportTracker } from './importTracker.js';
 import { RELEASE_FOLDER, relocateRuntime, type ModulePlace } from './modulePlace.js';
 import { pathBuilderCall } from './emitPaths.js';
@@ -63,10 +63,19 @@ function usedType(imports: ImportTracker, type: TypeRef): string {
   return typeText(type);
 }
 
-function successTypes(operation: OperationIr, imports: ImportTracker): Array<{ code: string; type: string }> {
+function successTypes(
+  operation: OperationIr,
+  imports: ImportTracker,
+): Array<{ code: string; type: string; description: string }> {
   return operation.responses
     .filter((r) => /^2\d\d$/.test(r.code) && r.type !== undefined)
-    .map((r) => ({ code: r.code, type: usedType(imports, r.type!) }));
+    .map((r) => ({ code: r.code, type: usedType(imports, r.type!), description: r.description }));
+}
+
+/** A `…Responses` member's summary: the status code with the spec's description of it (`OK`, `Created`). */
+function responseDoc(code: string, description: string): string {
+  const meaning = jsDocText(description);
+  return `The body of a ${code} response${meaning === '' ? '' : ` (${meaning})`}.`;
 }
 
 function returnType(operation: OperationIr, imports: ImportTracker): string {
@@ -115,6 +124,20 @@ export function operationStatements(
   return [...imports.declarations(), ...declarations];
 }
 
+/**
+ * The names `operationStatements` exports for one operation besides the function itself (its `…WithResponse` twin
+ * and its parameter, query and response types), read off the declarations themselves: the package README lists them.
+ */
+export function operationCompanionNames(operation: OperationIr): string[] {
+  return (
+    operationDeclarations(operation, createImportTracker())
+      .flatMap((d) => ('name' in d && typeof d.name === 'string' ? [d.name] : []))
+      .filter((name) => name !== operation.name)
+      // The `…WithResponse` twin first, then the types.
+      .sort((a, b) => Number(/^[A-Z]/.test(a)) - Number(/^[A-Z]/.test(b)))
+  );
+}
+
 function operationDeclarations(operation: OperationIr, imports: ImportTracker): StatementStructures[] {
   const name = operation.name;
   const typeBase = pascal(name);
@@ -146,7 +169,11 @@ function operationDeclarations(operation: OperationIr, imports: ImportTracker): 
     docs: jsDocs(
       `Response bodies of \`${name}\` by HTTP status code, as \`${name}WithResponse\` returns them. Any other status is thrown as a KubernetesApiError.`,
     ),
-    properties: successTypes(operation, imports).map((s) => ({ name: s.code, type: s.type })),
+    properties: successTypes(operation, imports).map((s) => ({
+      name: s.code,
+      type: s.type,
+      docs: jsDocs(responseDoc(s.code, s.description)),
+    })),
   };
   declarations.push(responses);
 
@@ -293,9 +320,22 @@ function patchParamsDeclarations(
         'A JSON, merge or strategic merge patch. `force` is only for server-side apply, so it cannot be set here.',
       ),
       properties: [
-        { name: 'patch', type: nonApply.join(' | ') },
+        {
+          name: 'patch',
+          type: nonApply.join(' | '),
+          docs: jsDocs('The patch; its `type` (`json`, `merge`, `strategic`) picks the Content-Type it is sent with.'),
+        },
         ...fieldManagerDoc,
-        ...(force !== undefined ? [{ name: 'force', type: 'undefined', hasQuestionToken: true }] : []),
+        ...(force !== undefined
+          ? [
+              {
+                name: 'force',
+                type: 'undefined',
+                hasQuestionToken: true,
+                docs: jsDocs('Only for server-side apply (`patch.type: apply`); never set with these patch types.'),
+              },
+            ]
+          : []),
       ],
     });
     members.push(`${typeBase}UpdatePatch`);
@@ -310,7 +350,11 @@ function patchParamsDeclarations(
         'A server-side apply patch: `fieldManager` is required, `force` re-acquires fields owned by other managers.',
       ),
       properties: [
-        { name: 'patch', type: `${imports.type(PATCH, 'ApplyPatch')}<${model}>` },
+        {
+          name: 'patch',
+          type: `${imports.type(PATCH, 'ApplyPatch')}<${model}>`,
+          docs: jsDocs('The apply configuration (`type: apply`), sent as `application/apply-patch+yaml`.'),
+        },
         ...(fieldManager !== undefined ? [parameterProperty(imports, fieldManager, { optional: false })] : []),
         ...(force !== undefined ? [parameterProperty(imports, force, { optional: true })] : []),
       ],

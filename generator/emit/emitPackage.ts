@@ -7,7 +7,7 @@ import type { ApiChange, ReleaseDiff } from '../diff/types.js';
 import { releaseModuleName, releaseSubpath } from '../shared/releaseNames.js';
 import { groupVersionNamespace } from '../shared/groupVersion.js';
 import { leaseGroupVersion } from '../ir/buildReleaseIr.js';
-import { clientOperations, queryParameters } from './emitOperations.js';
+import { clientOperations, operationCompanionNames, queryParameters } from './emitOperations.js';
 import { markdownCell } from '../shared/markdown.js';
 import {
   changedMediaTypes,
@@ -17,7 +17,7 @@ import {
 } from '../diff/renderChangelog.js';
 import { generatedHeader } from './header.js';
 import { printSourceFile } from './tsProject.js';
-import { LICENSE_FILE, packageLinks } from '../config.js';
+import { LICENSE_FILE, PACKAGE_NAME, packageLinks } from '../config.js';
 
 export interface PackageInfo {
   readonly name: string;
@@ -70,7 +70,19 @@ export function emitRootIndex(project: Project, newest: ReleaseIr): string {
     project,
     '/src/index.ts',
     generatedHeader(`newest release in spec/releases.json (${newest.release})`),
-    [{ kind: StructureKind.ExportDeclaration, moduleSpecifier: `./${releaseModuleName(newest.release)}/index.js` }],
+    [
+      // `@module` names the entry point in the API reference (TypeDoc) after the package rather than the file.
+      [
+        '/**',
+        ` * The Lease API (coordination.k8s.io/v1) of the newest supported release, Kubernetes ${newest.release}: models,`,
+        ' * path builders, operations and watches, the runtime (`createClient`, errors, watches, leader election), and',
+        ` * that release's other coordination.k8s.io versions as namespaces. Older releases: \`${PACKAGE_NAME}/v1.<minor>\`.`,
+        ' *',
+        ` * @module ${PACKAGE_NAME}`,
+        ' */',
+      ].join('\n'),
+      { kind: StructureKind.ExportDeclaration, moduleSpecifier: `./${releaseModuleName(newest.release)}/index.js` },
+    ],
   ).text;
 }
 
@@ -192,6 +204,7 @@ export function emitPackageSkeleton(
       query: queryParameters(o).map((p) => markdownCell(p.name)),
       summary: summary(o),
       example: example(o),
+      companions: operationCompanionNames(o),
     })),
   };
   return renderSkeleton(info.templatesDir, 'client-package', data);

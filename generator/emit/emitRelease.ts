@@ -1,7 +1,7 @@
 import {
   StructureKind,
   VariableDeclarationKind,
-  type ExportDeclarationStructure,
+  type ImportDeclarationStructure,
   type Project,
   type StatementStructures,
 } from 'ts-morph';
@@ -17,6 +17,7 @@ import { reachableModels } from '../ir/reachableModels.js';
 import { watchStatements } from './emitWatches.js';
 import { pathStatements, singleQuoted } from './emitPaths.js';
 import { printSourceFile } from './tsProject.js';
+import { jsDocText } from './jsDoc.js';
 import { GROUP_VERSION_FOLDER, groupVersionFolder, RELEASE_FOLDER, type ModulePlace } from './modulePlace.js';
 
 export interface ReleaseSource {
@@ -42,7 +43,8 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
     lease === undefined
       ? undefined
       : { module: '../models.js', schemaNames: new Set(lease.models.map((m) => m.schemaName)) };
-  const namespaces: ExportDeclarationStructure[] = [];
+  const namespaceImports: ImportDeclarationStructure[] = [];
+  const namespaces: string[] = [];
   for (const gv of ir.groupVersions) {
     const namespace = groupVersionNamespace(gv);
     const folder = groupVersionFolder(dir, namespace);
@@ -55,16 +57,19 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
       ...(namespace === undefined || shared === undefined ? {} : { shared }),
     }))
       files.set(file, text);
-    if (namespace !== undefined)
-      namespaces.push({
-        kind: StructureKind.ExportDeclaration,
-        namespaceExport: namespace,
+    if (namespace !== undefined) {
+      namespaceImports.push({
+        kind: StructureKind.ImportDeclaration,
+        namespaceImport: namespace,
         moduleSpecifier: `./${namespace}/index.js`,
       });
+      namespaces.push(namespaceExport(namespace, gv));
+    }
   }
   files.set(
     `${dir}/index.ts`,
     printSourceFile(project, `/src/${dir}/index.ts`, header, [
+      ...namespaceImports,
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: '../runtime/index.js' },
       ...(lease === undefined ? [] : groupVersionExports(lease)),
       ...namespaces,
@@ -78,6 +83,23 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
     ]).text,
   );
   return files;
+}
+
+/**
+ * A group version's namespace export, with its summary twice: TypeScript shows the one on the export specifier on
+ * hover (it reads none from `export * as`), TypeDoc documents the namespace from the one on the declaration.
+ */
+function namespaceExport(namespace: string, gv: GroupVersionIr): string {
+  const doc = jsDocText(
+    `The ${gv.group}/${gv.version} API of Kubernetes ${gv.release}: its models, path builders, operations and watches, ` +
+      `in a namespace of their own because upstream names repeat across versions (\`${namespace}.${exampleOperation(gv)}\`).`,
+  );
+  return `/** ${doc} */\nexport {\n  /** ${doc} */\n  ${namespace},\n};`;
+}
+
+/** An operation to name in a namespace's summary: the first create, else the first operation. */
+function exampleOperation(gv: GroupVersionIr): string {
+  return (gv.operations.find((o) => o.kind === 'create') ?? gv.operations[0])?.name ?? 'Lease';
 }
 
 interface GroupVersionPlace {

@@ -1,4 +1,9 @@
-// Public entry of the k8s-lease-client-node package: Node-only cluster access for k8s-lease-client.
+/**
+ * Node-only cluster access for k8s-lease-client: client options from a kubeconfig (kubectl's rules) or a Pod's
+ * service account, TLS and client certificates over an undici connection pool, exec credential plugins, OIDC.
+ *
+ * @packageDocumentation
+ */
 export {
   clientConfigFromKubeconfig,
   inClusterClientOptions,
@@ -34,5 +39,6 @@ export type {
   KubeconfigUser,
   LoadKubeconfigOptions,
 } from './kubeconfig.js';
+export type { ImpersonationHeaders } from './impersonation.js';
 export { fileTokenProvider } from './token-file.js';
 export { proxyFromEnvironment } from './proxy-env.js';

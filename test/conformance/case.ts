@@ -21,6 +21,12 @@ export interface ConformanceStep {
    * and `text` the lines read.
    */
   readEvents?: number;
+  /**
+   * Values of this step's JSON answer to keep for later steps: name → dotted path (e.g.
+   * `{ token: 'metadata.continue' }`). A later step's `path` takes `{saved.<name>}` percent-encoded, and
+   * its expected `json` takes it as it is (a string equal to the placeholder becomes the value).
+   */
+  save?: Readonly<Record<string, string>>;
   expect?: ConformanceExpectation;
 }
 

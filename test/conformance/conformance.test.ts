@@ -142,14 +142,51 @@ async function readEvents(response: Response, count: number, close: () => void):
   };
 }
 
+/** Values kept by `save` (case.ts), by name. */
+type Saved = Map<string, string>;
+
+/** The value at a dotted path of a JSON answer, as a string ('' when absent or not a scalar). */
+function valueAt(json: unknown, path: string): string {
+  let value: unknown = json;
+  for (const key of path.split('.'))
+    value = typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+}
+
+/** `{saved.<name>}` in a path, percent-encoded. */
+function savedInPath(path: string, saved: Saved): string {
+  return path.replace(/\{saved\.([A-Za-z0-9]+)\}/g, (_match, name: string) =>
+    encodeURIComponent(saved.get(name) ?? ''),
+  );
+}
+
+/** `{saved.<name>}` strings in an expected JSON value become the saved value. */
+function savedInJson(value: unknown, saved: Saved): unknown {
+  if (typeof value === 'string')
+    return value.replace(/^\{saved\.([A-Za-z0-9]+)\}$/, (_m, name: string) => saved.get(name) ?? '');
+  if (Array.isArray(value)) return value.map((item) => savedInJson(item, saved));
+  if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, savedInJson(v, saved)]));
+  return value;
+}
+
 async function runStep(
   base: string,
-  step: ConformanceStep,
+  given: ConformanceStep,
   namespace: string,
   index: number,
   previous: ConformanceResponse | undefined,
+  saved: Saved = new Map(),
 ): Promise<ConformanceResponse> {
+  const step: ConformanceStep = {
+    ...given,
+    path: savedInPath(given.path, saved),
+    ...(given.expect?.json === undefined
+      ? {}
+      : { expect: { ...given.expect, json: savedInJson(given.expect.json, saved) } }),
+  };
   const response = await send(base, step, namespace, previous);
+  for (const [name, path] of Object.entries(step.save ?? {})) saved.set(name, valueAt(response.json, path));
   const expected = step.expect;
   if (expected === undefined) return response;
   const where = `step ${index + 1}: ${step.method} ${step.path} → ${response.status} ${response.text.slice(0, 600)}`;
@@ -192,8 +229,9 @@ describe('conformance with kube-apiserver (packed server)', () => {
       );
       expect(created.status, `creating namespace ${namespace}: ${created.text}`).toBe(201);
       let previous: ConformanceResponse | undefined;
+      const saved: Saved = new Map();
       for (const [index, step] of testCase.steps.entries())
-        previous = await runStep(server.url, step, namespace, index, previous);
+        previous = await runStep(server.url, step, namespace, index, previous, saved);
     });
   });
 });

@@ -6,7 +6,6 @@ import {
   createClient,
   createHealthzAdaptor,
   createLeaderElector,
-  runHeartbeat,
   withLeaseLock,
 } from '../../templates/runtime/index.js';
 import { start } from '../server/helpers.js';
@@ -446,44 +445,6 @@ describe('leader election (client-go semantics)', () => {
       expect(spec(name)).toMatchObject({ holderIdentity: holder });
     },
   );
-
-  it('a heartbeat keeps renewing its own Lease, as kubelet: create, one PUT per interval, re-read after a conflict', async () => {
-    const clock = new VirtualClock();
-    const view = clock.view();
-    const name = `le-${++seq}`;
-    const log: WireRecord[] = [];
-    const stop = new AbortController();
-    const errors: unknown[] = [];
-    const done = runHeartbeat({
-      client: processClient(server.url, view, {}, log),
-      namespace: NS,
-      name,
-      identity: 'node-1',
-      clock: view,
-      signal: stop.signal,
-      onError: (e) => errors.push(e),
-    });
-    await settle();
-    expect(spec(name)).toMatchObject({ holderIdentity: 'node-1', leaseDurationSeconds: 40 });
-    const first = spec(name).renewTime;
-    await run(clock, 20_000, 1_000);
-    server.setFaults({ httpError: { status: 409, count: 1, when: (r) => r.verb === 'update' } });
-    await run(clock, 10_000, 1_000);
-    expect(log.map((r) => `${r.method} ${r.status}`)).toEqual([
-      'GET 404',
-      'POST 201',
-      'PUT 200',
-      'PUT 200',
-      'PUT 409',
-      'GET 200',
-      'PUT 200',
-    ]);
-    expect(spec(name).renewTime).not.toBe(first);
-    expect(spec(name).renewTime).toMatch(SIX_DIGITS);
-    expect(errors).toEqual([]);
-    stop.abort();
-    await done;
-  });
 
   describe('callbacks cannot break the election', () => {
     const unhandled: unknown[] = [];

@@ -1,6 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type ts from 'typescript';
+import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as clientExports from '../../generated/k8s-lease-client/src/index.js';
 import { STRICT_OPTIONS, typeCheck } from '../emit/typeCheck.js';
@@ -50,9 +50,13 @@ function asModule(block: string): string {
   const imports = /^import /m.test(block)
     ? []
     : Object.keys(clientExports).filter((id) => new RegExp(`\\b${id}\\b`).test(block));
+  // Only the types the alluded values need, and only those the block does not import itself.
+  const types = [...new Set(alluded.map(([, type]) => type))].filter((type) =>
+    type === 'string' ? false : !declared(type),
+  );
   const lines = [
     ...(imports.length > 0 ? [`import { ${imports.join(', ')} } from 'k8s-lease-client';`] : []),
-    ...(alluded.length > 0 ? [`import type { Client, Lease } from 'k8s-lease-client';`] : []),
+    ...(types.length > 0 ? [`import type { ${types.join(', ')} } from 'k8s-lease-client';`] : []),
     ...alluded.map(([id, type]) => `declare const ${id}: ${type};`),
     block,
     'export {};',
@@ -104,5 +108,29 @@ describe('the client README’s release table', () => {
     const readme = readFileSync(join(PROJECT_ROOT, 'generated/k8s-lease-client/README.md'), 'utf8');
     expect(readme).toContain('| 1.31.x – 1.32.x | 1.31.1 | `k8s-lease-client/v1.31` |');
     expect(readme).toContain('| 1.33.x | 1.33.1 | `k8s-lease-client/v1.33` |');
+  });
+});
+
+/** Every name (values and types) the package entry exports, as the compiler resolves `export *` chains. */
+function exportNames(entry: string): string[] {
+  const program = ts.createProgram([entry], { ...STRICT_OPTIONS, noEmit: true });
+  const module = program.getTypeChecker().getSymbolAtLocation(program.getSourceFile(entry)!);
+  return module === undefined
+    ? []
+    : program
+        .getTypeChecker()
+        .getExportsOfModule(module)
+        .map((s) => s.name);
+}
+
+describe('each package README mentions every export of its entry point', () => {
+  it.each(['k8s-lease-client', 'k8s-lease-client-node', 'k8s-lease-api-server'])('%s', (pkg) => {
+    const names = exportNames(join(PROJECT_ROOT, 'generated', pkg, 'src', 'index.ts'));
+    // The entry exports dozens of names; an empty list would mean the entry was not read.
+    expect(names.length).toBeGreaterThan(20);
+    const readme = readFileSync(join(PROJECT_ROOT, 'generated', pkg, 'README.md'), 'utf8');
+    // Named as code (a code block or an inline `span`), not merely a word of the prose ("Lease", "Result").
+    const code = [...readme.matchAll(/^```[^\n]*\n[\s\S]*?^```$|`[^`\n]+`/gm)].map((m) => m[0]).join('\n');
+    expect(names.filter((name) => !new RegExp(`(?<![\\w$])${name}(?![\\w$])`).test(code)).sort()).toEqual([]);
   });
 });

@@ -153,6 +153,7 @@ const TYPE_EXPORTS = [
   'ElectionClock',
   'ElectionLease',
   'ElectionLeaseSpec',
+  'ElectionOwnerReference',
   'FencingToken',
   'HealthzAdaptor',
   'HeartbeatOptions',
