@@ -1,5 +1,10 @@
 // Copied by lease-api-generator from templates/server/index.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// Public entry of the k8s-lease-api-server package: a Lease API server with Kubernetes semantics for tests.
+/**
+ * A Lease API server with kube-apiserver's semantics, for tests and local development: start one with
+ * `startLeaseApiServer`, point any Kubernetes client at it, arrange state through its `store`, and inject faults.
+ *
+ * @packageDocumentation
+ */
 export { startLeaseApiServer } from './server.js';
 export type {
   KubeconfigOptions,
@@ -23,9 +28,11 @@ export type {
   ThrottleFault,
   WatchErrorStatus,
   WatchFault,
+  WatchPlanBase,
 } from './http/faults.js';
 export type { RequestRecord } from './http/server-state.js';
 export type { Lease, LeaseSpec, ManagedFieldsEntry, ObjectMeta, OwnerReference } from './types.js';
 export type { StatusCause, StatusDetails, StatusError } from './status.js';
 export type { Result } from './result.js';
+export type { JsonObject, JsonPrimitive, JsonValue } from './json.js';
 export { statusObject } from './status.js';

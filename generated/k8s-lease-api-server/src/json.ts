@@ -1,7 +1,10 @@
 // Copied by lease-api-generator from templates/server/json.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // JSON value types and the few structural helpers every module needs.
+/** A JSON scalar. */
 export type JsonPrimitive = string | number | boolean | null;
+/** Any JSON value, as `JSON.parse` returns it. */
 export type JsonValue = JsonPrimitive | JsonValue[] | JsonObject;
+/** A JSON object, e.g. a `Status` body from `statusObject`. */
 export type JsonObject = { [key: string]: JsonValue };
 
 export function isJsonObject(value: JsonValue | undefined): value is JsonObject {

@@ -6,6 +6,7 @@ import type { Result } from './result.js';
 import type { StatusError } from './status.js';
 import type { Lease } from './types.js';
 
+/** The object form of `LeaseApiServerOptions.tls`: HTTPS with a generated CA, optionally with client certificates. */
 export interface TlsOptions {
   /**
    * Also issue a client certificate (the kubeconfig presents it) and accept client certificates signed
@@ -15,6 +16,7 @@ export interface TlsOptions {
   clientCertificates?: boolean | undefined;
 }
 
+/** Options of `startLeaseApiServer`: where to listen, which release to imitate, authentication, TLS, limits and faults. */
 export interface LeaseApiServerOptions {
   /** 0 (default) picks an ephemeral port. */
   port?: number | undefined;
@@ -60,6 +62,16 @@ export interface LeaseApiServerOptions {
    */
   watchBlockedTimeoutMs?: number | undefined;
   /**
+   * Default true: an event is encoded once for every watcher that gets it in the same encoding (plain
+   * JSON or protobuf; Table and PartialObjectMetadata watches encode their own), and all watch streams
+   * are flushed together, each writing all it got since in one chunk: at once after a quiet spell, at
+   * most every 2 ms under a stream of events (so a busy watcher costs one socket write per 2 ms, not
+   * one per event). false restores one encoding per watcher per event and one setImmediate flush per
+   * stream. It exists for benchmarks, to measure both paths in one run; events, their order and the
+   * slow-watcher bound are the same either way.
+   */
+  watchBatching?: boolean | undefined;
+  /**
    * How long a read (get, list) or a sendInitialEvents watch from a resourceVersion newer than the
    * store's waits for the store to get there before failing with 504 "Too large resource version".
    * Default 3,000 ms, the watch cache's blockTimeout (k8s.io/apiserver storage/cacher).
@@ -85,19 +97,25 @@ export interface LeaseApiServerOptions {
   corsAllowedOrigins?: string[] | undefined;
 }
 
+/** Options of `LeaseApiServer.kubeconfig()` and `writeKubeconfig()`. */
 export interface KubeconfigOptions {
+  /** Namespace of the context; default the server's `namespace` option. */
   namespace?: string | undefined;
   /** Overrides the configured token (e.g. to try a forbidden one). */
   token?: string | undefined;
 }
 
+/** The PEMs a client needs to talk to a server started with `tls`; the kubeconfig embeds them. */
 export interface TlsMaterial {
   /** PEM of the CA that signed the serving (and client) certificate. */
   ca: string;
+  /** PEM client certificate, with `tls: { clientCertificates: true }`. */
   clientCertificate?: string | undefined;
+  /** PEM key of `clientCertificate`; shown as `[redacted]` when the handle is printed. */
   clientKey?: string | undefined;
 }
 
+/** The outcome of a write through `LeaseStoreHandle`: the stored Lease, or the Status error the API would answer with. */
 export type StoreWrite = Result<Lease, StatusError>;
 
 /**
@@ -105,34 +123,53 @@ export type StoreWrite = Result<Lease, StatusError>;
  * NamespaceLifecycle admission too (a Lease in a namespace that does not exist fails with NotFound).
  */
 export interface LeaseStoreHandle {
+  /** The store's current resourceVersion (that of the last write). */
   readonly resourceVersion: string;
+  /** How many Leases are stored. */
   readonly size: number;
+  /** The stored Lease, or undefined. */
   get(namespace: string, name: string): Lease | undefined;
+  /** The stored Leases, of one namespace or of all. */
   list(namespace?: string): Lease[];
+  /** Creates a Lease as a POST would (defaulting, validation, managed fields under `fieldManager`); watchers see it. */
   create(lease: Lease, fieldManager?: string): StoreWrite;
   /** Replaces an existing Lease (resourceVersion in the body is honoured if present). */
   update(lease: Lease, fieldManager?: string): StoreWrite;
+  /** Deletes a Lease as a DELETE would; watchers see it. */
   delete(namespace: string, name: string): StoreWrite;
   /** Forgets all history: watches/continues from older resourceVersions get 410. */
   compact(): void;
 }
 
+/** A running Lease API server, as `startLeaseApiServer` resolves to it; `close()` it when done. */
 export interface LeaseApiServer {
+  /** The server's base URL, e.g. `https://127.0.0.1:41233`: `createClient({ baseUrl: server.url })`. */
   readonly url: string;
+  /** The address it listens on. */
   readonly host: string;
+  /** The port it listens on (the ephemeral one picked when `port` was 0). */
   readonly port: number;
+  /** The Kubernetes release it behaves as, e.g. `1.36.0`. */
   readonly release: string;
+  /** The CA (and client certificate) to trust it with; undefined without `tls`. */
   readonly tls: TlsMaterial | undefined;
+  /** Direct access to the stored Leases, for arranging and checking a test's state. */
   readonly store: LeaseStoreHandle;
+  /** A kubeconfig (YAML) for this server: its URL, CA, token and client certificate; for kubectl or client libraries. */
   kubeconfig(options?: KubeconfigOptions): string;
   /** Writes the kubeconfig (to a fresh temporary file when no path is given) and returns its path. */
   writeKubeconfig(path?: string, options?: KubeconfigOptions): Promise<string>;
+  /** Replaces the injected faults; `undefined` removes them all. */
   setFaults(faults: LeaseApiFaults | undefined): void;
+  /** Moves the server's clock forward by `ms`: what `now()` returns and the timestamps the server writes. */
   advanceClock(ms: number): void;
+  /** The server's current time (the `clock` option plus every `advanceClock`). */
   now(): Date;
   /** Requests seen so far (most recent 2,000). */
   requests(): readonly RequestRecord[];
+  /** Forgets the recorded requests. */
   clearRequests(): void;
+  /** How many watch streams are open now. */
   activeWatches(): number;
   /** With coordinatedLeaderElection: runs one controller pass now (elections, pings, candidate garbage collection). */
   reconcileLeaderElection(): void;

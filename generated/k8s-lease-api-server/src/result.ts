@@ -1,5 +1,6 @@
 // Copied by lease-api-generator from templates/server/result.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Errors travel as values so every failure path is visible in signatures.
+/** A value or a typed error, as the store handle's writes return them: check `ok` before reading `value`. */
 export type Result<T, E> = { ok: true; value: T } | { ok: false; error: E };
 
 export function ok<T>(value: T): { ok: true; value: T } {

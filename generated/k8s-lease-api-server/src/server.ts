@@ -45,6 +45,7 @@ import { BLOCK_TIMEOUT_MS } from './http/freshness.js';
 import { watchListEnabled } from './http/watch-list.js';
 import type { ObjectSchema } from './schema/field-schema.js';
 import { buildLeaseSchema } from './schema/field-schema.js';
+import { watchBatching } from './http/watch-batching.js';
 import { createStoreHandle } from './store-handle.js';
 import { LeaseStore } from './store/lease-store.js';
 import type { TestPki } from './tls/pki.js';
@@ -155,6 +156,30 @@ function gateOn(cle: LeaseApiServerOptions['coordinatedLeaderElection']): boolea
   return cle !== undefined && cle !== false;
 }
 
+/**
+ * Starts a real HTTP(S) server for `coordination.k8s.io/v1` Leases with kube-apiserver's semantics (validation,
+ * optimistic concurrency, patches, server-side apply, watches, pagination, discovery and OpenAPI), for tests and
+ * local development. Any Kubernetes client can talk to it: this package's client, kubectl, client-go.
+ *
+ * @example
+ * ```ts
+ * import { startLeaseApiServer } from 'k8s-lease-api-server';
+ * import { createClient, readNamespacedLease } from 'k8s-lease-client';
+ *
+ * const server = await startLeaseApiServer({ token: 'secret' });
+ * try {
+ *   const client = createClient({ baseUrl: server.url, token: 'secret' });
+ *   await readNamespacedLease(client, { namespace: 'default', name: 'missing' }); // rejects: isNotFound
+ * } finally {
+ *   await server.close();
+ * }
+ * ```
+ *
+ * @param options - Port, release to imitate, token, TLS, feature gates, limits and injected faults.
+ * @returns The running server's handle, once it listens.
+ * @throws Error (the promise rejects) for a release that is not packaged, an invalid namespace name or CORS
+ *   pattern, `coordinatedLeaderElection` on a release without LeaseCandidate, or a port that cannot be bound.
+ */
 export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): Promise<LeaseApiServer> {
   const host = options.host ?? '127.0.0.1';
   const releases = packagedReleases();
@@ -235,6 +260,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     bookmarkIntervalMs: options.bookmarkIntervalMs ?? DEFAULT_BOOKMARK_MS,
     watchBufferBytes: options.watchBufferBytes ?? DEFAULT_WATCH_BUFFER_BYTES,
     watchBlockedTimeoutMs: options.watchBlockedTimeoutMs ?? DEFAULT_WATCH_BLOCKED_MS,
+    watchBatching: options.watchBatching === false ? undefined : watchBatching(),
     freshnessTimeoutMs: options.resourceVersionWaitMs ?? BLOCK_TIMEOUT_MS,
     watchList: watchListEnabled(release),
     aggregatedDiscovery: options.aggregatedDiscovery ?? true,

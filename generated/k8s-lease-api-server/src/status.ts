@@ -3,24 +3,39 @@
 import type { JsonObject, JsonValue } from './json.js';
 import { GROUP, QUALIFIED_KIND, QUALIFIED_RESOURCE, RESOURCE } from './lease-meta.js';
 
+/** One cause of a failure (`metav1.StatusCause`), e.g. a field that failed validation. */
 export interface StatusCause {
+  /** Machine-readable cause, e.g. `FieldValueInvalid`. */
   reason?: string | undefined;
+  /** Human-readable description. */
   message?: string | undefined;
+  /** The field concerned, e.g. `spec.leaseDurationSeconds`. */
   field?: string | undefined;
 }
 
+/** `metav1.StatusDetails`: which object a failure concerns, its causes, and when to retry. */
 export interface StatusDetails {
+  /** Name of the object concerned. */
   name?: string | undefined;
+  /** API group of the object concerned, e.g. `coordination.k8s.io`. */
   group?: string | undefined;
+  /** Kind (resource) of the object concerned, e.g. `leases`. */
   kind?: string | undefined;
+  /** The individual causes, e.g. one per invalid field. */
   causes?: StatusCause[] | undefined;
+  /** Seconds the client should wait before retrying. */
   retryAfterSeconds?: number | undefined;
 }
 
+/** A failure as the API reports it: what `statusObject` renders as a `Status` body, and what failed store writes carry. */
 export interface StatusError {
+  /** The HTTP status code, e.g. 404. */
   code: number;
+  /** The `metav1.StatusReason`, e.g. `NotFound` ('' for none). */
   reason: string;
+  /** Human-readable description, worded as kube-apiserver words it. */
   message: string;
+  /** The object concerned and the causes. */
   details?: StatusDetails | undefined;
   /** Only for 410 on a continue token: lets the client resume inconsistently. */
   continueToken?: string | undefined;
@@ -267,6 +282,7 @@ export function tooLargeResourceVersion(requested: number, current: number): Sta
   };
 }
 
+/** Renders a StatusError as the `Status` object (`kind: Status`, `status: Failure`) kube-apiserver sends as a body. */
 export function statusObject(error: StatusError): JsonObject {
   const metadata: JsonObject = error.continueToken === undefined ? {} : { continue: error.continueToken };
   const body: JsonObject = {

@@ -51,14 +51,7 @@ export function createStoreHandle(ctx: OperationContext): LeaseStoreHandle {
       return obj === undefined ? undefined : toLease(obj);
     },
     list(namespace) {
-      const snapshot = ctx.store.current();
-      const prefix = namespace === undefined ? '' : `${namespace}/`;
-      return snapshot.keys
-        .filter((k) => k.startsWith(prefix))
-        .flatMap((k) => {
-          const obj = snapshot.get(k);
-          return obj === undefined ? [] : [toLease(obj)];
-        });
+      return ctx.store.current().objectsIn(namespace).map(toLease);
     },
     create(lease, fieldManager) {
       const body = decode(ctx, lease);

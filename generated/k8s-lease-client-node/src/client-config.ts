@@ -19,6 +19,10 @@ import { redactable, redactUrl } from './redact.js';
 import { isIP } from 'node:net';
 import { fileTokenProvider } from './token-file.js';
 
+/**
+ * What the loaders (`kubeconfigClientOptions`, `inClusterClientOptions`, `loadClientConfig`) return: options for
+ * k8s-lease-client's `createClient`, the namespace to work in, and `close()` for the connection pool.
+ */
 export interface NodeClientConfig {
   /** Hand to createClient: baseUrl, the TLS/proxy fetch, the token provider, basic-auth headers. */
   readonly clientOptions: ClientOptions;
@@ -28,6 +32,7 @@ export interface NodeClientConfig {
   close(): Promise<void>;
 }
 
+/** Options every loader shares: the environment it reads, and where configuration warnings go. */
 export interface WarningOptions {
   /** Environment for exec plugins and the variables read here. Default process.env. */
   env?: NodeJS.ProcessEnv | undefined;
@@ -52,6 +57,7 @@ export interface ApiTransportOptions {
   maxResponseBytes?: number | undefined;
 }
 
+/** Options of `kubeconfigClientOptions`: which kubeconfig and context, plus the transport's retries, warnings and limits. */
 export interface KubeconfigClientOptions extends LoadKubeconfigOptions, WarningOptions, ApiTransportOptions {
   /** Context to use instead of current-context (kubectl's --context). */
   context?: string | undefined;
@@ -62,6 +68,32 @@ export interface KubeconfigClientOptions extends LoadKubeconfigOptions, WarningO
   execTimeoutMs?: number | undefined;
 }
 
+/**
+ * Reads the kubeconfig as kubectl does (KUBECONFIG, else ~/.kube/config; merge rules, relative paths) and turns
+ * its current context (or `options.context`) into client options: the server, TLS (CA, client certificate, server
+ * name), a proxy, a token, a token file, basic auth, an exec credential plugin or an auth-provider, and
+ * impersonation, over one keep-alive connection pool with retries and API warnings.
+ *
+ * @example
+ * ```ts
+ * import { createClient, readNamespacedLease } from 'k8s-lease-client';
+ * import { kubeconfigClientOptions } from 'k8s-lease-client-node';
+ *
+ * const config = await kubeconfigClientOptions({ context: 'kind-kind' });
+ * const client = createClient(config.clientOptions);
+ * try {
+ *   const lease = await readNamespacedLease(client, { namespace: config.namespace, name: 'my-controller' });
+ * } finally {
+ *   await config.close();
+ * }
+ * ```
+ *
+ * @param options - Which kubeconfig files and context; retries, warnings, user agent and size limits.
+ * @returns The client options, the context's namespace ("default" when it names none), and `close()`.
+ * @throws KubeconfigError when no kubeconfig exists, it cannot be parsed, or the context, cluster or user is
+ *   missing or unusable (an unreadable certificate file, conflicting credentials).
+ * @throws AuthProviderError for an auth-provider that is unsupported, removed or misconfigured.
+ */
 export async function kubeconfigClientOptions(options: KubeconfigClientOptions = {}): Promise<NodeClientConfig> {
   const config = await loadKubeconfig(options);
   return clientConfigFromKubeconfig(config, options);
@@ -394,6 +426,7 @@ function warn(options: WarningOptions, message: string): void {
   console.warn(message);
 }
 
+/** Options of `inClusterClientOptions`: where the service-account mount is, plus the transport's options. */
 export interface InClusterOptions extends WarningOptions, ApiTransportOptions {
   /** The service-account mount. Default /var/run/secrets/kubernetes.io/serviceaccount. */
   root?: string | undefined;
@@ -401,6 +434,7 @@ export interface InClusterOptions extends WarningOptions, ApiTransportOptions {
   env?: NodeJS.ProcessEnv | undefined;
 }
 
+/** Where Kubernetes mounts a Pod's service-account token, CA and namespace (client-go's default). */
 export const SERVICE_ACCOUNT_ROOT = '/var/run/secrets/kubernetes.io/serviceaccount';
 
 /**

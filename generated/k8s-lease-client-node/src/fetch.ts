@@ -10,11 +10,13 @@ import { impersonationInterceptor } from './impersonation.js';
 import type { ImpersonationHeaders } from './impersonation.js';
 import { redactable, redactUrl } from './redact.js';
 
+/** TLS settings of `nodeFetch`: which CAs to trust, a client certificate, the server name. */
 export interface NodeTlsOptions {
   /** PEM of the CAs to trust instead of Node's bundled roots. */
   ca?: string | undefined;
   /** PEM client certificate (mTLS); needs `key`. */
   cert?: string | undefined;
+  /** PEM private key of `cert`. */
   key?: string | undefined;
   /** SNI and the name the certificate must carry, when it differs from the URL's host. */
   servername?: string | undefined;
@@ -22,7 +24,9 @@ export interface NodeTlsOptions {
   insecureSkipVerify?: boolean | undefined;
 }
 
+/** Options of `nodeFetch`: TLS, a proxy, impersonation, and a description for error messages. */
 export interface NodeFetchOptions {
+  /** CA, client certificate and server name; default: Node's trusted roots, no client certificate. */
   tls?: NodeTlsOptions | undefined;
   /** http:// or https:// proxy; requests are tunnelled with CONNECT. */
   proxyUrl?: string | undefined;
@@ -32,6 +36,7 @@ export interface NodeFetchOptions {
   impersonate?: ImpersonationHeaders | undefined;
 }
 
+/** A fetch over one undici connection pool, made by `nodeFetch`, and the `close()` that ends the pool. */
 export interface NodeFetch {
   /** Hand to createClient; every call shares one connection pool (one TLS handshake per connection). */
   readonly fetch: typeof fetch;
@@ -42,6 +47,23 @@ export interface NodeFetch {
 /** Node error codes of a failed certificate verification (tls and OpenSSL). */
 const CERTIFICATE_CODES = /CERT|SIGNATURE|ISSUER|SELF_SIGNED|ERR_TLS/;
 
+/**
+ * Makes a fetch for `ClientOptions.fetch` that speaks TLS with the given CA and client certificate, tunnels
+ * through a proxy, and keeps connections alive in one pool; network failures become ClusterConnectionErrors
+ * that name the server and the setting to check. The loaders build one from a kubeconfig; use this directly
+ * when the settings come from elsewhere.
+ *
+ * @example
+ * ```ts
+ * const transport = nodeFetch({ tls: { ca: await readFile('ca.crt', 'utf8') } });
+ * const client = createClient({ baseUrl: 'https://10.0.0.1:6443', fetch: transport.fetch, token });
+ * // …
+ * await transport.close();
+ * ```
+ *
+ * @param options - TLS settings, proxy URL, impersonation headers and a description for error messages.
+ * @returns The fetch and its `close()`; requests after `close()` reject with ClientClosedError.
+ */
 export function nodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   const dispatcher = createDispatcher(options);
   let closed: Promise<void> | undefined;

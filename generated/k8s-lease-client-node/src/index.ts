@@ -1,5 +1,10 @@
 // Copied by lease-api-generator from templates/node/index.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// Public entry of the k8s-lease-client-node package: Node-only cluster access for k8s-lease-client.
+/**
+ * Node-only cluster access for k8s-lease-client: client options from a kubeconfig (kubectl's rules) or a Pod's
+ * service account, TLS and client certificates over an undici connection pool, exec credential plugins, OIDC.
+ *
+ * @packageDocumentation
+ */
 export {
   clientConfigFromKubeconfig,
   inClusterClientOptions,
@@ -35,5 +40,6 @@ export type {
   KubeconfigUser,
   LoadKubeconfigOptions,
 } from './kubeconfig.js';
+export type { ImpersonationHeaders } from './impersonation.js';
 export { fileTokenProvider } from './token-file.js';
 export { proxyFromEnvironment } from './proxy-env.js';

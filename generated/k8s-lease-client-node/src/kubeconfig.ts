@@ -9,28 +9,43 @@ import { errorCode, KubeconfigError } from './errors.js';
 import type { KubeconfigExec } from './exec/index.js';
 import { redactable } from './redact.js';
 
+/** A `clusters[].cluster` entry of a kubeconfig, keys camel-cased: where the API server is and how to trust it. */
 export interface KubeconfigCluster {
+  /** The API server's URL, e.g. `https://127.0.0.1:6443`. */
   server?: string | undefined;
   /** Absolute path (resolved against the directory of the file that named it). */
   certificateAuthority?: string | undefined;
   /** PEM, decoded from base64. */
   certificateAuthorityData?: string | undefined;
+  /** `insecure-skip-tls-verify`: the server's certificate is not verified. */
   insecureSkipTlsVerify?: boolean | undefined;
+  /** `tls-server-name`: the name the server's certificate must carry, when it differs from the URL's host. */
   tlsServerName?: string | undefined;
+  /** `proxy-url`: an http(s) proxy requests are tunnelled through. */
   proxyUrl?: string | undefined;
   /** The kubeconfig file this entry came from. */
   origin: string;
 }
 
+/** A `users[].user` entry of a kubeconfig, keys camel-cased: the credentials and impersonation of one user. */
 export interface KubeconfigUser {
+  /** A bearer token. */
   token?: string | undefined;
+  /** A file holding a bearer token, re-read as it rotates (absolute path). */
   tokenFile?: string | undefined;
+  /** A PEM client certificate file for mTLS (absolute path). */
   clientCertificate?: string | undefined;
+  /** A PEM client certificate, decoded from base64. */
   clientCertificateData?: string | undefined;
+  /** The client certificate's PEM key file (absolute path). */
   clientKey?: string | undefined;
+  /** The client certificate's PEM key, decoded from base64. */
   clientKeyData?: string | undefined;
+  /** Basic-auth user name. */
   username?: string | undefined;
+  /** Basic-auth password. */
   password?: string | undefined;
+  /** An exec credential plugin that prints the credential. */
   exec?: KubeconfigExec | undefined;
   /** `auth-provider` (client-go's AuthProviderConfig): a name and a string map (oidc keeps its tokens there). */
   authProvider?: KubeconfigAuthProvider | undefined;
@@ -42,27 +57,39 @@ export interface KubeconfigUser {
   impersonateGroups?: string[] | undefined;
   /** `as-user-extra` (Impersonate-Extra-<key> lines). */
   impersonateUserExtra?: Map<string, string[]> | undefined;
+  /** The kubeconfig file this entry came from. */
   origin: string;
 }
 
+/** A user's `auth-provider` stanza: a named provider (only `oidc` is supported) and its settings. */
 export interface KubeconfigAuthProvider {
+  /** The provider, e.g. `oidc`. */
   name: string;
   /** Keys as written (`id-token`, `refresh-token`, `client-secret`…); a Map, so `__proto__` is just a key. */
   config: Map<string, string>;
 }
 
+/** A `contexts[].context` entry of a kubeconfig: which cluster, which user, which namespace. */
 export interface KubeconfigContext {
+  /** Name of the cluster entry. */
   cluster?: string | undefined;
+  /** Name of the user entry. */
   user?: string | undefined;
+  /** The namespace to work in; "default" when absent. */
   namespace?: string | undefined;
+  /** The kubeconfig file this entry came from. */
   origin: string;
 }
 
 /** A merged kubeconfig: entries keyed by name (Maps, so a name like `__proto__` is just a name). */
 export interface Kubeconfig {
+  /** `current-context` of the first file that sets it. */
   currentContext: string | undefined;
+  /** Cluster entries by name; the first file that names one wins. */
   clusters: ReadonlyMap<string, KubeconfigCluster>;
+  /** User entries by name; the first file that names one wins. */
   users: ReadonlyMap<string, KubeconfigUser>;
+  /** Context entries by name; the first file that names one wins. */
   contexts: ReadonlyMap<string, KubeconfigContext>;
   /** The files that were read, in precedence order (missing files of a KUBECONFIG list are left out). */
   files: readonly string[];
@@ -72,6 +99,7 @@ export interface Kubeconfig {
   searchedFrom: 'option' | 'KUBECONFIG' | 'default';
 }
 
+/** Options of `loadKubeconfig` (and of the loaders built on it): which files, and the environment to read. */
 export interface LoadKubeconfigOptions {
   /**
    * A path: that file only, which must exist (kubectl's --kubeconfig). A list: merged like KUBECONFIG.
@@ -87,6 +115,15 @@ const MAX_FILE_BYTES = 4 * 1024 * 1024;
 /** YAML aliases expand; kubectl's go-yaml also caps alias expansion ("billion laughs"). */
 const MAX_ALIASES = 100;
 
+/**
+ * Reads and merges kubeconfig files with clientcmd's rules (the `kubeconfig` option, else KUBECONFIG, else
+ * ~/.kube/config; first file wins per entry; relative paths resolved against the file naming them), without
+ * choosing a context. Missing files of a KUBECONFIG list are skipped; a missing explicit file is an error.
+ *
+ * @param options - The files to read (default: KUBECONFIG, else ~/.kube/config) and the environment.
+ * @returns The merged kubeconfig; an empty one when no file exists (`files` is then empty).
+ * @throws KubeconfigError for a file that cannot be read or parsed, or an explicit file that does not exist.
+ */
 export async function loadKubeconfig(options: LoadKubeconfigOptions = {}): Promise<Kubeconfig> {
   const env = options.env ?? process.env;
   const { paths, explicit, from } = precedence(options.kubeconfig, env);

@@ -79,8 +79,9 @@ export function startElectionController(
   let scheduled = false;
   let stopped = false;
 
-  const initial = candidates.store.current();
-  for (const key of initial.keys) for (const lease of index.apply(key, undefined, initial.get(key))) queue.add(lease);
+  candidates.store.current().forEach((key, candidate) => {
+    for (const lease of index.apply(key, undefined, candidate)) queue.add(lease);
+  });
 
   const schedule = (): void => {
     if (scheduled || stopped) return;

@@ -111,6 +111,7 @@ async function serveCollectionRead(
       freshnessTimeoutMs: state.freshnessTimeoutMs,
       fault,
       streams: state.streams,
+      batching: state.watchBatching,
     },
   );
 }

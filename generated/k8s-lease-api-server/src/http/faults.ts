@@ -20,11 +20,15 @@ export type RequestVerb =
   | 'deletecollection'
   | (string & {});
 
+/** The request a fault's `when` predicate is asked about. */
 export interface FaultRequest {
+  /** The HTTP method, upper-case. */
   method: string;
   /** Request headers as Node parsed them (lower-case names). */
   headers: IncomingHttpHeaders;
+  /** The URL path, e.g. `/apis/coordination.k8s.io/v1/namespaces/default/leases/a`. */
   path: string;
+  /** The query parameters. */
   query: URLSearchParams;
   /** True for watch requests (?watch=true or /watch/ paths). */
   watch: boolean;
@@ -32,8 +36,10 @@ export interface FaultRequest {
   verb: RequestVerb;
 }
 
+/** Picks the requests a fault affects, e.g. `(r) => r.verb === 'update'`. */
 export type FaultMatcher = (request: FaultRequest) => boolean;
 
+/** What every fault has: how many requests it affects, and which. */
 export interface CountedFault {
   /** How many matching requests to affect; unlimited when omitted (for `watch` plans: 1). */
   count?: number | undefined;
@@ -46,36 +52,50 @@ export interface CountedFault {
  * handled, or (afterCommit) once it was handled and stored, so the client cannot tell whether a write happened.
  */
 export interface ConnectionResetFault extends CountedFault {
+  /** Reset after the request was handled (a write is then stored) instead of before. */
   afterCommit?: boolean | undefined;
 }
 
+/** `LeaseApiFaults.throttle`: answer 429 TooManyRequests, as API Priority and Fairness does. */
 export interface ThrottleFault extends CountedFault {
+  /** Sent as `Retry-After` and in the Status details; default 1. */
   retryAfterSeconds?: number | undefined;
 }
 
+/** `LeaseApiFaults.serverError`: answer 500 InternalError or 503 ServiceUnavailable. */
 export interface ServerErrorFault extends CountedFault {
+  /** 500 (default) or 503. */
   status?: 500 | 503 | undefined;
+  /** The Status message. */
   message?: string | undefined;
 }
 
 /** Any HTTP error: by default a Status with the reason Kubernetes gives that code (409 from a POST: AlreadyExists). */
 export interface HttpErrorFault extends CountedFault {
+  /** The HTTP status code to answer with. */
   status: number;
+  /** The Status reason; default the one Kubernetes gives the code. */
   reason?: string | undefined;
+  /** The Status message. */
   message?: string | undefined;
   /** Replaces the Status body entirely (serialised as JSON unless a string). */
   body?: unknown | undefined;
+  /** Extra response headers, e.g. `Retry-After`. */
   headers?: Record<string, string> | undefined;
 }
 
 /** The Status of an in-stream ERROR event; reason and message default from the code. */
 export interface WatchErrorStatus {
+  /** The Status code, e.g. 410 for an expired resourceVersion. */
   code: number;
+  /** The Status reason. */
   reason?: string | undefined;
+  /** The Status message. */
   message?: string | undefined;
 }
 
-interface WatchPlanBase extends CountedFault {
+/** What every watch plan of `WatchFault` has: a count, a matcher and a pace. */
+export interface WatchPlanBase extends CountedFault {
   /** Each event is written on its own, this many ms after the previous one (instead of batched per tick). */
   eventDelayMs?: number | undefined;
 }
@@ -105,11 +125,18 @@ export type WatchFault =
       headers?: Record<string, string> | undefined;
     });
 
+/** What `LeaseApiFaults.onWatchFault` is told when a watch fault takes effect. */
 export interface InjectedWatchFault {
+  /** Which plan took effect. */
   kind: WatchFault['kind'];
+  /** The watch request it affected. */
   request: FaultRequest;
 }
 
+/**
+ * Faults to inject, for testing how a client copes (`LeaseApiServerOptions.faults`, `LeaseApiServer.setFaults`):
+ * latency, throttling, server errors, any HTTP error, connection resets and scripted watch connections.
+ */
 export interface LeaseApiFaults {
   /** Added before every request is handled. */
   latencyMs?: number | undefined;

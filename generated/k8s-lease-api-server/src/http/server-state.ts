@@ -1,5 +1,6 @@
 // Copied by lease-api-generator from templates/server/http/server-state.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // Everything request handlers share, assembled once when the server starts.
+import type { WatchBatching } from './watch-batching.js';
 import type { OperationContext } from '../operations/context.js';
 import type { AuthConfig } from './auth.js';
 import type { CorsPolicy } from './cors.js';
@@ -25,13 +26,21 @@ export interface OpenApiDocuments {
   builtAt: Date;
 }
 
+/** One request the server answered, as `LeaseApiServer.requests()` lists it. */
 export interface RequestRecord {
+  /** The HTTP method. */
   method: string;
+  /** The URL path. */
   path: string;
+  /** The query string, '' or starting with `?`. */
   query: string;
+  /** The HTTP status code of the answer. */
   status: number;
+  /** The `User-Agent` header ('' when absent). */
   userAgent: string;
+  /** The `Content-Type` header ('' when absent). */
   contentType: string;
+  /** The `Accept` header ('' when absent). */
   accept: string;
   /** Who the request authenticated as (a client certificate's CN, the token's user, system:anonymous); '' before or without authentication. */
   user: string;
@@ -50,6 +59,8 @@ export interface ServerState {
   bookmarkIntervalMs: number;
   watchBufferBytes: number;
   watchBlockedTimeoutMs: number;
+  /** Shared watch encodings and flushes; undefined when LeaseApiServerOptions.watchBatching is false. */
+  watchBatching: WatchBatching | undefined;
   /** How long a read or sendInitialEvents watch waits for a resourceVersion the store has not reached. */
   freshnessTimeoutMs: number;
   /** The release's WatchList feature gate (watch-list defaulting of ListOptions). */

@@ -4,6 +4,7 @@
 // injected faults (cut, clean end, in-stream ERROR, per-event delay).
 import type { ServerResponse } from 'node:http';
 import type { StreamFault } from './faults.js';
+import type { FlushScheduler } from './watch-batching.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -18,11 +19,18 @@ export interface WatchStreamOptions {
   fault: StreamFault | undefined;
   /** The response's Content-Type; JSON unless the watch negotiated protobuf frames. */
   contentType?: string | undefined;
+  /** With watch batching: flushes this stream together with the others; without, each stream has its own setImmediate. */
+  flusher?: FlushScheduler | undefined;
 }
 
 type Finale = (lastChunk: Buffer) => void;
 
 const NOTHING = Buffer.alloc(0);
+
+/** The bytes of an event: a JSON line gets its newline, a protobuf frame is complete already. */
+export function toFrame(line: string | Buffer): Buffer {
+  return typeof line === 'string' ? Buffer.from(`${line}\n`) : line;
+}
 
 export class WatchStream {
   /** Encoded frames: a JSON line with its newline, or a protobuf frame as it is. */
@@ -93,12 +101,17 @@ export class WatchStream {
    */
   send(line: string | Buffer, counts = true): void {
     if (this.isFinishing) return;
-    const frame = typeof line === 'string' ? Buffer.from(`${line}\n`) : line;
+    this.sendFrame(toFrame(line), typeof line === 'string', counts);
+  }
+
+  /** Queues an encoded frame as toFrame makes it (never modified: watchers may share it); `line` when it ends in a newline. */
+  sendFrame(frame: Buffer, line: boolean, counts = true): void {
+    if (this.isFinishing) return;
     const cut = this.options.fault?.cut;
     if (counts) {
       this.sent++;
       if (cut?.midLine && this.sent > cut.afterEvents) {
-        const half = Math.max(1, Math.floor((frame.length - (typeof line === 'string' ? 1 : 0)) / 2));
+        const half = Math.max(1, Math.floor((frame.length - (line ? 1 : 0)) / 2));
         this.finishWith((chunk) => this.destroyAfter(Buffer.concat([chunk, frame.subarray(0, half)])));
         return;
       }
@@ -145,20 +158,23 @@ export class WatchStream {
     this.schedule();
   }
 
+  private readonly runFlush = (): void => {
+    this.scheduled = false;
+    this.delayTimer = undefined;
+    this.flush();
+  };
+
   private schedule(): void {
     if (this.scheduled || this.closed) return;
     this.scheduled = true;
-    const run = (): void => {
-      this.scheduled = false;
-      this.delayTimer = undefined;
-      this.flush();
-    };
     const delay = this.options.fault?.eventDelayMs ?? 0;
     if (delay > 0 && this.pending.length > 0) {
-      this.delayTimer = setTimeout(run, delay);
+      this.delayTimer = setTimeout(this.runFlush, delay);
       this.delayTimer.unref();
+    } else if (this.options.flusher !== undefined) {
+      this.options.flusher.add(this.runFlush);
     } else {
-      setImmediate(run);
+      setImmediate(this.runFlush);
     }
   }
 
@@ -176,7 +192,8 @@ export class WatchStream {
 
   private takePending(count: number): Buffer {
     if (count === 0) return NOTHING;
-    const chunk = Buffer.concat(this.pending.splice(0, count));
+    // A single frame is written as it is (it may be shared, and is never modified); several are one chunk.
+    const chunk = count === 1 ? (this.pending.shift() as Buffer) : Buffer.concat(this.pending.splice(0, count));
     this.pendingBytes -= chunk.length;
     return chunk;
   }

@@ -54,14 +54,7 @@ class Collector {
   }
 
   private objects(): JsonObject[] {
-    const snapshot = this.ctx.store.current();
-    const prefix = `${this.namespace}/`;
-    return snapshot.keys
-      .filter((k) => k.startsWith(prefix))
-      .flatMap((k) => {
-        const obj = snapshot.get(k);
-        return obj === undefined ? [] : [obj];
-      });
+    return this.ctx.store.current().objectsIn(this.namespace);
   }
 
   private keyOf(obj: JsonObject): string {

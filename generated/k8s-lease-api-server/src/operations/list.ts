@@ -12,7 +12,7 @@ import type { StatusError } from '../status.js';
 import { badRequest, expired, tooLargeResourceVersion } from '../status.js';
 import { decodeContinue, encodeContinue } from '../store/continue-token.js';
 import type { LeaseStore, Snapshot } from '../store/lease-store.js';
-import { lowerBound, splitKey } from '../store/lease-store.js';
+import { splitKey } from '../store/lease-store.js';
 import { metadataOf } from './identity.js';
 
 export const CONTINUE_EXPIRED =
@@ -86,30 +86,38 @@ function chooseSnapshot(
   return at.ok ? ok({ snapshot: at.snapshot, startKey: undefined }) : err(expired(LIST_RV_EXPIRED));
 }
 
+/** The first key past a namespace's keys ('0' follows '/'); undefined for the whole store. */
+function scopeEnd(prefix: string): string | undefined {
+  return prefix === '' ? undefined : `${prefix.slice(0, -1)}0`;
+}
+
+/**
+ * One page: a continue's pages are all served from the snapshot at the token's resourceVersion, which
+ * the first page's snapshot (or one rebuilt once) provides, so a paged LIST of N objects costs O(N)
+ * with or without writes in between (the cacher's GetList from a snapshot, ListFromCacheSnapshot).
+ */
 export function listLeases(store: LeaseStore, query: ListQuery): Result<ListPage, StatusError> {
   const chosen = chooseSnapshot(store, query);
   if (!chosen.ok) return chosen;
   const { snapshot, startKey } = chosen.value;
   const prefix = scopePrefix(query.namespace);
-  const keys = snapshot.keys;
-  const end = prefix === '' ? keys.length : lowerBound(keys, `${prefix.slice(0, -1)}0`);
+  const end = scopeEnd(prefix);
   const limit = query.limit !== undefined && query.limit > 0 ? query.limit : Infinity;
   const filtered = query.labels.length > 0 || query.fields.length > 0;
   const items: JsonObject[] = [];
-  let i = lowerBound(keys, startKey ?? prefix);
   let lastKey: string | undefined;
-  for (; i < end && items.length < limit; i++) {
-    const key = keys[i];
-    const obj = key === undefined ? undefined : snapshot.get(key);
-    if (key === undefined || obj === undefined) continue;
-    if (!matchesSelection(query, obj, key)) continue;
-    items.push(obj);
-    lastKey = key;
-  }
+  const more = snapshot.scan(startKey ?? prefix, end, (key, obj) => {
+    if (items.length >= limit) return false;
+    if (matchesSelection(query, obj, key)) {
+      items.push(obj);
+      lastKey = key;
+    }
+    return true;
+  });
   const page: ListPage = { rv: snapshot.rv, items };
-  if (i < end && lastKey !== undefined) {
+  if (more && lastKey !== undefined) {
     page.continueToken = encodeContinue(snapshot.rv, lastKey.slice(prefix.length));
-    if (!filtered) page.remainingItemCount = end - i;
+    if (!filtered) page.remainingItemCount = snapshot.count(`${lastKey}\u0000`, end);
   }
   return ok(page);
 }

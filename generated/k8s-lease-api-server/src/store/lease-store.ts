@@ -1,9 +1,23 @@
 // Copied by lease-api-generator from templates/server/store/lease-store.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 // In-memory Lease storage with a cluster-wide resourceVersion, a bounded event history (for watch resume
-// and consistent paginated lists) and synchronous change listeners (for live watches).
+// and consistent paginated lists), snapshots shared by the pages of a LIST, and synchronous change
+// listeners (for live watches).
 import type { JsonObject } from '../json.js';
 import { objectAt } from '../json.js';
 import { canonicalLease } from '../lease-shape.js';
+import { Snapshot } from './snapshot.js';
+import { SnapshotCache } from './snapshot-cache.js';
+import { SortedChunks } from './sorted-chunks.js';
+
+export { Snapshot } from './snapshot.js';
+
+/**
+ * How many point-in-time snapshots LISTs keep (least recently used dropped first). Each shares the
+ * chunks no write touched since with the live store and the other snapshots, so together they hold
+ * at most this many times N entry references beyond the live store; the objects they reference are
+ * live or still in the event history (a snapshot below the history's floor is dropped).
+ */
+export const SNAPSHOT_LIMIT = 16;
 
 export type EventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -19,14 +33,6 @@ export interface StoreEvent {
 
 export type StoreListener = (event: StoreEvent) => void;
 
-/** A read-only view of the store at one resourceVersion. */
-export interface Snapshot {
-  rv: number;
-  /** Keys ("namespace/name") in storage order. */
-  keys: readonly string[];
-  get(key: string): JsonObject | undefined;
-}
-
 export interface HistoryExpired {
   /** Oldest resourceVersion a client may still resume from. */
   oldest: number;
@@ -41,22 +47,11 @@ export function splitKey(key: string): { namespace: string; name: string } {
   return { namespace: key.slice(0, slash), name: key.slice(slash + 1) };
 }
 
-function lowerBound(keys: readonly string[], key: string): number {
-  let lo = 0;
-  let hi = keys.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((keys[mid] ?? '') < key) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-export { lowerBound };
-
 export class LeaseStore {
   private readonly objects = new Map<string, JsonObject>();
-  private readonly sortedKeys: string[] = [];
+  /** The same entries in key order; insert and delete O(log N + chunk), a frozen view O(N / chunk). */
+  private readonly ordered = new SortedChunks();
+  private readonly snapshots = new SnapshotCache(SNAPSHOT_LIMIT);
   private readonly ring: (StoreEvent | undefined)[];
   private ringStart = 0;
   private ringSize = 0;
@@ -93,8 +88,13 @@ export class LeaseStore {
     return () => this.listeners.delete(listener);
   }
 
+  /** The store as it is now, frozen (later writes do not show through); shared while the resourceVersion stays. */
   current(): Snapshot {
-    return { rv: this.rv, keys: this.sortedKeys, get: (key) => this.objects.get(key) };
+    const cached = this.snapshots.get(this.rv);
+    if (cached !== undefined) return cached;
+    const snapshot = new Snapshot(this.rv, this.ordered.freeze());
+    this.snapshots.put(snapshot);
+    return snapshot;
   }
 
   /** Writes a new state (or deletion, when next is undefined) and returns the recorded event. */
@@ -106,10 +106,10 @@ export class LeaseStore {
     const type: EventType = next === undefined ? 'DELETED' : prev === undefined ? 'ADDED' : 'MODIFIED';
     if (next === undefined) {
       this.objects.delete(key);
-      this.sortedKeys.splice(lowerBound(this.sortedKeys, key), 1);
+      this.ordered.delete(key);
     } else {
-      if (prev === undefined) this.sortedKeys.splice(lowerBound(this.sortedKeys, key), 0, key);
       this.objects.set(key, stamped);
+      this.ordered.set(key, stamped);
     }
     const event: StoreEvent = { type, rv: this.rv, key, object: stamped, prev };
     this.record(event);
@@ -120,12 +120,12 @@ export class LeaseStore {
   private record(event: StoreEvent): void {
     const capacity = this.ring.length;
     if (capacity === 0) {
-      this.floor = event.rv;
+      this.raiseFloor(event.rv);
       return;
     }
     if (this.ringSize === capacity) {
       const evicted = this.ring[this.ringStart];
-      if (evicted !== undefined) this.floor = evicted.rv;
+      if (evicted !== undefined) this.raiseFloor(evicted.rv);
       this.ring[this.ringStart] = event;
       this.ringStart = (this.ringStart + 1) % capacity;
     } else {
@@ -134,12 +134,18 @@ export class LeaseStore {
     }
   }
 
+  /** History below rv is gone, and so are the snapshots a LIST could continue from there. */
+  private raiseFloor(rv: number): void {
+    this.floor = rv;
+    this.snapshots.dropBelow(rv);
+  }
+
   /** Drops all history, as an etcd compaction would; later resumes from older versions get 410. */
   compact(): void {
     this.ring.fill(undefined);
     this.ringStart = 0;
     this.ringSize = 0;
-    this.floor = this.rv;
+    this.raiseFloor(this.rv);
   }
 
   private historyAt(i: number): StoreEvent | undefined {
@@ -158,22 +164,28 @@ export class LeaseStore {
     return { ok: true, events: events.reverse() };
   }
 
-  /** The store as it was at rv, rebuilt by rolling back the history recorded since. */
+  /**
+   * The store as it was at rv: a snapshot already taken at rv, or one rebuilt once by rolling the
+   * history since back onto a copy-on-write view of the current state (O(N / chunk + events × chunk)),
+   * then kept for the LIST's later pages. Below the history's floor it is gone (410), as a continue
+   * from a compacted revision is in etcd3's store.
+   */
   snapshotAt(rv: number): { ok: true; snapshot: Snapshot } | { ok: false; expired: HistoryExpired } {
     if (rv >= this.rv) return { ok: true, snapshot: this.current() };
+    if (rv < this.floor) return { ok: false, expired: { oldest: this.floor } };
+    const cached = this.snapshots.get(rv);
+    if (cached !== undefined) return { ok: true, snapshot: cached };
     const after = this.eventsAfter(rv);
     if (!after.ok) return after;
-    const overrides = new Map<string, JsonObject | undefined>();
+    const rolled = new SortedChunks(this.current().frozen);
     for (let i = after.events.length - 1; i >= 0; i--) {
-      const event = after.events[i];
-      if (event !== undefined) overrides.set(event.key, event.prev);
+      const event = after.events[i] as StoreEvent;
+      if (event.prev === undefined) rolled.delete(event.key);
+      else rolled.set(event.key, event.prev);
     }
-    const keys = this.sortedKeys.filter((key) => !overrides.has(key));
-    for (const [key, value] of overrides) if (value !== undefined) keys.push(key);
-    keys.sort();
-    const get = (key: string): JsonObject | undefined =>
-      overrides.has(key) ? overrides.get(key) : this.objects.get(key);
-    return { ok: true, snapshot: { rv, keys, get } };
+    const snapshot = new Snapshot(rv, rolled.freeze());
+    this.snapshots.put(snapshot);
+    return { ok: true, snapshot };
   }
 }
 

@@ -20,7 +20,9 @@ export type ExecPluginFailure =
  */
 export class ExecPluginError extends Error {
   override readonly name = 'ExecPluginError';
+  /** The plugin's command, as the kubeconfig names it. */
   readonly command: string;
+  /** What went wrong, e.g. the plugin was not found, timed out, exited non-zero, or printed a bad credential. */
   readonly failure: ExecPluginFailure;
 
   constructor(command: string, failure: ExecPluginFailure, message: string) {

@@ -2,6 +2,7 @@
 import { credentialGeneration } from './source.js';
 import type { ExecCredentialSource } from './types.js';
 
+/** Options of `refreshOnUnauthorized`. */
 export interface RefreshOptions {
   /**
    * Told when fetching a fresh credential after a 401 failed; the 401 response is then returned as it is, as

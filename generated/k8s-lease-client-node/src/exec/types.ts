@@ -1,12 +1,19 @@
 // Copied by lease-api-generator from templates/node/exec/types.ts. DO NOT EDIT: edit that file and run `npm run generate`.
 /** A kubeconfig `users[].user.exec` stanza (client-go's api.ExecConfig), keys already camel-cased. */
 export interface KubeconfigExec {
+  /** The plugin to run: a name looked up in PATH, or a path (relative ones against the kubeconfig's directory). */
   command: string;
+  /** Arguments passed to the plugin. */
   args?: string[] | undefined;
+  /** Variables added to the plugin's environment. */
   env?: Array<{ name: string; value: string }> | undefined;
+  /** The ExecCredential version the plugin speaks: `client.authentication.k8s.io/v1` or `v1beta1`. */
   apiVersion: string;
+  /** Shown when the command is not found, e.g. how to install it. */
   installHint?: string | undefined;
+  /** Whether the plugin may prompt on the terminal; required with `v1`. */
   interactiveMode?: 'Never' | 'IfAvailable' | 'Always' | undefined;
+  /** Pass the cluster's details to the plugin in KUBERNETES_EXEC_INFO. */
   provideClusterInfo?: boolean | undefined;
 }
 
@@ -16,13 +23,19 @@ export interface KubeconfigExec {
  * either way, as client-go serialises the CA bytes.
  */
 export interface ExecClusterInfo {
+  /** The API server's URL. */
   server: string;
+  /** The cluster's CA (base64 of the PEM, or the PEM). */
   certificateAuthorityData?: string | undefined;
+  /** The kubeconfig's `tls-server-name`. */
   tlsServerName?: string | undefined;
+  /** The kubeconfig's `insecure-skip-tls-verify`. */
   insecureSkipTlsVerify?: boolean | undefined;
+  /** The kubeconfig's `proxy-url`. */
   proxyUrl?: string | undefined;
 }
 
+/** Credentials from an exec plugin, run on demand and cached until they expire; made by `execCredentialSource`. */
 export interface ExecCredentialSource {
   /** The plugin's bearer token (undefined when it returned only a client certificate); runs the plugin when none is cached or it expired. */
   token(): Promise<string | undefined>;
@@ -32,6 +45,7 @@ export interface ExecCredentialSource {
   invalidate(): void;
 }
 
+/** Options of `execCredentialSource`: where the stanza came from, the plugin's environment, and its limits. */
 export interface ExecCredentialSourceOptions {
   /** Relative commands containing a path separator resolve against this file's directory, as client-go does. */
   kubeconfigPath?: string | undefined;

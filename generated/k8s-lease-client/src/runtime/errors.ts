@@ -17,17 +17,24 @@ import { DEFAULT_MAX_RESPONSE_BYTES, readText } from './body.js';
  * generated Status models of each release stay assignable to it.
  */
 export interface KubernetesStatus {
+  /** `Status`. */
   kind?: string;
+  /** `v1`. */
   apiVersion?: string;
+  /** List metadata; rarely set on a Status. */
   metadata?: {
     resourceVersion?: string;
     continue?: string;
     selfLink?: string;
     remainingItemCount?: number;
   };
+  /** `Success` or `Failure`. */
   status?: string;
+  /** Human-readable description of the failure. */
   message?: string;
+  /** Machine-readable `metav1.StatusReason`, e.g. `NotFound`, `Conflict`, `AlreadyExists`; what the `is…` predicates read. */
   reason?: string;
+  /** More about the failure: the object it concerns, field causes, and when to retry. */
   details?: {
     name?: string;
     group?: string;
@@ -36,6 +43,7 @@ export interface KubernetesStatus {
     causes?: Array<{ reason?: string; message?: string; field?: string }>;
     retryAfterSeconds?: number;
   };
+  /** The HTTP status code the server meant. */
   code?: number;
 }
 
@@ -92,14 +100,19 @@ const KNOWN_REASONS: ReadonlySet<string> = new Set([
  */
 const API_ERROR_BRAND: unique symbol = Symbol.for('lease-api-runtime.KubernetesApiError');
 
+/** What a KubernetesApiError is made of; `errorFromResponse` builds it from a response. */
 export interface KubernetesApiErrorInit {
   /** HTTP status code of the response. */
   status: number;
+  /** HTTP method of the request. */
   method: string;
+  /** URL of the request. */
   url: string;
+  /** The response body, when it was a `Status` object. */
   statusObject?: KubernetesStatus | undefined;
   /** Raw response text; truncated to 4096 characters. */
   body?: string | undefined;
+  /** Seconds the server asked the client to wait before retrying. */
   retryAfterSeconds?: number | undefined;
   /** HTTP reason phrase, used in the message when the body says nothing. */
   statusText?: string | undefined;
@@ -109,17 +122,33 @@ export interface KubernetesApiErrorInit {
 // where there is one): own properties like class fields, in less code for
 // every bundle that can throw.
 
-/** A non-2xx response from the API server. */
+/**
+ * A non-2xx response from the API server, which every generated operation rejects with. Classify it with the
+ * predicates (`isNotFound`, `isConflict`, `isAlreadyExists`, …), which read `reason` and `status` as client-go's
+ * `apimachinery/pkg/api/errors` does, and work across copies of the runtime where `instanceof` may not.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await createNamespacedLease(client, { namespace: 'default', body: lease });
+ * } catch (error) {
+ *   if (!isAlreadyExists(error)) throw error;
+ * }
+ * ```
+ */
 export class KubernetesApiError extends Error {
   override readonly name = 'KubernetesApiError';
   /** HTTP status code (0 for a browser's opaque redirect). The parsed Status is `statusObject`. */
   declare readonly status: number;
   /** `Status.reason`, or a reason synthesised from the HTTP status when the body is not a Status. */
   declare readonly reason: string;
+  /** The `Status` object the server answered with; undefined when the body was something else (a proxy's page, say). */
   declare readonly statusObject: KubernetesStatus | undefined;
   /** Raw response text, truncated to 4096 characters. */
   declare readonly body: string;
+  /** HTTP method of the failed request. */
   declare readonly method: string;
+  /** URL of the failed request. */
   declare readonly url: string;
   /** From `Status.details.retryAfterSeconds` or the `Retry-After` header. */
   declare readonly retryAfterSeconds: number | undefined;
@@ -146,8 +175,11 @@ export class KubernetesApiError extends Error {
 /** A namespace or name that would not be a single, safe path segment. */
 export class InvalidPathParameterError extends Error {
   override readonly name = 'InvalidPathParameterError';
+  /** Which path parameter was refused. */
   declare readonly parameter: 'namespace' | 'name';
+  /** The refused value. */
   declare readonly value: string;
+  /** Why it was refused: the DNS-1123 rule (label or subdomain, maximum length) the value breaks. */
   declare readonly reason: string;
 
   constructor(parameter: 'namespace' | 'name', value: string, reason: string) {
@@ -157,8 +189,11 @@ export class InvalidPathParameterError extends Error {
   }
 }
 
+/** The request an error is about, for its message and fields. */
 export interface RequestContext {
+  /** HTTP method of the request. */
   method: string;
+  /** URL of the request. */
   url: string;
 }
 
@@ -169,8 +204,11 @@ export interface RequestContext {
  */
 export class RequestTimeoutError extends Error {
   override readonly name = 'RequestTimeoutError';
+  /** The timeout that elapsed, in milliseconds. */
   declare readonly timeoutMs: number;
+  /** HTTP method of the request that timed out, when known. */
   declare readonly method: string | undefined;
+  /** URL of the request that timed out, when known. */
   declare readonly url: string | undefined;
 
   constructor(timeoutMs: number, context?: RequestContext) {
@@ -179,11 +217,17 @@ export class RequestTimeoutError extends Error {
   }
 }
 
+/** What a ResponseDecodeError is made of. */
 export interface ResponseDecodeErrorInit {
+  /** HTTP method of the request. */
   method: string;
+  /** URL of the request. */
   url: string;
+  /** HTTP status code of the (2xx) response. */
   status: number;
+  /** The response text that is not JSON. */
   body: string;
+  /** The JSON parser's error. */
   cause?: unknown;
 }
 
@@ -192,7 +236,9 @@ export class ResponseDecodeError extends Error {
   override readonly name = 'ResponseDecodeError';
   /** HTTP status code of the (2xx) response. */
   declare readonly status: number;
+  /** HTTP method of the request. */
   declare readonly method: string;
+  /** URL of the request. */
   declare readonly url: string;
   /** Raw response text, truncated to 4096 characters. */
   declare readonly body: string;
@@ -205,8 +251,11 @@ export class ResponseDecodeError extends Error {
   }
 }
 
+/** What an UnexpectedResponseError is made of. */
 export interface UnexpectedResponseErrorInit {
+  /** HTTP method of the request. */
   method: string;
+  /** URL of the request. */
   url: string;
   /** What was wrong: `notAList`, a LIST answered with JSON that is not a `*List` (an object whose `items` is an array or absent). */
   kind: 'notAList';
@@ -220,9 +269,13 @@ export interface UnexpectedResponseErrorInit {
  */
 export class UnexpectedResponseError extends Error {
   override readonly name = 'UnexpectedResponseError';
+  /** What was wrong: `notAList`, a LIST answered with JSON that is not a `*List`. */
   declare readonly kind: 'notAList';
+  /** What came instead, by JSON type (`string`, `array`, `null`, …); never the body's text. */
   declare readonly received: string;
+  /** HTTP method of the request. */
   declare readonly method: string;
+  /** URL of the request. */
   declare readonly url: string;
 
   constructor(init: UnexpectedResponseErrorInit) {
@@ -236,8 +289,11 @@ export class ResponseTooLargeError extends Error {
   override readonly name = 'ResponseTooLargeError';
   /** The limit to raise: `maxResponseBytes` (limitResponseBytes) or `maxLineBytes` (watch, readNdjson). */
   declare readonly limit: string;
+  /** The limit that was passed, in bytes. */
   declare readonly maxBytes: number;
+  /** HTTP method of the request, when known. */
   declare readonly method: string | undefined;
+  /** URL of the request, when known. */
   declare readonly url: string | undefined;
 
   constructor(limit: string, maxBytes: number, context?: RequestContext) {
@@ -255,6 +311,7 @@ export class ResponseTooLargeError extends Error {
  */
 export class ConnectionError extends TypeError {
   override readonly name = 'ConnectionError';
+  /** HTTP method of the request. */
   declare readonly method: string;
   /**
    * The request's URL without its query: the query says nothing about why a server could not be reached and
@@ -282,7 +339,9 @@ export class ConnectionError extends TypeError {
  */
 export class ClientClosedError extends Error {
   override readonly name = 'ClientClosedError';
+  /** HTTP method of the request. */
   declare readonly method: string;
+  /** The request's URL without its query. */
   declare readonly url: string;
 
   constructor(context: RequestContext) {
@@ -332,11 +391,16 @@ export async function errorFromResponse(
   });
 }
 
+/**
+ * Whether `error` is a KubernetesApiError, from this copy of the runtime or any other (each generated package
+ * carries its own, so `instanceof` alone can miss). Narrows the type.
+ */
 export function isKubernetesApiError(error: unknown): error is KubernetesApiError {
   if (error instanceof KubernetesApiError) return true;
   return typeof error === 'object' && error !== null && Reflect.get(error, API_ERROR_BRAND) === true;
 }
 
+/** 404 `NotFound`: the object (or namespace, or API) does not exist. As apimachinery's `IsNotFound`. */
 export function isNotFound(error: unknown): boolean {
   return matches(error, 404, 'NotFound');
 }
@@ -351,14 +415,17 @@ export function isConflict(error: unknown): boolean {
   return matches(error, 409, 'Conflict');
 }
 
+/** 422 `Invalid`: the object failed validation; `statusObject.details.causes` names the fields. */
 export function isInvalid(error: unknown): boolean {
   return matches(error, 422, 'Invalid');
 }
 
+/** 403 `Forbidden`: authenticated, but RBAC (or an admission plugin) refused the request. */
 export function isForbidden(error: unknown): boolean {
   return matches(error, 403, 'Forbidden');
 }
 
+/** 401 `Unauthorized`: no or bad credentials (an expired token, say). */
 export function isUnauthorized(error: unknown): boolean {
   return matches(error, 401, 'Unauthorized');
 }
@@ -375,6 +442,7 @@ export function isGone(error: unknown): boolean {
   );
 }
 
+/** 400 `BadRequest`: the request itself was malformed (a bad patch, selector or query parameter). */
 export function isBadRequest(error: unknown): boolean {
   return matches(error, 400, 'BadRequest');
 }
@@ -389,10 +457,12 @@ export function isServerTimeout(error: unknown): boolean {
   return error.reason === 'ServerTimeout' || error.reason === 'Timeout' || matches(error, 504, 'Timeout');
 }
 
+/** 500 `InternalError`: the server failed; often worth a retry with backoff. */
 export function isInternalError(error: unknown): boolean {
   return matches(error, 500, 'InternalError');
 }
 
+/** 503 `ServiceUnavailable`: the server (or an aggregated API behind it) cannot serve now; retry later. */
 export function isServiceUnavailable(error: unknown): boolean {
   return matches(error, 503, 'ServiceUnavailable');
 }

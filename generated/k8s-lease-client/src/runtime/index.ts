@@ -1,4 +1,11 @@
 // Copied by lease-api-generator from templates/runtime/index.ts. DO NOT EDIT: edit that file and run `npm run generate`.
+/**
+ * The release-independent runtime of k8s-lease-client: `createClient`, the errors and their predicates, time
+ * helpers, patch types, watches, informers, paginated lists, fetch middleware and leader election. Every release
+ * entry (`k8s-lease-client`, `k8s-lease-client/v1.35`, …) re-exports all of it.
+ *
+ * @module k8s-lease-client/runtime
+ */
 export type {
   KubernetesApiErrorInit,
   KubernetesStatus,

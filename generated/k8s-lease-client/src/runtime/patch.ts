@@ -29,28 +29,37 @@ export type ApplyConfiguration<T> =
 
 /** `application/json-patch+json`: an RFC 6902 operation list. */
 export interface JsonPatch {
+  /** Selects `application/json-patch+json`. */
   readonly type: 'json';
+  /** The operations, applied in order; the patch fails as a whole if one does. */
   readonly operations: readonly JsonPatchOperation[];
 }
 
 /** `application/merge-patch+json`: RFC 7386 merge patch; lists are replaced whole. */
 export interface MergePatch<T> {
+  /** Selects `application/merge-patch+json`. */
   readonly type: 'merge';
+  /** The fields to set; `null` deletes a field. */
   readonly body: MergePatchBody<T>;
 }
 
 /** `application/strategic-merge-patch+json`: like a merge patch, but lists with a merge key (ownerReferences by uid) are merged item by item. */
 export interface StrategicMergePatch<T> {
+  /** Selects `application/strategic-merge-patch+json`. */
   readonly type: 'strategic';
+  /** The fields to set; `null` deletes a field, `$patch` directives change how an object or list is merged. */
   readonly body: MergePatchBody<T> & { readonly $patch?: 'replace' | 'delete' | 'merge' };
 }
 
 /** `application/apply-patch+yaml`: a server-side apply configuration (sent as JSON, which is YAML). apiVersion and kind are required by the server. */
 export interface ApplyPatch<T> {
+  /** Selects `application/apply-patch+yaml`. */
   readonly type: 'apply';
+  /** The fields this field manager owns, with `apiVersion` and `kind`. */
   readonly body: ApplyConfiguration<T> & { readonly apiVersion: string; readonly kind: string };
 }
 
+/** Any of the four patch kinds, as the generated `patch…` operations accept them (discriminated by `type`). */
 export type AnyPatch = JsonPatch | MergePatch<unknown> | StrategicMergePatch<unknown> | ApplyPatch<unknown>;
 
 const CONTENT_TYPES = {

@@ -12,8 +12,11 @@ import type { CallOptions, Client, RequestSpec } from './transport.js';
 
 /** One 2xx response: its status code, its headers and its parsed JSON body. */
 export interface ApiResponse<Status extends number, Body> {
+  /** The HTTP status code; checking it narrows `body`. */
   readonly status: Status;
+  /** The response headers. */
   readonly headers: Headers;
+  /** The parsed JSON body (undefined for an empty body). */
   readonly body: Body;
 }
 

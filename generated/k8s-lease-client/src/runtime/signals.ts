@@ -4,6 +4,7 @@
 import { RequestTimeoutError } from './errors.js';
 import type { RequestContext } from './errors.js';
 
+/** A caller's signal and a timeout folded into one signal for fetch, with the cleanup it needs; made by `combineSignals`. */
 export interface CombinedSignal {
   /** Pass to fetch; `undefined` when there is neither a caller signal nor a timeout. */
   readonly signal: AbortSignal | undefined;

@@ -10,6 +10,7 @@ export type MicroTime = string & { readonly __brand: 'MicroTime' };
 /** `metav1.Time` on the wire: `2024-05-01T12:00:00Z` (second precision). */
 export type Time = string & { readonly __brand: 'Time' };
 
+/** A MicroTime split into what `Date` can hold and the microseconds it cannot; `parseMicroTime` returns it. */
 export interface ParsedMicroTime {
   /** The instant, truncated to the millisecond. */
   date: Date;
@@ -98,6 +99,7 @@ export function parseTime(value: string): Date {
   return parsed.date;
 }
 
+/** Whether `value` is a MicroTime in Kubernetes' exact wire format (six fractional digits); narrows it to `MicroTime`. */
 export function isMicroTime(value: string): value is MicroTime {
   return typeof value === 'string' && parseWith(MICRO_TIME, value) !== undefined;
 }
@@ -107,6 +109,16 @@ export function isTime(value: string): value is Time {
   return typeof value === 'string' && parseWith(TIME, value) !== undefined;
 }
 
+/**
+ * Brands a string as a MicroTime after checking its format, e.g. a value read from a config file.
+ *
+ * @example
+ * ```ts
+ * lease.spec = { ...lease.spec, renewTime: asMicroTime('2024-05-01T12:00:00.123456Z') };
+ * ```
+ *
+ * @throws TypeError when `value` is not `YYYY-MM-DDTHH:MM:SS.ffffff` followed by `Z` or an offset.
+ */
 export function asMicroTime(value: string): MicroTime {
   if (!isMicroTime(value)) {
     throw new TypeError(`Invalid MicroTime ${JSON.stringify(value)}: expected YYYY-MM-DDTHH:MM:SS.ffffffZ`);
@@ -114,6 +126,11 @@ export function asMicroTime(value: string): MicroTime {
   return value;
 }
 
+/**
+ * Brands a string as a Time after checking its format (second precision, no fraction).
+ *
+ * @throws TypeError when `value` is not `YYYY-MM-DDTHH:MM:SS` followed by `Z` or an offset.
+ */
 export function asTime(value: string): Time {
   if (!isTime(value)) {
     throw new TypeError(`Invalid Time ${JSON.stringify(value)}: expected YYYY-MM-DDTHH:MM:SSZ`);

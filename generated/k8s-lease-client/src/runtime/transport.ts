@@ -12,10 +12,12 @@ import { ConnectionError, errorFromResponse, KubernetesApiError, ResponseDecodeE
 import { combineSignals } from './signals.js';
 import type { CombinedSignal } from './signals.js';
 
+/** The HTTP methods the Kubernetes API's Lease operations use. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** A bearer token, or a function called before every request so rotated tokens are picked up. */
 export type TokenProvider = string | (() => string | Promise<string>);
 
+/** Options of `createClient`: where the API server is, how to authenticate, and per-request defaults. */
 export interface ClientOptions {
   /** API server origin, e.g. `http://127.0.0.1:8080`; a trailing slash is tolerated. */
   baseUrl: string;
@@ -53,14 +55,19 @@ export interface ClientOptions {
   maxResponseBytes?: number | undefined;
 }
 
+/** Per-call options every generated operation takes as its last argument. */
 export interface CallOptions {
+  /** Aborts the call: the promise rejects with the signal's reason. */
   signal?: AbortSignal | undefined;
   /** Overrides `ClientOptions.timeoutMs` for this call. */
   timeoutMs?: number | undefined;
+  /** Sent with this request only; they win over `ClientOptions.headers` (names are case-insensitive). */
   headers?: Record<string, string> | undefined;
 }
 
+/** One HTTP request as the generated operations describe it to `Client.request`. */
 export interface RequestSpec {
+  /** The HTTP method. */
   method: HttpMethod;
   /** Already built and encoded; starts with '/'. */
   path: string;
@@ -74,7 +81,12 @@ export interface RequestSpec {
   accept?: string | undefined;
 }
 
+/**
+ * A connection to one API server, made by `createClient`: the first argument of every generated operation
+ * (`readNamespacedLease(client, …)`), of `watch`, `createInformer` and the leader-election helpers.
+ */
 export interface Client {
+  /** The API server origin (and path prefix, if any) requests go to, without a trailing slash. */
   readonly baseUrl: string;
   /** Sends the request, returns the parsed JSON body of a 2xx (undefined for an empty body); throws KubernetesApiError for non-2xx. */
   request<T>(spec: RequestSpec, options?: CallOptions): Promise<T>;
@@ -106,6 +118,33 @@ export const SEND: unique symbol = Symbol.for('lease-api-runtime.send');
 
 const JSON_TYPE = 'application/json';
 
+/**
+ * Makes a client for the API server at `options.baseUrl`, to pass to the generated operations. Nothing is sent
+ * until the first call. On Node, k8s-lease-client-node's `kubeconfigClientOptions()` or `inClusterClientOptions()`
+ * build `options` (TLS, client certificates, exec plugins) from a kubeconfig or the pod's service account.
+ *
+ * Calls reject with `KubernetesApiError` for a non-2xx answer, `ConnectionError` when no HTTP answer came,
+ * `RequestTimeoutError` after `timeoutMs`, `ResponseTooLargeError` beyond `maxResponseBytes` and
+ * `ResponseDecodeError` for a 2xx body that is not JSON.
+ *
+ * @example
+ * ```ts
+ * import { createClient, readNamespacedLease, isNotFound } from 'k8s-lease-client';
+ *
+ * const client = createClient({ baseUrl: 'https://127.0.0.1:6443', token: () => readToken(), timeoutMs: 10_000 });
+ * try {
+ *   const lease = await readNamespacedLease(client, { namespace: 'kube-system', name: 'my-controller' });
+ *   console.log(lease.spec?.holderIdentity);
+ * } catch (error) {
+ *   if (!isNotFound(error)) throw error;
+ * }
+ * ```
+ *
+ * @param options - The API server's URL, credentials and per-request defaults.
+ * @returns A client; it holds no connection of its own (the `fetch` does), so it needs no closing.
+ * @throws TypeError when `baseUrl` is not an absolute URL or carries credentials, a query or a fragment.
+ * @throws RangeError when `timeoutMs` is not a finite number >= 0.
+ */
 export function createClient(options: ClientOptions): Client {
   const {
     fetch: customFetch,

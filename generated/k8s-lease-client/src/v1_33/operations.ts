@@ -12,6 +12,7 @@ import { apiResourcesPath, leasesPath, namespacedLeasePath, namespacedLeasesPath
 
 /** Response bodies of `getAPIResources` by HTTP status code, as `getAPIResourcesWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface GetAPIResourcesResponses {
+  /** The body of a 200 response (OK). */
   200: APIResourceList;
 }
 
@@ -117,6 +118,7 @@ export interface ListLeaseForAllNamespacesQuery {
 
 /** Response bodies of `listLeaseForAllNamespaces` by HTTP status code, as `listLeaseForAllNamespacesWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ListLeaseForAllNamespacesResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseList;
 }
 
@@ -250,6 +252,7 @@ export interface ListNamespacedLeaseQuery {
 
 /** Response bodies of `listNamespacedLease` by HTTP status code, as `listNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ListNamespacedLeaseResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseList;
 }
 
@@ -354,8 +357,11 @@ export interface CreateNamespacedLeaseQuery {
 
 /** Response bodies of `createNamespacedLease` by HTTP status code, as `createNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface CreateNamespacedLeaseResponses {
+  /** The body of a 200 response (OK). */
   200: Lease;
+  /** The body of a 201 response (Created). */
   201: Lease;
+  /** The body of a 202 response (Accepted). */
   202: Lease;
 }
 
@@ -536,6 +542,7 @@ export interface DeleteCollectionNamespacedLeaseQuery {
 
 /** Response bodies of `deleteCollectionNamespacedLease` by HTTP status code, as `deleteCollectionNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface DeleteCollectionNamespacedLeaseResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseList;
 }
 
@@ -638,6 +645,7 @@ export interface ReadNamespacedLeaseQuery {
 
 /** Response bodies of `readNamespacedLease` by HTTP status code, as `readNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ReadNamespacedLeaseResponses {
+  /** The body of a 200 response (OK). */
   200: Lease;
 }
 
@@ -730,7 +738,9 @@ export interface ReplaceNamespacedLeaseQuery {
 
 /** Response bodies of `replaceNamespacedLease` by HTTP status code, as `replaceNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ReplaceNamespacedLeaseResponses {
+  /** The body of a 200 response (OK). */
   200: Lease;
+  /** The body of a 201 response (Created). */
   201: Lease;
 }
 
@@ -827,7 +837,9 @@ export interface PatchNamespacedLeaseQuery {
 
 /** Response bodies of `patchNamespacedLease` by HTTP status code, as `patchNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface PatchNamespacedLeaseResponses {
+  /** The body of a 200 response (OK). */
   200: Lease;
+  /** The body of a 201 response (Created). */
   201: Lease;
 }
 
@@ -841,6 +853,7 @@ export interface PatchNamespacedLeaseTarget extends PatchNamespacedLeaseQuery {
 
 /** A JSON, merge or strategic merge patch. `force` is only for server-side apply, so it cannot be set here. */
 export interface PatchNamespacedLeaseUpdatePatch extends PatchNamespacedLeaseTarget {
+  /** The patch; its `type` (`json`, `merge`, `strategic`) picks the Content-Type it is sent with. */
   patch: JsonPatch | MergePatch<Lease> | StrategicMergePatch<Lease>;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint. This field is required for apply requests (application/apply-patch) but optional for non-apply patch types (JsonPatch, MergePatch, StrategicMergePatch).
@@ -848,11 +861,13 @@ export interface PatchNamespacedLeaseUpdatePatch extends PatchNamespacedLeaseTar
    * @since 1.29.0
    */
   fieldManager?: string | undefined;
+  /** Only for server-side apply (`patch.type: apply`); never set with these patch types. */
   force?: undefined;
 }
 
 /** A server-side apply patch: `fieldManager` is required, `force` re-acquires fields owned by other managers. */
 export interface PatchNamespacedLeaseApplyPatch extends PatchNamespacedLeaseTarget {
+  /** The apply configuration (`type: apply`), sent as `application/apply-patch+yaml`. */
   patch: ApplyPatch<Lease>;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint. This field is required for apply requests (application/apply-patch) but optional for non-apply patch types (JsonPatch, MergePatch, StrategicMergePatch).
@@ -974,7 +989,9 @@ export interface DeleteNamespacedLeaseQuery {
 
 /** Response bodies of `deleteNamespacedLease` by HTTP status code, as `deleteNamespacedLeaseWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface DeleteNamespacedLeaseResponses {
+  /** The body of a 200 response (OK). */
   200: Status;
+  /** The body of a 202 response (Accepted). */
   202: Status;
 }
 

@@ -27,7 +27,8 @@ import { INITIAL_EVENTS_END_ANNOTATION } from '../table.js';
 import type { TableOptions } from '../transform.js';
 import { transformObject } from '../transform.js';
 import { asBuffer } from '../respond.js';
-import { WatchStream } from '../watch-stream.js';
+import type { WatchBatching } from '../watch-batching.js';
+import { toFrame, WatchStream } from '../watch-stream.js';
 
 export type WatchEventType = EventType | 'BOOKMARK' | 'ERROR';
 
@@ -45,6 +46,8 @@ export interface WatchDeps {
   freshnessTimeoutMs: number;
   fault: StreamFault | undefined;
   streams: Set<WatchStream>;
+  /** Shared encodings and flushes (LeaseApiServerOptions.watchBatching); undefined: each watcher on its own. */
+  batching: WatchBatching | undefined;
 }
 
 type StreamedEventType = Exclude<WatchEventType, 'ERROR'>;
@@ -55,6 +58,14 @@ type Frame = string | Buffer;
 /** How a watch's events are written; `event` is called in stream order with stored-shaped objects (no kind/apiVersion). */
 export interface WatchEncoder {
   contentType: string;
+  /** True when frames are JSON lines (sent with a newline), false for complete binary frames. */
+  lines: boolean;
+  /**
+   * Names the encoding when an event's frame depends on nothing but the event, so watchers with equal
+   * keys may share it; undefined when it depends on the watcher (Table and PartialObjectMetadata
+   * transforms: column headers only on the first event, ages relative to now).
+   */
+  shareKey: string | undefined;
   event(type: StreamedEventType, object: JsonObject): Frame;
   error(status: StatusError): Frame;
 }
@@ -84,9 +95,11 @@ function embedder(
   };
 }
 
-function jsonEncoder(embed: Embed, resource: ResourceInfo): WatchEncoder {
+function jsonEncoder(embed: Embed, resource: ResourceInfo, shareKey: string | undefined): WatchEncoder {
   return {
     contentType: CONTENT_TYPES.json,
+    lines: true,
+    shareKey,
     event: (type, object) => {
       const embedded = embed(object);
       return embedded.type === undefined
@@ -102,12 +115,14 @@ function jsonEncoder(embed: Embed, resource: ResourceInfo): WatchEncoder {
  * LengthDelimitedFramer): each event a 4-byte length and a bare meta.v1.WatchEvent whose object is the
  * enveloped object, PartialObjectMetadata or Status.
  */
-function protobufEncoder(embed: Embed, codec: ProtobufCodec): WatchEncoder {
+function protobufEncoder(embed: Embed, codec: ProtobufCodec, shareKey: string | undefined): WatchEncoder {
   // A codec that cannot encode a Status leaves nothing to send (the stream then just ends).
   const error = (status: StatusError): Buffer =>
     asBuffer(codec.encodeWatchEvent('ERROR', statusObject(status)) ?? new Uint8Array());
   return {
     contentType: `${CONTENT_TYPES.protobuf};stream=watch`,
+    lines: false,
+    shareKey,
     event: (type, object) => {
       const embedded = embed(object);
       const frame = codec.encodeWatchEvent(type, embedded.object, embedded.type);
@@ -132,7 +147,12 @@ export function watchEncoder(
 ): WatchEncoder {
   const embed = embedder(representation.target, tableOptions, deps);
   const codec = representation.mediaType === 'protobuf' ? protobufCodec() : undefined;
-  return codec === undefined ? jsonEncoder(embed, deps.resource) : protobufEncoder(embed, codec);
+  // Untransformed events depend only on the event, the media type and the group version served.
+  const shareKey =
+    representation.target === undefined
+      ? `${codec === undefined ? 'json' : 'protobuf'} ${deps.resource.groupVersion} ${deps.resource.kind}`
+      : undefined;
+  return codec === undefined ? jsonEncoder(embed, deps.resource, shareKey) : protobufEncoder(embed, codec, shareKey);
 }
 
 /** A bookmark's object: an empty object of the resource carrying only the resourceVersion (and the end-of-initial-events annotation). */
@@ -162,6 +182,33 @@ export function visibleEvent(
   return undefined;
 }
 
+/**
+ * How one watcher queues an object event: with batching and an encoding that depends only on the
+ * event, the frame is made once for all watchers receiving this object as this event type (a
+ * selector can turn one stored MODIFIED into ADDED or DELETED, hence the type in the key).
+ */
+function eventSender(
+  stream: WatchStream,
+  encode: WatchEncoder,
+  batching: WatchBatching | undefined,
+): (type: EventType, object: JsonObject) => void {
+  const shareKey = encode.shareKey;
+  if (batching === undefined || shareKey === undefined)
+    return (type, object) => stream.send(encode.event(type, object));
+  const { frames } = batching;
+  // Built once per watcher: a key made per event would cost a concatenation and a rehash per delivery.
+  const keys: Record<EventType, string> = {
+    ADDED: `ADDED ${shareKey}`,
+    MODIFIED: `MODIFIED ${shareKey}`,
+    DELETED: `DELETED ${shareKey}`,
+  };
+  return (type, object) => {
+    if (stream.isFinishing) return;
+    const frame = frames.frame(object, keys[type], () => toFrame(encode.event(type, object)));
+    stream.sendFrame(frame, encode.lines);
+  };
+}
+
 function openStream(
   res: ServerResponse,
   request: ListRequest,
@@ -175,6 +222,7 @@ function openStream(
     bufferBytes: deps.bufferBytes,
     blockedTimeoutMs: deps.blockedTimeoutMs,
     fault: deps.fault,
+    flusher: deps.batching?.flusher,
     onClose: () => {
       onClose();
       deps.streams.delete(stream);
@@ -221,6 +269,7 @@ function streamEvents(res: ServerResponse, request: ListRequest, encode: WatchEn
   const stream = openStream(res, request, encode, deps, () => unsubscribe());
   const bookmark = (rv: number, end: boolean): void =>
     stream.send(encode.event('BOOKMARK', bookmarkObject(rv, end)), false);
+  const deliver = eventSender(stream, encode, deps.batching);
   const idle = deps.fault?.idle;
   if (idle !== undefined) {
     deps.fault?.onEffect();
@@ -237,12 +286,9 @@ function streamEvents(res: ServerResponse, request: ListRequest, encode: WatchEn
   const fromState =
     request.sendInitialEvents === true || ((rvText === '' || rvText === '0') && request.sendInitialEvents !== false);
   if (fromState) {
-    const snapshot = store.current();
-    for (const key of snapshot.keys) {
-      const obj = snapshot.get(key);
-      if (obj !== undefined && (unfiltered || matchesSelection(selection, obj, key)))
-        stream.send(encode.event('ADDED', obj));
-    }
+    store.current().forEach((key, obj) => {
+      if (unfiltered || matchesSelection(selection, obj, key)) deliver('ADDED', obj);
+    });
     // setInitialEventsEndBookmarkIfRequested: only for a client that takes bookmarks.
     if (request.sendInitialEvents === true && request.allowWatchBookmarks) bookmark(store.resourceVersion, true);
   } else if (floor > 0) {
@@ -254,7 +300,7 @@ function streamEvents(res: ServerResponse, request: ListRequest, encode: WatchEn
     }
     for (const event of history.events) {
       const visible = visibleEvent(event, selection, unfiltered);
-      if (visible !== undefined) stream.send(encode.event(visible.type, visible.object));
+      if (visible !== undefined) deliver(visible.type, visible.object);
     }
   }
   if (stream.isFinishing) return;
@@ -262,7 +308,7 @@ function streamEvents(res: ServerResponse, request: ListRequest, encode: WatchEn
   unsubscribe = store.subscribe((event) => {
     if (event.rv <= future) return;
     const visible = visibleEvent(event, selection, unfiltered);
-    if (visible !== undefined) stream.send(encode.event(visible.type, visible.object));
+    if (visible !== undefined) deliver(visible.type, visible.object);
   });
   if (request.allowWatchBookmarks)
     stream.every(deps.bookmarkIntervalMs, () => {

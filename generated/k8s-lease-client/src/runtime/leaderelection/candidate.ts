@@ -21,31 +21,49 @@ import { realClock } from './clock.js';
 
 /** coordination.k8s.io/v1alpha2 and v1beta1 (1.32+); v1alpha1 (1.31) has preferredStrategies instead of strategy. */
 export interface ElectionLeaseCandidateSpec {
+  /** Name of the Lease this candidate runs for. */
   leaseName: string;
+  /** The candidate's binary version, e.g. `1.33.0`; the controller prefers the oldest. */
   binaryVersion?: string | undefined;
+  /** The candidate's emulation version, compared first by `OldestEmulationVersion`. */
   emulationVersion?: string | undefined;
+  /** The strategy this candidate supports (v1alpha2, v1beta1). */
   strategy?: string | undefined;
+  /** The strategies this candidate supports, in order of preference (v1alpha1 only). */
   preferredStrategies?: string[] | undefined;
+  /** Set by the controller to ask the candidate to renew now. */
   pingTime?: MicroTime | undefined;
+  /** When the candidate last renewed. */
   renewTime?: MicroTime | undefined;
 }
 
+/** The LeaseCandidate fields a candidate reads and writes. */
 export interface ElectionLeaseCandidate {
+  /** `coordination.k8s.io/v1beta1` (or the `groupVersion` chosen). */
   apiVersion?: string | undefined;
+  /** `LeaseCandidate`. */
   kind?: string | undefined;
+  /** Name, namespace and the resourceVersion an update must carry. */
   metadata?:
     | { name?: string | undefined; namespace?: string | undefined; resourceVersion?: string | undefined }
     | undefined;
+  /** The candidacy. */
   spec?: ElectionLeaseCandidateSpec | undefined;
 }
 
+/** Options of `createCandidate`: the LeaseCandidate to keep, the versions it announces, and timings. */
 export interface CandidateOptions {
+  /** The client the LeaseCandidate is read and written with. */
   client: Client;
+  /** Namespace of the LeaseCandidate, the same as the Lease's. */
   namespace: string;
   /** The candidate's name: the identity its elector uses, which the controller writes into holderIdentity. */
   name: string;
+  /** Name of the Lease the candidate runs for. */
   leaseName: string;
+  /** This binary's version, e.g. `1.33.0`. */
   binaryVersion: string;
+  /** The version this binary emulates; usually the same as `binaryVersion`. */
   emulationVersion: string;
   /** Default OldestEmulationVersion. */
   strategy?: string | undefined;
@@ -55,11 +73,15 @@ export interface CandidateOptions {
   renewInterval?: number | undefined;
   /** ms between checks for a ping (client-go reacts to the informer's event; here a poll). */
   pingPollInterval?: number | undefined;
+  /** Stops the candidate; `run()` then resolves. */
   signal?: AbortSignal | undefined;
+  /** Defaults to real time. */
   clock?: ElectionClock | undefined;
+  /** Told of each failed read or write; the candidate retries at the next interval. */
   onError?: ((error: unknown) => void) | undefined;
 }
 
+/** A LeaseCandidate kept alive for coordinated leader election, made by `createCandidate`. */
 export interface LeaseCandidateRunner {
   /** Creates or updates the candidate, then renews until `signal` aborts. Call once. */
   run(): Promise<void>;
@@ -67,6 +89,15 @@ export interface LeaseCandidateRunner {
   current(): ElectionLeaseCandidate | undefined;
 }
 
+/**
+ * Announces this process as a candidate for coordinated leader election (Kubernetes 1.31+): keeps a
+ * LeaseCandidate created and renewed, and answers the controller's pings, as client-go's `NewCandidate`. Run it
+ * beside a `createLeaderElector({ coordinated: true, identity: options.name, … })`.
+ *
+ * @param options - The LeaseCandidate's name and namespace, the Lease it runs for, and its versions.
+ * @returns A runner; nothing is sent until `run()`.
+ * @throws InvalidPathParameterError for a namespace or name that is not a single path segment.
+ */
 export function createCandidate(options: CandidateOptions): LeaseCandidateRunner {
   const clock = options.clock ?? realClock;
   const version = options.groupVersion ?? 'v1beta1';

@@ -16,6 +16,7 @@ export const MAX_TIMER_MS: number = 2 ** 31 - 1;
 
 const now = (): number => performance.timeOrigin + performance.now();
 
+/** The default ElectionClock: wall-clock time (`performance`) and timers, for production use. */
 export const realClock: ElectionClock = {
   now,
   sleep: (ms, signal) =>

@@ -36,15 +36,21 @@ import { validateElectorOptions } from './options.js';
 
 /** The election as this candidate last saw it. preferredHolder and strategy are reported, never written. */
 export interface ObservedElection {
+  /** The Lease's `spec.holderIdentity` ('' when none). */
   holderIdentity: string;
+  /** The Lease's `spec.leaseTransitions`: how often leadership changed hands. */
   leaseTransitions: number | undefined;
+  /** The Lease's `spec.leaseDurationSeconds`, as the holder wrote it. */
   leaseDurationSeconds: number | undefined;
+  /** The Lease's `spec.preferredHolder` (coordinated leader election). */
   preferredHolder: string | undefined;
+  /** The Lease's `spec.strategy` (coordinated leader election). */
   strategy: string | undefined;
   /** Local ms when the record last changed; undefined before the first read. */
   observedAt: number | undefined;
 }
 
+/** A leader election over one Lease, made by `createLeaderElector`; `run()` it once. */
 export interface LeaderElector {
   /** Runs the election until `signal` aborts or leadership is lost; resolves after onStoppedLeading. Call once. */
   run(): Promise<void>;
@@ -57,6 +63,7 @@ export interface LeaderElector {
   fencingToken(): FencingToken | undefined;
   /** The last observed holder ('' when none). */
   getLeader(): string;
+  /** The Lease record as this candidate last read or wrote it. */
   observed(): ObservedElection;
   /**
    * client-go's Check: an error when this candidate is the observed holder
@@ -66,7 +73,27 @@ export interface LeaderElector {
   check(maxTolerableExpiredLease: number): Error | undefined;
 }
 
-/** Throws a RangeError with a one-line message for invalid options (an InvalidPathParameterError for a bad namespace or name). */
+/**
+ * Creates a leader elector over a Lease with client-go's semantics (acquire, renew within `renewDeadline`,
+ * step down, optional release on cancel, coordinated mode). Nothing is sent until `run()`.
+ *
+ * @example
+ * ```ts
+ * const stop = new AbortController();
+ * const elector = createLeaderElector({
+ *   client, namespace: 'kube-system', name: 'my-controller', identity: `${hostname()}-${crypto.randomUUID()}`,
+ *   signal: stop.signal, releaseOnCancel: true,
+ *   onStartedLeading: async (signal, token) => { await reconcileUntil(signal, token); },
+ *   onStoppedLeading: () => console.log('no longer leading'),
+ * });
+ * await elector.run(); // resolves once leadership is lost or `stop.abort()` is called
+ * ```
+ *
+ * @param options - The Lease, this candidate's identity, the timings and the callbacks.
+ * @throws RangeError with a one-line message for invalid options (timings out of order, a missing callback,
+ *   an empty identity).
+ * @throws InvalidPathParameterError for a namespace or name that is not a single path segment.
+ */
 export function createLeaderElector(options: LeaderElectorOptions): LeaderElector {
   const validated = validateElectorOptions(options, options.clock ?? realClock);
   if (!validated.ok) throw new RangeError(`invalid leader election options: ${validated.message}`);

@@ -17,6 +17,7 @@
 import type { MicroTime } from '../time.js';
 import type { ElectionLease } from './leaselock.js';
 
+/** Names one term of leadership; `fencingTokenOf` reads it from a Lease, `compareFencingTokens` orders two. */
 export interface FencingToken {
   /** The Lease's `spec.leaseTransitions` when this term began: higher is newer. */
   readonly leaseTransitions: number;

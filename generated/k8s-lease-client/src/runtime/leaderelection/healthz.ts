@@ -3,7 +3,9 @@
 
 import type { LeaderElector } from './elector.js';
 
+/** A health check for a leader elector, made by `createHealthzAdaptor`; serve `check()` from a liveness probe. */
 export interface HealthzAdaptor {
+  /** The check's name, `leaderElection`, as client-go's. */
   readonly name: string;
   /** Attach the elector once created (the check passes until then). */
   setLeaderElection(elector: LeaderElector): void;

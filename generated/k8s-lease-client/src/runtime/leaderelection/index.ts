@@ -9,7 +9,7 @@ export type { HealthzAdaptor } from './healthz.js';
 export { createHealthzAdaptor } from './healthz.js';
 export type { HeartbeatOptions } from './heartbeat.js';
 export { runHeartbeat } from './heartbeat.js';
-export type { ElectionLease, ElectionLeaseSpec } from './leaselock.js';
+export type { ElectionLease, ElectionLeaseSpec, ElectionOwnerReference } from './leaselock.js';
 export type { LeaseLockOptions } from './lock.js';
 export { withLeaseLock } from './lock.js';
 export type { LeaderElectorOptions } from './options.js';

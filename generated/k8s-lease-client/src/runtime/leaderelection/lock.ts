@@ -4,6 +4,7 @@
 import { createLeaderElector } from './elector.js';
 import type { LeaderElectorOptions } from './options.js';
 
+/** Options of `withLeaseLock`: a LeaderElectorOptions without the callbacks, which the lock supplies itself. */
 export type LeaseLockOptions = Omit<
   LeaderElectorOptions,
   'onStartedLeading' | 'onStoppedLeading' | 'onNewLeader' | 'releaseOnCancel'

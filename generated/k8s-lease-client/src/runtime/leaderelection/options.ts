@@ -8,9 +8,13 @@ import type { FencingToken } from './fencing.js';
 /** client-go's wait.Jitter factor for the acquire loop: each retry waits retryPeriod × (1 + U[0, 1.2)). */
 export const JITTER_FACTOR = 1.2;
 
+/** Options of `createLeaderElector`, as client-go's LeaderElectionConfig with a Lease lock: which Lease, who, how long. */
 export interface LeaderElectorOptions {
+  /** The client the elector reads and writes the Lease with. */
   client: Client;
+  /** Namespace of the Lease. */
   namespace: string;
+  /** Name of the Lease; every candidate of one election uses the same. */
   name: string;
   /** This candidate's identity, written as holderIdentity; unique per running instance (e.g. hostname + random suffix). */
   identity: string;

@@ -14,6 +14,7 @@ import type { RetryOptions } from './retries.js';
 import { logOncePerText, reportWarnings } from './warnings.js';
 import type { ApiWarning } from './warnings.js';
 
+/** Options of `withApiMiddleware`: retries, the warning handler and the response-size bound. */
 export interface ApiMiddlewareOptions {
   /** withRetries' options; `false` sends every request once. Default: withRetries' defaults. */
   retries?: RetryOptions | false | undefined;
@@ -23,6 +24,24 @@ export interface ApiMiddlewareOptions {
   maxResponseBytes?: number | undefined;
 }
 
+/**
+ * Wraps `fetchImpl` with retries (`withRetries`), API warnings (`withWarnings`) and the response-size bound
+ * (`limitResponseBytes`) in one layer, for `ClientOptions.fetch`. k8s-lease-client-node's client options already
+ * use it; in a browser, Deno or Bun, wrap the platform fetch yourself.
+ *
+ * @example
+ * ```ts
+ * const client = createClient({
+ *   baseUrl: 'https://127.0.0.1:6443',
+ *   fetch: withApiMiddleware(fetch, { retries: { maxRetries: 5 }, onWarning: (w) => log.warn(w.text) }),
+ * });
+ * ```
+ *
+ * @param fetchImpl - The fetch to wrap (the platform's, or a TLS-configured one).
+ * @param options - Retry policy (`false` for none), warning handler and response-size bound.
+ * @returns A fetch with the same signature.
+ * @throws RangeError when `maxResponseBytes` is not a number in 0..2^53-1.
+ */
 export function withApiMiddleware(fetchImpl: typeof fetch, options: ApiMiddlewareOptions = {}): typeof fetch {
   const maxBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   checkLimit(maxBytes);

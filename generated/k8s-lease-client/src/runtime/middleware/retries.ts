@@ -8,11 +8,13 @@
 
 import { requestMethod, requestSignal, requestUrl, safeUrl, watchRequested } from './request.js';
 
+/** What `RetryOptions.onRetry` is told before each retry. */
 export interface RetryEvent {
   /** 1 for the first retry. */
   attempt: number;
   /** How long the wrapper waits before sending the request again. */
   delayMs: number;
+  /** HTTP method of the retried request. */
   method: string;
   /** Without query string, fragment or credentials. */
   url: string;
@@ -27,10 +29,13 @@ export interface RetryEvent {
  * so a server in trouble sees its load shrink instead of multiply.
  */
 export interface RetryBudget {
+  /** Size of the bucket, which starts full. */
   maxTokens: number;
+  /** Tokens a request that needed no retry gives back (a fraction of one). */
   tokenRatio: number;
 }
 
+/** Options of `withRetries` (and `ApiMiddlewareOptions.retries`): how often, how long to wait, and the shared budget. */
 export interface RetryOptions {
   /** Retries per request; client-go's default (rest.Request's maxRetries) is 10. */
   maxRetries?: number | undefined;
@@ -44,6 +49,7 @@ export interface RetryOptions {
   maxDelayMs?: number | undefined;
   /** Shared by all requests through this wrapper; `false` disables it. Default `{ maxTokens: 10, tokenRatio: 0.1 }`. */
   budget?: RetryBudget | false | undefined;
+  /** Called before each retry, e.g. to log or count it. */
   onRetry?: ((event: RetryEvent) => void) | undefined;
   /** Injected in tests; must reject with `signal.reason` once `signal` aborts. */
   sleep?: ((ms: number, signal: AbortSignal | undefined) => Promise<void>) | undefined;

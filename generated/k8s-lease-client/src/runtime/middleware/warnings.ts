@@ -6,6 +6,7 @@
 
 import { requestMethod, requestUrl, safeUrl } from './request.js';
 
+/** One entry of an HTTP `Warning` header (RFC 7234), as `parseWarningHeaders` returns it. */
 export interface WarningHeader {
   /** Three digits; the API server sends 299. */
   code: number;
@@ -15,7 +16,9 @@ export interface WarningHeader {
   text: string;
 }
 
+/** A 299 warning the API server sent (a deprecated API, an ignored field), with the request it came with. */
 export interface ApiWarning extends WarningHeader {
+  /** HTTP method of the request. */
   method: string;
   /** Without query string, fragment or credentials. */
   url: string;

@@ -50,6 +50,7 @@ export class WatchError extends Error {
 /** No byte arrived for `idleTimeoutMs`: the connection is considered dead and is replaced. */
 export class WatchIdleTimeoutError extends Error {
   override readonly name = 'WatchIdleTimeoutError';
+  /** How long the stream was silent, in milliseconds (`WatchOptions.idleTimeoutMs`). */
   readonly idleTimeoutMs: number;
 
   constructor(idleTimeoutMs: number) {

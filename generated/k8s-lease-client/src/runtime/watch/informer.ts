@@ -14,8 +14,11 @@ import type { KubeObjectLike } from './resourceVersion.js';
 import { Batch, watchBatches } from './watch.js';
 import type { WatchNotification, WatchOptions, WatchResyncInfo } from './watch.js';
 
+/** Callbacks of `createInformer`, each optional; errors they throw go to `onError` and do not stop the informer. */
 export interface InformerHandlers<T> {
+  /** An object entered the cache: from the initial list, a watch ADDED, or a RESYNC that showed it new. */
   onAdd?: ((object: T) => void) | undefined;
+  /** A cached object changed (a newer resourceVersion): the cached state and the new one. */
   onUpdate?: ((oldObject: T, newObject: T) => void) | undefined;
   /** Receives the object as the DELETED event carries it (its last state), or the cached one when a RESYNC showed it gone. */
   onDelete?: ((object: T) => void) | undefined;
@@ -28,6 +31,7 @@ export interface InformerHandlers<T> {
   onError?: ((error: unknown) => void) | undefined;
 }
 
+/** A running (or startable) informer, made by `createInformer`: a local cache of one LIST path kept current by a watch. */
 export interface Informer<T> {
   /**
    * Starts list + watch; resolves once the initial state is in the cache and every onAdd for it
@@ -37,6 +41,7 @@ export interface Informer<T> {
   start(): Promise<void>;
   /** Stops watching and closes the connection; resolves when nothing is left running. Idempotent. */
   stop(): Promise<void>;
+  /** Whether the initial state is in the cache (the promise of `start()` resolved), as client-go's `HasSynced`. */
   hasSynced(): boolean;
   /** The cached object; `namespace` undefined or '' for cluster-scoped objects. */
   get(namespace: string | undefined, name: string): T | undefined;

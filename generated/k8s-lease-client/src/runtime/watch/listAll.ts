@@ -12,11 +12,13 @@ import type { Client } from '../transport.js';
 
 /** The LIST path (e.g. `/apis/coordination.k8s.io/v1/namespaces/ns/leases`) and its selectors. */
 export interface WatchTarget {
+  /** The collection path, e.g. from the generated `namespacedLeasesPath(namespace)` or `leasesPath`. */
   readonly path: string;
   /** labelSelector, fieldSelector, …; paging and watch parameters are set by the runtime and ignored here. */
   readonly query?: Readonly<Record<string, QueryValue>> | undefined;
 }
 
+/** Options of `listAll`: page size, what to do when a continue token expires, and progress callbacks. */
 export interface ListAllOptions {
   /** Page size; default 500. `0` sends no limit (one unpaged request). */
   limit?: number | undefined;
@@ -39,7 +41,9 @@ export interface ListAllOptions {
 
 /** The parts of a `*List` response the runtime reads. */
 export interface ListResponse<T> {
+  /** The list's resourceVersion and, when more pages follow, the `continue` token. */
   metadata?: { resourceVersion?: string; continue?: string; remainingItemCount?: number } | undefined;
+  /** The objects of this page. */
   items?: T[] | null | undefined;
 }
 

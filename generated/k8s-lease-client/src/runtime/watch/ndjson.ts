@@ -29,6 +29,7 @@ export function checkMaxLineBytes(maxLineBytes: number): number {
   return maxLineBytes;
 }
 
+/** What a WatchDecodeError is made of. */
 export interface WatchDecodeErrorInit {
   /** The text that failed (the whole line, or what the stream ended with). */
   text: string;
@@ -38,6 +39,7 @@ export interface WatchDecodeErrorInit {
   truncated: boolean;
   /** Overrides the default description of what is wrong. */
   problem?: string;
+  /** The JSON parser's or the text decoder's error. */
   cause?: unknown;
 }
 
@@ -87,6 +89,7 @@ export class NdjsonDecoder {
     this.maxLineBytes = checkMaxLineBytes(maxLineBytes);
   }
 
+  /** Decodes the complete lines `chunk` finishes, appending their values to `out`; keeps the incomplete rest for later. */
   write(chunk: Uint8Array, out: unknown[] = []): unknown[] {
     const length = chunk.length;
     if (length === 0) return out;

@@ -4,6 +4,7 @@
 /** The subset of an object's shape that watches, lists and informers rely on. */
 export type KubeObjectLike = {
   // `| undefined` throughout: generated models take undefined in optional fields (exactOptionalPropertyTypes).
+  /** The object's name, namespace and resourceVersion: its key and its place in the watch's order. */
   metadata?:
     | {
         name?: string | undefined;

@@ -23,23 +23,33 @@ import type { KubeObjectLike } from './resourceVersion.js';
 import { initialState, step } from './state.js';
 import type { WatchEffect, WatchInput, WatchState } from './state.js';
 
+/** The event types a Kubernetes watch stream sends (an in-stream `ERROR` is thrown as a WatchError instead). */
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
 
+/** One change the server reported on a watch. */
 export interface WatchEvent<T> {
+  /** What happened to the object; `BOOKMARK` only moves the resume point (its object carries just a resourceVersion). */
   readonly type: WatchEventType;
+  /** The object after the change; for `DELETED`, its last state. */
   readonly object: T;
 }
 
 /** Emitted after a 410 Gone when the watch re-listed: `objects` is the complete current state; consumers replace theirs. */
 export interface ResyncEvent<T> {
+  /** Marks a resync, as opposed to a WatchEvent. */
   readonly type: 'RESYNC';
+  /** Every object the re-list returned: the whole current state. */
   readonly objects: readonly T[];
+  /** The resourceVersion of the re-list, from which the watch resumes. */
   readonly resourceVersion: string;
+  /** The Status reason of the 410 that forced the re-list. */
   readonly reason: 'Expired' | 'Gone';
 }
 
+/** What a `watch` iteration yields: a change, or a RESYNC after history was lost. */
 export type WatchNotification<T> = WatchEvent<T> | ResyncEvent<T>;
 
+/** How a watch retries after a lost connection or a retriable failure: capped exponential backoff with jitter. */
 export interface ReconnectPolicy {
   /** Consecutive failures tolerated before the iteration throws the last error; default Infinity. */
   maxRetries?: number | undefined;
@@ -51,6 +61,7 @@ export interface ReconnectPolicy {
   jitter?: number | undefined;
 }
 
+/** What `WatchOptions.onConnect` is told before each connection attempt. */
 export interface WatchConnectInfo {
   /** resourceVersion the watch (re)starts from; undefined when streaming the initial state. */
   resourceVersion: string | undefined;
@@ -58,6 +69,7 @@ export interface WatchConnectInfo {
   attempt: number;
 }
 
+/** What `WatchOptions.onDisconnect` is told before each wait for a retry. */
 export interface WatchDisconnectInfo {
   /** Why: the error, a WatchIdleTimeoutError, or undefined for a clean end of stream. */
   error: unknown;
@@ -67,12 +79,17 @@ export interface WatchDisconnectInfo {
   delayMs: number;
 }
 
+/** What `onResync` callbacks are told once a re-list after a 410 completed. */
 export interface WatchResyncInfo {
+  /** The Status reason of the 410. */
   reason: 'Expired' | 'Gone';
+  /** The resourceVersion of the re-list. */
   resourceVersion: string;
+  /** How many objects the re-list returned. */
   objects: number;
 }
 
+/** Options of `watch` and `createInformer`: where to start, reconnection, limits and progress callbacks. */
 export interface WatchOptions {
   /** Start watching from here instead of listing first. */
   resourceVersion?: string | undefined;
@@ -100,6 +117,7 @@ export interface WatchOptions {
   sendInitialEvents?: boolean | undefined;
   /** Page size of the LISTs made by the watch; default 500, 0 for unpaged. */
   listLimit?: number | undefined;
+  /** Called before every connection attempt, the first included. */
   onConnect?: ((info: WatchConnectInfo) => void) | undefined;
   /** Called before every wait for a retry: after a lost or ended connection, or a failed request. */
   onDisconnect?: ((info: WatchDisconnectInfo) => void) | undefined;

@@ -17,6 +17,7 @@ import {
 
 /** Response bodies of `getAPIResources` by HTTP status code, as `getAPIResourcesWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface GetAPIResourcesResponses {
+  /** The body of a 200 response (OK). */
   200: APIResourceList;
 }
 
@@ -122,6 +123,7 @@ export interface ListLeaseCandidateForAllNamespacesQuery {
 
 /** Response bodies of `listLeaseCandidateForAllNamespaces` by HTTP status code, as `listLeaseCandidateForAllNamespacesWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ListLeaseCandidateForAllNamespacesResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidateList;
 }
 
@@ -255,6 +257,7 @@ export interface ListNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `listNamespacedLeaseCandidate` by HTTP status code, as `listNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ListNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidateList;
 }
 
@@ -359,8 +362,11 @@ export interface CreateNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `createNamespacedLeaseCandidate` by HTTP status code, as `createNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface CreateNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidate;
+  /** The body of a 201 response (Created). */
   201: LeaseCandidate;
+  /** The body of a 202 response (Accepted). */
   202: LeaseCandidate;
 }
 
@@ -541,6 +547,7 @@ export interface DeleteCollectionNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `deleteCollectionNamespacedLeaseCandidate` by HTTP status code, as `deleteCollectionNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface DeleteCollectionNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidateList;
 }
 
@@ -643,6 +650,7 @@ export interface ReadNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `readNamespacedLeaseCandidate` by HTTP status code, as `readNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ReadNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidate;
 }
 
@@ -735,7 +743,9 @@ export interface ReplaceNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `replaceNamespacedLeaseCandidate` by HTTP status code, as `replaceNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ReplaceNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidate;
+  /** The body of a 201 response (Created). */
   201: LeaseCandidate;
 }
 
@@ -832,7 +842,9 @@ export interface PatchNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `patchNamespacedLeaseCandidate` by HTTP status code, as `patchNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface PatchNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidate;
+  /** The body of a 201 response (Created). */
   201: LeaseCandidate;
 }
 
@@ -846,6 +858,7 @@ export interface PatchNamespacedLeaseCandidateTarget extends PatchNamespacedLeas
 
 /** A JSON, merge or strategic merge patch. `force` is only for server-side apply, so it cannot be set here. */
 export interface PatchNamespacedLeaseCandidateUpdatePatch extends PatchNamespacedLeaseCandidateTarget {
+  /** The patch; its `type` (`json`, `merge`, `strategic`) picks the Content-Type it is sent with. */
   patch: JsonPatch | MergePatch<LeaseCandidate> | StrategicMergePatch<LeaseCandidate>;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint. This field is required for apply requests (application/apply-patch) but optional for non-apply patch types (JsonPatch, MergePatch, StrategicMergePatch).
@@ -853,11 +866,13 @@ export interface PatchNamespacedLeaseCandidateUpdatePatch extends PatchNamespace
    * @since 1.33.1
    */
   fieldManager?: string | undefined;
+  /** Only for server-side apply (`patch.type: apply`); never set with these patch types. */
   force?: undefined;
 }
 
 /** A server-side apply patch: `fieldManager` is required, `force` re-acquires fields owned by other managers. */
 export interface PatchNamespacedLeaseCandidateApplyPatch extends PatchNamespacedLeaseCandidateTarget {
+  /** The apply configuration (`type: apply`), sent as `application/apply-patch+yaml`. */
   patch: ApplyPatch<LeaseCandidate>;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint. This field is required for apply requests (application/apply-patch) but optional for non-apply patch types (JsonPatch, MergePatch, StrategicMergePatch).
@@ -981,7 +996,9 @@ export interface DeleteNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `deleteNamespacedLeaseCandidate` by HTTP status code, as `deleteNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface DeleteNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: Status;
+  /** The body of a 202 response (Accepted). */
   202: Status;
 }
 

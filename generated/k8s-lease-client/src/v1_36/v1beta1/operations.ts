@@ -17,6 +17,7 @@ import {
 
 /** Response bodies of `getAPIResources` by HTTP status code, as `getAPIResourcesWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface GetAPIResourcesResponses {
+  /** The body of a 200 response (OK). */
   200: APIResourceList;
 }
 
@@ -149,6 +150,7 @@ export interface ListLeaseCandidateForAllNamespacesQuery {
 
 /** Response bodies of `listLeaseCandidateForAllNamespaces` by HTTP status code, as `listLeaseCandidateForAllNamespacesWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ListLeaseCandidateForAllNamespacesResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidateList;
 }
 
@@ -311,6 +313,7 @@ export interface ListNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `listNamespacedLeaseCandidate` by HTTP status code, as `listNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ListNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidateList;
 }
 
@@ -417,8 +420,11 @@ export interface CreateNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `createNamespacedLeaseCandidate` by HTTP status code, as `createNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface CreateNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidate;
+  /** The body of a 201 response (Created). */
   201: LeaseCandidate;
+  /** The body of a 202 response (Accepted). */
   202: LeaseCandidate;
 }
 
@@ -626,6 +632,7 @@ export interface DeleteCollectionNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `deleteCollectionNamespacedLeaseCandidate` by HTTP status code, as `deleteCollectionNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface DeleteCollectionNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidateList;
 }
 
@@ -730,6 +737,7 @@ export interface ReadNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `readNamespacedLeaseCandidate` by HTTP status code, as `readNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ReadNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidate;
 }
 
@@ -822,7 +830,9 @@ export interface ReplaceNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `replaceNamespacedLeaseCandidate` by HTTP status code, as `replaceNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface ReplaceNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidate;
+  /** The body of a 201 response (Created). */
   201: LeaseCandidate;
 }
 
@@ -919,7 +929,9 @@ export interface PatchNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `patchNamespacedLeaseCandidate` by HTTP status code, as `patchNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface PatchNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: LeaseCandidate;
+  /** The body of a 201 response (Created). */
   201: LeaseCandidate;
 }
 
@@ -933,6 +945,7 @@ export interface PatchNamespacedLeaseCandidateTarget extends PatchNamespacedLeas
 
 /** A JSON, merge or strategic merge patch. `force` is only for server-side apply, so it cannot be set here. */
 export interface PatchNamespacedLeaseCandidateUpdatePatch extends PatchNamespacedLeaseCandidateTarget {
+  /** The patch; its `type` (`json`, `merge`, `strategic`) picks the Content-Type it is sent with. */
   patch: JsonPatch | MergePatch<LeaseCandidate> | StrategicMergePatch<LeaseCandidate>;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint. This field is required for apply requests (application/apply-patch) but optional for non-apply patch types (JsonPatch, MergePatch, StrategicMergePatch).
@@ -940,11 +953,13 @@ export interface PatchNamespacedLeaseCandidateUpdatePatch extends PatchNamespace
    * @since 1.33.1
    */
   fieldManager?: string | undefined;
+  /** Only for server-side apply (`patch.type: apply`); never set with these patch types. */
   force?: undefined;
 }
 
 /** A server-side apply patch: `fieldManager` is required, `force` re-acquires fields owned by other managers. */
 export interface PatchNamespacedLeaseCandidateApplyPatch extends PatchNamespacedLeaseCandidateTarget {
+  /** The apply configuration (`type: apply`), sent as `application/apply-patch+yaml`. */
   patch: ApplyPatch<LeaseCandidate>;
   /**
    * fieldManager is a name associated with the actor or entity that is making these changes. The value must be less than or 128 characters long, and only contain printable characters, as defined by https://golang.org/pkg/unicode/#IsPrint. This field is required for apply requests (application/apply-patch) but optional for non-apply patch types (JsonPatch, MergePatch, StrategicMergePatch).
@@ -1068,7 +1083,9 @@ export interface DeleteNamespacedLeaseCandidateQuery {
 
 /** Response bodies of `deleteNamespacedLeaseCandidate` by HTTP status code, as `deleteNamespacedLeaseCandidateWithResponse` returns them. Any other status is thrown as a KubernetesApiError. */
 export interface DeleteNamespacedLeaseCandidateResponses {
+  /** The body of a 200 response (OK). */
   200: Status;
+  /** The body of a 202 response (Accepted). */
   202: Status;
 }
 

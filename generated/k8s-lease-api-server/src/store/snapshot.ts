@@ -1,0 +1,54 @@
+// Copied by lease-api-generator from templates/server/store/snapshot.ts. DO NOT EDIT: edit that file and run `npm run generate`.
+// A read-only view of the store at one resourceVersion, shared by every LIST page served at it.
+import type { JsonObject } from '../json.js';
+import type { FrozenEntries } from './sorted-chunks.js';
+import { countIn, getIn, scanIn } from './sorted-chunks.js';
+
+export class Snapshot {
+  constructor(
+    readonly rv: number,
+    /** The entries; a rebuild at an older resourceVersion starts from them. */
+    readonly frozen: FrozenEntries,
+  ) {}
+
+  get size(): number {
+    return this.frozen.size;
+  }
+
+  get(key: string): JsonObject | undefined {
+    return getIn(this.frozen.chunks, key);
+  }
+
+  /**
+   * Visits entries with from <= key < to in key order until visit returns false (declining that
+   * entry); returns whether it stopped so, i.e. an entry in the range is left.
+   */
+  scan(from: string, to: string | undefined, visit: (key: string, value: JsonObject) => boolean): boolean {
+    return scanIn(this.frozen.chunks, from, to, visit);
+  }
+
+  /** How many keys lie in [from, to). */
+  count(from: string, to: string | undefined): number {
+    return countIn(this.frozen.chunks, from, to);
+  }
+
+  /** The objects of one namespace (every object without one), in key order. */
+  objectsIn(namespace: string | undefined): JsonObject[] {
+    const objects: JsonObject[] = [];
+    const from = namespace === undefined ? '' : `${namespace}/`;
+    // '0' follows '/': the first key past the namespace's.
+    this.scan(from, namespace === undefined ? undefined : `${namespace}0`, (_key, value) => {
+      objects.push(value);
+      return true;
+    });
+    return objects;
+  }
+
+  /** Every entry in key order. */
+  forEach(visit: (key: string, value: JsonObject) => void): void {
+    this.scan('', undefined, (key, value) => {
+      visit(key, value);
+      return true;
+    });
+  }
+}
