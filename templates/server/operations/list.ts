@@ -12,6 +12,7 @@ import { badRequest, expired, tooLargeResourceVersion } from '../status.js';
 import { decodeContinue, encodeContinue } from '../store/continue-token.js';
 import type { LeaseStore, Snapshot } from '../store/lease-store.js';
 import { splitKey } from '../store/lease-store.js';
+import { namespaceRange } from '../store/snapshot.js';
 import { metadataOf } from './identity.js';
 
 export const CONTINUE_EXPIRED =
@@ -51,15 +52,11 @@ export function parseResourceVersion(value: string): Result<number, StatusError>
   return ok(Number(value));
 }
 
-function scopePrefix(namespace: string | undefined): string {
-  return namespace === undefined ? '' : `${namespace}/`;
-}
-
 function chooseSnapshot(
   store: LeaseStore,
   query: ListQuery,
 ): Result<{ snapshot: Snapshot; startKey: string | undefined }, StatusError> {
-  const prefix = scopePrefix(query.namespace);
+  const prefix = namespaceRange(query.namespace).from;
   if (query.continueToken !== undefined && query.continueToken !== '') {
     if (query.resourceVersion !== undefined && query.resourceVersion !== '' && query.resourceVersion !== '0') {
       return err(badRequest('specifying resource version is not allowed when using continue'));
@@ -85,11 +82,6 @@ function chooseSnapshot(
   return at.ok ? ok({ snapshot: at.snapshot, startKey: undefined }) : err(expired(LIST_RV_EXPIRED));
 }
 
-/** The first key past a namespace's keys ('0' follows '/'); undefined for the whole store. */
-function scopeEnd(prefix: string): string | undefined {
-  return prefix === '' ? undefined : `${prefix.slice(0, -1)}0`;
-}
-
 /**
  * One page: a continue's pages are all served from the snapshot at the token's resourceVersion, which
  * the first page's snapshot (or one rebuilt once) provides, so a paged LIST of N objects costs O(N)
@@ -99,8 +91,7 @@ export function listLeases(store: LeaseStore, query: ListQuery): Result<ListPage
   const chosen = chooseSnapshot(store, query);
   if (!chosen.ok) return chosen;
   const { snapshot, startKey } = chosen.value;
-  const prefix = scopePrefix(query.namespace);
-  const end = scopeEnd(prefix);
+  const { from: prefix, to: end } = namespaceRange(query.namespace);
   const limit = query.limit !== undefined && query.limit > 0 ? query.limit : Infinity;
   const filtered = query.labels.length > 0 || query.fields.length > 0;
   const items: JsonObject[] = [];

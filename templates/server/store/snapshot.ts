@@ -34,9 +34,8 @@ export class Snapshot {
   /** The objects of one namespace (every object without one), in key order. */
   objectsIn(namespace: string | undefined): JsonObject[] {
     const objects: JsonObject[] = [];
-    const from = namespace === undefined ? '' : `${namespace}/`;
-    // '0' follows '/': the first key past the namespace's.
-    this.scan(from, namespace === undefined ? undefined : `${namespace}0`, (_key, value) => {
+    const { from, to } = namespaceRange(namespace);
+    this.scan(from, to, (_key, value) => {
       objects.push(value);
       return true;
     });
@@ -50,4 +49,12 @@ export class Snapshot {
       return true;
     });
   }
+}
+
+/**
+ * The keys ("namespace/name") of one namespace: from its prefix up to the first key past it ('0'
+ * follows '/'); the whole store for no namespace.
+ */
+export function namespaceRange(namespace: string | undefined): { from: string; to: string | undefined } {
+  return namespace === undefined ? { from: '', to: undefined } : { from: `${namespace}/`, to: `${namespace}0` };
 }
