@@ -1,12 +1,11 @@
 // Real kubectl (default, 1.27, 1.33) and server-side apply against the packed server, started as users
 // start it: conflicts (exit code, message naming the manager and every field), --force-conflicts,
 // `kubectl diff --server-side` and plain `kubectl diff` against a live Lease.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPackedPackages, startPackedServer, type PackedServer } from '../helpers/packedPackages.js';
-import { KubectlSession, kubectlBinaries } from './kubectl-runner.js';
+import { installPackedPackages, type PackedServer } from '../helpers/packedPackages.js';
+import { KubectlSession, kubectlBinaries, startServerForKubectl } from './kubectl-runner.js';
 import { leaseYaml } from './lease-yaml.js';
 import { serverApi, type ServerApi } from './server-api.js';
 
@@ -22,10 +21,7 @@ describe.skipIf(binaries.length === 0)('kubectl and server-side apply', () => {
   let api: ServerApi;
 
   beforeAll(async () => {
-    const install = installPackedPackages();
-    dir = mkdtempSync(join(tmpdir(), 'kubectl-apply-'));
-    kubeconfig = join(dir, 'kubeconfig');
-    server = await startPackedServer(install, ['--tls', '--token', TOKEN, '--kubeconfig', kubeconfig]);
+    ({ server, dir, kubeconfig } = await startServerForKubectl(installPackedPackages(), TOKEN));
     api = serverApi(kubeconfig);
   }, 240_000);
   afterAll(() => server?.close());

@@ -3,12 +3,9 @@
 // with --output=plaintext-openapiv2 (kubectl/pkg/explain via kube-openapi pkg/util/proto) and /openapi/v3 by the
 // index's hashed serverRelativeURL otherwise (kubectl/pkg/explain/v2, client-go openapi3 root); api-resources
 // reads aggregated discovery.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPackedPackages, startPackedServer, type PackedServer } from '../helpers/packedPackages.js';
-import { KubectlSession, kubectlBinaries } from './kubectl-runner.js';
+import { installPackedPackages, type PackedServer } from '../helpers/packedPackages.js';
+import { KubectlSession, kubectlBinaries, startServerForKubectl } from './kubectl-runner.js';
 
 const binaries = kubectlBinaries();
 if (binaries.length === 0) console.warn('\n*** kubectl NOT FOUND: the kubectl explain suite is SKIPPED ***\n');
@@ -20,19 +17,12 @@ describe.skipIf(binaries.length === 0)('kubectl explain and api-resources', () =
   let kubeconfig: string;
 
   beforeAll(async () => {
-    const install = installPackedPackages();
-    kubeconfig = join(mkdtempSync(join(tmpdir(), 'kubectl-explain-')), 'kubeconfig');
-    server = await startPackedServer(install, [
+    ({ server, kubeconfig } = await startServerForKubectl(installPackedPackages(), TOKEN, [
       '--release',
       '1.33',
-      '--tls',
-      '--token',
-      TOKEN,
-      '--kubeconfig',
-      kubeconfig,
       '--feature-gates',
       'CoordinatedLeaderElection=true',
-    ]);
+    ]));
   }, 240_000);
   afterAll(() => server?.close());
 

@@ -4,6 +4,7 @@ import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type PackedInstall, type PackedServer, startPackedServer } from '../helpers/packedPackages.js';
 
 export interface KubectlBinary {
   label: string;
@@ -86,4 +87,24 @@ export class KubectlSession {
     };
     return { child, output: () => output, waitFor };
   }
+}
+
+/** A packed server over TLS with a bearer token, and the kubeconfig it wrote for kubectl in a fresh directory. */
+export interface KubectlServer {
+  server: PackedServer;
+  /** A fresh temporary directory, holding the kubeconfig; tests may write their manifests here. */
+  dir: string;
+  kubeconfig: string;
+}
+
+/** Starts the packed server as the kubectl suites use it: `--tls --token <token> --kubeconfig <dir>/kubeconfig`, then `args`. */
+export async function startServerForKubectl(
+  install: PackedInstall,
+  token: string,
+  args: readonly string[] = [],
+): Promise<KubectlServer> {
+  const dir = mkdtempSync(join(tmpdir(), 'kubectl-server-'));
+  const kubeconfig = join(dir, 'kubeconfig');
+  const server = await startPackedServer(install, ['--tls', '--token', token, '--kubeconfig', kubeconfig, ...args]);
+  return { server, dir, kubeconfig };
 }

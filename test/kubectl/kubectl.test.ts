@@ -10,7 +10,7 @@ import {
   type PackedInstall,
   type PackedServer,
 } from '../helpers/packedPackages.js';
-import { KubectlSession, kubectlBinaries } from './kubectl-runner.js';
+import { KubectlSession, kubectlBinaries, startServerForKubectl } from './kubectl-runner.js';
 import { leaseYaml } from './lease-yaml.js';
 import { serverApi, withoutClientCertificate, type ServerApi } from './server-api.js';
 
@@ -47,17 +47,8 @@ describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
     };
 
     beforeAll(async () => {
-      dir = mkdtempSync(join(tmpdir(), 'kubectl-files-'));
-      const kubeconfig = join(dir, 'kubeconfig');
-      server = await startPackedServer(install, [
-        '--release',
-        '1.30',
-        '--tls',
-        '--token',
-        TOKEN,
-        '--kubeconfig',
-        kubeconfig,
-      ]);
+      let kubeconfig: string;
+      ({ server, dir, kubeconfig } = await startServerForKubectl(install, TOKEN, ['--release', '1.30']));
       api = serverApi(kubeconfig);
       kubectl = new KubectlSession(binary, kubeconfig);
     });

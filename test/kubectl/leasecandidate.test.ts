@@ -1,11 +1,10 @@
 // kubectl 1.33 and LeaseCandidates: the packed server started as users start it, with the
 // CoordinatedLeaderElection feature gate, as a 1.33 cluster (LeaseCandidate in v1beta1 and v1alpha2).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPackedPackages, startPackedServer, type PackedServer } from '../helpers/packedPackages.js';
-import { KubectlSession, kubectlBinaries } from './kubectl-runner.js';
+import { installPackedPackages, type PackedServer } from '../helpers/packedPackages.js';
+import { KubectlSession, kubectlBinaries, startServerForKubectl } from './kubectl-runner.js';
 
 const kubectl133 = kubectlBinaries().find((b) => b.label === 'kubectl 1.33');
 if (kubectl133 === undefined)
@@ -36,20 +35,13 @@ describe.skipIf(kubectl133 === undefined)(
     let dir: string;
 
     beforeAll(async () => {
-      const install = installPackedPackages();
-      dir = mkdtempSync(join(tmpdir(), 'kubectl-candidates-'));
-      const kubeconfig = join(dir, 'kubeconfig');
-      server = await startPackedServer(install, [
+      let kubeconfig: string;
+      ({ server, dir, kubeconfig } = await startServerForKubectl(installPackedPackages(), TOKEN, [
         '--release',
         '1.33',
-        '--tls',
-        '--token',
-        TOKEN,
-        '--kubeconfig',
-        kubeconfig,
         '--feature-gates',
         'CoordinatedLeaderElection=true',
-      ]);
+      ]));
       if (kubectl133 !== undefined) kubectl = new KubectlSession(kubectl133, kubeconfig);
     }, 240_000);
     afterAll(() => server?.close());
