@@ -115,10 +115,15 @@ export function judgeRecord(
   return specs.map((spec) => (spec.kind === 'figure' ? judgeFigure(spec, figures) : judgeCheck(spec, recorded)));
 }
 
+/** "1.3×", "2,950 B": a figure or threshold with its unit, as records and charts print it. */
+function withUnit(value: number, unit: string): string {
+  const number = value.toLocaleString('en-US', { maximumFractionDigits: 3 });
+  return unit === '×' ? `${number}×` : `${number} ${unit}`;
+}
+
 /** "≥ 1.3 ×", "≤ 2,950 B", "|x| < 0.455 MB": the threshold as a reader sees it. */
 export function describeThreshold(comparison: Comparison, threshold: number, unit: string): string {
-  const number = threshold.toLocaleString('en-US', { maximumFractionDigits: 3 });
-  const quantity = unit === '×' ? `${number}×` : `${number} ${unit}`;
+  const quantity = withUnit(threshold, unit);
   return comparison === '|x| <' ? `|x| < ${quantity}` : `${comparison} ${quantity}`;
 }
 
@@ -142,10 +147,7 @@ export function recordGoals(
       };
     }
     const judged = judgeFigure(spec, figures);
-    const got =
-      judged.value === undefined
-        ? 'not measured'
-        : `got ${judged.value.toLocaleString('en-US', { maximumFractionDigits: 3 })}${spec.unit === '×' ? '×' : ` ${spec.unit}`}`;
+    const got = judged.value === undefined ? 'not measured' : `got ${withUnit(judged.value, spec.unit)}`;
     const limit =
       typeof spec.threshold === 'number' || judged.threshold === undefined
         ? ''
