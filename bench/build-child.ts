@@ -7,8 +7,8 @@ import { PROJECT_ROOT } from '../generator/config.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
-/** Node 22, installed by the project's postinstall (test/runtimes/node-binaries): client-node 2.x needs Node ≥ 22. */
-export const NODE22 = join(PROJECT_ROOT, 'test', 'runtimes', 'node-binaries', 'node_modules', 'node22', 'bin', 'node');
+/** Node 22, installed by the project's postinstall (test/engines/node-binaries): client-node 2.x needs Node ≥ 22. */
+export const NODE22 = join(PROJECT_ROOT, 'test', 'engines', 'node-binaries', 'node_modules', 'node22', 'bin', 'node');
 
 /** `node --version` of the Node 22 binary, for the results' environment line. */
 export function node22Version(): string {

@@ -1,6 +1,6 @@
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { startLeaseApiServer } from '../templates/server/index.js';
+import { startLeaseApiServer } from '../templates/k8s-lease-api-server/src/index.js';
 import { candidateName, floodCandidates } from './candidate-flood.js';
 import { recordGoals } from './goal.js';
 import { goalsOf } from './goals.js';

@@ -1,7 +1,7 @@
 // A flood of LeaseCandidates for one Lease through the HTTP API, a few concurrent clients, while a prober
 // times GET /version: how long the server leaves a request waiting while the coordinated-leader-election
 // controller absorbs the candidates. Shared by bench/candidate-flood.bench.ts and
-// test/server/leasecandidate-flood.test.ts.
+// test/k8s-lease-api-server/candidates/leasecandidate-flood.test.ts.
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 

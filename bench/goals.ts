@@ -19,7 +19,7 @@ export const LEADER_JITTER_FACTOR = 1.2;
 /** client-go's worst case: the last renewal seen up to one jittered retry late, expiry, then one more jittered retry. */
 export const LEADER_FAILOVER_BOUND_MS =
   LEADER_LEASE_DURATION_MS + 2 * LEADER_RETRY_PERIOD_MS * (1 + LEADER_JITTER_FACTOR);
-/** slow-watcher: the server's default watchBufferBytes (templates/server/server.ts), which the bench passes explicitly, in MiB. */
+/** slow-watcher: the server's default watchBufferBytes (templates/k8s-lease-api-server/src/server.ts), which the bench passes explicitly, in MiB. */
 export const SLOW_WATCHER_BUFFER_MIB = 16;
 /** A terminated watcher holds at most 2 × its buffer; this much on top for the kernel's socket buffers and noise. */
 const SLOW_WATCHER_SLACK_MIB = 16;

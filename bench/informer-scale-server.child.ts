@@ -1,13 +1,13 @@
 /**
  * Child process of the `informer-scale` benchmark: the shipped Lease API server
- * (templates/server) holding `argv[2]` node Leases in kube-node-lease, created
+ * (templates/k8s-lease-api-server/src) holding `argv[2]` node Leases in kube-node-lease, created
  * through its store handle. On `renew`, renews every Lease once per round
  * through the store handle (same validation, managed fields and watch events
  * as an HTTP update), as fast as the server takes them, and reports how long
  * it took. Runs under tsx, as the benchmarks do.
  */
 import { formatMicroTime } from 'k8s-lease-client';
-import { startLeaseApiServer, type Lease } from '../templates/server/index.js';
+import { startLeaseApiServer, type Lease } from '../templates/k8s-lease-api-server/src/index.js';
 import { NODE_LEASE_NAMESPACE, isServerCommand, type ServerMessage } from './informer-scale.js';
 
 const leases = Number(process.argv[2]);

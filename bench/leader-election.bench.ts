@@ -1,7 +1,7 @@
-import type { LeaseApiServer } from '../templates/server/index.js';
-import { startLeaseApiServer } from '../templates/server/index.js';
-import type { LeaderElector } from '../templates/runtime/index.js';
-import { createClient, createLeaderElector } from '../templates/runtime/index.js';
+import type { LeaseApiServer } from '../templates/k8s-lease-api-server/src/index.js';
+import { startLeaseApiServer } from '../templates/k8s-lease-api-server/src/index.js';
+import type { LeaderElector } from '../templates/k8s-lease-client/src/runtime/index.js';
+import { createClient, createLeaderElector } from '../templates/k8s-lease-client/src/runtime/index.js';
 import { recordGoals } from './goal.js';
 import { goalsOf, LEADER_LEASE_DURATION_MS, LEADER_RETRY_PERIOD_MS } from './goals.js';
 import { environment, median, round, type BenchContext, type BenchResult } from './harness.js';

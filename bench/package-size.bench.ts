@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_SPEC_DIR, HAND_WRITTEN_PACKAGES, PACKAGE_NAME } from '../generator/config.js';
+import { DEFAULT_SPEC_DIR, TEMPLATES_DIR } from '../generator/config.js';
+import { listPackageFolders } from '../generator/fs/package-folders.js';
 import { generate } from '../generator/generate.js';
 import { recordGoals } from './goal.js';
 import { goalsOf } from './goals.js';
@@ -33,7 +34,7 @@ export async function benchPackageSize(_context: BenchContext): Promise<BenchRes
   try {
     await generate({ specDir: DEFAULT_SPEC_DIR, outDir: out });
     const figures: Record<string, number> = {};
-    for (const name of [PACKAGE_NAME, ...HAND_WRITTEN_PACKAGES.map((p) => p.name)]) {
+    for (const name of listPackageFolders(TEMPLATES_DIR).map((folder) => folder.name)) {
       const summary = packSummary(join(out, name));
       figures[`${name} tarball bytes`] = summary.size;
       figures[`${name} unpacked bytes`] = summary.unpackedSize;

@@ -1,6 +1,6 @@
 /**
  * Child process of the `server-scale` benchmark: the shipped Lease API server
- * (templates/server, `startLeaseApiServer`), in a process of its own so its
+ * (templates/k8s-lease-api-server/src, `startLeaseApiServer`), in a process of its own so its
  * CPU and heap are its own. Started with --expose-gc under tsx, as the
  * benchmarks run. It seeds `seed` Leases through its store handle, then
  * answers the parent: forced-GC heap, its CPU so far, and paced writes
@@ -10,7 +10,7 @@
  *   argv[2]: a ScaleServerConfig as JSON
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startLeaseApiServer } from '../templates/server/index.js';
+import { startLeaseApiServer } from '../templates/k8s-lease-api-server/src/index.js';
 import {
   isScaleServerCommand,
   scaleLease,

@@ -3,7 +3,7 @@
  * (server-scale.bench.ts), the Lease API server child and the watchers child.
  */
 import { formatMicroTime } from 'k8s-lease-client';
-import type { Lease } from '../templates/server/index.js';
+import type { Lease } from '../templates/k8s-lease-api-server/src/index.js';
 
 export const SCALE_NAMESPACE = 'kube-node-lease';
 export const LEASES_PATH = `/apis/coordination.k8s.io/v1/namespaces/${SCALE_NAMESPACE}/leases`;

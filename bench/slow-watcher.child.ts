@@ -1,13 +1,13 @@
 /**
  * Child process of the `slow-watcher` benchmark: starts the shipped Lease API server
- * (templates/server, its default watch-buffer bounds), opens a watch that reads every event and, in the
+ * (templates/k8s-lease-api-server/src, its default watch-buffer bounds), opens a watch that reads every event and, in the
  * `never-reading` scenario, a second watch whose socket never reads, then writes large events
  * through the store handle, paced by the reading watch. Reports this process's peak memory over IPC.
  *
  *   argv[2]: JSON SlowWatcherConfig
  */
 import { connect } from 'node:net';
-import { startLeaseApiServer } from '../templates/server/index.js';
+import { startLeaseApiServer } from '../templates/k8s-lease-api-server/src/index.js';
 import type { SlowWatcherConfig, SlowWatcherResult } from './slow-watcher.js';
 
 const config: SlowWatcherConfig = JSON.parse(process.argv[2] ?? '{}');

@@ -1,7 +1,7 @@
 import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
 import { createClient, readNamespacedLease } from 'k8s-lease-client';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { kubeconfigClientOptions, loadKubeconfig } from '../templates/node/index.js';
+import { kubeconfigClientOptions, loadKubeconfig } from '../templates/k8s-lease-client-node/src/index.js';
 import { recordGoals } from './goal.js';
 import { goalsOf } from './goals.js';
 import { environment, median, round, runInterleaved, type BenchContext, type BenchResult } from './harness.js';

@@ -4,6 +4,10 @@ import { dirname, join, relative } from 'node:path';
 /** The project root: generator/ sits directly below it. */
 export const PROJECT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 
+/**
+ * The client: the package the generator emits the API into (beside its hand-written runtime in
+ * templates/k8s-lease-client/src/runtime/). Every other folder of templates/ is a package of hand-written code.
+ */
 export const PACKAGE_NAME = 'k8s-lease-client';
 
 /**
@@ -15,42 +19,6 @@ export const REPOSITORY_URL = 'https://github.com/lease-api-generator/lease-api-
 /** The Apache-2.0 text every package ships as LICENSE (its package.json says `"license": "Apache-2.0"`). */
 export const LICENSE_FILE = join(PROJECT_ROOT, 'LICENSE');
 export const PACKAGE_VERSION = '0.1.0';
-
-/** A package of hand-written code generated beside the client, depending on it. */
-export interface HandWrittenPackage {
-  readonly name: string;
-  /** The template folder copied as its whole src/. */
-  readonly source: string;
-  /** The template folder of its package.json, README.md and tsconfig.json skeletons. */
-  readonly skeleton: string;
-  /**
-   * What it depends on besides the client. Their versions come from this project's own package.json
-   * (the versions the tests run against), as caret ranges.
-   */
-  readonly dependencies: readonly string[];
-  /** Ships every release's normalised OpenAPI document in openapi/ (the server serves them). */
-  readonly shipsOpenApi: boolean;
-}
-
-/** The Node-only Lease API server package. */
-export const SERVER_PACKAGE: HandWrittenPackage = {
-  name: 'k8s-lease-api-server',
-  source: 'server',
-  skeleton: 'server-package',
-  dependencies: ['@peculiar/x509', 'fast-json-patch', 'protobufjs', 're2js', 'reflect-metadata', 'yaml'],
-  shipsOpenApi: true,
-};
-
-/** Node-only cluster access for the client: kubeconfig, in-cluster config, TLS through undici, exec plugins. */
-export const NODE_PACKAGE: HandWrittenPackage = {
-  name: 'k8s-lease-client-node',
-  source: 'node',
-  skeleton: 'node-package',
-  dependencies: ['undici', 'yaml'],
-  shipsOpenApi: false,
-};
-
-export const HAND_WRITTEN_PACKAGES: readonly HandWrittenPackage[] = [SERVER_PACKAGE, NODE_PACKAGE];
 
 /** `repository`, `homepage` and `bugs` of a generated package: it lives in generated/<name> of this repository. */
 export function packageLinks(name: string): {
@@ -69,8 +37,9 @@ export function packageLinks(name: string): {
 
 export const DEFAULT_SPEC_DIR = join(PROJECT_ROOT, 'spec');
 export const DEFAULT_OUT_DIR = join(PROJECT_ROOT, 'generated');
-/** The golden tables test/ir/golden-tables.test.ts checks, one pair per release of the project's own spec/. */
+/** The golden tables test/generator/ir/golden-tables.test.ts checks, one pair per release of the project's own spec/. */
 export const DEFAULT_GOLDEN_DIR = join(PROJECT_ROOT, 'test', 'golden');
+/** One folder per shipped package, named after it: its skeletons and, under src/, its hand-written code. */
 export const TEMPLATES_DIR = join(PROJECT_ROOT, 'templates');
 
 /** A path as errors and headers show it: relative to the project when inside it. */

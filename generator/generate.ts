@@ -1,36 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GeneratorError } from './errors.js';
-import { loadReleaseDocument, type LoadedDocument } from './load/loadRelease.js';
-import { buildReleaseIr } from './ir/buildReleaseIr.js';
+import { loadReleaseDocument, type LoadedDocument } from './load/load-release.js';
+import { buildReleaseIr } from './ir/build-release-ir.js';
 import type { ReleaseIr } from './ir/types.js';
-import { releaseModuleName } from './shared/releaseNames.js';
+import { releaseModuleName } from './shared/release-names.js';
 import { readManifest } from './manifest/manifest.js';
-import { createEmitProject } from './emit/tsProject.js';
-import { emitRelease } from './emit/emitRelease.js';
-import {
-  copiedTemplateFiles,
-  emitHandWrittenPackageSkeleton,
-  emitPackageSkeleton,
-  emitRootIndex,
-} from './emit/emitPackage.js';
-import { compileDist, isCompiledFile } from './emit/compileDist.js';
-import { formatSources, isFormattedText } from './emit/formatSources.js';
-import { shareIdenticalModules } from './emit/shareIdenticalModules.js';
-import { openCacheFile } from './fs/cacheFile.js';
-import { openReplacement } from './fs/atomicOutput.js';
-import {
-  displayPath,
-  HAND_WRITTEN_PACKAGES,
-  PACKAGE_NAME,
-  PACKAGE_VERSION,
-  PROJECT_ROOT,
-  TEMPLATES_DIR,
-} from './config.js';
-import { dependencyRanges } from './fs/projectDependencies.js';
-import { annotateSince } from './ir/annotateSince.js';
-import { diffReleases } from './diff/diffReleases.js';
-import { diffSummary, renderChangelog, unexportedOperations } from './diff/renderChangelog.js';
+import { createEmitProject } from './emit/ts-project.js';
+import { emitRelease } from './emit/emit-release.js';
+import { emitHandWrittenPackageSkeleton, emitPackageSkeleton, emitRootIndex } from './emit/emit-package.js';
+import { compileDist, isCompiledFile } from './emit/compile-dist.js';
+import { formatSources, isFormattedText } from './emit/format-sources.js';
+import { shareIdenticalModules } from './emit/share-identical-modules.js';
+import { openCacheFile } from './fs/cache-file.js';
+import { openReplacement } from './fs/atomic-output.js';
+import { displayPath, PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, TEMPLATES_DIR } from './config.js';
+import { dependencyRanges } from './fs/project-dependencies.js';
+import { importedPackages, listPackageFolders, packageSources, type PackageFolder } from './fs/package-folders.js';
+import { annotateSince } from './ir/annotate-since.js';
+import { diffReleases } from './diff/diff-releases.js';
+import { diffSummary, renderChangelog, unexportedOperations } from './diff/render-changelog.js';
 import type { ReleaseDiff } from './diff/types.js';
 
 export interface LoadedRelease extends LoadedDocument {
@@ -74,10 +63,19 @@ export async function buildPackageFiles(
   const addFiles = (name: string, packageFiles: ReadonlyMap<string, string>): void => {
     for (const [path, text] of packageFiles) add(`${name}/${path}`, text);
   };
-  // The hand-written code first: it depends on no release, so (with onFile) it is being written while the
-  // releases are emitted.
-  addSources(PACKAGE_NAME, copiedTemplateFiles(templatesDir, 'runtime', 'runtime/'));
-  for (const pkg of HAND_WRITTEN_PACKAGES) addSources(pkg.name, copiedTemplateFiles(templatesDir, pkg.source, ''));
+  // One package per folder of templates/. The hand-written code first: it depends on no release, so (with
+  // onFile) it is being written while the releases are emitted.
+  const folders = listPackageFolders(templatesDir);
+  const client = folders.find((folder) => folder.name === PACKAGE_NAME);
+  if (client === undefined)
+    throw new GeneratorError('usage', `no folder ${PACKAGE_NAME}/ with a package.json.hbs`, {
+      file: displayPath(templatesDir),
+    });
+  const handWritten = folders.filter((folder) => folder !== client);
+  const handWrittenSources = new Map<PackageFolder, Map<string, string>>(
+    folders.map((folder) => [folder, packageSources(folder)]),
+  );
+  for (const [folder, packageFiles] of handWrittenSources) addSources(folder.name, packageFiles);
 
   const project = createEmitProject();
   const sources = new Map<string, string>();
@@ -100,9 +98,6 @@ export async function buildPackageFiles(
     releases.push({ ...loaded, ir: buildReleaseIr(entry.release, loaded.document, loaded.documentPath) });
     loadMs.set(entry.release, performance.now() - started);
   }
-  for (const pkg of HAND_WRITTEN_PACKAGES)
-    if (pkg.shipsOpenApi)
-      for (const loaded of releases) add(`${pkg.name}/openapi/v${loaded.entry.release}.json`, loaded.documentText);
   const annotated = annotateSince(releases.map((r) => r.ir));
   const diffs: ReleaseDiff[] = [];
   annotated.forEach((ir, index) => {
@@ -135,21 +130,25 @@ export async function buildPackageFiles(
   formatting.catch(() => undefined);
 
   const version = manifest.packageVersion ?? PACKAGE_VERSION;
-  for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version, templatesDir }, annotated, diffs))
+  for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version, dir: client.dir }, annotated, diffs))
     files.set(path, text);
   // The package's own changes (runtime, packaging), hand-written, beside the generated API diff in CHANGELOG.md.
   files.set(PACKAGE_CHANGELOG_FILE, options.packageChangelog ?? (await readPackageChangelog(templatesDir)));
   addFiles(PACKAGE_NAME, files);
-  for (const pkg of HAND_WRITTEN_PACKAGES) {
-    // Hand-written code as its whole src/ (above); the server also ships every release's document to serve.
-    const dependencies = await dependencyRanges(join(PROJECT_ROOT, 'package.json'), pkg.dependencies);
-    addFiles(
-      pkg.name,
-      emitHandWrittenPackageSkeleton(
-        { name: pkg.name, version, clientName: PACKAGE_NAME, templatesDir, skeleton: pkg.skeleton, dependencies },
-        annotated,
-      ),
+  const ownPackages = new Set(folders.map((folder) => folder.name));
+  for (const folder of handWritten) {
+    // Hand-written code as its whole src/ (above). It depends on what that code imports, at the versions this
+    // project's tests ran against.
+    const imported = importedPackages(handWrittenSources.get(folder) ?? new Map(), ownPackages);
+    const dependencies = await dependencyRanges(join(PROJECT_ROOT, 'package.json'), imported);
+    const skeleton = emitHandWrittenPackageSkeleton(
+      { name: folder.name, version, clientName: PACKAGE_NAME, dir: folder.dir, dependencies },
+      annotated,
     );
+    addFiles(folder.name, skeleton);
+    // A package whose package.json ships openapi/ (the server, which serves them) gets every release's document.
+    if (shipsFolder(skeleton.get('package.json') ?? '{}', 'openapi'))
+      for (const loaded of releases) add(`${folder.name}/openapi/v${loaded.entry.release}.json`, loaded.documentText);
   }
 
   addSources(PACKAGE_NAME, await formatting);
@@ -159,9 +158,15 @@ export async function buildPackageFiles(
 
 export const PACKAGE_CHANGELOG_FILE = 'PACKAGE_CHANGELOG.md';
 
-/** The hand-maintained changelog of the client package itself, in its skeleton folder. */
+/** The hand-maintained changelog of the client package itself, in its folder of templates/. */
 export function packageChangelogPath(templatesDir: string): string {
-  return join(templatesDir, 'client-package', PACKAGE_CHANGELOG_FILE);
+  return join(templatesDir, PACKAGE_NAME, PACKAGE_CHANGELOG_FILE);
+}
+
+/** Whether a rendered package.json lists `folder` in its `files`. */
+function shipsFolder(packageJson: string, folder: string): boolean {
+  const files: unknown = (JSON.parse(packageJson) as { files?: unknown }).files;
+  return Array.isArray(files) && files.includes(folder);
 }
 
 export async function readPackageChangelog(templatesDir: string): Promise<string> {

@@ -1,4 +1,4 @@
-import { usageError } from './runCli.js';
+import { usageError } from './run-cli.js';
 
 /** One option: its kind, the placeholder of its value in the usage text, and what it does. */
 export type OptionSpec =

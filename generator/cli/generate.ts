@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { generate } from '../generate.js';
 import { DEFAULT_OUT_DIR, DEFAULT_SPEC_DIR } from '../config.js';
-import { runCli } from './runCli.js';
+import { runCli } from './run-cli.js';
 import { parseCommandLine } from './flags.js';
 
 const COMMAND = {

@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
-import { specUpdate } from '../specUpdate.js';
+import { specUpdate } from '../spec-update.js';
 import { DEFAULT_GOLDEN_DIR, DEFAULT_OUT_DIR, DEFAULT_SPEC_DIR, TEMPLATES_DIR } from '../config.js';
 import { packageChangelogPath } from '../generate.js';
 import { displayPath } from '../config.js';
-import { checkRelease } from '../shared/releaseNames.js';
-import { runCli, usageError } from './runCli.js';
+import { checkRelease } from '../shared/release-names.js';
+import { runCli, usageError } from './run-cli.js';
 import { parseCommandLine, usageText } from './flags.js';
 
 const COMMAND = {
@@ -39,7 +39,7 @@ const COMMAND = {
     'package-changelog': {
       kind: 'string',
       value: 'FILE',
-      help: "the package's own changelog, which gets an entry when the version moves (default: templates/client-package/PACKAGE_CHANGELOG.md for the project's own spec/; none for another --spec-dir)",
+      help: "the package's own changelog, which gets an entry when the version moves (default: templates/k8s-lease-client/PACKAGE_CHANGELOG.md for the project's own spec/; none for another --spec-dir)",
     },
     'no-generate': {
       kind: 'boolean',

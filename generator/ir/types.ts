@@ -22,8 +22,8 @@ export type OperationKind =
 
 /**
  * The one description of a type: kind, `format`, `enum` and nullability as the spec gives them. The
- * golden tables and the API diff print it with describeType (ir/typeDescription.ts); the emitters map it
- * to TypeScript (emit/typeText.ts), which forgets what TypeScript cannot say (an int32 and an int64 are
+ * golden tables and the API diff print it with describeType (ir/type-description.ts); the emitters map it
+ * to TypeScript (emit/type-text.ts), which forgets what TypeScript cannot say (an int32 and an int64 are
  * both `number`) — so nothing but the emitters may compare types by their TypeScript text.
  */
 export type TypeRef = TypeShape & {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GeneratorError } from '../errors.js';
 import { isJsonObject, parseJsonFile } from '../shared/json.js';
-import { compareReleases, RELEASE_PATTERN } from '../shared/releaseNames.js';
+import { compareReleases, RELEASE_PATTERN } from '../shared/release-names.js';
 
 export interface ReleaseEntry {
   readonly release: string;
@@ -14,7 +14,7 @@ export interface ReleaseEntry {
   readonly upstream: { readonly swagger: string };
 }
 
-/** The group and version are not recorded: the generator covers coordination.k8s.io/v1 only (shared/groupVersion.ts). */
+/** The group and version are not recorded: the generator covers coordination.k8s.io/v1 only (shared/group-version.ts). */
 export interface ReleaseManifest {
   /**
    * The generated packages' semver version (the three move in lockstep). spec:update bumps it: a minor for

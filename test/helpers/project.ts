@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../generator/config.js';
-import { buildReleaseIr, leaseGroupVersion } from '../../generator/ir/buildReleaseIr.js';
+import { buildReleaseIr, leaseGroupVersion } from '../../generator/ir/build-release-ir.js';
 import type { GroupVersionIr, ReleaseIr } from '../../generator/ir/types.js';
 
 export { PROJECT_ROOT };

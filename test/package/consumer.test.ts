@@ -9,7 +9,7 @@ import {
   SERVER_PACKAGE_DIR,
   startPackedServer,
   type PackedInstall,
-} from '../helpers/packedPackages.js';
+} from '../helpers/packed-packages.js';
 import { PROJECT_ROOT, manifestReleases } from '../helpers/project.js';
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as clientExports from '../../generated/k8s-lease-client/src/index.js';
-import { STRICT_OPTIONS, typeCheck } from '../emit/typeCheck.js';
+import { STRICT_OPTIONS, typeCheck } from '../generator/emit/type-check.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 /**

@@ -1,7 +1,0 @@
-#!/usr/bin/env node
-// Copied by lease-api-generator from templates/server/bin.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// The package's `lease-api-server` command. npm links it through node_modules/.bin, so cli.ts's
-// own "am I the entry file" check would not fire here: this file always runs main().
-import { main } from './cli.js';
-
-process.exitCode = await main(process.argv.slice(2));

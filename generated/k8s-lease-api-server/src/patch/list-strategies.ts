@@ -1,9 +1,0 @@
-// Copied by lease-api-generator from templates/server/patch/list-strategies.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// The only Lease lists with a merge strategy (both in ObjectMeta): everything else is replaced whole.
-export const OWNER_REFERENCES_PATH = 'metadata.ownerReferences';
-export const FINALIZERS_PATH = 'metadata.finalizers';
-export const OWNER_MERGE_KEY = 'uid';
-
-export function childPath(parent: string, key: string): string {
-  return parent === '' ? key : `${parent}.${key}`;
-}

@@ -1,6 +1,0 @@
-// Copied by lease-api-generator from templates/node/exec/index.ts. DO NOT EDIT: edit that file and run `npm run generate`.
-// Exec credential plugins (client.authentication.k8s.io v1 / v1beta1), run as kubectl runs them.
-export type { ExecClusterInfo, ExecCredentialSource, ExecCredentialSourceOptions, KubeconfigExec } from './types.js';
-export { execCredentialSource } from './source.js';
-export { refreshOnUnauthorized, tokenProvider, type RefreshOptions } from './refresh.js';
-export { ExecPluginError, type ExecPluginFailure } from './errors.js';

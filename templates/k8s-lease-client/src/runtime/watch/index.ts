@@ -1,0 +1,20 @@
+export type { Informer, InformerHandlers } from './informer.js';
+export { createInformer } from './informer.js';
+export type { ListAllOptions, ListResponse, WatchTarget } from './list-all.js';
+export { listAll } from './list-all.js';
+export type { WatchDecodeErrorInit } from './ndjson.js';
+export { DEFAULT_MAX_LINE_BYTES, NdjsonDecoder, readNdjson, WatchDecodeError } from './ndjson.js';
+export type { KubeObjectLike } from './resource-version.js';
+export { isNewerResourceVersion, objectKey } from './resource-version.js';
+export type {
+  ReconnectPolicy,
+  ResyncEvent,
+  WatchConnectInfo,
+  WatchDisconnectInfo,
+  WatchEvent,
+  WatchEventType,
+  WatchNotification,
+  WatchOptions,
+  WatchResyncInfo,
+} from './watch.js';
+export { INITIAL_EVENTS_END_ANNOTATION, watch, WatchClosedError, WatchError, WatchIdleTimeoutError } from './watch.js';

@@ -1,0 +1,578 @@
+// Regression tests for attacks on the write path: each asserts kube-apiserver's answer and that the
+// server is intact afterwards (Object.prototype clean, a sentinel Lease unchanged, create and PUT working).
+import { Agent, request } from 'node:http';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { warningHeaders } from '../../templates/k8s-lease-api-server/src/http/respond.js';
+import type { LeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
+import type { ApiResponse, JsonBody, RequestOptions } from './helpers.js';
+import { NS_BASE, api, create, expectServerIntact, start } from './helpers.js';
+
+const JSON_PATCH = 'application/json-patch+json';
+const MERGE = 'application/merge-patch+json';
+const STRATEGIC = 'application/strategic-merge-patch+json';
+const APPLY = 'application/apply-patch+yaml';
+const YAML = 'application/yaml';
+const PREFIX = 'Lease in version "v1" cannot be handled as a Lease: ';
+const LEASE_HEAD = '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"NAME"}';
+
+/** A raw JSON Lease body named `name` with `extra` spliced in at the top level. */
+function rawLease(name: string, extra: string): string {
+  return `${LEASE_HEAD.replace('NAME', name)},${extra}}`;
+}
+
+function nested(depth: number, leaf: string): string {
+  return '{"a":'.repeat(depth) + leaf + '}'.repeat(depth);
+}
+
+/** Header bytes as a Go client (kubectl) reads them: UTF-8. */
+function warningText(res: ApiResponse): string {
+  return Buffer.from(res.headers.get('warning') ?? '', 'latin1').toString('utf8');
+}
+
+describe('hostile bodies and patches', () => {
+  let server: LeaseApiServer;
+  let sentinel: JsonBody;
+
+  beforeEach(async () => {
+    server = await start();
+    sentinel = await create(
+      server,
+      'sentinel',
+      { holderIdentity: 'keeper', leaseDurationSeconds: 30 },
+      { labels: { keep: 'me' } },
+    );
+    await create(server, 'target', { holderIdentity: 'h1', leaseDurationSeconds: 10 });
+  });
+  afterEach(() => server.close());
+
+  const expectIntact = (): Promise<void> => expectServerIntact(server, sentinel);
+
+  describe('an endless request body', () => {
+    it('is answered 413 as soon as it passes 3 MiB, and its connection closed, without buffering the rest', async () => {
+      const url = new URL(`${server.url}${NS_BASE}`);
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      // The client would send forever; this one stops by itself after 64 MiB.
+      const limit = 64 * 1024 * 1024;
+      const outcome = await new Promise<{ status: number; body: string; sent: number }>((resolve, reject) => {
+        let sent = 0;
+        const req = request(
+          url,
+          { method: 'POST', headers: { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' } },
+          (res) => {
+            let body = '';
+            res.setEncoding('utf8');
+            res.on('data', (text: string) => (body += text));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, body, sent }));
+          },
+        );
+        req.on('error', reject);
+        const pump = (): void => {
+          while (sent < limit) {
+            sent += chunk.length;
+            if (!req.write(chunk)) return void req.once('drain', pump);
+          }
+          req.end();
+        };
+        req.write('{"metadata":{"name":"endless"},"spec":{"holderIdentity":"');
+        pump();
+      });
+      expect(outcome.status).toBe(413);
+      expect(JSON.parse(outcome.body)).toMatchObject({ reason: 'RequestEntityTooLarge', code: 413 });
+      expect(outcome.sent).toBeLessThan(limit);
+      expect((await api(server, 'GET', `${NS_BASE}/endless`)).status).toBe(404);
+      await expectIntact();
+    });
+  });
+
+  describe('prototype keys are plain data, never a prototype change', () => {
+    const patchPaths = [
+      '/__proto__/leaseDurationSeconds',
+      '/constructor/prototype/leaseDurationSeconds',
+      '/spec/__proto__/leaseDurationSeconds',
+    ];
+    it.each(patchPaths)('JSON patch add %s is a missing path (422), as in evanphx/json-patch', async (path) => {
+      const res = await api(server, 'PATCH', `${NS_BASE}/target`, {
+        contentType: JSON_PATCH,
+        body: [{ op: 'add', path, value: -7 }],
+      });
+      // evanphx's "add operation does not apply: doc is missing path" behind NewGenericServerResponse(422).
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({
+        reason: 'Invalid',
+        message: 'the server rejected our request due to an error in our request',
+      });
+      await expectIntact();
+    });
+
+    it('JSON patch copy from /constructor copies a missing key, i.e. null (evanphx v4 copy), never the prototype', async () => {
+      const res = await api(server, 'PATCH', `${NS_BASE}/target`, {
+        contentType: JSON_PATCH,
+        body: [{ op: 'copy', from: '/constructor', path: '/spec/x' }],
+      });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('warning')).toBe('299 - "unknown field \\"spec.x\\""');
+      expect(res.body.spec).toEqual({ holderIdentity: 'h1', leaseDurationSeconds: 10 });
+      await expectIntact();
+    });
+
+    const pollute =
+      '"__proto__":{"leaseDurationSeconds":-7},"constructor":{"prototype":{"leaseDurationSeconds":-7}},"prototype":{"x":1}';
+    const unknownTopLevel = ['__proto__', 'constructor', 'prototype']
+      .map((k) => `299 - "unknown field \\"${k}\\""`)
+      .join(', ');
+    const cases: {
+      name: string;
+      method: string;
+      path: string;
+      options: RequestOptions;
+      status: number;
+      warning: string | null;
+    }[] = [
+      {
+        name: 'JSON create',
+        method: 'POST',
+        path: NS_BASE,
+        options: { body: rawLease('j', pollute) },
+        status: 201,
+        warning: unknownTopLevel,
+      },
+      {
+        name: 'YAML create',
+        method: 'POST',
+        path: NS_BASE,
+        options: {
+          contentType: YAML,
+          body: 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: yml\n__proto__:\n  leaseDurationSeconds: -7\nconstructor:\n  prototype:\n    leaseDurationSeconds: -7\nprototype: {x: 1}\n',
+        },
+        status: 201,
+        warning: unknownTopLevel,
+      },
+      {
+        name: 'merge patch',
+        method: 'PATCH',
+        path: `${NS_BASE}/target`,
+        options: { contentType: MERGE, body: `{${pollute}}` },
+        status: 200,
+        warning: unknownTopLevel,
+      },
+      {
+        name: 'strategic merge patch',
+        method: 'PATCH',
+        path: `${NS_BASE}/target`,
+        options: { contentType: STRATEGIC, body: `{${pollute}}` },
+        status: 200,
+        warning: unknownTopLevel,
+      },
+      {
+        name: 'merge patch inside spec',
+        method: 'PATCH',
+        path: `${NS_BASE}/target`,
+        options: { contentType: MERGE, body: '{"spec":{"__proto__":{"leaseDurationSeconds":-7}}}' },
+        status: 200,
+        warning: '299 - "unknown field \\"spec.__proto__\\""',
+      },
+      {
+        name: 'apply (JSON)',
+        method: 'PATCH',
+        path: `${NS_BASE}/a?fieldManager=m`,
+        options: { contentType: APPLY, body: rawLease('a', pollute) },
+        // An apply body's undeclared fields fail its typed conversion (structuredmerge.go Apply): a 500.
+        status: 500,
+        warning: null,
+      },
+      {
+        name: 'apply (YAML)',
+        method: 'PATCH',
+        path: `${NS_BASE}/ay?fieldManager=m`,
+        options: {
+          contentType: APPLY,
+          body: 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: ay\n__proto__:\n  leaseDurationSeconds: -7\n',
+        },
+        status: 500,
+        warning: null,
+      },
+    ];
+    it.each(cases)(
+      '$name: unknown fields, as kube-apiserver sees them',
+      async ({ method, path, options, status, warning }) => {
+        const res = await api(server, method, path, options);
+        expect(res.status).toBe(status);
+        expect(res.headers.get('warning')).toBe(warning);
+        expect(res.body.spec?.['leaseDurationSeconds']).not.toBe(-7);
+        await expectIntact();
+      },
+    );
+  });
+
+  describe('JSON patch bombs', () => {
+    it('refuses a doubling copy bomb at 3 MiB of copies with bounded memory (422)', async () => {
+      const ops: Record<string, unknown>[] = [
+        { op: 'add', path: '/metadata/annotations', value: { a: 'x'.repeat(1000) } },
+      ];
+      for (let i = 0; i < 60; i++)
+        ops.push({ op: 'copy', from: '/metadata/annotations', path: `/metadata/annotations/c${i}` });
+      const before = process.memoryUsage().heapUsed;
+      const res = await api(server, 'PATCH', `${NS_BASE}/target`, { contentType: JSON_PATCH, body: ops });
+      const grown = process.memoryUsage().heapUsed - before;
+      expect(res.status).toBe(422);
+      expect(res.body.reason).toBe('Invalid');
+      // evanphx's AccumulatedCopySizeError, answered with NewGenericServerResponse(422)'s message.
+      expect(res.body.message).toBe('the server rejected our request due to an error in our request');
+      expect(grown).toBeLessThan(50 * 1024 * 1024);
+      await expectIntact();
+      expect((await api(server, 'GET', `${NS_BASE}/target`)).body.metadata?.annotations).toBeUndefined();
+    });
+
+    it('answers more than 10000 operations with 413 RequestEntityTooLarge', async () => {
+      const ops = Array.from({ length: 10_001 }, () => ({ op: 'test', path: '/spec/holderIdentity', value: 'h1' }));
+      const res = await api(server, 'PATCH', `${NS_BASE}/target`, { contentType: JSON_PATCH, body: ops });
+      expect(res.status).toBe(413);
+      expect(res.body).toMatchObject({
+        reason: 'RequestEntityTooLarge',
+        message: 'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001',
+      });
+      await expectIntact();
+    });
+
+    it('keeps evanphx semantics: negative indices, test on missing paths', async () => {
+      await api(server, 'PATCH', `${NS_BASE}/target`, {
+        contentType: MERGE,
+        body: { metadata: { finalizers: ['a', 'b', 'c'] } },
+      });
+      const res = await api(server, 'PATCH', `${NS_BASE}/target`, {
+        contentType: JSON_PATCH,
+        body: [
+          { op: 'test', path: '/spec/missing', value: null },
+          { op: 'remove', path: '/metadata/finalizers/-1' },
+          { op: 'add', path: '/metadata/finalizers/-1', value: 'x' },
+        ],
+      });
+      expect(res.status).toBe(200);
+      // evanphx reads -1 on add as the slot after the last element (index len+1-1).
+      expect(res.body.metadata?.finalizers).toEqual(['a', 'b', 'x']);
+    });
+  });
+
+  describe('deep nesting is 400, never 500', () => {
+    const deepJson = nested(5000, '1');
+    let deepYaml = 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: d\nx:\n';
+    for (let i = 1; i <= 2000; i++) deepYaml += `${' '.repeat(i)}a:\n`;
+    const cases: { name: string; method: string; path: string; options: RequestOptions; message: RegExp }[] = [
+      {
+        name: 'JSON create',
+        method: 'POST',
+        path: NS_BASE,
+        options: { body: rawLease('d', `"x":${deepJson}`) },
+        message: /^couldn't get version\/kind; json parse error: exceeded max depth$/,
+      },
+      {
+        name: 'YAML create',
+        method: 'POST',
+        path: NS_BASE,
+        options: { contentType: YAML, body: deepYaml },
+        message: /^couldn't get version\/kind; yaml parse error: yaml: line \d+: exceeded max depth of 1000$/,
+      },
+      {
+        name: 'YAML flow create',
+        method: 'POST',
+        path: NS_BASE,
+        options: { contentType: YAML, body: '['.repeat(20000) + ']'.repeat(20000) },
+        message: /^couldn't get version\/kind; yaml parse error: yaml: line 1: exceeded max depth of 1000$/,
+      },
+      {
+        name: 'merge patch',
+        method: 'PATCH',
+        path: `${NS_BASE}/target`,
+        options: { contentType: MERGE, body: `{"spec":${deepJson}}` },
+        message: /^error decoding patch: exceeded max depth$/,
+      },
+      {
+        name: 'strategic merge patch',
+        method: 'PATCH',
+        path: `${NS_BASE}/target`,
+        options: { contentType: STRATEGIC, body: `{"spec":${deepJson}}` },
+        // strategicPatchObject passes the decoding error on bare (NewBadRequest(err.Error())).
+        message: /^exceeded max depth$/,
+      },
+      {
+        name: 'JSON patch value',
+        method: 'PATCH',
+        path: `${NS_BASE}/target`,
+        options: { contentType: JSON_PATCH, body: `[{"op":"add","path":"/spec/x","value":${deepJson}}]` },
+        message: /^error decoding patch: exceeded max depth$/,
+      },
+      {
+        name: 'apply (JSON)',
+        method: 'PATCH',
+        path: `${NS_BASE}/d?fieldManager=m`,
+        options: { contentType: APPLY, body: rawLease('d', `"x":${deepJson}`) },
+        message: /^error decoding patch: exceeded max depth$/,
+      },
+      {
+        name: 'apply (YAML)',
+        method: 'PATCH',
+        path: `${NS_BASE}/d?fieldManager=m`,
+        options: { contentType: APPLY, body: deepYaml },
+        message: /^error decoding YAML: yaml: line \d+: exceeded max depth of 1000$/,
+      },
+    ];
+    it.each(cases)('$name', async ({ method, path, options, message }) => {
+      const res = await api(server, method, path, options);
+      expect(res.status).toBe(400);
+      expect(res.body.reason).toBe('BadRequest');
+      expect(res.body.message).toMatch(message);
+      await expectIntact();
+    });
+  });
+
+  it('refuses JSON Patch copies that double a subtree into itself before they get too deep (422, never a stack overflow)', async () => {
+    // 12 small copies (8.7 KB, far under the copy budget) would give a depth of 2^12.
+    const ops: unknown[] = [{ op: 'add', path: '/spec/a', value: {} }];
+    let leaf = '/spec';
+    for (let k = 0; k < 12; k++) {
+      ops.push({ op: 'copy', from: '/spec', path: `${leaf}/a` });
+      leaf += '/a'.repeat(2 ** k);
+    }
+    const res = await api(server, 'PATCH', `${NS_BASE}/target`, { contentType: JSON_PATCH, body: JSON.stringify(ops) });
+    expect(res.status).toBe(422);
+    expect(res.body).toMatchObject({
+      reason: 'Invalid',
+      code: 422,
+      message: 'the server rejected our request due to an error in our request',
+    });
+    expect((await api(server, 'GET', `${NS_BASE}/target`)).body.spec).toEqual({
+      holderIdentity: 'h1',
+      leaseDurationSeconds: 10,
+    });
+    await expectIntact();
+  });
+
+  it('refuses a YAML alias bomb (billion laughs) with 400', async () => {
+    const rows = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
+    for (const [name, prev] of [
+      ['b', 'a'],
+      ['c', 'b'],
+      ['d', 'c'],
+      ['e', 'd'],
+      ['f', 'e'],
+      ['g', 'f'],
+      ['h', 'g'],
+      ['i', 'h'],
+    ]) {
+      rows.push(`${name}: &${name} [${Array(9).fill(`*${prev}`).join(',')}]`);
+    }
+    const body = `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: lol\n${rows.join('\n')}\n`;
+    const res = await api(server, 'POST', NS_BASE, { contentType: YAML, body });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(
+      // go-yaml v2 decode.go: failf("document contains excessive aliasing"), which carries no line.
+      /^couldn't get version\/kind; yaml parse error: yaml: document contains excessive aliasing$/,
+    );
+    await expectIntact();
+  });
+
+  it('answers a committed create with a non-Latin-1 unknown field 201 and a UTF-8 Warning, storing it once', async () => {
+    const res = await api(server, 'POST', `${NS_BASE}?fieldValidation=Warn`, {
+      body: rawLease('euro', '"spec":{"holderIdentity":"h","x€":1}'),
+    });
+    expect(res.status).toBe(201);
+    expect(warningText(res)).toBe('299 - "unknown field \\"spec.x€\\""');
+    const list = await api(server, 'GET', NS_BASE);
+    expect(list.body.items?.filter((i) => i.metadata?.name === 'euro')).toHaveLength(1);
+    await expectIntact();
+  });
+
+  it('words Warning headers like apimachinery NewWarningHeader: escapes quotes, drops control characters and bad UTF-8', () => {
+    expect(warningHeaders(['a "q" \\ b', 'bell\u0007', 'lone \ud800', 'ok', 'ok'])).toEqual({
+      Warning: ['299 - "a \\"q\\" \\\\ b"', '299 - "ok"'],
+    });
+  });
+
+  it('truncates warnings past 4096 runes to 256 runes each, like the warning recorder', async () => {
+    const fields = Array.from({ length: 20 }, (_, i) => `"${String(i).padStart(2, '0')}${'k'.repeat(400)}":1`).join(
+      ',',
+    );
+    const res = await api(server, 'POST', NS_BASE, { body: rawLease('many', `"spec":{${fields}}`) });
+    expect(res.status).toBe(201);
+    const warnings = (res.headers.get('warning') ?? '').split(', ');
+    expect(warnings.length).toBeLessThan(20);
+    for (const w of warnings) expect(w).toMatch(/^299 - "unknown field \\"spec\.\d\dk+"$/);
+    // 256 runes of text, one backslash escaping its first quote, and the closing quote.
+    expect(warnings[0]).toHaveLength('299 - "'.length + 256 + 1 + 1);
+    await expectIntact();
+  });
+
+  describe('body numbers for int32 fields are decoded like Go (strconv.ParseInt on the literal)', () => {
+    it.each(['1e3', '1.0', '1.5', '2147483648', '-2147483649', '1E2', '99999999999999999999'])(
+      'leaseTransitions: %s is 400',
+      async (literal) => {
+        const res = await api(server, 'POST', NS_BASE, {
+          body: rawLease('n', `"spec":{"leaseTransitions":${literal}}`),
+        });
+        expect(res.status).toBe(400);
+        expect(res.body).toMatchObject({
+          reason: 'BadRequest',
+          message: `${PREFIX}json: cannot unmarshal number ${literal} into Go struct field LeaseSpec.spec.leaseTransitions of type int32`,
+        });
+        await expectIntact();
+      },
+    );
+
+    it('accepts plain integer literals at the int32 bounds', async () => {
+      const res = await api(server, 'POST', NS_BASE, {
+        body: rawLease('bounds', '"spec":{"leaseTransitions":2147483647,"leaseDurationSeconds":10}'),
+      });
+      expect(res.status).toBe(201);
+      expect(res.body.spec).toEqual({ leaseTransitions: 2147483647, leaseDurationSeconds: 10 });
+    });
+  });
+});
+
+/** A 3 MiB block-YAML document of ~28,000 small nodes under an unknown field (composing it takes seconds). */
+function bigYaml(head: string): string {
+  const limit = 3 * 1024 * 1024 - 1024;
+  const rows = [head, 'spec:', '  extra:'];
+  let size = rows.join('\n').length;
+  const value = 'x'.repeat(100);
+  for (let i = 0; size < limit; i++) {
+    const row = `    k${i}: ${value}`;
+    rows.push(row);
+    size += row.length + 1;
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+const LEASE_YAML_HEAD = 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: big';
+
+/**
+ * The slowest answer to back-to-back GET /version while `attack` runs: one probe is always in flight, so a
+ * stalled event loop shows as a slow probe. The bound the tests assert is generous (the machine is shared);
+ * before bodies were parsed off the event loop, these attacks stalled it for 10–22 s.
+ */
+async function worstVersionLatency<T>(server: LeaseApiServer, attack: () => Promise<T>): Promise<[number, T]> {
+  let done = false;
+  let worst = 0;
+  const probes = (async () => {
+    while (!done) {
+      const started = performance.now();
+      const res = await fetch(`${server.url}/version`);
+      await res.arrayBuffer();
+      worst = Math.max(worst, performance.now() - started);
+    }
+  })();
+  const result = await attack().finally(() => {
+    done = true;
+  });
+  await probes;
+  return [worst, result];
+}
+
+describe('bounded under hostile bodies: no request stalls the others', () => {
+  const PROBE_BOUND_MS = 1500;
+  let server: LeaseApiServer;
+  beforeEach(async () => {
+    server = await start({ token: 'good', forbiddenTokens: ['refused'] });
+  });
+  afterEach(() => server.close());
+
+  const auth = { Authorization: 'Bearer good' };
+
+  it('a 3 MiB YAML create', async () => {
+    const [worst, res] = await worstVersionLatency(server, () =>
+      api(server, 'POST', NS_BASE, { contentType: YAML, body: bigYaml(LEASE_YAML_HEAD), headers: auth }),
+    );
+    expect(res.status).toBe(201);
+    expect(res.headers.get('warning')).toBe('299 - "unknown field \\"spec.extra\\""');
+    expect(worst).toBeLessThan(PROBE_BOUND_MS);
+  }, 120_000);
+
+  it('a 3 MiB YAML apply', async () => {
+    const [worst, res] = await worstVersionLatency(server, () =>
+      api(server, 'PATCH', `${NS_BASE}/big?fieldManager=m`, {
+        contentType: APPLY,
+        body: bigYaml(LEASE_YAML_HEAD),
+        headers: auth,
+      }),
+    );
+    // The body's unknown spec field makes the apply upstream's 500 (fieldmanager: "failed to create typed patch
+    // object … field not declared in schema"); what matters here is that parsing it stalled nobody.
+    expect(res.status).toBe(500);
+    expect(res.body.message).toMatch(/field not declared in schema/);
+    expect(worst).toBeLessThan(PROBE_BOUND_MS);
+  }, 120_000);
+
+  it('a 3 MiB namespace YAML from a caller refused Leases (namespaces stay open to it)', async () => {
+    const head = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: bigns';
+    const [worst, res] = await worstVersionLatency(server, () =>
+      api(server, 'POST', '/api/v1/namespaces', {
+        contentType: YAML,
+        body: bigYaml(head),
+        headers: { Authorization: 'Bearer refused' },
+      }),
+    );
+    expect(res.status).toBe(201);
+    expect(worst).toBeLessThan(PROBE_BOUND_MS);
+  }, 120_000);
+
+  it('a YAML alias expansion go-yaml allows (over 95% aliased nodes), decoded off the event loop', async () => {
+    // ~2,000 real nodes, then 4,000 aliases of a 20-pair map: ~164,000 aliased nodes, within allowedAliasRatio.
+    const anchor = `a: &a {${Array.from({ length: 20 }, (_, i) => `k${i}: v`).join(', ')}}`;
+    const real = Array.from({ length: 1000 }, (_, i) => `r${i}: v`).join('\n');
+    const extra = (rows: string[]): string =>
+      `${LEASE_YAML_HEAD}\nspec:\n  extra:\n    ${rows.join('\n').replaceAll('\n', '\n    ')}\n`;
+    const body = extra([anchor, real, `x: [${Array(4000).fill('*a').join(', ')}]`]);
+    const [worst, res] = await worstVersionLatency(server, () =>
+      api(server, 'POST', NS_BASE, { contentType: YAML, body, headers: auth }),
+    );
+    expect(res.status).toBe(201);
+    expect(worst).toBeLessThan(PROBE_BOUND_MS);
+    // Aliases before the real nodes pass 99% at once: go-yaml stops after ~1,000 decoded nodes.
+    const bomb = extra([anchor, `x: [${Array(20_000).fill('*a').join(', ')}]`, real]);
+    const refused = await api(server, 'POST', NS_BASE, { contentType: YAML, body: bomb, headers: auth });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe(
+      "couldn't get version/kind; yaml parse error: yaml: document contains excessive aliasing",
+    );
+  }, 120_000);
+
+  it('a 3 MiB invalid value: the 422 stays small (values quoted past 4096 characters are cut)', async () => {
+    const name = 'x'.repeat(3 * 1024 * 1024 - 200);
+    const res = await api(server, 'POST', NS_BASE, {
+      body: { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name } },
+      headers: auth,
+    });
+    expect(res.status).toBe(422);
+    expect(res.text.length).toBeLessThan(64 * 1024);
+    expect(res.body.details?.causes?.[0]).toEqual({
+      reason: 'FieldValueInvalid',
+      message: `Invalid value: "${'x'.repeat(4096)}...(3141432 more characters)": must be no more than 253 characters`,
+      field: 'metadata.name',
+    });
+  }, 60_000);
+
+  it('a 413 says Connection: close, so a keep-alive client’s next request goes on a new connection', async () => {
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: Buffer) =>
+      new Promise<{ status: number; connection: string | undefined }>((resolve, reject) => {
+        const req = request(
+          `${server.url}${path}`,
+          { method, agent, headers: { ...auth, 'Content-Type': 'application/json' } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection }));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    try {
+      for (let i = 0; i < 5; i++) {
+        const refused = await send('POST', NS_BASE, Buffer.alloc(3 * 1024 * 1024 + 1, 0x20));
+        expect(refused).toEqual({ status: 413, connection: 'close' });
+        expect(await send('GET', '/version')).toEqual({ status: 200, connection: 'keep-alive' });
+      }
+    } finally {
+      agent.destroy();
+    }
+  }, 60_000);
+});
