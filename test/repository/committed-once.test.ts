@@ -8,7 +8,8 @@ import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
-const COPY_HEADER = /^\/\/ Copied by lease-api-generator from (\S+)\. DO NOT EDIT: edit that file and run `npm run generate`\.\n/;
+const COPY_HEADER =
+  /^\/\/ Copied by lease-api-generator from (\S+)\. DO NOT EDIT: edit that file and run `npm run generate`\.\n/;
 
 function git(...args: string[]): string {
   return execFileSync('git', args, { cwd: PROJECT_ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
@@ -96,7 +97,9 @@ describe('no two committed files are byte-equal', () => {
     const first = new Map<string, string>();
     const twice: string[] = [];
     for (const path of git('ls-files', '-z').split('\0').filter(Boolean)) {
-      const hash = createHash('sha256').update(readFileSync(join(PROJECT_ROOT, path))).digest('hex');
+      const hash = createHash('sha256')
+        .update(readFileSync(join(PROJECT_ROOT, path)))
+        .digest('hex');
       const earlier = first.get(hash);
       if (earlier === undefined) first.set(hash, path);
       else twice.push(`${path} = ${earlier}`);

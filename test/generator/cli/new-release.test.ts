@@ -201,7 +201,7 @@ describe('the package version moves as the README promises', () => {
   }
   function changelogCopy(): string {
     const file = join(tempDir('lease-changelog-'), 'PACKAGE_CHANGELOG.md');
-    writeFileSync(file, readFileSync(join(PROJECT_ROOT, 'templates', 'client-package', 'PACKAGE_CHANGELOG.md')));
+    writeFileSync(file, readFileSync(join(PROJECT_ROOT, 'templates', 'k8s-lease-client', 'PACKAGE_CHANGELOG.md')));
     return file;
   }
 

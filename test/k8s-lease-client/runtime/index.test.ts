@@ -234,7 +234,7 @@ describe('runtime sources stay portable (copied verbatim into generated packages
     const specifiers = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
     for (const specifier of specifiers) {
       // Relative, `.js`-suffixed, plain folder and file names: no `node:` builtins, no packages, no bare `.ts`.
-      expect(specifier).toMatch(/^\.\.?\/(?:[A-Za-z]+\/)*[A-Za-z]+\.js$/);
+      expect(specifier).toMatch(/^\.\.?\/(?:[a-z][a-z0-9-]*\/)*[a-z][a-z0-9-]*\.js$/);
       // ...and resolving to a runtime source, never outside templates/k8s-lease-client/src/runtime.
       const target = resolve(dirname(join(runtimeDir, file)), specifier.replace(/\.js$/, '.ts'));
       expect(
