@@ -10,7 +10,8 @@ import { PROJECT_ROOT } from '../../generator/config.js';
 import { recordGoals } from '../lib/goal.js';
 import { goalsOf } from '../lib/goals.js';
 import { environment, round, type BenchContext, type BenchResult } from '../lib/harness.js';
-import { LEASE_NAME, LEASE_NAMESPACE, startLeaseServer } from '../lib/lease-server.js';
+import { LEASE_NAME, LEASE_NAMESPACE } from '../lib/bench-lease.js';
+import { startLeaseServer } from '../lib/lease-server.js';
 
 const SPEC = join(PROJECT_ROOT, 'spec', 'openapi', 'v1.35.0.json');
 const OURS_ENTRY = join(PROJECT_ROOT, 'generated', 'k8s-lease-client', 'dist', 'index.js');

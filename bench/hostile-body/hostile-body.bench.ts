@@ -1,13 +1,10 @@
-import { type ChildProcess, fork } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../../generator/config.js';
+import type { ChildProcess } from 'node:child_process';
+import { forkChild } from '../lib/fork-child.js';
 import { recordGoals } from '../lib/goal.js';
 import { goalsOf } from '../lib/goals.js';
 import { environment, median, round, type BenchContext, type BenchResult } from '../lib/harness.js';
 import { type HostileChildMessage, isHostileChildMessage, yamlLeaseBody } from './hostile-body.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 const MB = 1024 * 1024;
 
 interface Child {
@@ -17,11 +14,7 @@ interface Child {
 }
 
 function startChild(): Promise<Child> {
-  const child: ChildProcess = fork(join(HERE, 'hostile-body.child.ts'), [], {
-    cwd: PROJECT_ROOT,
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child: ChildProcess = forkChild(new URL('./hostile-body.child.ts', import.meta.url), [], { tsx: true });
   const waiting: ((message: HostileChildMessage) => void)[] = [];
   child.on('message', (message: unknown) => {
     if (isHostileChildMessage(message)) waiting.shift()?.(message);

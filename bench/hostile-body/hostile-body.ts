@@ -1,9 +1,10 @@
+import { field } from '../lib/field.js';
+
 /** What the hostile-body benchmark's parent and its server child exchange. */
 export type HostileChildMessage = { type: 'listening'; url: string } | { type: 'rss'; maxRssBytes: number };
 
 export function isHostileChildMessage(value: unknown): value is HostileChildMessage {
-  if (typeof value !== 'object' || value === null) return false;
-  const type: unknown = Reflect.get(value, 'type');
+  const type = field(value, 'type');
   return type === 'listening' || type === 'rss';
 }
 

@@ -13,6 +13,7 @@
  *
  *   argv[2]: an InformerClientConfig as JSON
  */
+import { clientNodeOptions } from '../lib/client-node-options.js';
 import {
   NODE_LEASE_NAMESPACE,
   type InformerClientConfig,
@@ -61,12 +62,7 @@ async function ours(config: InformerClientConfig, handlers: Handlers): Promise<S
 async function clientNode(config: InformerClientConfig, handlers: Handlers): Promise<Subject> {
   const { CoordinationV1Api, KubeConfig, makeInformer } = await import('@kubernetes/client-node');
   const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromOptions({
-    clusters: [{ name: 'bench', server: config.baseUrl, skipTLSVerify: true }],
-    users: [{ name: 'bench' }],
-    contexts: [{ name: 'bench', cluster: 'bench', user: 'bench' }],
-    currentContext: 'bench',
-  });
+  kubeConfig.loadFromOptions(clientNodeOptions(config.baseUrl));
   const coordination = kubeConfig.makeApiClient(CoordinationV1Api);
   const informer = makeInformer(
     kubeConfig,

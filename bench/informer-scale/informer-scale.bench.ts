@@ -1,8 +1,6 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../../generator/config.js';
+import type { ChildProcess } from 'node:child_process';
 import { buildChild } from '../lib/build-child.js';
+import { forkChild } from '../lib/fork-child.js';
 import { recordGoals } from '../lib/goal.js';
 import { goalsOf } from '../lib/goals.js';
 import { environment, median, round, runInterleaved, type BenchContext, type BenchResult } from '../lib/harness.js';
@@ -16,7 +14,6 @@ import {
   type ServerMessage,
 } from './informer-scale.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 const CONTENDERS: readonly InformerContender[] = ['ours', 'client-node'];
 /** Simulated time: kubelet renews its node Lease every 10 s (nodeLeaseRenewInterval), so 60 rounds are 10 minutes. */
 const RENEW_INTERVAL_SECONDS = 10;
@@ -31,11 +28,13 @@ interface ServerChild {
 
 /** Starts the Lease API server child (under tsx, as the benchmarks run) and resolves once it holds `leases` Leases and listens. */
 async function startServer(leases: number): Promise<ServerChild> {
-  const child: ChildProcess = fork(join(HERE, 'informer-scale-server.child.ts'), [String(leases)], {
-    cwd: PROJECT_ROOT,
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child: ChildProcess = forkChild(
+    new URL('./informer-scale-server.child.ts', import.meta.url),
+    [String(leases)],
+    {
+      tsx: true,
+    },
+  );
   const waiters: Array<(message: Extract<ServerMessage, { type: 'renewed' }>) => void> = [];
   const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const listening = await new Promise<Extract<ServerMessage, { type: 'listening' }>>((resolve, reject) => {
@@ -77,11 +76,7 @@ function runClient(
   server: ServerChild,
 ): Promise<{ client: InformerClientResult; server: Extract<ServerMessage, { type: 'renewed' }> | undefined }> {
   return new Promise((resolve, reject) => {
-    const child = fork(entry, [JSON.stringify(config)], {
-      cwd: PROJECT_ROOT,
-      execArgv: ['--expose-gc'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    const child = forkChild(entry, [JSON.stringify(config)], { nodeFlags: ['--expose-gc'] });
     let result: InformerClientResult | undefined;
     let renewal: Promise<Extract<ServerMessage, { type: 'renewed' }>> | undefined;
     child.on('message', (message: unknown) => {

@@ -4,6 +4,8 @@
  * child at a time, over IPC.
  */
 
+import { field } from '../lib/field.js';
+
 export type InformerContender = 'ours' | 'client-node';
 
 export const NODE_LEASE_NAMESPACE = 'kube-node-lease';
@@ -54,23 +56,19 @@ export type ServerMessage =
   | { readonly type: 'listening'; readonly port: number; readonly seedSeconds: number; readonly listBytes: number }
   | { readonly type: 'renewed'; readonly updates: number; readonly seconds: number; readonly resourceVersion: string };
 
-function typeOf(value: unknown): unknown {
-  return typeof value === 'object' && value !== null ? Reflect.get(value, 'type') : undefined;
-}
-
 export function isServerMessage(value: unknown): value is ServerMessage {
-  const type = typeOf(value);
+  const type = field(value, 'type');
   return type === 'listening' || type === 'renewed';
 }
 
 export function isServerCommand(value: unknown): value is ServerCommand {
-  return typeOf(value) === 'renew' && typeof Reflect.get(value as object, 'rounds') === 'number';
+  return field(value, 'type') === 'renew' && typeof Reflect.get(value as object, 'rounds') === 'number';
 }
 
 export function isInformerSynced(value: unknown): value is InformerSynced {
-  return typeOf(value) === 'synced';
+  return field(value, 'type') === 'synced';
 }
 
 export function isInformerClientResult(value: unknown): value is InformerClientResult {
-  return typeOf(value) === 'result';
+  return field(value, 'type') === 'result';
 }

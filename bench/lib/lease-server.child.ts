@@ -12,59 +12,12 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { LEASE_PATH, type ParentMessage, type ServerStats } from './lease-server.js';
+import { BENCH_LEASE, LEASE_PATH } from './bench-lease.js';
+import type { LeaseServerListening, ServerStats } from './lease-server.js';
+import type { StatsRequest } from './stats-child.js';
 import { sendFailureStatus } from './status-response.js';
 
-/** What a kube-controller-manager leader-election Lease looks like, managedFields included (~1 KB on the wire). */
-let lease: Record<string, unknown> = {
-  kind: 'Lease',
-  apiVersion: 'coordination.k8s.io/v1',
-  metadata: {
-    name: 'bench',
-    namespace: 'default',
-    uid: '6f1c2a7e-3b7d-4e3a-9a53-2f0d5b8c9e41',
-    resourceVersion: '48213907',
-    creationTimestamp: '2025-01-14T09:21:07Z',
-    labels: { 'app.kubernetes.io/component': 'leader-election', 'app.kubernetes.io/part-of': 'bench' },
-    managedFields: [
-      {
-        manager: 'kubectl-client-side-apply',
-        operation: 'Update',
-        apiVersion: 'coordination.k8s.io/v1',
-        time: '2025-01-14T09:21:07Z',
-        fieldsType: 'FieldsV1',
-        fieldsV1: {
-          'f:metadata': {
-            'f:labels': { '.': {}, 'f:app.kubernetes.io/component': {}, 'f:app.kubernetes.io/part-of': {} },
-          },
-        },
-      },
-      {
-        manager: 'kube-controller-manager',
-        operation: 'Update',
-        apiVersion: 'coordination.k8s.io/v1',
-        time: '2025-11-20T08:12:44Z',
-        fieldsType: 'FieldsV1',
-        fieldsV1: {
-          'f:spec': {
-            'f:acquireTime': {},
-            'f:holderIdentity': {},
-            'f:leaseDurationSeconds': {},
-            'f:leaseTransitions': {},
-            'f:renewTime': {},
-          },
-        },
-      },
-    ],
-  },
-  spec: {
-    holderIdentity: 'control-plane-1_0c4e1f0e-5a57-4a0b-8c1f-3d8f5b2a7c90',
-    leaseDurationSeconds: 15,
-    acquireTime: '2025-11-20T07:58:02.118842Z',
-    renewTime: '2025-11-20T08:12:44.603127Z',
-    leaseTransitions: 7,
-  },
-};
+let lease: Readonly<Record<string, unknown>> = BENCH_LEASE;
 let leaseBody = Buffer.from(JSON.stringify(lease));
 
 let requests = 0;
@@ -139,11 +92,11 @@ server.on('connection', (socket: Socket) => {
 // reconnects once when its next round starts (≤ 2 connections opened per round; the goal allows 5).
 server.keepAliveTimeout = 5_000;
 
-function send(message: ServerStats | { type: 'listening'; port: number; leaseBytes: number }): void {
+function send(message: ServerStats | LeaseServerListening): void {
   process.send?.(message);
 }
 
-process.on('message', (message: ParentMessage) => {
+process.on('message', (message: StatsRequest) => {
   if (message.type === 'reset') {
     requests = 0;
     newConnections = 0;

@@ -8,13 +8,14 @@
  *
  *   argv[2]: a ReadsChildConfig as JSON
  */
+import { clientNodeOptions } from '../lib/client-node-options.js';
 import {
   isReadsChildCommand,
   type ReadsChildConfig,
   type ReadsChildMessage,
   type RemoteReadsContender,
 } from './reads-remote.js';
-import { LEASE_NAME, LEASE_NAMESPACE, LEASE_PATH } from '../lib/lease-server.js';
+import { LEASE_NAME, LEASE_NAMESPACE, LEASE_PATH, leaseName } from '../lib/bench-lease.js';
 
 type Read = () => Promise<unknown>;
 
@@ -30,21 +31,11 @@ async function reader(contender: RemoteReadsContender, baseUrl: string): Promise
     case 'client-node 2.0.1 (Node 22)': {
       const { CoordinationV1Api, KubeConfig } = await import('client-node-2');
       const kubeConfig = new KubeConfig();
-      kubeConfig.loadFromOptions({
-        clusters: [{ name: 'bench', server: baseUrl, skipTLSVerify: true }],
-        users: [{ name: 'bench' }],
-        contexts: [{ name: 'bench', cluster: 'bench', user: 'bench' }],
-        currentContext: 'bench',
-      });
+      kubeConfig.loadFromOptions(clientNodeOptions(baseUrl));
       const coordination = kubeConfig.makeApiClient(CoordinationV1Api);
       return () => coordination.readNamespacedLease({ namespace: LEASE_NAMESPACE, name: LEASE_NAME });
     }
   }
-}
-
-function leaseName(body: unknown): unknown {
-  const metadata: unknown = typeof body === 'object' && body !== null ? Reflect.get(body, 'metadata') : undefined;
-  return typeof metadata === 'object' && metadata !== null ? Reflect.get(metadata, 'name') : undefined;
 }
 
 const send = (message: ReadsChildMessage): void => void process.send?.(message);

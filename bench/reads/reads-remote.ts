@@ -1,5 +1,7 @@
 /** The reads benchmark's clients that run in a Node 22 child (reads-client.child.ts), and what it and the parent say over IPC. */
 
+import { field } from '../lib/field.js';
+
 export const REMOTE_READS_CONTENDERS = [
   'fetch floor (Node 22)',
   'ours (Node 22)',
@@ -30,10 +32,6 @@ export type ReadsChildMessage =
     }
   /** A round that threw: the child stays up for the other contenders. */
   | { readonly type: 'failed'; readonly contender: RemoteReadsContender; readonly error: string };
-
-function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null ? Reflect.get(value, key) : undefined;
-}
 
 export function isReadsChildCommand(value: unknown): value is ReadsChildCommand {
   return (

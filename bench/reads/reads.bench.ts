@@ -1,11 +1,13 @@
 import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
 import createOpenapiFetchClient from 'openapi-fetch';
 import { createClient, readNamespacedLease, type Lease } from '../../generated/k8s-lease-client/dist/index.js';
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { PROJECT_ROOT } from '../../generator/config.js';
+import { clientNodeOptions } from '../lib/client-node-options.js';
 import { NODE22, buildChild } from '../lib/build-child.js';
+import { forkChild } from '../lib/fork-child.js';
 import { recordGoals } from '../lib/goal.js';
+import { type ReadRound, readFigures } from '../lib/read-figures.js';
 import { goalsOf } from '../lib/goals.js';
 import {
   environment,
@@ -16,7 +18,8 @@ import {
   type BenchResult,
   type ContenderFailure,
 } from '../lib/harness.js';
-import { LEASE_NAME, LEASE_NAMESPACE, LEASE_PATH, startLeaseServer, type ServerStats } from '../lib/lease-server.js';
+import { LEASE_NAME, LEASE_NAMESPACE, LEASE_PATH, leaseName } from '../lib/bench-lease.js';
+import { startLeaseServer, type ServerStats } from '../lib/lease-server.js';
 import {
   REMOTE_READS_CONTENDERS,
   isReadsChildMessage,
@@ -81,12 +84,7 @@ interface RemoteClients {
 async function startRemoteClients(baseUrl: string, warmup: number): Promise<RemoteClients> {
   const entry = await buildChild(new URL('./reads-client.child.ts', import.meta.url));
   const config: ReadsChildConfig = { baseUrl, contenders: REMOTE_READS_CONTENDERS, warmup };
-  const child: ChildProcess = fork(entry, [JSON.stringify(config)], {
-    cwd: PROJECT_ROOT,
-    execPath: NODE22,
-    execArgv: [],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child: ChildProcess = forkChild(entry, [JSON.stringify(config)], { execPath: NODE22 });
   const waiters: Array<{ resolve: (message: ReadsChildMessage) => void; reject: (error: Error) => void }> = [];
   const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('message', (message: unknown) => {
@@ -124,17 +122,9 @@ async function startRemoteClients(baseUrl: string, warmup: number): Promise<Remo
   };
 }
 
-interface Round {
-  readonly rps: number;
-  /** This process's CPU time (user + system) per request: the client's cost, with the server's CPU in the child left out. */
-  readonly cpuMicros: number;
+interface Round extends ReadRound {
   readonly usedConnections: number;
   readonly newConnections: number;
-}
-
-function leaseName(body: unknown): unknown {
-  const metadata: unknown = typeof body === 'object' && body !== null ? Reflect.get(body, 'metadata') : undefined;
-  return typeof metadata === 'object' && metadata !== null ? Reflect.get(metadata, 'name') : undefined;
 }
 
 /**
@@ -160,12 +150,7 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
     const ours = createClient({ baseUrl: server.baseUrl });
 
     const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromOptions({
-      clusters: [{ name: 'bench', server: server.baseUrl, skipTLSVerify: true }],
-      users: [{ name: 'bench' }],
-      contexts: [{ name: 'bench', cluster: 'bench', user: 'bench' }],
-      currentContext: 'bench',
-    });
+    kubeConfig.loadFromOptions(clientNodeOptions(server.baseUrl));
     const coordination = kubeConfig.makeApiClient(CoordinationV1Api);
 
     const openapiFetch = createOpenapiFetchClient<LeasePaths>({ baseUrl: server.baseUrl });
@@ -234,21 +219,11 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
     const oursVsFloor = pairedRatio('fetch floor');
     const oursVsClientNode = pairedRatio('client-node');
 
-    const figures: Record<string, number | string> = {
-      'requests per round': requests,
-      rounds,
-      'warm-up requests per client': warmup,
-      'Lease response bytes': server.leaseBytes,
-    };
-    for (const contender of contenders) {
-      if (!measuredRounds.has(contender.key)) continue;
-      const key = contender.key;
-      figures[`${key}: median req/s`] = round(rps(key), 0);
-      figures[`${key}: req/s per round`] = series(key, (r) => r.rps)
-        .map((v) => round(v, 0))
-        .join(', ');
-      figures[`${key}: client CPU µs per request (median)`] = round(median(series(key, (r) => r.cpuMicros)), 0);
-    }
+    const figures = readFigures(
+      { requests, rounds, warmup, leaseBytes: server.leaseBytes },
+      contenders.map((c) => c.key),
+      measuredRounds,
+    );
     figures['ratio ours / fetch floor (median of per-round ratios)'] = round(oursVsFloor, 3);
     figures['ratio ours / fetch floor (ratio of medians)'] = round(ourRps / floor, 3);
     figures['ratio ours / client-node (median of per-round ratios)'] = round(oursVsClientNode, 3);

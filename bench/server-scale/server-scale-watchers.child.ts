@@ -10,6 +10,7 @@
  *   argv[2]: a WatchersConfig as JSON
  *   parent → child: { type: 'go' } when the writes start (the stall clock starts then)
  */
+import { field } from '../lib/field.js';
 import { request, type IncomingMessage } from 'node:http';
 import { LEASES_PATH, WRITTEN_AT, type WatchersConfig, type WatchersMessage } from './server-scale.js';
 
@@ -84,6 +85,6 @@ for (let w = 0; w < config.watchers; w++) {
 }
 
 process.on('message', (message: unknown) => {
-  if (typeof message === 'object' && message !== null && Reflect.get(message, 'type') === 'go') armStall();
+  if (field(message, 'type') === 'go') armStall();
 });
 process.on('disconnect', () => process.exit(0));

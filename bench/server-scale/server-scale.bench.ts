@@ -1,10 +1,8 @@
-import { fork, type ChildProcess } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { Pool } from 'undici';
-import { PROJECT_ROOT } from '../../generator/config.js';
 import { buildChild } from '../lib/build-child.js';
+import { forkChild } from '../lib/fork-child.js';
 import { recordGoals } from '../lib/goal.js';
 import { goalsOf } from '../lib/goals.js';
 import {
@@ -29,8 +27,6 @@ import {
   type WatchersMessage,
 } from './server-scale.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
-
 type Reply<T extends ScaleServerMessage['type']> = Extract<ScaleServerMessage, { type: T }>;
 
 interface ScaleServer {
@@ -47,11 +43,14 @@ interface ScaleServer {
 
 /** Starts server-scale-server.child.ts (tsx, --expose-gc) and resolves once it listens. */
 async function startScaleServer(config: ScaleServerConfig): Promise<ScaleServer> {
-  const child: ChildProcess = fork(join(HERE, 'server-scale-server.child.ts'), [JSON.stringify(config)], {
-    cwd: PROJECT_ROOT,
-    execArgv: ['--expose-gc', '--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child: ChildProcess = forkChild(
+    new URL('./server-scale-server.child.ts', import.meta.url),
+    [JSON.stringify(config)],
+    {
+      tsx: true,
+      nodeFlags: ['--expose-gc'],
+    },
+  );
   const waiters = new Map<string, Array<{ resolve: (m: ScaleServerMessage) => void; reject: (e: Error) => void }>>();
   let exit: Error | undefined;
   const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -224,11 +223,7 @@ function startWatchers(
   config: WatchersConfig,
 ): Promise<{ go: () => void; done: Promise<Extract<WatchersMessage, { type: 'done' }>>; close: () => void }> {
   return new Promise((resolveReady, rejectReady) => {
-    const child = fork(entry, [JSON.stringify(config)], {
-      cwd: PROJECT_ROOT,
-      execArgv: [],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
+    const child = forkChild(entry, [JSON.stringify(config)]);
     let resolveDone: (m: Extract<WatchersMessage, { type: 'done' }>) => void = () => {};
     let rejectDone: (e: Error) => void = () => {};
     const done = new Promise<Extract<WatchersMessage, { type: 'done' }>>((resolve, reject) => {

@@ -2,6 +2,7 @@
  * What the server-scale processes say to each other over IPC: the parent
  * (server-scale.bench.ts), the Lease API server child and the watchers child.
  */
+import { field } from '../lib/field.js';
 import { formatMicroTime } from 'k8s-lease-client';
 import type { Lease } from '../../templates/k8s-lease-api-server/src/index.js';
 
@@ -82,21 +83,17 @@ export type WatchersMessage =
       readonly ended: number;
     };
 
-function typeOf(value: unknown): unknown {
-  return typeof value === 'object' && value !== null ? Reflect.get(value, 'type') : undefined;
-}
-
 export function isScaleServerMessage(value: unknown): value is ScaleServerMessage {
-  const type = typeOf(value);
+  const type = field(value, 'type');
   return type === 'listening' || type === 'heap' || type === 'cpu' || type === 'written' || type === 'seeded';
 }
 
 export function isScaleServerCommand(value: unknown): value is ScaleServerCommand {
-  const type = typeOf(value);
+  const type = field(value, 'type');
   return type === 'heap' || type === 'cpu' || type === 'write' || type === 'stop' || type === 'seed';
 }
 
 export function isWatchersMessage(value: unknown): value is WatchersMessage {
-  const type = typeOf(value);
+  const type = field(value, 'type');
   return type === 'ready' || type === 'done';
 }

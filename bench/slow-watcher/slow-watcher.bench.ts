@@ -1,7 +1,4 @@
-import { fork } from 'node:child_process';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../../generator/config.js';
+import { forkChild } from '../lib/fork-child.js';
 import { recordGoals } from '../lib/goal.js';
 import { goalsOf, SLOW_WATCHER_BUFFER_MIB } from '../lib/goals.js';
 import { environment, median, round, runInterleaved, type BenchContext, type BenchResult } from '../lib/harness.js';
@@ -12,7 +9,6 @@ import {
   type SlowWatcherScenario,
 } from './slow-watcher.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 const MB = 1024 * 1024;
 const EVENT_BYTES = 200_000;
 const WATCH_BUFFER_BYTES = SLOW_WATCHER_BUFFER_MIB * MB;
@@ -20,10 +16,8 @@ const WATCH_BUFFER_BYTES = SLOW_WATCHER_BUFFER_MIB * MB;
 /** One scenario in a fresh process (through tsx, as the benchmarks run), so its peak RSS is its own. */
 function runScenario(config: SlowWatcherConfig): Promise<SlowWatcherResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(join(HERE, 'slow-watcher.child.ts'), [JSON.stringify(config)], {
-      cwd: PROJECT_ROOT,
-      execArgv: ['--import', 'tsx'],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    const child = forkChild(new URL('./slow-watcher.child.ts', import.meta.url), [JSON.stringify(config)], {
+      tsx: true,
     });
     let result: SlowWatcherResult | undefined;
     child.on('message', (message: unknown) => {

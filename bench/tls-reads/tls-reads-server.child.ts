@@ -18,62 +18,13 @@ import { join } from 'node:path';
 import type { TLSSocket } from 'node:tls';
 import { renderKubeconfig } from '../../templates/k8s-lease-api-server/src/kubeconfig.js';
 import { createTestPki } from '../../templates/k8s-lease-api-server/src/tls/pki.js';
-import { LEASE_PATH } from '../lib/lease-server.js';
+import { BENCH_LEASE, LEASE_PATH } from '../lib/bench-lease.js';
 import { sendFailureStatus } from '../lib/status-response.js';
-import { BENCH_TOKEN, type TlsChildMessage, type TlsParentMessage, type TlsServerStats } from './tls-reads-server.js';
+import type { StatsRequest } from '../lib/stats-child.js';
+import { BENCH_TOKEN, type TlsChildMessage, type TlsServerStats } from './tls-reads-server.js';
 
-/** The same kube-controller-manager leader-election Lease as lease-server.child.ts serves (~1 KB). */
-const leaseBody = Buffer.from(
-  JSON.stringify({
-    kind: 'Lease',
-    apiVersion: 'coordination.k8s.io/v1',
-    metadata: {
-      name: 'bench',
-      namespace: 'default',
-      uid: '6f1c2a7e-3b7d-4e3a-9a53-2f0d5b8c9e41',
-      resourceVersion: '48213907',
-      creationTimestamp: '2025-01-14T09:21:07Z',
-      labels: { 'app.kubernetes.io/component': 'leader-election', 'app.kubernetes.io/part-of': 'bench' },
-      managedFields: [
-        {
-          manager: 'kubectl-client-side-apply',
-          operation: 'Update',
-          apiVersion: 'coordination.k8s.io/v1',
-          time: '2025-01-14T09:21:07Z',
-          fieldsType: 'FieldsV1',
-          fieldsV1: {
-            'f:metadata': {
-              'f:labels': { '.': {}, 'f:app.kubernetes.io/component': {}, 'f:app.kubernetes.io/part-of': {} },
-            },
-          },
-        },
-        {
-          manager: 'kube-controller-manager',
-          operation: 'Update',
-          apiVersion: 'coordination.k8s.io/v1',
-          time: '2025-11-20T08:12:44Z',
-          fieldsType: 'FieldsV1',
-          fieldsV1: {
-            'f:spec': {
-              'f:acquireTime': {},
-              'f:holderIdentity': {},
-              'f:leaseDurationSeconds': {},
-              'f:leaseTransitions': {},
-              'f:renewTime': {},
-            },
-          },
-        },
-      ],
-    },
-    spec: {
-      holderIdentity: 'control-plane-1_0c4e1f0e-5a57-4a0b-8c1f-3d8f5b2a7c90',
-      leaseDurationSeconds: 15,
-      acquireTime: '2025-11-20T07:58:02.118842Z',
-      renewTime: '2025-11-20T08:12:44.603127Z',
-      leaseTransitions: 7,
-    },
-  }),
-);
+/** The same Lease as lease-server.child.ts serves (~1 KB), serialised once. */
+const leaseBody = Buffer.from(JSON.stringify(BENCH_LEASE));
 
 let requests = 0;
 let tcpConnections = 0;
@@ -126,7 +77,7 @@ function send(message: TlsChildMessage): void {
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'tls-reads-'));
-process.on('message', (message: TlsParentMessage) => {
+process.on('message', (message: StatsRequest) => {
   if (message.type === 'reset') {
     requests = 0;
     tcpConnections = 0;

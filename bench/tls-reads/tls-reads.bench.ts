@@ -3,9 +3,10 @@ import { createClient, readNamespacedLease } from 'k8s-lease-client';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { kubeconfigClientOptions, loadKubeconfig } from '../../templates/k8s-lease-client-node/src/index.js';
 import { recordGoals } from '../lib/goal.js';
+import { readFigures } from '../lib/read-figures.js';
 import { goalsOf } from '../lib/goals.js';
 import { environment, median, round, runInterleaved, type BenchContext, type BenchResult } from '../lib/harness.js';
-import { LEASE_NAME, LEASE_NAMESPACE, LEASE_PATH } from '../lib/lease-server.js';
+import { LEASE_NAME, LEASE_NAMESPACE, LEASE_PATH, leaseName } from '../lib/bench-lease.js';
 import { startTlsLeaseServer, type TlsServerStats } from './tls-reads-server.js';
 
 /** A client as one contender builds it from the kubeconfig: its read and how to release it. */
@@ -22,16 +23,9 @@ interface Contender {
 
 interface Measured {
   rps: number[];
-  /** This process's CPU time (user + system) per request: the client's own cost, the server's CPU is in the child. */
-  cpuMicros: number[];
   tlsHandshakes: number[];
   tcpConnections: number[];
   resumedSessions: number[];
-}
-
-function leaseName(body: unknown): unknown {
-  const metadata: unknown = typeof body === 'object' && body !== null ? Reflect.get(body, 'metadata') : undefined;
-  return typeof metadata === 'object' && metadata !== null ? Reflect.get(metadata, 'name') : undefined;
 }
 
 /**
@@ -140,7 +134,6 @@ export async function benchTlsReads(context: BenchContext): Promise<BenchResult>
       const list = results.get(key) ?? [];
       return {
         rps: list.map((r) => r.rps),
-        cpuMicros: list.map((r) => r.cpuMicros),
         tlsHandshakes: list.map((r) => r.tlsHandshakes),
         tcpConnections: list.map((r) => r.tcpConnections),
         resumedSessions: list.map((r) => r.resumedSessions),
@@ -152,19 +145,11 @@ export async function benchTlsReads(context: BenchContext): Promise<BenchResult>
     const floorRatio = median(get('undici-floor').rps.map((value, i) => value / get('ours').rps[i]!));
     const ratioOfMedians = median(get('ours').rps) / median(get('client-node').rps);
 
-    const figures: Record<string, number | string> = {
-      'requests per round': requests,
-      rounds,
-      'warm-up requests per client': warmup,
-      'Lease response bytes': server.leaseBytes,
-    };
-    for (const contender of contenders) {
-      if (!results.has(contender.key)) continue;
-      const m = get(contender.key);
-      figures[`${contender.key}: median req/s`] = round(median(m.rps), 0);
-      figures[`${contender.key}: req/s per round`] = m.rps.map((v) => round(v, 0)).join(', ');
-      figures[`${contender.key}: client CPU µs per request (median)`] = round(median(m.cpuMicros), 0);
-    }
+    const figures = readFigures(
+      { requests, rounds, warmup, leaseBytes: server.leaseBytes },
+      contenders.map((c) => c.key),
+      results,
+    );
     figures['time per request ours ÷ undici floor (median of per-round ratios)'] = round(floorRatio, 3);
     figures['ratio ours / client-node (median of per-round ratios)'] = round(pairedRatio, 3);
     figures['ratio ours / client-node (ratio of medians)'] = round(ratioOfMedians, 3);

@@ -12,6 +12,7 @@
  * so no client's RSS carries another's modules.
  */
 
+import { clientNodeOptions } from '../lib/client-node-options.js';
 import {
   WARMUP_SELECTOR,
   WATCH_NAMESPACE,
@@ -164,26 +165,18 @@ interface ClientNodeWatch {
   ): Promise<unknown>;
 }
 
-const KUBECONFIG_OPTIONS = (baseUrl: string) =>
-  ({
-    clusters: [{ name: 'bench', server: baseUrl, skipTLSVerify: true }],
-    users: [{ name: 'bench' }],
-    contexts: [{ name: 'bench', cluster: 'bench', user: 'bench' }],
-    currentContext: 'bench',
-  }) as const;
-
 /** `@kubernetes/client-node`'s Watch (1.x: node-fetch, 2.x: undici's fetch; then readline + JSON.parse), configured like a kubeconfig pointing at the server. */
 async function clientNode(baseUrl: string, major: 1 | 2): Promise<Runner> {
   let watch: ClientNodeWatch;
   if (major === 1) {
     const { KubeConfig, Watch } = await import('@kubernetes/client-node');
     const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromOptions(KUBECONFIG_OPTIONS(baseUrl));
+    kubeConfig.loadFromOptions(clientNodeOptions(baseUrl));
     watch = new Watch(kubeConfig);
   } else {
     const { KubeConfig, Watch } = await import('client-node-2');
     const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromOptions(KUBECONFIG_OPTIONS(baseUrl));
+    kubeConfig.loadFromOptions(clientNodeOptions(baseUrl));
     watch = new Watch(kubeConfig);
   }
   return (warmup, counter) =>

@@ -1,9 +1,7 @@
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { PROJECT_ROOT } from '../../generator/config.js';
 import { NODE22, buildChild, node22Version } from '../lib/build-child.js';
+import { forkChild } from '../lib/fork-child.js';
 import { recordGoals } from '../lib/goal.js';
 import { goalsOf } from '../lib/goals.js';
 import { environment, median, round, runInterleaved, type BenchContext, type BenchResult } from '../lib/harness.js';
@@ -17,7 +15,6 @@ import {
   type WatchServerMessage,
 } from './watch-stream.js';
 
-const HERE = dirname(fileURLToPath(import.meta.url));
 const MB = 1024 * 1024;
 
 /** In measuring order (reversed every other round). */
@@ -41,11 +38,11 @@ interface WatchServer extends WatchServerMessage {
 
 /** Starts watch-server.child.ts (through tsx, as the benchmarks run) and resolves once it has built its streams and listens. */
 async function startWatchServer(events: number, warmupEvents: number): Promise<WatchServer> {
-  const child: ChildProcess = fork(join(HERE, 'watch-server.child.ts'), [String(events), String(warmupEvents)], {
-    cwd: PROJECT_ROOT,
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const child: ChildProcess = forkChild(
+    new URL('./watch-server.child.ts', import.meta.url),
+    [String(events), String(warmupEvents)],
+    { tsx: true },
+  );
   let exited = false;
   const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const listening = await new Promise<WatchServerMessage>((resolve, reject) => {
@@ -76,11 +73,9 @@ function runClient(
   nodeFlags: readonly string[] = [],
 ): Promise<WatchClientResult> {
   return new Promise((resolve, reject) => {
-    const child = fork(entry, [JSON.stringify(config)], {
-      cwd: PROJECT_ROOT,
+    const child = forkChild(entry, [JSON.stringify(config)], {
+      nodeFlags,
       ...(runsOnNode22(config.contender) ? { execPath: NODE22 } : {}),
-      execArgv: [...nodeFlags],
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     let result: WatchClientResult | undefined;
     child.on('message', (message: unknown) => {
