@@ -27,7 +27,7 @@ export const SLOW_WATCHER_EXTRA_LIVE_MB = 2 * SLOW_WATCHER_BUFFER_MIB + SLOW_WAT
 /**
  * watch: ours against the same-run fetch floor, the least work any watch reader over a socket does
  * (fetch, lines cut out of the byte chunks at newlines, each decoded and JSON.parsed). An independent
- * measurement had ours at 0.89–0.95× it; see bench/README.md for why 0.85 and not 1.0 or a
+ * measurement had ours at 0.89–0.95× it; see bench/watch/README.md for why 0.85 and not 1.0 or a
  * JSON.parse-only ratio.
  */
 export const WATCH_GOAL_VS_FETCH_FLOOR = 0.85;
