@@ -1,20 +1,20 @@
-import { benchBundleSize } from './bundle-size.bench.js';
-import { benchCandidateFlood } from './candidate-flood.bench.js';
-import { benchGenerate } from './generate.bench.js';
-import { benchHostileBody } from './hostile-body.bench.js';
-import { benchInformerScale } from './informer-scale.bench.js';
-import { benchLeaderElection } from './leader-election.bench.js';
-import { benchPackageSize } from './package-size.bench.js';
-import { benchReads } from './reads.bench.js';
-import { benchServerScale } from './server-scale.bench.js';
-import { benchSlowWatcher } from './slow-watcher.bench.js';
-import { benchTlsReads } from './tls-reads.bench.js';
-import { benchWatch } from './watch.bench.js';
+import { benchBundleSize } from './bundle-size/bundle-size.bench.js';
+import { benchCandidateFlood } from './candidate-flood/candidate-flood.bench.js';
+import { benchGenerate } from './generate/generate.bench.js';
+import { benchHostileBody } from './hostile-body/hostile-body.bench.js';
+import { benchInformerScale } from './informer-scale/informer-scale.bench.js';
+import { benchLeaderElection } from './leader-election/leader-election.bench.js';
+import { benchPackageSize } from './package-size/package-size.bench.js';
+import { benchReads } from './reads/reads.bench.js';
+import { benchServerScale } from './server-scale/server-scale.bench.js';
+import { benchSlowWatcher } from './slow-watcher/slow-watcher.bench.js';
+import { benchTlsReads } from './tls-reads/tls-reads.bench.js';
+import { benchWatch } from './watch/watch.bench.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../generator/config.js';
-import { describeFailures, writeChart, writeResult, type BenchContext, type BenchResult } from './harness.js';
-import { writeSummary } from './summary.js';
+import { describeFailures, writeChart, writeResult, type BenchContext, type BenchResult } from './lib/harness.js';
+import { writeSummary } from './lib/summary.js';
 
 /**
  * `npm run bench [-- name…] [--quick]`: runs benchmarks, prints their figures

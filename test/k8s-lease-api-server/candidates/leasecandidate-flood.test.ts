@@ -5,7 +5,7 @@
 // the controller must still name the best candidate (election.go pickBestLeaderOldestEmulationVersion).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
-import { candidateName, floodCandidates } from '../../../bench/candidate-flood.js';
+import { candidateName, floodCandidates } from '../../../bench/candidate-flood/candidate-flood.js';
 import { start } from '../helpers.js';
 
 const T0 = Date.UTC(2026, 0, 1);
