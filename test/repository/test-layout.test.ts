@@ -18,7 +18,7 @@ const CROSS_CUTTING = new Set([
   'package', // the packed tarballs as a user installs them
   'docs', // the API reference and JSDoc coverage
   'repository', // the repository's own rules, like this one
-  'bench', // the benchmarks' own code
+  'bench', // the benchmarks' own code, mirroring bench/ (checked below)
   'helpers', // shared test code
   'golden', // golden IR tables (data)
   'fixtures', // upstream documents and other inputs (data)
@@ -71,6 +71,10 @@ describe('test/ mirrors the code', () => {
 
   it('test/generator/ has only folders that generator/ has', () => {
     expect(unmirrored(join(TEST_DIR, 'generator'), join(PROJECT_ROOT, 'generator'))).toEqual([]);
+  });
+
+  it('test/bench/ has only folders that bench/ has', () => {
+    expect(unmirrored(join(TEST_DIR, 'bench'), join(PROJECT_ROOT, 'bench'))).toEqual([]);
   });
 
   it('no test is named after a work item', () => {
