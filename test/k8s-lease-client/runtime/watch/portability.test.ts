@@ -28,7 +28,7 @@ describe('templates/k8s-lease-client/src/runtime/watch stays portable', () => {
 
   it.each(sources)('$file imports only runtime files, with .js extensions', ({ text }) => {
     const specifiers = [...text.matchAll(/\bfrom\s+'([^']+)'|\bimport\s*\(\s*'([^']+)'/g)].map((m) => m[1] ?? m[2]);
-    for (const specifier of specifiers) expect(specifier).toMatch(/^\.\.?\/[A-Za-z]+\.js$/);
+    for (const specifier of specifiers) expect(specifier).toMatch(/^\.\.?\/[a-z]+(?:-[a-z]+)*\.js$/);
     expect(text).not.toMatch(/\brequire\s*\(/);
   });
 
