@@ -18,7 +18,7 @@ import {
 import type {
   WatchDisconnectInfo,
   WatchOptions,
-} from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
+} from '../../../../templates/k8s-lease-client/src/runtime/watch/watch-options.js';
 import { startLoopback } from '../../../helpers/loopback.js';
 import { consume, recordingSleep } from './helpers/collect.js';
 import { rejectionOf } from '../../../helpers/rejection.js';

@@ -6,15 +6,12 @@ export type { WatchDecodeErrorInit } from './ndjson.js';
 export { DEFAULT_MAX_LINE_BYTES, NdjsonDecoder, readNdjson, WatchDecodeError } from './ndjson.js';
 export type { KubeObjectLike } from './resource-version.js';
 export { isNewerResourceVersion, objectKey } from './resource-version.js';
+export type { ResyncEvent, WatchEvent, WatchEventType, WatchNotification } from './watch.js';
 export type {
   ReconnectPolicy,
-  ResyncEvent,
   WatchConnectInfo,
   WatchDisconnectInfo,
-  WatchEvent,
-  WatchEventType,
-  WatchNotification,
   WatchOptions,
   WatchResyncInfo,
-} from './watch.js';
+} from './watch-options.js';
 export { INITIAL_EVENTS_END_ANNOTATION, watch, WatchClosedError, WatchError, WatchIdleTimeoutError } from './watch.js';
