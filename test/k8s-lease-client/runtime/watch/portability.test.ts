@@ -16,7 +16,9 @@ describe('templates/k8s-lease-client/src/runtime/watch stays portable', () => {
   it('has the expected files', () => {
     expect(sources.map((s) => s.file).sort()).toEqual([
       'backoff.ts',
+      'deduplicator.ts',
       'errors.ts',
+      'idle-watchdog.ts',
       'index.ts',
       'informer.ts',
       'list-all.ts',

@@ -19,6 +19,8 @@ import { WatchError, WatchIdleTimeoutError } from './errors.js';
 import { checkMaxLineBytes, DEFAULT_MAX_LINE_BYTES, NdjsonDecoder, WatchDecodeError } from './ndjson.js';
 import { isDecimal, isNewerDecimal, isNewerResourceVersion, keyOf, nonEmpty } from './resource-version.js';
 import type { KubeObjectLike } from './resource-version.js';
+import { Deduplicator } from './deduplicator.js';
+import { IdleWatchdog } from './idle-watchdog.js';
 import { initialState, step } from './state.js';
 import type { WatchEffect, WatchInput, WatchState } from './state.js';
 import type { WatchOptions } from './watch-options.js';
@@ -561,99 +563,6 @@ function isOrderedFrom(rv: string): boolean {
 /** A function, not `signal?.aborted`, so control-flow narrowing does not assume it cannot change across awaits. */
 function isAborted(signal: AbortSignal | undefined): boolean {
   return signal?.aborted === true;
-}
-
-/**
- * Per-object last yielded resourceVersion, so an event replayed at a resume
- * boundary is never yielded twice. Deleted objects are remembered until the
- * watch resumes from past their deletion, so the map does not grow with churn.
- */
-class Deduplicator {
-  private readonly live = new Map<string, string>();
-  private readonly tombstones = new Map<string, string>();
-
-  /**
-   * Starts over from a complete state. `watermarked`: the next watch starts at a decimal resourceVersion other
-   * than "0", so it is ordered and the watermark alone drops replays of decimal resourceVersions (readWatch's
-   * fast path); the map is never asked about these objects, so it is left empty rather than costing a key and
-   * an entry per object for as long as they stay unchanged.
-   */
-  replace(objects: readonly KubeObjectLike[], watermarked: boolean): void {
-    this.live.clear();
-    this.tombstones.clear();
-    if (watermarked) return;
-    for (const object of objects) this.accept(object);
-  }
-
-  /** Records the object; false when it is not newer than what was yielded for its key. */
-  accept(object: KubeObjectLike, deleted = false): boolean {
-    const rv = object.metadata?.resourceVersion;
-    const key = keyOf(object);
-    if (rv === undefined || key === undefined) return true;
-    const last = this.live.get(key) ?? this.tombstones.get(key);
-    if (last !== undefined && !isNewerResourceVersion(rv, last)) return false;
-    if (deleted) {
-      this.live.delete(key);
-      this.tombstones.set(key, rv);
-    } else {
-      this.tombstones.delete(key);
-      this.live.set(key, rv);
-    }
-    return true;
-  }
-
-  /** A watch from `rv` cannot replay a deletion older than `rv`. */
-  forgetTombstonesBefore(rv: string | undefined): void {
-    if (rv === undefined || this.tombstones.size === 0) return;
-    for (const [key, deletedAt] of this.tombstones) {
-      // Only decimal resourceVersions are ordered; opaque ones are kept (compared for equality only).
-      if (isDecimal(rv) && isDecimal(deletedAt) && isNewerResourceVersion(rv, deletedAt)) this.tombstones.delete(key);
-    }
-  }
-}
-
-/**
- * Fires when a read has been pending for `ms`. One timer per period rather
- * than one per chunk: arm/disarm only record timestamps. Time spent while the
- * consumer holds an event (no read pending) does not count as idle.
- */
-class IdleWatchdog {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private since: number | undefined;
-  private stopped = false;
-
-  constructor(
-    private readonly ms: number,
-    private readonly fire: () => void,
-  ) {}
-
-  arm(): void {
-    this.since = Date.now();
-    if (this.timer === undefined && !this.stopped) this.timer = setTimeout(this.check, this.ms);
-  }
-
-  disarm(): void {
-    this.since = undefined;
-  }
-
-  clear(): void {
-    this.stopped = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private readonly check = (): void => {
-    this.timer = undefined;
-    const since = this.since;
-    if (since === undefined || this.stopped) return;
-    const elapsed = Date.now() - since;
-    if (elapsed >= this.ms) {
-      this.stopped = true;
-      this.fire();
-    } else {
-      this.timer = setTimeout(this.check, this.ms - elapsed);
-    }
-  };
 }
 
 /** setTimeout as a promise that settles early (resolves) when `signal` aborts, leaving no timer or listener behind. */
