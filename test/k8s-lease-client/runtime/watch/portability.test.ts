@@ -18,6 +18,7 @@ describe('templates/k8s-lease-client/src/runtime/watch stays portable', () => {
       'backoff.ts',
       'deduplicator.ts',
       'errors.ts',
+      'event-shape.ts',
       'idle-watchdog.ts',
       'index.ts',
       'informer.ts',

@@ -10,11 +10,8 @@ import {
   isNewerResourceVersion,
   objectKey,
 } from '../../../../templates/k8s-lease-client/src/runtime/watch/resource-version.js';
-import {
-  watch,
-  WatchError,
-  WatchIdleTimeoutError,
-} from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
+import { WatchError, WatchIdleTimeoutError } from '../../../../templates/k8s-lease-client/src/runtime/watch/errors.js';
+import { watch } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
 import type {
   WatchDisconnectInfo,
   WatchOptions,
@@ -56,7 +53,9 @@ async function scripted(): Promise<ScriptedFront> {
 
 function leaseWatch(
   options: WatchOptions = {},
-): AsyncIterable<import('../../../../templates/k8s-lease-client/src/runtime/watch/watch.js').WatchNotification<Lease>> {
+): AsyncIterable<
+  import('../../../../templates/k8s-lease-client/src/runtime/watch/event-shape.js').WatchNotification<Lease>
+> {
   return watch<Lease>(client, target, { reconnect: { initialDelayMs: 1, maxDelayMs: 5 }, ...options });
 }
 
