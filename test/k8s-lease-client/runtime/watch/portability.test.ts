@@ -15,17 +15,24 @@ const sources = readdirSync(dir)
 describe('templates/k8s-lease-client/src/runtime/watch stays portable', () => {
   it('has the expected files', () => {
     expect(sources.map((s) => s.file).sort()).toEqual([
+      'abort.ts',
       'backoff.ts',
+      'batch.ts',
+      'connection-reader.ts',
       'deduplicator.ts',
       'errors.ts',
       'event-shape.ts',
+      'hand-out.ts',
       'idle-watchdog.ts',
       'index.ts',
       'informer.ts',
+      'line-decision.ts',
       'list-all.ts',
+      'machine.ts',
       'ndjson.ts',
       'resource-version.ts',
       'state.ts',
+      'watch-config.ts',
       'watch-options.ts',
       'watch.ts',
     ]);

@@ -17,8 +17,8 @@ export class Deduplicator {
 
   /**
    * Starts over from a complete state. `watermarked`: the next watch starts at a decimal resourceVersion other
-   * than "0", so it is ordered and the watermark alone drops replays of decimal resourceVersions (readWatch's
-   * fast path); the map is never asked about these objects, so it is left empty rather than costing a key and
+   * than "0", so it is ordered and the watermark alone drops replays of decimal resourceVersions (decideLine's
+   * fast path, ./line-decision.ts); the map is never asked about these objects, so it is left empty rather than costing a key and
    * an entry per object for as long as they stay unchanged.
    */
   replace(objects: readonly KubeObjectLike[], watermarked: boolean): void {

@@ -11,7 +11,8 @@ import type { WatchTarget } from './list-all.js';
 import { isNewerResourceVersion } from './resource-version.js';
 import type { KubeObjectLike } from './resource-version.js';
 import type { WatchNotification } from './event-shape.js';
-import { Batch, watchBatches } from './watch.js';
+import { Batch } from './batch.js';
+import { watchBatches } from './watch.js';
 import type { WatchOptions, WatchResyncInfo } from './watch-options.js';
 
 /** Callbacks of `createInformer`, each optional; errors they throw go to `onError` and do not stop the informer. */
