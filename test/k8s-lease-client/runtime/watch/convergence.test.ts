@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../../../templates/k8s-lease-client/src/runtime/transport.js';
 import type { Client } from '../../../../templates/k8s-lease-client/src/runtime/transport.js';
 import { createInformer } from '../../../../templates/k8s-lease-client/src/runtime/watch/informer.js';
-import type { WatchResyncInfo } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
+import type { WatchResyncInfo } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch-options.js';
 import { startLeaseApiServer } from '../../../../templates/k8s-lease-api-server/src/index.js';
 import type { LeaseApiServer, WatchFault } from '../../../../templates/k8s-lease-api-server/src/index.js';
 import { eventually } from './helpers/lease-server.js';

@@ -4,7 +4,7 @@ import { createClient } from '../../../../templates/k8s-lease-client/src/runtime
 import type { Client } from '../../../../templates/k8s-lease-client/src/runtime/transport.js';
 import { createInformer } from '../../../../templates/k8s-lease-client/src/runtime/watch/informer.js';
 import type { Informer, InformerHandlers } from '../../../../templates/k8s-lease-client/src/runtime/watch/informer.js';
-import type { WatchOptions } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
+import type { WatchOptions } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch-options.js';
 import { rejectionOf } from '../../../helpers/rejection.js';
 import { activeTimers, eventually, LEASES_PATH, startTestCluster, statusBody } from './helpers/lease-server.js';
 import type { Lease, TestCluster } from './helpers/lease-server.js';

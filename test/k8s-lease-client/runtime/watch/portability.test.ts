@@ -3,6 +3,7 @@
 // sibling runtime files.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import * as runtime from '../../../../templates/k8s-lease-client/src/runtime/index.js';
 
@@ -14,22 +15,56 @@ const sources = readdirSync(dir)
 describe('templates/k8s-lease-client/src/runtime/watch stays portable', () => {
   it('has the expected files', () => {
     expect(sources.map((s) => s.file).sort()).toEqual([
+      'abort.ts',
       'backoff.ts',
+      'batch.ts',
+      'connection-reader.ts',
+      'deduplicator.ts',
       'errors.ts',
+      'event-shape.ts',
+      'hand-out.ts',
+      'idle-watchdog.ts',
       'index.ts',
       'informer.ts',
+      'line-decision.ts',
       'list-all.ts',
+      'machine.ts',
       'ndjson.ts',
       'resource-version.ts',
       'state.ts',
+      'watch-config.ts',
+      'watch-options.ts',
       'watch.ts',
     ]);
   });
 
   it.each(sources)('$file imports only runtime files, with .js extensions', ({ text }) => {
     const specifiers = [...text.matchAll(/\bfrom\s+'([^']+)'|\bimport\s*\(\s*'([^']+)'/g)].map((m) => m[1] ?? m[2]);
-    for (const specifier of specifiers) expect(specifier).toMatch(/^\.\.?\/[a-z][a-z0-9-]*\.js$/);
+    for (const specifier of specifiers) expect(specifier).toMatch(/^\.\.?\/[a-z]+(?:-[a-z]+)*\.js$/);
     expect(text).not.toMatch(/\brequire\s*\(/);
+  });
+
+  it('has no import cycle among its files, type-only imports included', () => {
+    const siblings = new Map(
+      sources.map(({ file, text }) => {
+        const specifiers = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+        const local = specifiers.filter((specifier) => specifier.startsWith('./'));
+        return [file, [...new Set(local.map((specifier) => specifier.slice(2).replace(/\.js$/, '.ts')))]];
+      }),
+    );
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    const visit = (file: string, path: readonly string[]): void => {
+      if (path.includes(file)) {
+        cycles.push([...path.slice(path.indexOf(file)), file].join(' → '));
+        return;
+      }
+      if (done.has(file)) return;
+      for (const next of siblings.get(file) ?? []) visit(next, [...path, file]);
+      done.add(file);
+    };
+    for (const file of siblings.keys()) visit(file, []);
+    expect(cycles).toEqual([]);
   });
 
   it.each(sources)('$file uses no Node-only globals and no any', ({ text }) => {

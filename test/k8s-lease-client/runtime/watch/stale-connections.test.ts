@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../../templates/k8s-lease-client/src/runtime/transport.js';
 import { WatchClosedError } from '../../../../templates/k8s-lease-client/src/runtime/watch/errors.js';
 import { watch } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
-import type { WatchDisconnectInfo } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
+import type { WatchDisconnectInfo } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch-options.js';
 import { startLoopback } from '../../../helpers/loopback.js';
 import type { Loopback } from '../../../helpers/loopback.js';
 import { rejectionOf } from '../../../helpers/rejection.js';

@@ -5,7 +5,7 @@ import { UnexpectedResponseError } from '../../../../templates/k8s-lease-client/
 import { createClient } from '../../../../templates/k8s-lease-client/src/runtime/transport.js';
 import { listAll } from '../../../../templates/k8s-lease-client/src/runtime/watch/list-all.js';
 import { watch } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
-import type { WatchDisconnectInfo } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
+import type { WatchDisconnectInfo } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch-options.js';
 import { jsonHandler, startLoopback } from '../../../helpers/loopback.js';
 import type { Loopback } from '../../../helpers/loopback.js';
 import { consume } from './helpers/collect.js';

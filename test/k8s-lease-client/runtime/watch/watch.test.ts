@@ -10,15 +10,12 @@ import {
   isNewerResourceVersion,
   objectKey,
 } from '../../../../templates/k8s-lease-client/src/runtime/watch/resource-version.js';
-import {
-  watch,
-  WatchError,
-  WatchIdleTimeoutError,
-} from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
+import { WatchError, WatchIdleTimeoutError } from '../../../../templates/k8s-lease-client/src/runtime/watch/errors.js';
+import { watch } from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
 import type {
   WatchDisconnectInfo,
   WatchOptions,
-} from '../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
+} from '../../../../templates/k8s-lease-client/src/runtime/watch/watch-options.js';
 import { startLoopback } from '../../../helpers/loopback.js';
 import { consume, recordingSleep } from './helpers/collect.js';
 import { rejectionOf } from '../../../helpers/rejection.js';
@@ -56,7 +53,9 @@ async function scripted(): Promise<ScriptedFront> {
 
 function leaseWatch(
   options: WatchOptions = {},
-): AsyncIterable<import('../../../../templates/k8s-lease-client/src/runtime/watch/watch.js').WatchNotification<Lease>> {
+): AsyncIterable<
+  import('../../../../templates/k8s-lease-client/src/runtime/watch/event-shape.js').WatchNotification<Lease>
+> {
   return watch<Lease>(client, target, { reconnect: { initialDelayMs: 1, maxDelayMs: 5 }, ...options });
 }
 

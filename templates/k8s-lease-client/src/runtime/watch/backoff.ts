@@ -5,7 +5,7 @@
  * count that only a connection which proved itself resets.
  */
 
-import type { ReconnectPolicy } from './watch.js';
+import type { ReconnectPolicy } from './watch-options.js';
 
 const DEFAULT_INITIAL_DELAY_MS = 200;
 const DEFAULT_MAX_DELAY_MS = 30_000;

@@ -1,3 +1,6 @@
+export { WatchClosedError, WatchError, WatchIdleTimeoutError } from './errors.js';
+export type { ResyncEvent, WatchEvent, WatchEventType, WatchNotification } from './event-shape.js';
+export { INITIAL_EVENTS_END_ANNOTATION } from './event-shape.js';
 export type { Informer, InformerHandlers } from './informer.js';
 export { createInformer } from './informer.js';
 export type { ListAllOptions, ListResponse, WatchTarget } from './list-all.js';
@@ -6,15 +9,11 @@ export type { WatchDecodeErrorInit } from './ndjson.js';
 export { DEFAULT_MAX_LINE_BYTES, NdjsonDecoder, readNdjson, WatchDecodeError } from './ndjson.js';
 export type { KubeObjectLike } from './resource-version.js';
 export { isNewerResourceVersion, objectKey } from './resource-version.js';
+export { watch } from './watch.js';
 export type {
   ReconnectPolicy,
-  ResyncEvent,
   WatchConnectInfo,
   WatchDisconnectInfo,
-  WatchEvent,
-  WatchEventType,
-  WatchNotification,
   WatchOptions,
   WatchResyncInfo,
-} from './watch.js';
-export { INITIAL_EVENTS_END_ANNOTATION, watch, WatchClosedError, WatchError, WatchIdleTimeoutError } from './watch.js';
+} from './watch-options.js';

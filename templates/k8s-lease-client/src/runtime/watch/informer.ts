@@ -10,8 +10,10 @@ import type { Client } from '../transport.js';
 import type { WatchTarget } from './list-all.js';
 import { isNewerResourceVersion } from './resource-version.js';
 import type { KubeObjectLike } from './resource-version.js';
-import { Batch, watchBatches } from './watch.js';
-import type { WatchNotification, WatchOptions, WatchResyncInfo } from './watch.js';
+import type { WatchNotification } from './event-shape.js';
+import { Batch } from './batch.js';
+import { watchBatches } from './watch.js';
+import type { WatchOptions, WatchResyncInfo } from './watch-options.js';
 
 /** Callbacks of `createInformer`, each optional; errors they throw go to `onError` and do not stop the informer. */
 export interface InformerHandlers<T> {

@@ -5,10 +5,11 @@
  * `watchWithResync`, re-list on an expired resourceVersion) are built.
  *
  * The state says what to do next (LIST, a sendInitialEvents watch, or a watch
- * from a resourceVersion); the driver in ./watch.ts does it and feeds the
- * outcome back as an input; `step` answers with the next state and at most one
- * effect for the driver to carry out (hand out the complete state, wait before
- * a retry, throw, finish). The only thing `step` mutates is the backoff policy.
+ * from a resourceVersion); the drivers (./watch.ts, ./connection-reader.ts) do
+ * it and feed the outcome back as an input; `step` answers with the next state
+ * and at most one effect for the driver to carry out (hand out the complete
+ * state, wait before a retry, throw, finish). The only thing `step` mutates is
+ * the backoff policy.
  */
 
 import type { BackoffPolicy, ConnectionRecord } from './backoff.js';

@@ -6,151 +6,26 @@
  * decode.
  */
 
-import type { KubernetesStatus } from '../errors.js';
-import type { QueryValue } from '../query.js';
-import { encodeQuery } from '../query.js';
-import { sendOf, stream } from '../stream.js';
+import { sendOf } from '../stream.js';
 import type { Client } from '../transport.js';
-import { copyQuery, listConsistent, pageLimit } from './list-all.js';
+import { isAborted } from './abort.js';
+import { BackoffPolicy } from './backoff.js';
+import { flattenBatches } from './batch.js';
+import type { Batch } from './batch.js';
+import { readConnection } from './connection-reader.js';
+import { Deduplicator } from './deduplicator.js';
+import type { WatchNotification } from './event-shape.js';
+import { handOut } from './hand-out.js';
+import { listConsistent } from './list-all.js';
 import type { WatchTarget } from './list-all.js';
-import { BackoffPolicy, backoffSettings } from './backoff.js';
-import type { BackoffSettings } from './backoff.js';
-import { WatchError, WatchIdleTimeoutError } from './errors.js';
-import { checkMaxLineBytes, DEFAULT_MAX_LINE_BYTES, NdjsonDecoder, WatchDecodeError } from './ndjson.js';
-import { isDecimal, isNewerDecimal, isNewerResourceVersion, keyOf, nonEmpty } from './resource-version.js';
+import { FINISH, Machine } from './machine.js';
+import { nonEmpty } from './resource-version.js';
 import type { KubeObjectLike } from './resource-version.js';
-import { initialState, step } from './state.js';
-import type { WatchEffect, WatchInput, WatchState } from './state.js';
-
-/** The event types a Kubernetes watch stream sends (an in-stream `ERROR` is thrown as a WatchError instead). */
-export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK';
-
-/** One change the server reported on a watch. */
-export interface WatchEvent<T> {
-  /** What happened to the object; `BOOKMARK` only moves the resume point (its object carries just a resourceVersion). */
-  readonly type: WatchEventType;
-  /** The object after the change; for `DELETED`, its last state. */
-  readonly object: T;
-}
-
-/** Emitted after a 410 Gone when the watch re-listed: `objects` is the complete current state; consumers replace theirs. */
-export interface ResyncEvent<T> {
-  /** Marks a resync, as opposed to a WatchEvent. */
-  readonly type: 'RESYNC';
-  /** Every object the re-list returned: the whole current state. */
-  readonly objects: readonly T[];
-  /** The resourceVersion of the re-list, from which the watch resumes. */
-  readonly resourceVersion: string;
-  /** The Status reason of the 410 that forced the re-list. */
-  readonly reason: 'Expired' | 'Gone';
-}
-
-/** What a `watch` iteration yields: a change, or a RESYNC after history was lost. */
-export type WatchNotification<T> = WatchEvent<T> | ResyncEvent<T>;
-
-/** How a watch retries after a lost connection or a retriable failure: capped exponential backoff with jitter. */
-export interface ReconnectPolicy {
-  /** Consecutive failures tolerated before the iteration throws the last error; default Infinity. */
-  maxRetries?: number | undefined;
-  /** Delay before the first retry; default 200 ms. Doubles per consecutive failure. */
-  initialDelayMs?: number | undefined;
-  /** Cap of the delay; default 30,000 ms. A longer Retry-After is still honoured. */
-  maxDelayMs?: number | undefined;
-  /** 0..1, default 0.2: each delay is shortened by a random fraction of up to this much. */
-  jitter?: number | undefined;
-}
-
-/** What `WatchOptions.onConnect` is told before each connection attempt. */
-export interface WatchConnectInfo {
-  /** resourceVersion the watch (re)starts from; undefined when streaming the initial state. */
-  resourceVersion: string | undefined;
-  /** Consecutive failed attempts before this connection (0 on a first try). */
-  attempt: number;
-}
-
-/** What `WatchOptions.onDisconnect` is told before each wait for a retry. */
-export interface WatchDisconnectInfo {
-  /** Why: the error, a WatchIdleTimeoutError, or undefined for a clean end of stream. */
-  error: unknown;
-  /** Consecutive failures so far, this one included (0 when the end was not a failure). */
-  attempt: number;
-  /** How long the watch waits before the next attempt. */
-  delayMs: number;
-}
-
-/** What `onResync` callbacks are told once a re-list after a 410 completed. */
-export interface WatchResyncInfo {
-  /** The Status reason of the 410. */
-  reason: 'Expired' | 'Gone';
-  /** The resourceVersion of the re-list. */
-  resourceVersion: string;
-  /** How many objects the re-list returned. */
-  objects: number;
-}
-
-/** Options of `watch` and `createInformer`: where to start, reconnection, limits and progress callbacks. */
-export interface WatchOptions {
-  /** Start watching from here instead of listing first. */
-  resourceVersion?: string | undefined;
-  /** Default true. Bookmarks keep the resume point fresh on quiet watches. */
-  allowWatchBookmarks?: boolean | undefined;
-  /** Sent to the server: it ends each watch connection cleanly after this long (the watch then reconnects). */
-  timeoutSeconds?: number | undefined;
-  /** Aborting ends the iteration cleanly: the for-await loop exits (`next()` resolves `done`), the connection is closed. */
-  signal?: AbortSignal | undefined;
-  /** `false`: a single connection; any disconnect ends the iteration (a clean end returns, anything else throws). */
-  reconnect?: false | ReconnectPolicy | undefined;
-  /** Reconnect after this long without a byte from the server (bookmarks count); default 300,000 ms. */
-  idleTimeoutMs?: number | undefined;
-  /**
-   * Longest watch event line read, in bytes; default 16 MiB. A longer one ends the iteration with a
-   * ResponseTooLargeError (`limit: 'maxLineBytes'`), the connection closed: a resume would replay it.
-   */
-  maxLineBytes?: number | undefined;
-  /**
-   * Get the initial state from the watch itself (`sendInitialEvents=true&resourceVersionMatch=NotOlderThan`,
-   * Kubernetes ≥ 1.27 with WatchList) instead of a LIST. The initial events are collected until the
-   * `k8s.io/initial-events-end` bookmark, then yielded as ADDED. Falls back to a LIST when the server
-   * rejects the parameters (400/422).
-   */
-  sendInitialEvents?: boolean | undefined;
-  /** Page size of the LISTs made by the watch; default 500, 0 for unpaged. */
-  listLimit?: number | undefined;
-  /** Called before every connection attempt, the first included. */
-  onConnect?: ((info: WatchConnectInfo) => void) | undefined;
-  /** Called before every wait for a retry: after a lost or ended connection, or a failed request. */
-  onDisconnect?: ((info: WatchDisconnectInfo) => void) | undefined;
-  /** Called when a re-list after a 410 completed, just before the RESYNC is yielded. */
-  onResync?: ((info: WatchResyncInfo) => void) | undefined;
-  /**
-   * Called once the initial state has been yielded in full (after the consumer took the last initial
-   * ADDED); with `resourceVersion` given, at the first connection (`objects: 0`). Not called for RESYNCs.
-   */
-  onSynced?: ((info: { resourceVersion: string; objects: number }) => void) | undefined;
-  /** Injectable for tests. Must resolve (or reject) promptly when `signal` aborts. */
-  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
-  /** Injectable for tests; default Math.random. */
-  random?: (() => number) | undefined;
-}
-
-export { WatchClosedError, WatchError, WatchIdleTimeoutError } from './errors.js';
-
-/** Annotation of the bookmark that ends the initial events of a `sendInitialEvents` watch. */
-export const INITIAL_EVENTS_END_ANNOTATION: string = 'k8s.io/initial-events-end';
-
-const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
-/** The watch's stopped, aborted end. */
-const FINISH: WatchEffect<never> = { kind: 'finish' };
-const WATCH_KEYS: ReadonlySet<string> = new Set([
-  'watch',
-  'allowWatchBookmarks',
-  'resourceVersion',
-  'resourceVersionMatch',
-  'sendInitialEvents',
-  'timeoutSeconds',
-  'limit',
-  'continue',
-]);
+import { initialState } from './state.js';
+import type { WatchEffect } from './state.js';
+import { resolveConfig } from './watch-config.js';
+import type { WatchConfig } from './watch-config.js';
+import type { WatchOptions } from './watch-options.js';
 
 /**
  * Watches the objects of `target` (a LIST path plus selectors). Without
@@ -212,109 +87,15 @@ export function watchBatches<T extends KubeObjectLike>(
 }
 
 /**
- * A chunk's events, handed over at once: the generator below yields one
- * batch per chunk read and this iterator hands the events out one by one
- * without resuming the generator for each, which a busy watch (hundreds of
- * thousands of events) notices. The generator resumes only once the consumer
- * has taken the whole batch, so everything it does after a yield still
- * happens after the consumer saw the events.
- */
-export class Batch<T> {
-  constructor(readonly events: ReadonlyArray<WatchNotification<T>>) {}
-}
-
-function flattenBatches<T>(
-  inner: AsyncGenerator<WatchNotification<T> | Batch<T>, void, undefined>,
-  signal: AbortSignal | undefined,
-): AsyncIterator<WatchNotification<T>> {
-  let buffered: ReadonlyArray<WatchNotification<T>> = [];
-  let next = 0;
-  const pull = async (): Promise<IteratorResult<WatchNotification<T>>> => {
-    for (;;) {
-      const result = await inner.next();
-      if (result.done === true) return { value: undefined, done: true };
-      if (!(result.value instanceof Batch)) return { value: result.value, done: false };
-      if (result.value.events.length === 0) continue;
-      buffered = result.value.events;
-      next = 1;
-      return { value: buffered[0]!, done: false };
-    }
-  };
-  return {
-    next: (): Promise<IteratorResult<WatchNotification<T>>> => {
-      if (next < buffered.length) {
-        // Aborting ends the iteration at once, as it does between batches.
-        if (signal?.aborted === true) {
-          buffered = [];
-          return inner.return(undefined).then(() => ({ value: undefined, done: true }));
-        }
-        return Promise.resolve({ value: buffered[next++]!, done: false });
-      }
-      buffered = [];
-      return pull();
-    },
-    return: (): Promise<IteratorResult<WatchNotification<T>>> => {
-      buffered = [];
-      return inner.return(undefined).then(() => ({ value: undefined, done: true }));
-    },
-  };
-}
-
-interface Config {
-  /** undefined: `reconnect: false`, a single connection. */
-  backoff: BackoffSettings | undefined;
-  idleTimeoutMs: number;
-  maxLineBytes: number;
-  bookmarks: boolean;
-  listLimit: number;
-  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  random: () => number;
-}
-
-function resolveConfig(options: WatchOptions): Config {
-  const reconnect = options.reconnect;
-  const backoff = reconnect === false ? undefined : backoffSettings(reconnect);
-  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  if (!(idleTimeoutMs > 0) || !Number.isFinite(idleTimeoutMs))
-    throw new RangeError(`idleTimeoutMs must be a finite number > 0, got ${idleTimeoutMs}`);
-  const timeoutSeconds = options.timeoutSeconds;
-  if (timeoutSeconds !== undefined && (!Number.isSafeInteger(timeoutSeconds) || timeoutSeconds < 0)) {
-    throw new RangeError(`timeoutSeconds must be an integer >= 0, got ${timeoutSeconds}`);
-  }
-  return {
-    backoff,
-    idleTimeoutMs,
-    maxLineBytes: checkMaxLineBytes(options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES),
-    bookmarks: options.allowWatchBookmarks ?? true,
-    listLimit: pageLimit(options.listLimit),
-    sleep: options.sleep ?? defaultSleep,
-    random: options.random ?? Math.random,
-  };
-}
-
-/** The state machine of one iteration: its state, its backoff, and the one way to move it (./state.ts's `step`). */
-class Machine<T> {
-  constructor(
-    public state: WatchState,
-    readonly backoff: BackoffPolicy | undefined,
-  ) {}
-
-  feed(input: WatchInput<T>): WatchEffect<T> | undefined {
-    const { state, effect } = step(this.state, input, this.backoff);
-    this.state = state;
-    return effect;
-  }
-}
-
-/**
  * The driver: does what the state asks (LIST, or connect and read a watch), feeds the outcome to the
- * machine and carries out the effect it answers with. Everything that decides lives in ./state.ts.
+ * machine and carries out the effect it answers with. Everything that decides lives in ./state.ts (and, line
+ * by line, in ./line-decision.ts).
  */
 async function* runWatch<T extends KubeObjectLike>(
   client: Client,
   target: WatchTarget,
   options: WatchOptions,
-  config: Config,
+  config: WatchConfig,
 ): AsyncGenerator<WatchNotification<T> | Batch<T>, void, undefined> {
   const signal = options.signal;
   const seen = new Deduplicator();
@@ -322,6 +103,7 @@ async function* runWatch<T extends KubeObjectLike>(
     initialState(nonEmpty(options.resourceVersion), options.sendInitialEvents === true),
     config.backoff === undefined ? undefined : new BackoffPolicy(config.backoff, config.random),
   );
+  const connections = { client, target, options, config, machine, seen };
 
   for (;;) {
     if (isAborted(signal)) return;
@@ -331,12 +113,12 @@ async function* runWatch<T extends KubeObjectLike>(
       effect = await list();
       if (effect === FINISH) return;
     } else {
-      effect = yield* readWatch();
+      effect = yield* readConnection(connections);
     }
     if (effect === undefined) continue;
     switch (effect.kind) {
       case 'deliver':
-        yield handOut(effect, true);
+        yield handOut(effect, true, seen, options);
         if (isAborted(signal)) return;
         if (effect.reason === undefined)
           options.onSynced?.({ resourceVersion: effect.resourceVersion, objects: effect.objects.length });
@@ -387,372 +169,4 @@ async function* runWatch<T extends KubeObjectLike>(
       return machine.feed({ kind: 'failed', error });
     }
   }
-
-  /**
-   * A complete state as what is yielded for it, the one path for every sync (LIST or initial events, at the
-   * start or after a 410): the deduplication state is replaced, then one batch of ADDED (the caller calls
-   * onSynced once it was taken), or onResync and the RESYNC. `watermarked`: the next events are read from a new
-   * connection at `resourceVersion`.
-   */
-  function handOut(
-    { objects, resourceVersion, reason }: Extract<WatchEffect<T>, { kind: 'deliver' }>,
-    watermarked: boolean,
-  ): Batch<T> | ResyncEvent<T> {
-    seen.replace(objects, watermarked && isOrderedFrom(resourceVersion));
-    if (reason !== undefined) {
-      options.onResync?.({ reason, resourceVersion, objects: objects.length });
-      return { type: 'RESYNC', objects, resourceVersion, reason };
-    }
-    // One batch rather than a yield per object: a generator resume per object is most of a large sync's own cost.
-    const events = new Array<WatchNotification<T>>(objects.length);
-    for (let i = 0; i < objects.length; i++) events[i] = { type: 'ADDED', object: objects[i]! };
-    return new Batch(events);
-  }
-
-  /**
-   * One watch connection, from the request to the end of its stream: yields its events and returns the effect
-   * the machine answers its end with (`finish` when aborted). A sendInitialEvents connection collects the
-   * initial events until the initial-events-end bookmark, has the machine deliver them, and reads on as an
-   * ordinary watch.
-   */
-  async function* readWatch(): AsyncGenerator<WatchNotification<T> | Batch<T>, WatchEffect<T> | undefined, undefined> {
-    const state = machine.state;
-    const streaming = state.kind === 'sync';
-    let rv = state.rv;
-    const params: Record<string, QueryValue> = { watch: true };
-    if (config.bookmarks || streaming) params['allowWatchBookmarks'] = true;
-    if (streaming) {
-      params['sendInitialEvents'] = true;
-      params['resourceVersionMatch'] = 'NotOlderThan';
-      params['resourceVersion'] = '';
-    } else {
-      params['resourceVersion'] = rv;
-      seen.forgetTombstonesBefore(rv);
-    }
-    if (options.timeoutSeconds !== undefined) params['timeoutSeconds'] = options.timeoutSeconds;
-    copyQuery(params, target.query, WATCH_KEYS);
-
-    let response: Response;
-    try {
-      response = await stream(client, { method: 'GET', path: target.path, query: encodeQuery(params) }, { signal });
-    } catch (error) {
-      if (isAborted(signal)) return FINISH;
-      return machine.feed({ kind: 'failed', error });
-    }
-    options.onConnect?.({ resourceVersion: streaming ? undefined : rv, attempt: machine.backoff?.failures ?? 0 });
-    const syncedEffect = machine.feed({ kind: 'connected' });
-    if (syncedEffect?.kind === 'synced')
-      options.onSynced?.({ resourceVersion: syncedEffect.resourceVersion, objects: 0 });
-
-    // Starting at resourceVersion "0" (or none) the server first sends synthetic ADDED events in no particular order: only a
-    // stream that starts at a concrete resourceVersion is ordered, and only there does the watermark decide.
-    const ordered = !streaming && rv !== undefined && rv !== '' && rv !== '0';
-    const connectedAt = Date.now();
-    /**
-     * What the connection brought that is new: events handed out, initial events collected, bookmarks that moved the
-     * resume point. Replays dropped as already seen do not count: a server that sends only those and ends the
-     * connection makes no progress, and must not be reconnected to at full speed.
-     */
-    let progressed = 0;
-    let failed = false;
-    let failure: unknown;
-    const body = response.body;
-    if (body !== null) {
-      const reader = body.getReader();
-      const decoder = new NdjsonDecoder(config.maxLineBytes);
-      let idleFired = false;
-      const watchdog = new IdleWatchdog(config.idleTimeoutMs, () => {
-        idleFired = true;
-        reader.cancel(new WatchIdleTimeoutError(config.idleTimeoutMs)).catch(ignore);
-      });
-      /** Initial events of a streaming (sendInitialEvents) connection, held until the initial-events-end bookmark. */
-      let initial = streaming ? new Map<string, T>() : undefined;
-      const unkeyed: T[] = [];
-      try {
-        reading: for (;;) {
-          let chunk: ReadableStreamReadResult<Uint8Array>;
-          watchdog.arm();
-          try {
-            chunk = await reader.read();
-          } catch (error) {
-            if (isAborted(signal)) return FINISH;
-            failed = true;
-            failure = error;
-            break;
-          } finally {
-            watchdog.disarm();
-          }
-          const values: unknown[] = [];
-          let decodeError: unknown;
-          try {
-            if (chunk.done) {
-              if (idleFired) {
-                failed = true;
-                failure = new WatchIdleTimeoutError(config.idleTimeoutMs);
-                break;
-              }
-              decoder.end(values);
-            } else {
-              decoder.write(chunk.value, values);
-            }
-          } catch (error) {
-            decodeError = error;
-          }
-          // This chunk's events, handed over together once the chunk is processed (see flattenBatches).
-          const batch: Array<WatchNotification<T>> = [];
-          for (let i = 0; i < values.length; i++) {
-            let event: RawEvent;
-            try {
-              event = toEvent(values[i]);
-            } catch (shapeError) {
-              if (batch.length > 0) yield new Batch(batch);
-              throw shapeError;
-            }
-            const type = event.type;
-            if (type === 'ERROR') {
-              if (batch.length > 0) yield new Batch(batch);
-              failed = true;
-              failure = new WatchError(event.object as KubernetesStatus);
-              break reading;
-            }
-            const object = event.object as T;
-            const objectRv = object.metadata?.resourceVersion;
-            if (initial !== undefined) {
-              if (type === 'BOOKMARK') {
-                if (!isInitialEventsEnd(object)) continue;
-                progressed++;
-                // The initial state is complete: hand it out, then go on as an ordinary watch from the bookmark.
-                let effect = machine.feed({
-                  kind: 'initialEventsEnd',
-                  objects: [...unkeyed, ...initial.values()],
-                  resourceVersion: objectRv,
-                });
-                initial = undefined;
-                unkeyed.length = 0;
-                rv = machine.state.rv;
-                if (effect?.kind === 'deliver') {
-                  // The rest of this connection is read as an unordered stream (see `ordered`), where the map decides.
-                  yield handOut(effect, false);
-                  if (isAborted(signal)) return FINISH;
-                  if (effect.reason === undefined)
-                    options.onSynced?.({ resourceVersion: effect.resourceVersion, objects: effect.objects.length });
-                  // This connection may last hours: it must not keep the initial objects once the consumer has them.
-                  effect = undefined;
-                }
-                yield { type, object };
-                if (isAborted(signal)) return FINISH;
-                continue;
-              }
-              const key = keyOf(object);
-              progressed++;
-              if (key === undefined) unkeyed.push(object);
-              else if (type === 'DELETED') initial.delete(key);
-              else initial.set(key, object);
-              continue;
-            }
-            if (type === 'BOOKMARK') {
-              if (objectRv !== undefined && (rv === undefined || isNewerResourceVersion(objectRv, rv))) {
-                rv = objectRv;
-                progressed++;
-              }
-              batch.push(event as WatchEvent<T>);
-              continue;
-            }
-            if (objectRv !== undefined) {
-              if (ordered && rv !== undefined && isDecimal(objectRv) && isDecimal(rv)) {
-                // Fast path: from a concrete resourceVersion, a watch stream delivers events in resourceVersion
-                // order, so anything at or below the highest one seen is a replay from a resume boundary.
-                if (!isNewerDecimal(objectRv, rv)) continue;
-                rv = objectRv;
-              } else {
-                // An unordered stream (synthetic ADDED events, starting at resourceVersion "0") only moves the resume point by BOOKMARK:
-                // resuming from the highest version seen would skip objects whose older events had not yet arrived.
-                if (ordered && (rv === undefined || isNewerResourceVersion(objectRv, rv))) rv = objectRv;
-                if (!seen.accept(object, type === 'DELETED')) continue;
-              }
-            }
-            // The decoded line is already a checked { type, object } event: handed out as it is, no copy.
-            progressed++;
-            batch.push(event as WatchEvent<T>);
-          }
-          if (batch.length > 0) {
-            yield new Batch(batch);
-            if (isAborted(signal)) return FINISH;
-          }
-          if (decodeError !== undefined) throw decodeError;
-          if (chunk.done) break;
-        }
-      } finally {
-        watchdog.clear();
-        await reader.cancel().catch(ignore);
-      }
-    }
-    if (isAborted(signal)) return FINISH;
-    const connection = { failed, lastedMs: Date.now() - connectedAt, delivered: progressed };
-    return machine.feed({ kind: 'closed', connection, error: failure, resourceVersion: rv });
-  }
-}
-
-/** A decoded watch line, checked for the shape every watch event has. */
-interface RawEvent {
-  type: WatchEventType | 'ERROR';
-  object: unknown;
-}
-
-const EVENT_TYPES: ReadonlySet<string> = new Set(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
-
-function toEvent(value: unknown): RawEvent {
-  if (typeof value === 'object' && value !== null) {
-    const type: unknown = (value as { type?: unknown }).type;
-    const object: unknown = (value as { object?: unknown }).object;
-    if (typeof type === 'string' && EVENT_TYPES.has(type) && typeof object === 'object' && object !== null) {
-      return value as RawEvent;
-    }
-  }
-  let text: string;
-  try {
-    text = JSON.stringify(value) ?? String(value);
-  } catch {
-    text = String(value);
-  }
-  return failShape(text);
-}
-
-function failShape(text: string): never {
-  throw new WatchDecodeError({
-    text,
-    line: 0,
-    truncated: false,
-    problem: 'not a watch event ({"type":…,"object":{…}})',
-  });
-}
-
-function isInitialEventsEnd(object: unknown): boolean {
-  const metadata: unknown = (object as { metadata?: unknown }).metadata;
-  if (typeof metadata !== 'object' || metadata === null) return false;
-  const annotations: unknown = (metadata as { annotations?: unknown }).annotations;
-  if (typeof annotations !== 'object' || annotations === null) return false;
-  return (annotations as Record<string, unknown>)[INITIAL_EVENTS_END_ANNOTATION] === 'true';
-}
-
-function ignore(): void {}
-
-/** A watch from `rv` replays in resourceVersion order and its decimal resourceVersions are checked by watermark (see readWatch). */
-function isOrderedFrom(rv: string): boolean {
-  return rv !== '' && rv !== '0' && isDecimal(rv);
-}
-
-/** A function, not `signal?.aborted`, so control-flow narrowing does not assume it cannot change across awaits. */
-function isAborted(signal: AbortSignal | undefined): boolean {
-  return signal?.aborted === true;
-}
-
-/**
- * Per-object last yielded resourceVersion, so an event replayed at a resume
- * boundary is never yielded twice. Deleted objects are remembered until the
- * watch resumes from past their deletion, so the map does not grow with churn.
- */
-class Deduplicator {
-  private readonly live = new Map<string, string>();
-  private readonly tombstones = new Map<string, string>();
-
-  /**
-   * Starts over from a complete state. `watermarked`: the next watch starts at a decimal resourceVersion other
-   * than "0", so it is ordered and the watermark alone drops replays of decimal resourceVersions (readWatch's
-   * fast path); the map is never asked about these objects, so it is left empty rather than costing a key and
-   * an entry per object for as long as they stay unchanged.
-   */
-  replace(objects: readonly KubeObjectLike[], watermarked: boolean): void {
-    this.live.clear();
-    this.tombstones.clear();
-    if (watermarked) return;
-    for (const object of objects) this.accept(object);
-  }
-
-  /** Records the object; false when it is not newer than what was yielded for its key. */
-  accept(object: KubeObjectLike, deleted = false): boolean {
-    const rv = object.metadata?.resourceVersion;
-    const key = keyOf(object);
-    if (rv === undefined || key === undefined) return true;
-    const last = this.live.get(key) ?? this.tombstones.get(key);
-    if (last !== undefined && !isNewerResourceVersion(rv, last)) return false;
-    if (deleted) {
-      this.live.delete(key);
-      this.tombstones.set(key, rv);
-    } else {
-      this.tombstones.delete(key);
-      this.live.set(key, rv);
-    }
-    return true;
-  }
-
-  /** A watch from `rv` cannot replay a deletion older than `rv`. */
-  forgetTombstonesBefore(rv: string | undefined): void {
-    if (rv === undefined || this.tombstones.size === 0) return;
-    for (const [key, deletedAt] of this.tombstones) {
-      // Only decimal resourceVersions are ordered; opaque ones are kept (compared for equality only).
-      if (isDecimal(rv) && isDecimal(deletedAt) && isNewerResourceVersion(rv, deletedAt)) this.tombstones.delete(key);
-    }
-  }
-}
-
-/**
- * Fires when a read has been pending for `ms`. One timer per period rather
- * than one per chunk: arm/disarm only record timestamps. Time spent while the
- * consumer holds an event (no read pending) does not count as idle.
- */
-class IdleWatchdog {
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private since: number | undefined;
-  private stopped = false;
-
-  constructor(
-    private readonly ms: number,
-    private readonly fire: () => void,
-  ) {}
-
-  arm(): void {
-    this.since = Date.now();
-    if (this.timer === undefined && !this.stopped) this.timer = setTimeout(this.check, this.ms);
-  }
-
-  disarm(): void {
-    this.since = undefined;
-  }
-
-  clear(): void {
-    this.stopped = true;
-    if (this.timer !== undefined) clearTimeout(this.timer);
-    this.timer = undefined;
-  }
-
-  private readonly check = (): void => {
-    this.timer = undefined;
-    const since = this.since;
-    if (since === undefined || this.stopped) return;
-    const elapsed = Date.now() - since;
-    if (elapsed >= this.ms) {
-      this.stopped = true;
-      this.fire();
-    } else {
-      this.timer = setTimeout(this.check, this.ms - elapsed);
-    }
-  };
-}
-
-/** setTimeout as a promise that settles early (resolves) when `signal` aborts, leaving no timer or listener behind. */
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve) => {
-    if (isAborted(signal)) {
-      resolve();
-      return;
-    }
-    const done = (): void => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

@@ -1,4 +1,4 @@
-import type { WatchNotification } from '../../../../../templates/k8s-lease-client/src/runtime/watch/watch.js';
+import type { WatchNotification } from '../../../../../templates/k8s-lease-client/src/runtime/watch/event-shape.js';
 import type { Lease } from './lease-server.js';
 
 /** `TYPE name@rv` for events, `RESYNC@rv[names]` for resyncs: compact and diffable. */
