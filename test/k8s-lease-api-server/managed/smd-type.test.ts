@@ -4,8 +4,6 @@
 // an untyped value deduced from what it holds: schema/elements.go, typed/helpers.go deduceAtom), and the path
 // element of a list item (fieldpath.PathElement: k:{keys sorted by name} or v:<value>).
 import { describe, expect, it } from 'vitest';
-import { fallbackOpenApi } from '../../../templates/k8s-lease-api-server/src/openapi/fallback-openapi.js';
-import { buildLeaseSchema } from '../../../templates/k8s-lease-api-server/src/schema/field-schema.js';
 import {
   type ResolvedType,
   type SmdType,
@@ -15,12 +13,9 @@ import {
   resolveType,
   smdTypeOf,
 } from '../../../templates/k8s-lease-api-server/src/managed/smd-type.js';
+import { LEASE_SCHEMA } from '../helpers/lease-schema.js';
 
-function leaseType(): ResolvedType {
-  const schema = buildLeaseSchema(fallbackOpenApi());
-  if (schema === undefined) throw new Error('the fallback document describes no Lease');
-  return resolveType(smdTypeOf(schema), {});
-}
+const LEASE_TYPE: ResolvedType = resolveType(smdTypeOf(LEASE_SCHEMA), {});
 
 function typeAt(root: ResolvedType, ...keys: string[]): SmdType {
   let type: SmdType = root;
@@ -29,7 +24,7 @@ function typeAt(root: ResolvedType, ...keys: string[]): SmdType {
 }
 
 describe('smdTypeOf the Lease', () => {
-  const lease = leaseType();
+  const lease = LEASE_TYPE;
 
   it('makes finalizers a set and ownerReferences a list keyed by uid of atomic items', () => {
     expect(typeAt(lease, 'metadata', 'finalizers')).toEqual({

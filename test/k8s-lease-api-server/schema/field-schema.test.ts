@@ -7,17 +7,11 @@ import type { JsonObject } from '../../../templates/k8s-lease-api-server/src/jso
 import { fallbackOpenApi } from '../../../templates/k8s-lease-api-server/src/openapi/fallback-openapi.js';
 import {
   type FieldSchema,
-  type ObjectSchema,
   buildLeaseSchema,
   fieldNamesAt,
   findLeaseSchemaName,
 } from '../../../templates/k8s-lease-api-server/src/schema/field-schema.js';
-
-function leaseSchema(): ObjectSchema {
-  const schema = buildLeaseSchema(fallbackOpenApi());
-  if (schema === undefined) throw new Error('the fallback document describes no Lease');
-  return schema;
-}
+import { LEASE_SCHEMA } from '../helpers/lease-schema.js';
 
 function at(schema: FieldSchema, ...path: string[]): FieldSchema | undefined {
   let node: FieldSchema | undefined = schema;
@@ -33,7 +27,7 @@ function at(schema: FieldSchema, ...path: string[]): FieldSchema | undefined {
 describe('buildLeaseSchema', () => {
   it('finds the Lease and its top-level and spec fields', () => {
     expect(findLeaseSchemaName(fallbackOpenApi())).toBe('io.k8s.api.coordination.v1.Lease');
-    const schema = leaseSchema();
+    const schema = LEASE_SCHEMA;
     expect(fieldNamesAt(schema, []).sort()).toEqual(['apiVersion', 'kind', 'metadata', 'spec']);
     expect(fieldNamesAt(schema, ['spec'])).toEqual(
       expect.arrayContaining([
@@ -48,7 +42,7 @@ describe('buildLeaseSchema', () => {
   });
 
   it('types the fields as the document declares them', () => {
-    const schema = leaseSchema();
+    const schema = LEASE_SCHEMA;
     expect(at(schema, 'spec', 'leaseDurationSeconds')).toEqual({ type: 'integer', format: 'int32' });
     expect(at(schema, 'metadata', 'generation')).toEqual({ type: 'integer', format: 'int64' });
     expect(at(schema, 'spec', 'acquireTime')).toEqual({ type: 'microTime' });
