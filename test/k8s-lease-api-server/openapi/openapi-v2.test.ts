@@ -11,8 +11,8 @@ import { openApiV2Protobuf } from '../../../templates/k8s-lease-api-server/src/o
 
 const RELEASES = ['1.29.0', '1.30.0', '1.31.1', '1.33.1', '1.34.0', '1.35.0'];
 const read = (path: string): JsonObject => JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8'));
-const upstream = (release: string): JsonObject => read(`../fixtures/upstream/kubernetes/v${release}/swagger.json`);
-const packaged = (release: string): JsonObject => read(`../../spec/openapi/v${release}.json`);
+const upstream = (release: string): JsonObject => read(`../../fixtures/upstream/kubernetes/v${release}/swagger.json`);
+const packaged = (release: string): JsonObject => read(`../../../spec/openapi/v${release}.json`);
 
 /** The group versions a release's document has paths for. */
 function versionsOf(doc: JsonObject): string[] {
