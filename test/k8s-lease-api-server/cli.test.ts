@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { request as httpsRequest } from 'node:https';
 import { parse as parseYaml } from 'yaml';
-import { parseCommand } from '../../templates/k8s-lease-api-server/src/cli-args.js';
 import { main } from '../../templates/k8s-lease-api-server/src/cli.js';
 import { startLeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
 import { resolveRelease } from '../../templates/k8s-lease-api-server/src/release.js';
@@ -28,58 +27,6 @@ async function waitFor(predicate: () => boolean): Promise<void> {
 }
 
 describe('cli', () => {
-  it('parses serve flags in both --flag value and --flag=value forms', () => {
-    const parsed = parseCommand([
-      'serve',
-      '--port=0',
-      '--release',
-      '1.31.1',
-      '--token',
-      't',
-      '--forbidden-token',
-      'f1',
-      '--forbidden-token=f2',
-      '--tls',
-      '--history',
-      '50',
-    ]);
-    expect(parsed.ok && parsed.value).toEqual({
-      kind: 'serve',
-      args: expect.objectContaining({
-        port: 0,
-        release: '1.31.1',
-        token: 't',
-        forbiddenTokens: ['f1', 'f2'],
-        tls: true,
-        clientCertificates: false,
-        historyWindow: 50,
-      }),
-    });
-    expect(parseCommand(['serve', '--port', 'abc']).ok).toBe(false);
-    expect(parseCommand(['serve', '--nope']).ok).toBe(false);
-  });
-
-  it.each([
-    ['CoordinatedLeaderElection=true', true],
-    ['CoordinatedLeaderElection=True', true],
-    ['CoordinatedLeaderElection=1', true],
-    ['CoordinatedLeaderElection=t', true],
-    ['CoordinatedLeaderElection=false', false],
-    ['CoordinatedLeaderElection=F', false],
-    ['CoordinatedLeaderElection=0', false],
-  ])('--feature-gates %s reads the value as Go strconv.ParseBool does', (gate, enabled) => {
-    const parsed = parseCommand(['serve', '--feature-gates', gate]);
-    expect(parsed.ok && parsed.value.kind === 'serve' && parsed.value.args.coordinatedLeaderElection).toBe(enabled);
-  });
-
-  it.each(['CoordinatedLeaderElection=yes', 'CoordinatedLeaderElection', 'OtherGate=true'])(
-    '--feature-gates %s is refused with one line',
-    (gate) => {
-      const parsed = parseCommand(['serve', '--feature-gates', gate]);
-      expect(parsed.ok ? '' : parsed.error).toMatch(/^--feature-gates: unrecognized feature gate: /);
-    },
-  );
-
   it('prints usage for --help and fails with 2 on bad arguments', async () => {
     const help = capture();
     expect(await main(['--help'], help.io)).toBe(0);
@@ -203,54 +150,6 @@ describe('cli', () => {
     expect(await main(['serve', ...argv], run.io)).toBe(2);
     expect(run.err).toEqual([`error: ${error} (see lease-api-server --help)\n`]);
     expect(run.out).toEqual([]);
-  });
-
-  it('accepts the repeatable flags and --forbidden-token without --token', () => {
-    const parsed = parseCommand([
-      'serve',
-      '--tls',
-      '--client-certs',
-      '--namespaces',
-      'a,b',
-      '--namespaces=c',
-      '--forbidden-token',
-      'f',
-      '--forbidden-token',
-      'g',
-    ]);
-    expect(parsed.ok && parsed.value).toEqual({
-      kind: 'serve',
-      args: expect.objectContaining({
-        tls: true,
-        clientCertificates: true,
-        namespaces: ['a', 'b', 'c'],
-        forbiddenTokens: ['f', 'g'],
-        token: undefined,
-      }),
-    });
-    expect(parseCommand(['serve', '--token=--dashes']).ok && parseCommand(['serve', '--token=--dashes'])).toMatchObject(
-      { value: { args: { token: '--dashes' } } },
-    );
-  });
-
-  it.each([
-    { requested: '1.31', resolved: '1.31.1' },
-    { requested: 'v1.31.4', resolved: '1.31.1' },
-    { requested: '1.30.0', resolved: '1.30.0' },
-    { requested: '1.29', error: 'release "1.29" is not packaged; packaged releases: 1.30.0, 1.31.1, 1.35.0' },
-    {
-      requested: 'banana',
-      error:
-        'release "banana" is not a Kubernetes release like 1.31 or 1.31.4; packaged releases: 1.30.0, 1.31.1, 1.35.0',
-    },
-    {
-      requested: '1.31.',
-      error:
-        'release "1.31." is not a Kubernetes release like 1.31 or 1.31.4; packaged releases: 1.30.0, 1.31.1, 1.35.0',
-    },
-  ])('maps release $requested onto the packaged releases', ({ requested, resolved, error }) => {
-    const result = resolveRelease(requested, ['1.30.0', '1.31.1', '1.35.0'], false);
-    expect(result).toEqual(resolved === undefined ? { ok: false, error } : { ok: true, value: resolved });
   });
 
   it('takes any well-formed release with a document of the caller, and rejects a malformed one at start', async () => {

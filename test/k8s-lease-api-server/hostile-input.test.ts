@@ -2,7 +2,6 @@
 // server is intact afterwards (Object.prototype clean, a sentinel Lease unchanged, create and PUT working).
 import { Agent, request } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { warningHeaders } from '../../templates/k8s-lease-api-server/src/http/respond.js';
 import type { LeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
 import type { ApiResponse, JsonBody, RequestOptions } from './helpers.js';
 import { NS_BASE, api, create, expectServerIntact, start } from './helpers.js';
@@ -380,12 +379,6 @@ describe('hostile bodies and patches', () => {
     const list = await api(server, 'GET', NS_BASE);
     expect(list.body.items?.filter((i) => i.metadata?.name === 'euro')).toHaveLength(1);
     await expectIntact();
-  });
-
-  it('words Warning headers like apimachinery NewWarningHeader: escapes quotes, drops control characters and bad UTF-8', () => {
-    expect(warningHeaders(['a "q" \\ b', 'bell\u0007', 'lone \ud800', 'ok', 'ok'])).toEqual({
-      Warning: ['299 - "a \\"q\\" \\\\ b"', '299 - "ok"'],
-    });
   });
 
   it('truncates warnings past 4096 runes to 256 runes each, like the warning recorder', async () => {

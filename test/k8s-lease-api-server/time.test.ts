@@ -4,7 +4,12 @@
 // except the ValueElem of "cannot parse" errors, which follows current Go (the value where the element began).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
-import { parseTime } from '../../templates/k8s-lease-api-server/src/time.js';
+import {
+  formatMicroTime,
+  formatTime,
+  parseMicroTime,
+  parseTime,
+} from '../../templates/k8s-lease-api-server/src/time.js';
 import { NS_BASE, api, create, lease, start } from './helpers.js';
 
 const PREFIX = 'Lease in version "v1" cannot be handled as a Lease: ';
@@ -199,5 +204,34 @@ describe('MicroTime fidelity', () => {
     },
   ])('parses metav1.Time $sent as Go does', ({ sent, result }) => {
     expect(parseTime(sent)).toEqual(result);
+  });
+});
+
+describe('time', () => {
+  it('formats Time at second precision and MicroTime with six digits', () => {
+    const ms = Date.parse('2024-02-29T23:59:59.987Z');
+    expect(formatTime(ms)).toBe('2024-02-29T23:59:59Z');
+    expect(formatMicroTime(ms)).toBe('2024-02-29T23:59:59.987000Z');
+  });
+
+  it('parses like Go time.Parse', () => {
+    expect(parseMicroTime('2024-01-01T00:00:00.000001-01:30')).toEqual({
+      ok: true,
+      value: '2024-01-01T01:30:00.000001Z',
+    });
+    expect(parseMicroTime('2024-02-30T00:00:00.000000Z')).toEqual({
+      ok: false,
+      error: 'parsing time "2024-02-30T00:00:00.000000Z": day out of range',
+    });
+    expect(parseMicroTime('2024-01-01 00:00:00.000000Z')).toEqual({
+      ok: false,
+      error:
+        'parsing time "2024-01-01 00:00:00.000000Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse " 00:00:00.000000Z" as "T"',
+    });
+    expect(parseMicroTime('2024-01-01T00:00:00.000000Zjunk')).toEqual({
+      ok: false,
+      error: 'parsing time "2024-01-01T00:00:00.000000Zjunk": extra text: "junk"',
+    });
+    expect(parseTime('2024-01-01T00:00:00.5+01:00')).toEqual({ ok: true, value: '2023-12-31T23:00:00Z' });
   });
 });

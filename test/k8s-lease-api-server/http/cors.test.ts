@@ -115,20 +115,6 @@ describe('CORS (--cors-allowed-origins)', () => {
     );
   });
 
-  it('reads --cors-allowed-origins as kube-apiserver does: comma-separated and repeatable', () => {
-    const parsed = parseCommand([
-      'serve',
-      '--cors-allowed-origins',
-      '^http://a$,//b(:|$)',
-      '--cors-allowed-origins=^http://c$',
-    ]);
-    expect(parsed.ok && parsed.value.kind === 'serve' && parsed.value.args.corsAllowedOrigins).toEqual([
-      '^http://a$',
-      '//b(:|$)',
-      '^http://c$',
-    ]);
-  });
-
   it('lease-api-server serve --cors-allowed-origins answers an allowed preflight with 204', async () => {
     const controller = new AbortController();
     const out: string[] = [];

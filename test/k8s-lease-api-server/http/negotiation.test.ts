@@ -101,6 +101,36 @@ describe('negotiateOutput (NegotiateMediaTypeOptions with RequestScope restricti
   });
 });
 
+describe('negotiateOutput for protobuf (the answer and its conversion)', () => {
+  it.each([
+    ['', undefined],
+    ['application/json', undefined],
+    ['application/vnd.kubernetes.protobuf,application/json', { convert: undefined }],
+    ['application/vnd.kubernetes.protobuf, */*', { convert: undefined }],
+    ['application/json;q=0.5, application/vnd.kubernetes.protobuf', { convert: undefined }],
+    ['*/*, application/vnd.kubernetes.protobuf', { convert: undefined }],
+    ['application/yaml, application/vnd.kubernetes.protobuf', undefined],
+    ['application/vnd.kubernetes.protobuf;stream=watch', { convert: undefined }],
+    ['application/vnd.kubernetes.protobuf;stream=other, application/json', undefined],
+    ['application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io', undefined],
+    [
+      'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io, application/vnd.kubernetes.protobuf',
+      { convert: undefined },
+    ],
+    [
+      'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1',
+      { convert: { kind: 'PartialObjectMetadata', version: 'v1beta1' } },
+    ],
+    ['application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=apps;v=v1', undefined],
+  ])('negotiates %j to %j', (accept, expected) => {
+    // The protobuf answer (and its conversion) the one negotiation gives, or undefined when it is not protobuf.
+    const negotiated = negotiateOutput(accept, RESOURCE_ENDPOINT);
+    const protobuf =
+      negotiated.ok && negotiated.value.mediaType === 'protobuf' ? { convert: negotiated.value.target } : undefined;
+    expect(protobuf).toEqual(expected);
+  });
+});
+
 describe('negotiateStream (NegotiateOutputMediaTypeStream)', () => {
   it.each([
     ['application/json', true],

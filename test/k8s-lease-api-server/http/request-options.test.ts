@@ -2,6 +2,7 @@
 // fields.ParseSelector): each hostile value gets the real server's status and message, and leaves the
 // stored Leases untouched and the server serving.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseQueryBool, watchTimeoutMs } from '../../../templates/k8s-lease-api-server/src/http/request-options.js';
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
 import type { JsonBody } from '../helpers.js';
 import { BASE, NS_BASE, api, create, start, watch } from '../helpers.js';
@@ -330,5 +331,41 @@ describe('field selectors (fields.ParseSelector, then the default field-label co
       `labelSelector=%40&fieldSelector=x`,
       `unable to parse requirement: <nil>: Invalid value: "@": ${QUALIFIED_NAME_RULE}`,
     );
+  });
+});
+
+describe('boolean query values', () => {
+  const cases: [string | null, boolean | undefined][] = [
+    [null, undefined],
+    ['', true],
+    ['true', true],
+    ['True', true],
+    ['1', true],
+    ['no', true],
+    ['0', false],
+    ['false', false],
+    ['FaLsE', false],
+    ['falſe', false],
+    ['false ', true],
+  ];
+  it.each(cases)('%j → %s', (value, expected) => {
+    expect(parseQueryBool(value)).toBe(expected);
+  });
+});
+
+describe('watch lifetime from timeoutSeconds', () => {
+  const cases: [bigint | undefined, number, number][] = [
+    [undefined, 0, 1_800_000],
+    [undefined, 0.5, 2_700_000],
+    [0n, 0.999, 3_598_200],
+    [1n, 0, 1000],
+    [2147484n, 0, 2_147_484_000],
+    [9223372036n, 0, 9_223_372_036_000],
+    [-1n, 0, 0],
+    [9223372037n, 0, 0],
+    [18446744074n, 0, 290],
+  ];
+  it.each(cases)('%s s (random %s) → %i ms', (seconds, random, expected) => {
+    expect(watchTimeoutMs(seconds, random)).toBe(expected);
   });
 });

@@ -1,13 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
-import {
-  matchesLabels,
-  parseLabelSelector,
-} from '../../../templates/k8s-lease-api-server/src/selectors/label-selector.js';
-import {
-  leaseFieldRequirements,
-  parseFieldSelector,
-} from '../../../templates/k8s-lease-api-server/src/selectors/field-selector.js';
 import { BASE, NS_BASE, api, create, start } from '../helpers.js';
 
 const CONTINUE_EXPIRED =
@@ -16,51 +8,6 @@ const CONTINUE_EXPIRED =
 function names(body: { items?: { metadata?: { name?: string } }[] }): (string | undefined)[] {
   return body.items?.map((i) => i.metadata?.name) ?? [];
 }
-
-describe('label selector grammar', () => {
-  const labels = { app: 'web', tier: 'front', n: '5' };
-  const cases: [string, boolean][] = [
-    ['app=web', true],
-    ['app==web', true],
-    ['app!=web', false],
-    ['app!=db', true],
-    ['missing!=x', true],
-    ['app in (web, db)', true],
-    ['app notin (web,db)', false],
-    ['missing notin (a)', true],
-    ['tier', true],
-    ['!tier', false],
-    ['!missing', true],
-    ['app=web,tier=back', false],
-    ['app=web, tier in (front)', true],
-    ['n>3', true],
-    ['n<3', false],
-    ['', true],
-  ];
-  it.each(cases)('%s → %s', (text, expected) => {
-    const parsed = parseLabelSelector(text);
-    expect(parsed.ok && matchesLabels(parsed.value, labels)).toBe(expected);
-  });
-
-  it('reports syntax errors', () => {
-    expect(parseLabelSelector('app in web').ok).toBe(false);
-    expect(parseLabelSelector('app in (a').ok).toBe(false);
-    expect(parseLabelSelector('=x').ok).toBe(false);
-  });
-
-  it('parses field selectors with escapes and rejects unsupported fields', () => {
-    const parsed = parseFieldSelector('metadata.name=a\\,b,metadata.namespace!=kube-system');
-    expect(parsed.ok && parsed.value).toEqual([
-      { field: 'metadata.name', op: 'eq', value: 'a,b' },
-      { field: 'metadata.namespace', op: 'neq', value: 'kube-system' },
-    ]);
-    const terms = parseFieldSelector('spec.holderIdentity=x');
-    const bad = terms.ok ? leaseFieldRequirements(terms.value) : terms;
-    expect(bad.ok ? '' : bad.error).toBe(
-      '"spec.holderIdentity" is not a known field selector: only "metadata.name", "metadata.namespace"',
-    );
-  });
-});
 
 describe('list', () => {
   let server: LeaseApiServer;

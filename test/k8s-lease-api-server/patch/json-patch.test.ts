@@ -138,3 +138,33 @@ describe('JSON patch failures over HTTP (patch.go applyJSPatch)', () => {
     );
   });
 });
+
+describe('applyJsonPatch', () => {
+  it('applies RFC 6902 operations in order, including test, move and copy', () => {
+    const doc = { a: { b: 1 }, list: [1, 2] };
+    const result = applyJsonPatch(doc, [
+      { op: 'test', path: '/a/b', value: 1 },
+      { op: 'add', path: '/list/-', value: 3 },
+      { op: 'copy', from: '/a', path: '/c' },
+      { op: 'move', from: '/a/b', path: '/moved' },
+      { op: 'replace', path: '/list/0', value: 0 },
+      { op: 'remove', path: '/list/1' },
+    ]);
+    expect(result.ok && result.value).toEqual({ a: {}, list: [0, 3], c: { b: 1 }, moved: 1 });
+    expect(doc).toEqual({ a: { b: 1 }, list: [1, 2] });
+  });
+
+  it('reports failures with the wording of evanphx/json-patch', () => {
+    const test = applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }]);
+    expect(test.ok ? undefined : test.error).toEqual({ code: 422, message: 'testing value /a failed: test failed' });
+    const remove = applyJsonPatch({}, [{ op: 'remove', path: '/x' }]);
+    expect(remove.ok ? '' : remove.error.message).toBe(
+      "error in remove for path: '/x': Unable to remove nonexistent key: x: missing value",
+    );
+    // evanphx v4's partialDoc.get never fails, so a replace of a missing key adds it.
+    const replace = applyJsonPatch({}, [{ op: 'replace', path: '/x', value: 1 }]);
+    expect(replace.ok && replace.value).toEqual({ x: 1 });
+    const notArray = applyJsonPatch({}, { op: 'add' });
+    expect(notArray.ok ? 0 : notArray.error.code).toBe(400);
+  });
+});

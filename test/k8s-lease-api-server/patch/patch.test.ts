@@ -1,71 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
-import { applyJsonPatch } from '../../../templates/k8s-lease-api-server/src/patch/json-patch.js';
-import { applyMergePatch } from '../../../templates/k8s-lease-api-server/src/patch/merge-patch.js';
-import { applyStrategicMergePatch } from '../../../templates/k8s-lease-api-server/src/patch/strategic-merge-patch.js';
 import { NS_BASE, api, create, start } from '../helpers.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE = 'application/merge-patch+json';
 const STRATEGIC = 'application/strategic-merge-patch+json';
 const owner = (uid: string, name = uid): Record<string, string> => ({ apiVersion: 'v1', kind: 'Pod', name, uid });
-
-describe('patch algorithms', () => {
-  it('applies RFC 6902 operations in order, including test, move and copy', () => {
-    const doc = { a: { b: 1 }, list: [1, 2] };
-    const result = applyJsonPatch(doc, [
-      { op: 'test', path: '/a/b', value: 1 },
-      { op: 'add', path: '/list/-', value: 3 },
-      { op: 'copy', from: '/a', path: '/c' },
-      { op: 'move', from: '/a/b', path: '/moved' },
-      { op: 'replace', path: '/list/0', value: 0 },
-      { op: 'remove', path: '/list/1' },
-    ]);
-    expect(result.ok && result.value).toEqual({ a: {}, list: [0, 3], c: { b: 1 }, moved: 1 });
-    expect(doc).toEqual({ a: { b: 1 }, list: [1, 2] });
-  });
-
-  it('reports failures with the wording of evanphx/json-patch', () => {
-    const test = applyJsonPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }]);
-    expect(test.ok ? undefined : test.error).toEqual({ code: 422, message: 'testing value /a failed: test failed' });
-    const remove = applyJsonPatch({}, [{ op: 'remove', path: '/x' }]);
-    expect(remove.ok ? '' : remove.error.message).toBe(
-      "error in remove for path: '/x': Unable to remove nonexistent key: x: missing value",
-    );
-    // evanphx v4's partialDoc.get never fails, so a replace of a missing key adds it.
-    const replace = applyJsonPatch({}, [{ op: 'replace', path: '/x', value: 1 }]);
-    expect(replace.ok && replace.value).toEqual({ x: 1 });
-    const notArray = applyJsonPatch({}, { op: 'add' });
-    expect(notArray.ok ? 0 : notArray.error.code).toBe(400);
-  });
-
-  it('merges RFC 7386 patches, deleting on null', () => {
-    expect(applyMergePatch({ a: 1, b: { c: 2, d: 3 }, l: [1] }, { a: null, b: { c: null, e: 4 }, l: [2] })).toEqual({
-      b: { d: 3, e: 4 },
-      l: [2],
-    });
-  });
-
-  it('merges ownerReferences by uid and finalizers as a set in strategic merge patches', () => {
-    const original = { metadata: { ownerReferences: [owner('a'), owner('b')], finalizers: ['x'] } };
-    const merged = applyStrategicMergePatch(original, {
-      metadata: {
-        ownerReferences: [{ uid: 'b', name: 'renamed' }, owner('c'), { uid: 'a', $patch: 'delete' }],
-        finalizers: ['y', 'x'],
-      },
-    });
-    expect(merged.ok && merged.value).toEqual({
-      metadata: { ownerReferences: [{ ...owner('b'), name: 'renamed' }, owner('c')], finalizers: ['x', 'y'] },
-    });
-    const replaced = applyStrategicMergePatch({ spec: { a: 1, b: 2 } }, { spec: { $patch: 'replace', c: 3 } });
-    expect(replaced.ok && replaced.value).toEqual({ spec: { c: 3 } });
-    const removed = applyStrategicMergePatch(
-      { metadata: { finalizers: ['x', 'y'] } },
-      { metadata: { '$deleteFromPrimitiveList/finalizers': ['x'] } },
-    );
-    expect(removed.ok && removed.value).toEqual({ metadata: { finalizers: ['y'] } });
-  });
-});
 
 describe('PATCH requests', () => {
   let server: LeaseApiServer;

@@ -9,7 +9,6 @@ import type { JsonObject } from '../../../templates/k8s-lease-api-server/src/jso
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
 import { decodeMessage } from '../../../templates/k8s-lease-api-server/src/protobuf/decode.js';
 import { encodeMessage } from '../../../templates/k8s-lease-api-server/src/protobuf/encode.js';
-import { RESOURCE_ENDPOINT, negotiateOutput } from '../../../templates/k8s-lease-api-server/src/http/negotiation.js';
 import {
   bytes,
   concat,
@@ -160,118 +159,6 @@ describe('protobuf codec', () => {
       const decoded = decodeMessage(encodeMessage('Lease', value), 'Lease');
       expect(decoded, JSON.stringify(value)).toEqual({ ok: true, value: { value, numbers: new Map() } });
     }
-  });
-
-  it('writes what the independent decoder reads: value fields always, pointers only when set, maps sorted by bytes', () => {
-    const raw = encodeMessage('Lease', {
-      metadata: { name: 'n', labels: { b: '2', a: '1', '\u{1f600}': 'x', '\uffff': 'y' } },
-      spec: { holderIdentity: 'h', leaseDurationSeconds: -1 },
-    });
-    const meta = sub(raw, 1) ?? EMPTY;
-    // name..generation and creationTimestamp (empty: the zero Time) are Go values; labels come sorted by UTF-8 bytes.
-    expect(Buffer.from(meta).toString('hex')).toBe(
-      Buffer.from(
-        concat(
-          str(1, 'n'),
-          str(2, ''),
-          str(3, ''),
-          str(4, ''),
-          str(5, ''),
-          str(6, ''),
-          int(7, 0),
-          bytes(8, EMPTY),
-          msg(11, str(1, 'a'), str(2, '1')),
-          msg(11, str(1, 'b'), str(2, '2')),
-          msg(11, str(1, '\uffff'), str(2, 'y')),
-          msg(11, str(1, '\u{1f600}'), str(2, 'x')),
-        ),
-      ).toString('hex'),
-    );
-    // int32 -1 is sign-extended to ten bytes, as gogo's encodeVarintGenerated(uint64(v)).
-    expect(Buffer.from(sub(raw, 2) ?? EMPTY).toString('hex')).toBe(
-      Buffer.from(concat(str(1, 'h'), int(2, -1))).toString('hex'),
-    );
-  });
-
-  it('reads Time at whole seconds and MicroTime truncated to microseconds, normalising nanos as time.Unix', () => {
-    const raw = concat(
-      msg(1, timestamp(8, 1700000000, 999999999)),
-      msg(2, timestamp(3, 1700000000, 1999), timestamp(4, 1700000000, -1)),
-    );
-    const decoded = decodeMessage(raw, 'Lease');
-    expect(decoded.ok && decoded.value.value).toEqual({
-      metadata: { creationTimestamp: '2023-11-14T22:13:20Z' },
-      spec: { acquireTime: '2023-11-14T22:13:20.000001Z', renewTime: '2023-11-14T22:13:20.000000Z' },
-    });
-    const negative = decodeMessage(concat(msg(2, timestamp(3, 1700000000, -1001))), 'Lease');
-    expect(negative.ok && negative.value.value['spec']).toEqual({
-      renewTime: undefined,
-      acquireTime: '2023-11-14T22:13:19.999999Z',
-    });
-  });
-
-  it('keeps int64 values beyond 2^53 exact beside the number, and int32 as Go truncates it', () => {
-    const decoded = decodeMessage(concat(msg(1, int(7, 2n ** 53n + 1n)), msg(2, int(2, 2n ** 32n + 7n))), 'Lease');
-    expect(decoded.ok && decoded.value.numbers).toEqual(new Map([['metadata.generation', '9007199254740993']]));
-    expect(decoded.ok && (decoded.value.value['spec'] as JsonObject)['leaseDurationSeconds']).toBe(7);
-  });
-
-  it.each([
-    ['a truncated tag varint', concat(msg(2, Uint8Array.of(0x88))), 'unexpected EOF'],
-    [
-      'a varint of eleven bytes',
-      concat(msg(2, Uint8Array.of(0x10, ...new Array(10).fill(0xff), 0x01))),
-      'proto: integer overflow',
-    ],
-    ['a length past the end', concat(Uint8Array.of(0x0a), varint(1000), str(1, 'x')), 'unexpected EOF'],
-    ['a negative length', concat(Uint8Array.of(0x0a), varint(-5n)), 'proto: negative length found during unmarshaling'],
-    ['field 0', Uint8Array.of(0x00), 'proto: Lease: illegal tag 0 (wire type 0)'],
-    ['an end group', Uint8Array.of(0x0c), 'proto: Lease: wiretype end group for non-group'],
-    ['a string sent as a varint', msg(2, int(1, 5)), 'proto: wrong wireType = 0 for field HolderIdentity'],
-    ['an illegal wire type in an unknown field', Uint8Array.of(0xfe, 0x01), 'proto: illegal wireType 6'],
-    [
-      'a stray end of group in an unknown field',
-      msg(1, Uint8Array.of(0xfc, 0x01)),
-      'proto: ObjectMeta: wiretype end group for non-group',
-    ],
-    ['an unclosed group', repeat(Uint8Array.of(0xfb, 0x01), 1_000_000), 'unexpected EOF'],
-  ])('refuses %s with gogo text', (_what, raw, message) => {
-    expect(decodeMessage(raw, 'Lease')).toEqual({ ok: false, error: message });
-  });
-
-  it('skips unknown fields however deep their groups nest, without recursion', () => {
-    const depth = 200_000;
-    const nested = concat(repeat(Uint8Array.of(0xfb, 0x01), depth), repeat(Uint8Array.of(0xfc, 0x01), depth));
-    const decoded = decodeMessage(concat(nested, msg(2, str(1, 'kept'))), 'Lease');
-    expect(decoded.ok && decoded.value.value['spec']).toEqual({ holderIdentity: 'kept' });
-  });
-
-  it.each([
-    ['', undefined],
-    ['application/json', undefined],
-    ['application/vnd.kubernetes.protobuf,application/json', { convert: undefined }],
-    ['application/vnd.kubernetes.protobuf, */*', { convert: undefined }],
-    ['application/json;q=0.5, application/vnd.kubernetes.protobuf', { convert: undefined }],
-    ['*/*, application/vnd.kubernetes.protobuf', { convert: undefined }],
-    ['application/yaml, application/vnd.kubernetes.protobuf', undefined],
-    ['application/vnd.kubernetes.protobuf;stream=watch', { convert: undefined }],
-    ['application/vnd.kubernetes.protobuf;stream=other, application/json', undefined],
-    ['application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io', undefined],
-    [
-      'application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io, application/vnd.kubernetes.protobuf',
-      { convert: undefined },
-    ],
-    [
-      'application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=meta.k8s.io;v=v1beta1',
-      { convert: { kind: 'PartialObjectMetadata', version: 'v1beta1' } },
-    ],
-    ['application/vnd.kubernetes.protobuf;as=PartialObjectMetadata;g=apps;v=v1', undefined],
-  ])('negotiates %j to %j', (accept, expected) => {
-    // The protobuf answer (and its conversion) the one negotiation gives, or undefined when it is not protobuf.
-    const negotiated = negotiateOutput(accept, RESOURCE_ENDPOINT);
-    const protobuf =
-      negotiated.ok && negotiated.value.mediaType === 'protobuf' ? { convert: negotiated.value.target } : undefined;
-    expect(protobuf).toEqual(expected);
   });
 });
 

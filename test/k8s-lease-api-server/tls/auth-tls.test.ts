@@ -1,10 +1,6 @@
 import { parse as parseYaml } from 'yaml';
-import { X509Certificate, createPrivateKey } from 'node:crypto';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { X509Certificate } from 'node:crypto';
 import { request as httpsRequest } from 'node:https';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startLeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
 import { createTestPki } from '../../../templates/k8s-lease-api-server/src/tls/pki.js';
@@ -81,56 +77,6 @@ describe('bearer tokens', () => {
 });
 
 describe('TLS', () => {
-  it('generates a CA, a serving certificate for 127.0.0.1, localhost and ::1, and a client certificate naming user and groups', async () => {
-    const pki = await createTestPki({
-      hosts: ['127.0.0.1', 'localhost', '::1', 'localhost'],
-      clientCertificate: true,
-      clientCommonName: 'alice',
-      clientGroups: ['team-a', 'team-b'],
-    });
-    const ca = new X509Certificate(pki.ca.certificate);
-    const leaf = new X509Certificate(pki.server.certificate);
-    expect(ca.ca).toBe(true);
-    expect(ca.subject).toBe('CN=lease-api-test-ca');
-    expect(leaf.ca).toBe(false);
-    expect(leaf.verify(ca.publicKey)).toBe(true);
-    expect(leaf.checkIssued(ca)).toBe(true);
-    expect(leaf.checkIP('127.0.0.1')).toBe('127.0.0.1');
-    expect(leaf.checkIP('::1')).toBe('::1');
-    expect(leaf.checkHost('localhost')).toBe('localhost');
-    expect(leaf.subjectAltName).toBe('IP Address:127.0.0.1, DNS:localhost, IP Address:0:0:0:0:0:0:0:1');
-    expect(leaf.keyUsage).toEqual(['1.3.6.1.5.5.7.3.1']);
-    expect(leaf.publicKey.asymmetricKeyDetails).toEqual({ namedCurve: 'prime256v1' });
-    expect(leaf.checkPrivateKey(createPrivateKey(pki.server.key))).toBe(true);
-    expect(pki.server.key).toMatch(/^-----BEGIN PRIVATE KEY-----\n/);
-    const client = new X509Certificate(pki.client?.certificate ?? '');
-    expect(client.keyUsage).toEqual(['1.3.6.1.5.5.7.3.2']);
-    expect(client.subject).toBe('CN=alice\nO=team-a\nO=team-b');
-    expect(client.checkIssued(ca)).toBe(true);
-  });
-
-  it('produces certificates openssl verifies for their purposes, with the extensions strict verifiers want', async () => {
-    const pki = await createTestPki({ hosts: ['127.0.0.1', 'localhost'], clientCertificate: true });
-    const dir = mkdtempSync(join(tmpdir(), 'pki-'));
-    const files = { ca: join(dir, 'ca.pem'), server: join(dir, 'server.pem'), client: join(dir, 'client.pem') };
-    writeFileSync(files.ca, pki.ca.certificate);
-    writeFileSync(files.server, pki.server.certificate);
-    writeFileSync(files.client, pki.client?.certificate ?? '');
-    const verify = (purpose: string, file: string): string =>
-      execFileSync('openssl', ['verify', '-x509_strict', '-purpose', purpose, '-CAfile', files.ca, file])
-        .toString()
-        .trim();
-    expect(verify('sslserver', files.server)).toBe(`${files.server}: OK`);
-    expect(verify('sslclient', files.client)).toBe(`${files.client}: OK`);
-    const caText = execFileSync('openssl', ['x509', '-noout', '-text', '-in', files.ca]).toString();
-    expect(caText).toMatch(/X509v3 Basic Constraints: critical\s+CA:TRUE/);
-    expect(caText).toMatch(/X509v3 Key Usage: critical\s+Digital Signature, Certificate Sign, CRL Sign/);
-    const serverText = execFileSync('openssl', ['x509', '-noout', '-text', '-in', files.server]).toString();
-    expect(serverText).toMatch(/X509v3 Basic Constraints: critical\s+CA:FALSE/);
-    expect(serverText).toContain('X509v3 Authority Key Identifier');
-    expect(serverText).toContain('X509v3 Subject Key Identifier');
-  });
-
   it('serves HTTPS trusted through the generated CA, which the kubeconfig carries', async () => {
     const server = await startLeaseApiServer({ tls: true });
     try {

@@ -8,12 +8,9 @@ import { pathToString, sortedPaths } from '../../../templates/k8s-lease-api-serv
 import { updaterSchema } from '../../../templates/k8s-lease-api-server/src/managed/resource-field-manager.js';
 import type { ManagedFields } from '../../../templates/k8s-lease-api-server/src/managed/updater.js';
 import { updaterApply, updaterUpdate } from '../../../templates/k8s-lease-api-server/src/managed/updater.js';
-import { fallbackOpenApi } from '../../../templates/k8s-lease-api-server/src/openapi/fallback-openapi.js';
-import { buildLeaseSchema } from '../../../templates/k8s-lease-api-server/src/schema/field-schema.js';
+import { LEASE_SCHEMA } from './lease-schema.js';
 
-const schema = buildLeaseSchema(fallbackOpenApi());
-if (schema === undefined) throw new Error('the fallback OpenAPI document describes no Lease');
-export const LEASE_UPDATER = updaterSchema(schema, LEASE_RESOURCE);
+export const LEASE_UPDATER = updaterSchema(LEASE_SCHEMA, LEASE_RESOURCE);
 
 export type Operation =
   | { op: 'apply' | 'forceApply'; manager: string; object: JsonObject; apiVersion?: string; conflicts?: string[] }

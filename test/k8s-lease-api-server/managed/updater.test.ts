@@ -7,8 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ManagedFields, UpdaterSchema } from '../../../templates/k8s-lease-api-server/src/managed/updater.js';
 import { updaterApply } from '../../../templates/k8s-lease-api-server/src/managed/updater.js';
-import type { SmdCase } from './smd-harness.js';
-import { LEASE_UPDATER, runCase } from './smd-harness.js';
+import type { SmdCase } from '../helpers/smd-harness.js';
+import { LEASE_UPDATER, runCase } from '../helpers/smd-harness.js';
 
 const N = '.spec.leaseDurationSeconds';
 const S = '.spec.holderIdentity';
