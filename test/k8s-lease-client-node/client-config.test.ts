@@ -1,15 +1,13 @@
-// In-cluster configuration (client-go's rest.InClusterConfig) from a service-account mount in a temporary directory.
+// client-config.ts: in-cluster configuration (client-go's rest.InClusterConfig) from a service-account mount in a
+// temporary directory, and loadClientConfig's choice between a kubeconfig and the Pod's mount.
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createClient, createNamespacedLease, readNamespacedLease, watchNamespacedLeases } from 'k8s-lease-client';
 import type { LeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
-import {
-  inClusterClientOptions,
-  KubeconfigError,
-  loadClientConfig,
-} from '../../templates/k8s-lease-client-node/src/index.js';
-import { lease, removeTempDirs, replaceFile, start, tempDir } from './helpers.js';
+import { inClusterClientOptions, loadClientConfig } from '../../templates/k8s-lease-client-node/src/client-config.js';
+import { KubeconfigError } from '../../templates/k8s-lease-client-node/src/errors.js';
+import { lease, removeTempDirs, replaceFile, start, tempDir, writeKubeconfig } from './helpers.js';
 
 const servers: LeaseApiServer[] = [];
 afterAll(async () => {
@@ -141,5 +139,26 @@ describe('inClusterClientOptions', () => {
     expect(connections).toBeGreaterThanOrEqual(2);
     expect(watchTokens[0]).toBe('Bearer token-1');
     expect(watchTokens.at(-1)).toBe('Bearer token-2');
+  });
+});
+
+describe('loadClientConfig', () => {
+  it('uses the kubeconfig when one exists even inside a Pod', async () => {
+    const dir = await tempDir();
+    const sa = await tempDir();
+    await writeFile(join(sa, 'token'), 'sa');
+    await writeFile(join(sa, 'ca.crt'), '');
+    const path = await writeKubeconfig(dir, 'config', {
+      'current-context': 'x',
+      clusters: [{ name: 'c', cluster: { server: 'http://kubeconfig.example' } }],
+      users: [{ name: 'u', user: {} }],
+      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+    });
+    const config = await loadClientConfig({
+      root: sa,
+      env: { KUBECONFIG: path, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' },
+    });
+    expect(config.clientOptions.baseUrl).toBe('http://kubeconfig.example');
+    await config.close();
   });
 });
