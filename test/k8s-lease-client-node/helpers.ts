@@ -98,3 +98,18 @@ export function trackResources(): {
     },
   };
 }
+
+/** A kubeconfig whose one user, oidc-user, authenticates with the given auth-provider stanza. */
+export async function kubeconfigWith(
+  server: { url: string; tls?: { ca: string } | undefined },
+  provider: Record<string, unknown>,
+): Promise<string> {
+  return writeKubeconfig(await tempDir(), 'config', {
+    'current-context': 'ctx',
+    clusters: [
+      { name: 'c', cluster: { server: server.url, 'certificate-authority-data': b64(server.tls?.ca ?? 'none') } },
+    ],
+    users: [{ name: 'oidc-user', user: { 'auth-provider': provider } }],
+    contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'oidc-user' } }],
+  });
+}

@@ -2,11 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  kubeconfigClientOptions,
-  loadClientConfig,
-  loadKubeconfig,
-} from '../../templates/k8s-lease-client-node/src/index.js';
+import { kubeconfigClientOptions, loadKubeconfig } from '../../templates/k8s-lease-client-node/src/index.js';
 import { b64, removeTempDirs, tempDir, writeKubeconfig } from './helpers.js';
 
 afterAll(removeTempDirs);
@@ -141,26 +137,5 @@ describe('KUBECONFIG merging (clientcmd loader.go)', () => {
       'clusters:\n- name: c\n  cluster:\n    server: https://x\n    insecure-skip-tls-verify: yes\n',
     );
     expect((await loadKubeconfig({ kubeconfig: path })).clusters.get('c')?.insecureSkipTlsVerify).toBe(true);
-  });
-});
-
-describe('loadClientConfig', () => {
-  it('uses the kubeconfig when one exists even inside a Pod', async () => {
-    const dir = await tempDir();
-    const sa = await tempDir();
-    await writeFile(join(sa, 'token'), 'sa');
-    await writeFile(join(sa, 'ca.crt'), '');
-    const path = await writeKubeconfig(dir, 'config', {
-      'current-context': 'x',
-      clusters: [{ name: 'c', cluster: { server: 'http://kubeconfig.example' } }],
-      users: [{ name: 'u', user: {} }],
-      contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
-    });
-    const config = await loadClientConfig({
-      root: sa,
-      env: { KUBECONFIG: path, KUBERNETES_SERVICE_HOST: '10.0.0.1', KUBERNETES_SERVICE_PORT: '443' },
-    });
-    expect(config.clientOptions.baseUrl).toBe('http://kubeconfig.example');
-    await config.close();
   });
 });

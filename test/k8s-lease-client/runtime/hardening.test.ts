@@ -1,18 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  isKubernetesApiError,
-  KubernetesApiError,
-  ResponseTooLargeError,
-} from '../../../templates/k8s-lease-client/src/runtime/errors.js';
-import { limitResponseBytes } from '../../../templates/k8s-lease-client/src/runtime/limits.js';
-import { stream } from '../../../templates/k8s-lease-client/src/runtime/stream.js';
+import { isKubernetesApiError, KubernetesApiError } from '../../../templates/k8s-lease-client/src/runtime/errors.js';
 import { createClient } from '../../../templates/k8s-lease-client/src/runtime/transport.js';
 import { jsonHandler, startLoopback } from '../../helpers/loopback.js';
 import type { Loopback } from '../../helpers/loopback.js';
 import { rejectionOf } from '../../helpers/rejection.js';
 
-// Regression tests for what a hostile or misconfigured server (or proxy) could do to a client: flood its memory,
-// forge its log lines, follow it elsewhere, or read a secret out of an error message.
+// Regression tests for what a hostile or misconfigured server (or proxy) could do to a client: forge its log lines,
+// follow it elsewhere, or read a secret out of an error message. Flooding its memory: limits.test.ts and
+// hostile-server.test.ts.
 
 const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/default/leases/x';
 const GET = { method: 'GET', path: LEASE_PATH } as const;
@@ -120,93 +115,5 @@ describe('redirects', () => {
     const error = (await rejectionOf(createClient({ baseUrl: server.baseUrl }).request(GET))) as KubernetesApiError;
     expect(error.status).toBe(302);
     expect(server.requests.map((request) => request.url)).toEqual([LEASE_PATH]);
-  });
-});
-
-describe('limitResponseBytes', () => {
-  const LIMIT = 64 * 1024;
-
-  it('a chunked body larger than the limit rejects with ResponseTooLargeError, and the connection is closed', async () => {
-    let closed = false;
-    let written = 0;
-    server.handler = (_request, res) => {
-      res.on('close', () => {
-        closed = true;
-      });
-      res.writeHead(200, { 'content-type': 'application/json' });
-      // An endless body, written as the client reads it: without a limit this never ends.
-      const pump = (): void => {
-        while (!closed && res.write(Buffer.alloc(16 * 1024, 0x20))) written += 16 * 1024;
-        if (!closed) res.once('drain', pump);
-      };
-      pump();
-    };
-    const client = createClient({ baseUrl: server.baseUrl, fetch: limitResponseBytes(LIMIT) });
-    const error = await rejectionOf(client.request(GET));
-    expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(error).toMatchObject({
-      limit: 'maxResponseBytes',
-      maxBytes: LIMIT,
-      method: 'GET',
-      url: `${server.baseUrl}${LEASE_PATH}`,
-    });
-    expect((error as Error).message).toBe(`GET ${LEASE_PATH}: response exceeds maxResponseBytes (${LIMIT} bytes)`);
-    await expect.poll(() => closed).toBe(true);
-    // Bounded by the socket's buffers, not by the (endless) body.
-    expect(written).toBeLessThan(64 * LIMIT);
-    server.handler = jsonHandler(200, LEASE);
-    await expect(client.request(GET)).resolves.toEqual(LEASE);
-  });
-
-  it('a Content-Length above the limit is refused before the body is read', async () => {
-    server.handler = (_request, res) => {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(LIMIT + 1) });
-      res.write('{"kind":');
-      // The rest never comes: only refusing on the header can answer.
-    };
-    const client = createClient({ baseUrl: server.baseUrl, fetch: limitResponseBytes(LIMIT) });
-    const error = await rejectionOf(client.request(GET));
-    expect(error).toBeInstanceOf(ResponseTooLargeError);
-    expect(error).toMatchObject({ limit: 'maxResponseBytes', maxBytes: LIMIT });
-  });
-
-  it('an error body larger than the limit leaves the status line alone in the error', async () => {
-    server.handler = (_request, res) => {
-      res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end('e'.repeat(LIMIT * 2));
-    };
-    const client = createClient({ baseUrl: server.baseUrl, fetch: limitResponseBytes(LIMIT) });
-    const error = (await rejectionOf(client.request(GET))) as KubernetesApiError;
-    expect(error).toBeInstanceOf(KubernetesApiError);
-    expect(error.message).toBe(`GET ${LEASE_PATH}: 500 InternalError: Internal Server Error`);
-    expect(error.body).toBe('');
-  });
-
-  it('a body within the limit, exactly at it, is read whole', async () => {
-    const body = JSON.stringify({ ...LEASE, metadata: { ...LEASE.metadata, annotations: { pad: '' } } });
-    const padded = body.replace('"pad":""', `"pad":"${'p'.repeat(LIMIT - body.length)}"`);
-    expect(Buffer.byteLength(padded)).toBe(LIMIT);
-    server.handler = jsonHandler(200, padded, { 'transfer-encoding': 'chunked' });
-    const client = createClient({ baseUrl: server.baseUrl, fetch: limitResponseBytes(LIMIT) });
-    await expect(client.request(GET)).resolves.toEqual(JSON.parse(padded));
-  });
-
-  it('does not bound a watch stream (its lines are bounded by maxLineBytes)', async () => {
-    server.handler = (_request, res) => {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(`${JSON.stringify({ type: 'ADDED', object: LEASE })}\n`.repeat(2000));
-    };
-    const client = createClient({ baseUrl: server.baseUrl, fetch: limitResponseBytes(LIMIT) });
-    const response = await stream(client, {
-      method: 'GET',
-      path: '/apis/coordination.k8s.io/v1/leases',
-      query: '?watch=true',
-    });
-    expect((await response.text()).length).toBeGreaterThan(LIMIT);
-  });
-
-  it('rejects a limit that is not a number of bytes', () => {
-    expect(() => limitResponseBytes(-1)).toThrow(RangeError);
-    expect(() => limitResponseBytes(Number.NaN)).toThrow(RangeError);
   });
 });

@@ -233,8 +233,8 @@ describe('runtime sources stay portable (copied verbatim into generated packages
     // The compiler's scan, so an `import` inside a JSDoc @example is not taken for one.
     const specifiers = ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
     for (const specifier of specifiers) {
-      // Relative, `.js`-suffixed, plain folder and file names: no `node:` builtins, no packages, no bare `.ts`.
-      expect(specifier).toMatch(/^\.\.?\/(?:[a-z][a-z0-9-]*\/)*[a-z][a-z0-9-]*\.js$/);
+      // Relative, `.js`-suffixed, plain kebab-case folder and file names: no `node:` builtins, no packages, no bare `.ts`.
+      expect(specifier).toMatch(/^\.\.?\/(?:[A-Za-z]+(?:-[A-Za-z]+)*\/)*[A-Za-z]+(?:-[A-Za-z]+)*\.js$/);
       // ...and resolving to a runtime source, never outside templates/k8s-lease-client/src/runtime.
       const target = resolve(dirname(join(runtimeDir, file)), specifier.replace(/\.js$/, '.ts'));
       expect(
@@ -247,8 +247,9 @@ describe('runtime sources stay portable (copied verbatim into generated packages
   });
 
   it('the import rule rejects what it should', () => {
-    const rule = /^\.\.?\/(?:[A-Za-z]+\/)*[A-Za-z]+\.js$/;
-    for (const allowed of ['./errors.js', './watch/index.js', '../transport.js']) expect(allowed).toMatch(rule);
+    const rule = /^\.\.?\/(?:[A-Za-z]+(?:-[A-Za-z]+)*\/)*[A-Za-z]+(?:-[A-Za-z]+)*\.js$/;
+    for (const allowed of ['./errors.js', './watch/index.js', '../transport.js', '../path-segments.js'])
+      expect(allowed).toMatch(rule);
     for (const rejected of [
       'node:events',
       'events',
@@ -256,6 +257,8 @@ describe('runtime sources stay portable (copied verbatim into generated packages
       './errors',
       './errors.ts',
       './watch/',
+      './-errors.js',
+      './errors-.js',
       '/abs/x.js',
     ])
       expect(rejected).not.toMatch(rule);

@@ -141,6 +141,32 @@ const cases: Case[] = [
     event: { kind: 'cancelled' },
     next: { kind: 'stopped', led: true },
   },
+  // Coordinated "end of term" (leaderelection.go tryAcquireOrRenew step 2b): the holder stops renewing and its term runs out.
+  {
+    name: 'leading: yielding to a preferredHolder within the term keeps leading until the term ends',
+    state: leadingUntil(11_000),
+    event: attempted('yield', 3_000, 3_100),
+    next: leadingUntil(11_000),
+  },
+  {
+    name: 'leading: yielding at the end of the term steps down',
+    state: leadingUntil(11_000),
+    event: attempted('yield', 10_000, 11_000),
+    config: release,
+    next: { kind: 'releasing' },
+  },
+  {
+    name: 'acquiring: a Lease naming us but marked for another holder is not taken up',
+    state: acquiring,
+    event: attempted('yield', 0, 10),
+    next: acquiring,
+  },
+  {
+    name: 'leading: an acquisition (the Lease was lost and re-taken) in time counts as a renewal',
+    state: leadingUntil(11_000),
+    event: attempted('acquired', 3_000, 3_100),
+    next: leadingUntil(3_000 + RENEW_DEADLINE),
+  },
   // releasing, stopped
   {
     name: 'releasing: released',

@@ -3,8 +3,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { nodeFetch } from '../../templates/k8s-lease-client-node/src/index.js';
-import type { NodeFetch } from '../../templates/k8s-lease-client-node/src/index.js';
+import { nodeFetch } from '../../templates/k8s-lease-client-node/src/fetch.js';
+import type { NodeFetch } from '../../templates/k8s-lease-client-node/src/fetch.js';
 
 interface Echo {
   method: string;

@@ -1,25 +1,12 @@
 // withApiMiddleware: retries, warnings and the response bound in one pass, with the behaviour of the three wrappers
 // (withRetries, withWarnings, limitResponseBytes) it replaces; a response of known size is passed through untouched.
 import { describe, expect, it } from 'vitest';
-import { ResponseTooLargeError } from '../../../templates/k8s-lease-client/src/runtime/errors.js';
-import { limitResponseBytes, withApiMiddleware } from '../../../templates/k8s-lease-client/src/runtime/index.js';
-import type { ApiWarning } from '../../../templates/k8s-lease-client/src/runtime/index.js';
+import { ResponseTooLargeError } from '../../../../templates/k8s-lease-client/src/runtime/errors.js';
+import { withApiMiddleware } from '../../../../templates/k8s-lease-client/src/runtime/middleware/pipeline.js';
+import type { ApiWarning } from '../../../../templates/k8s-lease-client/src/runtime/middleware/warnings.js';
+import { scripted } from '../helpers/scripted-fetch.js';
 
 const URL_ = 'https://api.example/apis/coordination.k8s.io/v1/namespaces/default/leases/a';
-
-/** A fetch answering the queued responses in order, counting calls. */
-function scripted(...responses: Array<() => Response>): typeof fetch & { calls: number } {
-  const fake = Object.assign(
-    async (): Promise<Response> => {
-      const next = responses[Math.min(fake.calls, responses.length - 1)];
-      fake.calls++;
-      if (!next) throw new Error('no response scripted');
-      return next();
-    },
-    { calls: 0 },
-  );
-  return fake;
-}
 
 /** A body of `size` bytes in chunks of 1 KiB, of unknown length (as chunked transfer gives). */
 function chunked(size: number): ReadableStream<Uint8Array> {
@@ -98,17 +85,5 @@ describe('withApiMiddleware', () => {
     const read = scripted(() => new Response('{}', { status: 503 }));
     await withApiMiddleware(read, { retries: false })(URL_);
     expect(read.calls).toBe(1);
-  });
-});
-
-describe('limitResponseBytes', () => {
-  it('passes a response of known size through as well', async () => {
-    const original = new Response('abc', { headers: { 'content-length': '3' } });
-    expect(
-      await limitResponseBytes(
-        3,
-        scripted(() => original),
-      )(URL_),
-    ).toBe(original);
   });
 });

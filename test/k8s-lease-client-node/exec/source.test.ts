@@ -1,82 +1,18 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
-import {
-  ExecPluginError,
-  execCredentialSource,
-  refreshOnUnauthorized,
-  tokenProvider,
-} from '../../templates/k8s-lease-client-node/src/exec/index.js';
+import { describe, expect, it } from 'vitest';
+import { createTestPki } from '../../../templates/k8s-lease-api-server/src/tls/pki.js';
+import { ExecPluginError } from '../../../templates/k8s-lease-client-node/src/exec/errors.js';
+import { execCredentialSource } from '../../../templates/k8s-lease-client-node/src/exec/source.js';
 import type {
   ExecClusterInfo,
-  ExecCredentialSource,
   ExecCredentialSourceOptions,
   KubeconfigExec,
-} from '../../templates/k8s-lease-client-node/src/exec/index.js';
-import { startLeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
-import { createTestPki } from '../../templates/k8s-lease-api-server/src/tls/pki.js';
-import {
-  createClient,
-  createNamespacedLease,
-  isNotFound,
-  isUnauthorized,
-  readNamespacedLease,
-} from '../../generated/k8s-lease-client/src/index.js';
-
-const PLUGIN = fileURLToPath(new URL('./exec-fixtures/plugin.mjs', import.meta.url));
-const V1 = 'client.authentication.k8s.io/v1';
-const V1BETA1 = 'client.authentication.k8s.io/v1beta1';
-const CLUSTER: ExecClusterInfo = { server: 'https://127.0.0.1:6443' };
-const TMP = mkdtempSync(join(tmpdir(), 'exec-plugin-'));
-let recordCounter = 0;
-
-afterAll(() => {
-  rmSync(TMP, { recursive: true, force: true });
-});
-
-interface Run {
-  argv: string[];
-  execInfo: string | null;
-  env: Record<string, string | null>;
-}
-
-/** A fresh record file: the plugin appends one line per run. */
-function newRecord(): string {
-  recordCounter += 1;
-  return join(TMP, `record-${recordCounter}.jsonl`);
-}
-
-function runs(record: string): Run[] {
-  if (!existsSync(record)) return [];
-  return readFileSync(record, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Run);
-}
-
-/** The fixture plugin run by this Node, as kubeconfigs run `node plugin.mjs`. */
-function pluginExec(env: Record<string, string>, overrides: Partial<KubeconfigExec> = {}): KubeconfigExec {
-  return {
-    command: process.execPath,
-    args: [PLUGIN],
-    apiVersion: V1,
-    interactiveMode: 'Never',
-    env: Object.entries(env).map(([name, value]) => ({ name, value })),
-    ...overrides,
-  };
-}
-
-function source(
-  env: Record<string, string>,
-  overrides: Partial<KubeconfigExec> = {},
-  options: ExecCredentialSourceOptions = {},
-): ExecCredentialSource {
-  return execCredentialSource(pluginExec(env, overrides), CLUSTER, options);
-}
+} from '../../../templates/k8s-lease-client-node/src/exec/types.js';
+import { CLUSTER, newRecord, PLUGIN, pluginExec, runs, source, TMP, V1, V1BETA1 } from './plugin-fixture.js';
 
 async function rejection(promise: Promise<unknown>): Promise<ExecPluginError> {
   const outcome = await promise.then(
@@ -271,146 +207,6 @@ describe('caching', () => {
     ]);
     expect(tokens).toEqual(['shared', 'shared', undefined, 'shared', 'shared']);
     expect(runs(record)).toHaveLength(1);
-  });
-});
-
-describe('refreshOnUnauthorized against the Lease API server', () => {
-  it('refreshes the credential once on a 401 and retries the request (body included) with the new token', async () => {
-    const server = await startLeaseApiServer({ token: 'new' });
-    try {
-      const record = newRecord();
-      const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old,new' });
-      const client = createClient({
-        baseUrl: server.url,
-        token: tokenProvider(creds),
-        fetch: refreshOnUnauthorized(fetch, creds),
-      });
-      // A POST: its body is replayed on the retry.
-      const created = await createNamespacedLease(client, {
-        namespace: 'default',
-        body: { metadata: { name: 'exec-lease' }, spec: { holderIdentity: 'exec' } },
-      });
-      expect(created.metadata?.name).toBe('exec-lease');
-      expect(runs(record)).toHaveLength(2);
-      const read = await readNamespacedLease(client, { namespace: 'default', name: 'exec-lease' });
-      expect(read.spec?.holderIdentity).toBe('exec');
-      // The new credential is cached: no further runs.
-      expect(runs(record)).toHaveLength(2);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('runs the plugin once for concurrent 401s', async () => {
-    const server = await startLeaseApiServer({ token: 'new' });
-    try {
-      const good = createClient({ baseUrl: server.url, token: 'new' });
-      await createNamespacedLease(good, { namespace: 'default', body: { metadata: { name: 'shared' } } });
-      const record = newRecord();
-      const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old,new' });
-      const client = createClient({
-        baseUrl: server.url,
-        token: tokenProvider(creds),
-        fetch: refreshOnUnauthorized(fetch, creds),
-      });
-      const leases = await Promise.all(
-        Array.from({ length: 6 }, () => readNamespacedLease(client, { namespace: 'default', name: 'shared' })),
-      );
-      expect(leases.map((l) => l.metadata?.name)).toEqual(Array.from({ length: 6 }, () => 'shared'));
-      // One run gave 'old' to all six, one refresh gave 'new' to all six.
-      expect(runs(record).map((r) => r.argv)).toHaveLength(2);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('refreshes once for concurrent 401s even when the plugin hands out the same token again', async () => {
-    const server = await startLeaseApiServer({ token: 'new' });
-    try {
-      const record = newRecord();
-      const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old' });
-      const client = createClient({
-        baseUrl: server.url,
-        token: tokenProvider(creds),
-        fetch: refreshOnUnauthorized(fetch, creds),
-      });
-      const results = await Promise.allSettled(
-        Array.from({ length: 6 }, () => readNamespacedLease(client, { namespace: 'default', name: 'x' })),
-      );
-      // Each request retried once and still got kube-apiserver's 401; the plugin ran for the first credential and one refresh.
-      expect(results.map((r) => r.status === 'rejected' && isUnauthorized(r.reason))).toEqual(
-        Array.from({ length: 6 }, () => true),
-      );
-      expect(runs(record)).toHaveLength(2);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('does not replay a streamed body: the 401 comes back as it is and nothing was created', async () => {
-    const server = await startLeaseApiServer({ token: 'new' });
-    try {
-      const record = newRecord();
-      const creds = source({ PLUGIN_RECORD: record, PLUGIN_TOKENS: 'old,new' });
-      const wrapped = refreshOnUnauthorized(fetch, creds);
-      const body = new Blob([JSON.stringify({ metadata: { name: 'streamed' } })]).stream();
-      const response = await wrapped(`${server.url}/apis/coordination.k8s.io/v1/namespaces/default/leases`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${(await creds.token()) ?? ''}`, 'content-type': 'application/json' },
-        body,
-        duplex: 'half',
-      } as RequestInit);
-      expect(response.status).toBe(401);
-      expect(await response.json()).toMatchObject({ kind: 'Status', reason: 'Unauthorized', code: 401 });
-      expect(runs(record)).toHaveLength(1);
-      const good = createClient({ baseUrl: server.url, token: 'new' });
-      const missing: unknown = await readNamespacedLease(good, { namespace: 'default', name: 'streamed' }).catch(
-        (e: unknown) => e,
-      );
-      expect(isNotFound(missing)).toBe(true);
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('answers with the 401 when the refresh itself fails, and tells onRefreshError', async () => {
-    const server = await startLeaseApiServer({ token: 'new' });
-    try {
-      const record = newRecord();
-      const creds = source({
-        PLUGIN_RECORD: record,
-        PLUGIN_TOKENS: 'old',
-        PLUGIN_FAIL_AFTER: '1',
-        PLUGIN_STDERR: 'no refresh today',
-      });
-      const refreshErrors: unknown[] = [];
-      const client = createClient({
-        baseUrl: server.url,
-        token: tokenProvider(creds),
-        fetch: refreshOnUnauthorized(fetch, creds, { onRefreshError: (e) => refreshErrors.push(e) }),
-      });
-      const outcome: unknown = await readNamespacedLease(client, { namespace: 'default', name: 'x' }).catch(
-        (e: unknown) => e,
-      );
-      expect(isUnauthorized(outcome)).toBe(true);
-      expect(refreshErrors).toHaveLength(1);
-      expect(refreshErrors[0]).toBeInstanceOf(ExecPluginError);
-      expect((refreshErrors[0] as ExecPluginError).message).toBe(
-        `exec plugin ${process.execPath}: executable failed with exit code 1`,
-      );
-      expect(runs(record)).toHaveLength(2);
-      // The server still serves.
-      expect(
-        (
-          await createNamespacedLease(createClient({ baseUrl: server.url, token: 'new' }), {
-            namespace: 'default',
-            body: { metadata: { name: 'after' } },
-          })
-        ).metadata?.name,
-      ).toBe('after');
-    } finally {
-      await server.close();
-    }
   });
 });
 
@@ -630,7 +426,7 @@ describe('errors', () => {
   it("passes the plugin's stderr through to the process's stderr, as client-go does, and keeps it out of the error", async () => {
     const script = join(TMP, 'stderr-child.mts');
     const sourceModule = fileURLToPath(
-      new URL('../../templates/k8s-lease-client-node/src/exec/index.ts', import.meta.url),
+      new URL('../../../templates/k8s-lease-client-node/src/exec/index.ts', import.meta.url),
     );
     writeFileSync(
       script,
