@@ -19,7 +19,8 @@ import { dependencyRanges } from './fs/project-dependencies.js';
 import { importedPackages, listPackageFolders, packageSources, type PackageFolder } from './fs/package-folders.js';
 import { annotateSince } from './ir/annotate-since.js';
 import { diffReleases } from './diff/diff-releases.js';
-import { diffSummary, renderChangelog, unexportedOperations } from './diff/render-changelog.js';
+import { diffSummary, renderChangelog } from './diff/render-changelog.js';
+import { unexportedOperations } from './ir/client-surface.js';
 import type { ReleaseDiff } from './diff/types.js';
 
 export interface LoadedRelease extends LoadedDocument {

@@ -5,6 +5,7 @@ import {
   type PropertySignatureStructure,
   type StatementStructures,
 } from 'ts-morph';
+import { clientOperations, patchVariants, queryParameters } from '../ir/client-surface.js';
 import type { GroupVersionIr, OperationIr, ParameterIr, TypeRef } from '../ir/types.js';
 import { referencedModels } from '../ir/type-refs.js';
 import type { WriterFunction } from 'ts-morph';
@@ -14,40 +15,8 @@ import { RELEASE_FOLDER, relocateRuntime, type ModulePlace } from './module-plac
 import { pathBuilderCall } from './emit-paths.js';
 import { objectLiteralKey, propertyName, typeText } from './type-text.js';
 
-/** Operations served by plain request/response functions; watches stream and get their own functions. */
-const STREAMING_KINDS: ReadonlySet<OperationIr['kind']> = new Set(['watch', 'watchList', 'watchListForAllNamespaces']);
-
-/**
- * Query parameters that only mean something on a watch. The list functions
- * return one LeaseList, so they leave these to the watch functions instead of
- * accepting a flag that would turn the response into a stream.
- */
-export function isWatchOnlyParameter(operation: OperationIr, parameter: ParameterIr): boolean {
-  return (
-    (operation.kind === 'list' || operation.kind === 'listForAllNamespaces') &&
-    ['watch', 'allowWatchBookmarks', 'sendInitialEvents'].includes(parameter.name)
-  );
-}
-
-/** Patch media types the clients speak, each a variant of the patch argument. CBOR variants are not offered: the runtime speaks JSON. */
-const PATCH_VARIANTS: ReadonlyArray<{ contentType: string; typeName: string; apply: boolean }> = [
-  { contentType: 'application/json-patch+json', typeName: 'JsonPatch', apply: false },
-  { contentType: 'application/merge-patch+json', typeName: 'MergePatch', apply: false },
-  { contentType: 'application/strategic-merge-patch+json', typeName: 'StrategicMergePatch', apply: false },
-  { contentType: 'application/apply-patch+yaml', typeName: 'ApplyPatch', apply: true },
-];
-
-export function clientOperations(ir: GroupVersionIr): OperationIr[] {
-  return ir.operations.filter((o) => !STREAMING_KINDS.has(o.kind));
-}
-
 function pascal(name: string): string {
   return name.charAt(0).toUpperCase() + name.slice(1);
-}
-
-/** The query parameters a client function accepts. */
-export function queryParameters(operation: OperationIr): ParameterIr[] {
-  return operation.queryParameters.filter((p) => !isWatchOnlyParameter(operation, p));
 }
 
 const TRANSPORT = '../runtime/transport.js';
@@ -81,11 +50,6 @@ function responseDoc(code: string, description: string): string {
 function returnType(operation: OperationIr, imports: ImportTracker): string {
   const types = [...new Set(successTypes(operation, imports).map((s) => s.type))];
   return types.length === 0 ? 'void' : types.join(' | ');
-}
-
-function patchVariants(operation: OperationIr): typeof PATCH_VARIANTS {
-  const offered = operation.requestBody?.contentTypes ?? [];
-  return PATCH_VARIANTS.filter((v) => offered.includes(v.contentType));
 }
 
 /** The model a patch applies to: the body of the patch's 200 response. */

@@ -7,14 +7,10 @@ import type { ApiChange, ReleaseDiff } from '../diff/types.js';
 import { releaseModuleName, releaseSubpath } from '../shared/release-names.js';
 import { groupVersionNamespace } from '../shared/group-version.js';
 import { leaseGroupVersion } from '../ir/build-release-ir.js';
-import { clientOperations, operationCompanionNames, queryParameters } from './emit-operations.js';
+import { clientOperations, queryParameters, unexportedOperations } from '../ir/client-surface.js';
+import { operationCompanionNames } from './emit-operations.js';
 import { markdownCell } from '../shared/markdown.js';
-import {
-  changedMediaTypes,
-  isUnusedMediaTypeChange,
-  unexportedOperations,
-  userFacingChanges,
-} from '../diff/render-changelog.js';
+import { changedMediaTypes, isUnusedMediaTypeChange, userFacingChanges } from '../diff/render-changelog.js';
 import { generatedHeader } from './header.js';
 import { printSourceFile } from './ts-project.js';
 import { LICENSE_FILE, PACKAGE_NAME, packageLinks } from '../config.js';
