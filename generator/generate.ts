@@ -8,7 +8,8 @@ import { releaseModuleName } from './shared/release-names.js';
 import { readManifest } from './manifest/manifest.js';
 import { createEmitProject } from './emit/ts-project.js';
 import { emitRelease } from './emit/emit-release.js';
-import { emitHandWrittenPackageSkeleton, emitPackageSkeleton, emitRootIndex } from './emit/emit-package.js';
+import { emitHandWrittenPackageSkeleton, emitPackageSkeleton } from './emit/package-skeleton.js';
+import { emitRootIndex } from './emit/root-index.js';
 import { compileDist, isCompiledFile } from './emit/compile-dist.js';
 import { formatSources, isFormattedText } from './emit/format-sources.js';
 import { shareIdenticalModules } from './emit/share-identical-modules.js';
@@ -19,7 +20,8 @@ import { dependencyRanges } from './fs/project-dependencies.js';
 import { importedPackages, listPackageFolders, packageSources, type PackageFolder } from './fs/package-folders.js';
 import { annotateSince } from './ir/annotate-since.js';
 import { diffReleases } from './diff/diff-releases.js';
-import { diffSummary, renderChangelog, unexportedOperations } from './diff/render-changelog.js';
+import { diffSummary, renderChangelog } from './diff/render-changelog.js';
+import { unexportedOperations } from './ir/client-surface.js';
 import type { ReleaseDiff } from './diff/types.js';
 
 export interface LoadedRelease extends LoadedDocument {

@@ -1,20 +1,9 @@
-import { clientOperations } from '../emit/emit-operations.js';
-import type { ReleaseIr } from '../ir/types.js';
-import { groupVersionNamespace } from '../shared/group-version.js';
+import { isClientMediaType } from '../ir/client-surface.js';
 import type { ApiChange, ReleaseDiff } from './types.js';
 
 export function diffSummary(diff: ReleaseDiff): string {
   return `vs ${diff.from}: ${diff.counts.breaking} breaking, ${diff.counts.additive} additive, ${diff.counts.docsOnly} docs-only`;
 }
-
-/** The media types the JSON client sends or accepts: JSON bodies and the four patch types it offers. */
-const CLIENT_MEDIA_TYPES: ReadonlySet<string> = new Set([
-  'application/json',
-  'application/json-patch+json',
-  'application/merge-patch+json',
-  'application/strategic-merge-patch+json',
-  'application/apply-patch+yaml',
-]);
 
 /** The media types a `content-types-changed` entry names (its detail is `added a, b` or `removed a, b`). */
 export function changedMediaTypes(change: ApiChange): string[] {
@@ -23,24 +12,7 @@ export function changedMediaTypes(change: ApiChange): string[] {
 
 /** A media-type change the JSON client never meets (e.g. CBOR in 1.33): neither additive nor breaking for its users. */
 export function isUnusedMediaTypeChange(change: ApiChange): boolean {
-  return change.kind === 'content-types-changed' && changedMediaTypes(change).every((t) => !CLIENT_MEDIA_TYPES.has(t));
-}
-
-/**
- * Names of spec operations the package exports no function for (the deprecated `/watch/` operations): a
- * changelog for the client's users must not name functions they cannot import.
- */
-export function unexportedOperations(irs: readonly ReleaseIr[]): ReadonlySet<string> {
-  const gvs = irs.flatMap((ir) => ir.groupVersions);
-  // Named as the diff names them: qualified by the group version's namespace outside the Lease API.
-  const qualified = (gv: (typeof gvs)[number], name: string): string => {
-    const namespace = groupVersionNamespace(gv);
-    return namespace === undefined ? name : `${namespace}.${name}`;
-  };
-  const exported = new Set(gvs.flatMap((gv) => clientOperations(gv).map((o) => qualified(gv, o.name))));
-  return new Set(
-    gvs.flatMap((gv) => gv.operations.map((o) => qualified(gv, o.name))).filter((name) => !exported.has(name)),
-  );
+  return change.kind === 'content-types-changed' && changedMediaTypes(change).every((t) => !isClientMediaType(t));
 }
 
 /** The changes of `diff` a user of the exported functions can meet: none about operations the package does not export. */

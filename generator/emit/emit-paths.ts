@@ -1,7 +1,7 @@
 import { StructureKind, VariableDeclarationKind, type StatementStructures } from 'ts-morph';
 import type { GroupVersionIr, PathTemplateIr } from '../ir/types.js';
 import { deprecationNote, jsDocs } from './js-doc.js';
-import { clientOperations } from './emit-operations.js';
+import { clientOperations } from '../ir/client-surface.js';
 import { RELEASE_FOLDER, relocateRuntime, type ModulePlace } from './module-place.js';
 import { createImportTracker, type ImportTracker } from './import-tracker.js';
 

@@ -1,4 +1,11 @@
-import { StructureKind, type StatementStructures } from 'ts-morph';
+import {
+  StructureKind,
+  type FunctionDeclarationStructure,
+  type InterfaceDeclarationStructure,
+  type OptionalKind,
+  type ParameterDeclarationStructure,
+  type StatementStructures,
+} from 'ts-morph';
 import type { GroupVersionIr, OperationIr, ParameterIr } from '../ir/types.js';
 import { jsDocs, sinceTag } from './js-doc.js';
 import { pathBuilderCall } from './emit-paths.js';
@@ -67,96 +74,131 @@ const WATCH = '../runtime/watch/index.js';
 const MODELS = './models.js';
 const PATHS = './paths.js';
 
+/** What the selection type and the three functions of one collection are built from. */
+interface CollectionContext {
+  readonly c: CollectionFunctions;
+  readonly imports: ImportTracker;
+  /** The kind listed, as the functions' type argument (imported from the models). */
+  readonly kind: string;
+  /** `{ path, query }` of the list request the functions start from. */
+  readonly target: string;
+  readonly parameters: {
+    readonly client: OptionalKind<ParameterDeclarationStructure>;
+    readonly params: OptionalKind<ParameterDeclarationStructure>;
+    readonly watchOptions: OptionalKind<ParameterDeclarationStructure>;
+  };
+  /** `` `GET /apis/…/leases` ``, for the summaries. */
+  readonly where: string;
+  readonly since: ReturnType<typeof sinceTag>;
+}
+
 function collectionDeclarations(c: CollectionFunctions, imports: ImportTracker): StatementStructures[] {
   imports.value(PATHS, c.list.pathBuilder);
   const path = pathBuilderCall(c.list);
-  const kind = imports.type(MODELS, c.kind);
-  const client = { name: 'client', type: imports.type(TRANSPORT, 'Client') };
-  const watchOptions = { name: 'options', type: imports.type(WATCH, 'WatchOptions'), hasQuestionToken: true };
-  const target =
-    c.selection.length === 0
-      ? `{ path: ${path} }`
-      : `{ path: ${path}, query: { ${c.selection.map((p) => `${propertyName(p.name)}: params.${p.name}`).join(', ')} } }`;
-  // Without path parameters every selection field is optional, and so is the argument.
-  const paramsParameter = {
-    name: 'params',
-    type: c.params,
-    ...(c.list.pathParameters.length === 0 ? { initializer: '{}' } : {}),
+  const context: CollectionContext = {
+    c,
+    imports,
+    kind: imports.type(MODELS, c.kind),
+    target:
+      c.selection.length === 0
+        ? `{ path: ${path} }`
+        : `{ path: ${path}, query: { ${c.selection.map((p) => `${propertyName(p.name)}: params.${p.name}`).join(', ')} } }`,
+    parameters: {
+      client: { name: 'client', type: imports.type(TRANSPORT, 'Client') },
+      // Without path parameters every selection field is optional, and so is the argument.
+      params: { name: 'params', type: c.params, ...(c.list.pathParameters.length === 0 ? { initializer: '{}' } : {}) },
+      watchOptions: { name: 'options', type: imports.type(WATCH, 'WatchOptions'), hasQuestionToken: true },
+    },
+    where: `\`GET ${c.list.path}\``,
+    since: sinceTag(c.list),
   };
-  const where = `\`GET ${c.list.path}\``;
-  const since = sinceTag(c.list);
-  return [
-    {
-      kind: StructureKind.Interface,
-      name: c.params,
-      isExported: true,
-      docs: jsDocs(`Which ${c.kind}s \`${c.watch}\`, \`${c.listAll}\` and \`${c.informer}\` cover.`),
-      properties: [
-        ...c.list.pathParameters.map((p) => ({
-          name: propertyName(p.name),
-          type: typeText(p.type),
-          docs: jsDocs(p.description),
-        })),
-        ...c.selection.map((p) => ({
-          name: propertyName(p.name),
-          type: `${typeText(p.type)} | undefined`,
-          hasQuestionToken: true,
-          docs: jsDocs(p.description, sinceTag(p)),
-        })),
+  return [selectionInterface(c), watchFunction(context), listAllFunction(context), informerFunction(context)];
+}
+
+/** `…Selection`: the path parameters and selectors that pick the objects, shared by the three functions. */
+function selectionInterface(c: CollectionFunctions): InterfaceDeclarationStructure {
+  return {
+    kind: StructureKind.Interface,
+    name: c.params,
+    isExported: true,
+    docs: jsDocs(`Which ${c.kind}s \`${c.watch}\`, \`${c.listAll}\` and \`${c.informer}\` cover.`),
+    properties: [
+      ...c.list.pathParameters.map((p) => ({
+        name: propertyName(p.name),
+        type: typeText(p.type),
+        docs: jsDocs(p.description),
+      })),
+      ...c.selection.map((p) => ({
+        name: propertyName(p.name),
+        type: `${typeText(p.type)} | undefined`,
+        hasQuestionToken: true,
+        docs: jsDocs(p.description, sinceTag(p)),
+      })),
+    ],
+  };
+}
+
+function watchFunction(context: CollectionContext): FunctionDeclarationStructure {
+  const { c, imports, kind, target, parameters, where, since } = context;
+  return {
+    kind: StructureKind.Function,
+    isExported: true,
+    name: c.watch,
+    docs: jsDocs(
+      `Watches ${c.kind}s (${where} with \`watch=true\`): an async iterable of typed events that lists first (or starts at \`options.resourceVersion\`), ` +
+        'resumes from the last resourceVersion after a lost connection, a server-side timeout or an idle stream (capped exponential backoff with jitter), ' +
+        'and answers a 410 Gone by re-listing and yielding a `RESYNC` with the complete state. An in-stream ERROR is never yielded as an event. ' +
+        'Abort `options.signal` (or `break`) to stop.',
+      [
+        { tagName: 'throws', text: 'KubernetesApiError, WatchError or WatchDecodeError when the watch cannot go on' },
+        ...since,
       ],
-    },
-    {
-      kind: StructureKind.Function,
-      isExported: true,
-      name: c.watch,
-      docs: jsDocs(
-        `Watches ${c.kind}s (${where} with \`watch=true\`): an async iterable of typed events that lists first (or starts at \`options.resourceVersion\`), ` +
-          'resumes from the last resourceVersion after a lost connection, a server-side timeout or an idle stream (capped exponential backoff with jitter), ' +
-          'and answers a 410 Gone by re-listing and yielding a `RESYNC` with the complete state. An in-stream ERROR is never yielded as an event. ' +
-          'Abort `options.signal` (or `break`) to stop.',
-        [
-          { tagName: 'throws', text: 'KubernetesApiError, WatchError or WatchDecodeError when the watch cannot go on' },
-          ...since,
-        ],
-      ),
-      parameters: [client, paramsParameter, watchOptions],
-      returnType: `AsyncIterable<${imports.type(WATCH, 'WatchNotification')}<${kind}>>`,
-      statements: [`return ${imports.value(WATCH, 'watch')}<${kind}>(client, ${target}, options);`],
-    },
-    {
-      kind: StructureKind.Function,
-      isExported: true,
-      name: c.listAll,
-      docs: jsDocs(
-        `Lists every ${c.kind} (${where}), page by page with \`limit\`/\`continue\`. When a continue token expires (410), ` +
-          "`options.onExpired` chooses: 'restart' (default; items may repeat) or 'continue' with the inconsistent token the server offers; `options.onExpiredContinue` says which happened.",
-        since,
-      ),
-      parameters: [
-        client,
-        paramsParameter,
-        { name: 'options', type: imports.type(WATCH, 'ListAllOptions'), hasQuestionToken: true },
-      ],
-      returnType: `AsyncIterable<${kind}>`,
-      statements: [`return ${imports.value(WATCH, 'listAll')}<${kind}>(client, ${target}, options);`],
-    },
-    {
-      kind: StructureKind.Function,
-      isExported: true,
-      name: c.informer,
-      docs: jsDocs(
-        `An informer over ${c.kind}s (${where}): list + watch into a cache keyed by namespace/name, with onAdd/onUpdate/onDelete, ` +
-          '`hasSynced()`, and a resync after 410 that diffs the complete state against the cache. It survives disconnects; only `stop()`, the signal or a non-retriable error end it.',
-        since,
-      ),
-      parameters: [
-        client,
-        paramsParameter,
-        { name: 'handlers', type: `${imports.type(WATCH, 'InformerHandlers')}<${kind}>`, hasQuestionToken: true },
-        watchOptions,
-      ],
-      returnType: `${imports.type(WATCH, 'Informer')}<${kind}>`,
-      statements: [`return ${imports.value(WATCH, 'createInformer')}<${kind}>(client, ${target}, handlers, options);`],
-    },
-  ];
+    ),
+    parameters: [parameters.client, parameters.params, parameters.watchOptions],
+    returnType: `AsyncIterable<${imports.type(WATCH, 'WatchNotification')}<${kind}>>`,
+    statements: [`return ${imports.value(WATCH, 'watch')}<${kind}>(client, ${target}, options);`],
+  };
+}
+
+function listAllFunction(context: CollectionContext): FunctionDeclarationStructure {
+  const { c, imports, kind, target, parameters, where, since } = context;
+  return {
+    kind: StructureKind.Function,
+    isExported: true,
+    name: c.listAll,
+    docs: jsDocs(
+      `Lists every ${c.kind} (${where}), page by page with \`limit\`/\`continue\`. When a continue token expires (410), ` +
+        "`options.onExpired` chooses: 'restart' (default; items may repeat) or 'continue' with the inconsistent token the server offers; `options.onExpiredContinue` says which happened.",
+      since,
+    ),
+    parameters: [
+      parameters.client,
+      parameters.params,
+      { name: 'options', type: imports.type(WATCH, 'ListAllOptions'), hasQuestionToken: true },
+    ],
+    returnType: `AsyncIterable<${kind}>`,
+    statements: [`return ${imports.value(WATCH, 'listAll')}<${kind}>(client, ${target}, options);`],
+  };
+}
+
+function informerFunction(context: CollectionContext): FunctionDeclarationStructure {
+  const { c, imports, kind, target, parameters, where, since } = context;
+  return {
+    kind: StructureKind.Function,
+    isExported: true,
+    name: c.informer,
+    docs: jsDocs(
+      `An informer over ${c.kind}s (${where}): list + watch into a cache keyed by namespace/name, with onAdd/onUpdate/onDelete, ` +
+        '`hasSynced()`, and a resync after 410 that diffs the complete state against the cache. It survives disconnects; only `stop()`, the signal or a non-retriable error end it.',
+      since,
+    ),
+    parameters: [
+      parameters.client,
+      parameters.params,
+      { name: 'handlers', type: `${imports.type(WATCH, 'InformerHandlers')}<${kind}>`, hasQuestionToken: true },
+      parameters.watchOptions,
+    ],
+    returnType: `${imports.type(WATCH, 'Informer')}<${kind}>`,
+    statements: [`return ${imports.value(WATCH, 'createInformer')}<${kind}>(client, ${target}, handlers, options);`],
+  };
 }

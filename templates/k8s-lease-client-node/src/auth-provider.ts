@@ -1,19 +1,9 @@
 // A kubeconfig user's `auth-provider` (client-go's rest.GetAuthProvider): oidc is supported, gcp and azure are refused
 // with client-go's own removal messages, any other name is an error. Never a silent request without credentials.
+import type { AuthProviderContext } from './auth-provider-context.js';
 import { AuthProviderError } from './errors.js';
 import type { KubeconfigAuthProvider } from './kubeconfig.js';
 import { oidcTokenProvider } from './oidc.js';
-
-export interface AuthProviderContext {
-  /** The user's name in the kubeconfig (the entry the oidc provider writes refreshed tokens back into). */
-  userName: string;
-  /** `<file>: user "<name>"`, put before every message. */
-  at: string;
-  /** The kubeconfig file that defines the user. */
-  origin: string;
-  /** Milliseconds since the epoch, for the id-token's expiry. Default Date.now. */
-  now?: (() => number) | undefined;
-}
 
 /**
  * client-go's plugin/pkg/client/auth/gcp/gcp_stub.go and azure/azure_stub.go (the providers were removed in

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { Dispatcher } from 'undici';
-import type { AuthProviderContext } from './auth-provider.js';
+import type { AuthProviderContext } from './auth-provider-context.js';
 import { AuthProviderError, errorCode } from './errors.js';
 import { persistAuthProviderConfig } from './kubeconfig-persist.js';
 

@@ -1,4 +1,5 @@
-import { PACKAGE_VERSION } from '../../../generator/config.js';
+import { PACKAGE_VERSION, TEMPLATES_DIR } from '../../../generator/config.js';
+import { packageChangelogPath } from '../../../generator/generate.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -201,7 +202,7 @@ describe('the package version moves as the README promises', () => {
   }
   function changelogCopy(): string {
     const file = join(tempDir('lease-changelog-'), 'PACKAGE_CHANGELOG.md');
-    writeFileSync(file, readFileSync(join(PROJECT_ROOT, 'templates', 'k8s-lease-client', 'PACKAGE_CHANGELOG.md')));
+    writeFileSync(file, readFileSync(packageChangelogPath(TEMPLATES_DIR)));
     return file;
   }
 

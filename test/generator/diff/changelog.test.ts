@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { diffReleases } from '../../../generator/diff/diff-releases.js';
-import { renderChangelog, unexportedOperations } from '../../../generator/diff/render-changelog.js';
+import { renderChangelog } from '../../../generator/diff/render-changelog.js';
+import { unexportedOperations } from '../../../generator/ir/client-surface.js';
 import * as client from '../../../generated/k8s-lease-client/src/index.js';
 import { releaseIr } from '../../helpers/project.js';
 import { leaseGroupVersion } from '../../../generator/ir/build-release-ir.js';

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { diffReleases } from '../../../generator/diff/diff-releases.js';
-import { renderChangelog, unexportedOperations } from '../../../generator/diff/render-changelog.js';
+import { renderChangelog } from '../../../generator/diff/render-changelog.js';
+import { unexportedOperations } from '../../../generator/ir/client-surface.js';
 import type { ReleaseIr } from '../../../generator/ir/types.js';
 import { PROJECT_ROOT, releaseIr } from '../../helpers/project.js';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { annotateSince } from '../../../generator/ir/annotate-since.js';
 import { diffReleases } from '../../../generator/diff/diff-releases.js';
-import { clientOperations } from '../../../generator/emit/emit-operations.js';
+import { clientOperations } from '../../../generator/ir/client-surface.js';
 import { createEmitProject } from '../../../generator/emit/ts-project.js';
 import { emitRelease, exportedModelNames } from '../../../generator/emit/emit-release.js';
 import { releaseModuleName } from '../../../generator/shared/release-names.js';

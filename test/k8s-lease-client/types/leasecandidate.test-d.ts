@@ -91,7 +91,7 @@ describe('LeaseCandidate per release (issue 15)', () => {
   });
 
   // That the root export is the newest release's is checked at run time, with the newest release read from
-  // spec/releases.json (test/generator/emit/root-export.test.ts), so that adding a release needs no edit here.
+  // spec/releases.json (test/generator/emit/root-index.test.ts), so that adding a release needs no edit here.
   it('the package subpath reaches the same functions, and the Lease API stays where it was', async () => {
     expectTypeOf(beta133.readNamespacedLeaseCandidate).toEqualTypeOf(v133.v1beta1.readNamespacedLeaseCandidate);
     expectTypeOf(root.v1beta1.createNamespacedLeaseCandidate).toBeFunction();

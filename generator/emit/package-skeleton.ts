@@ -1,0 +1,107 @@
+// package.json, README.md, tsconfig.json and LICENSE of each shipped package, rendered from the handlebars skeletons
+// in its folder of templates/.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Handlebars from 'handlebars';
+import { LICENSE_FILE, packageLinks } from '../config.js';
+import type { ReleaseDiff } from '../diff/types.js';
+import { leaseGroupVersion } from '../ir/build-release-ir.js';
+import { unexportedOperations } from '../ir/client-surface.js';
+import type { ReleaseIr } from '../ir/types.js';
+import { groupVersionNamespace } from '../shared/group-version.js';
+import { releaseModuleName, releaseSubpath } from '../shared/release-names.js';
+import { clusterMinors, operationRows, whatItAdds } from './readme-tables.js';
+
+export interface PackageInfo {
+  readonly name: string;
+  readonly version: string;
+  /** The package's folder in templates/, holding its skeletons. */
+  readonly dir: string;
+}
+
+/** The client package's skeletons: its releases (subpath exports, README tables) and the newest release's operations. */
+export function emitPackageSkeleton(
+  info: PackageInfo,
+  releases: readonly ReleaseIr[],
+  diffs: readonly ReleaseDiff[],
+): Map<string, string> {
+  const newest = releases[releases.length - 1]!;
+  const unexported = unexportedOperations(releases);
+  const data = {
+    name: info.name,
+    version: info.version,
+    links: packageLinks(info.name),
+    releaseRange: `${releases[0]!.release} – ${newest.release}`,
+    newest: { release: newest.release },
+    releases: releases.map((r, index) => ({
+      release: r.release,
+      minor: r.release.split('.').slice(0, 2).join('.'),
+      clusters: clusterMinors(r.release, releases[index + 1]?.release),
+      subpath: releaseSubpath(r.release),
+      subpathName: releaseSubpath(r.release).slice(2),
+      module: releaseModuleName(r.release),
+      adds: whatItAdds(r.release, diffs, unexported),
+      // The group's other versions: a namespace of the release entry and a subpath of their own.
+      groupVersions: r.groupVersions.flatMap((gv) => {
+        const namespace = groupVersionNamespace(gv);
+        return namespace === undefined
+          ? []
+          : [
+              {
+                namespace,
+                apiVersion: `${gv.group}/${gv.version}`,
+                subpath: `${releaseSubpath(r.release)}/${namespace}`,
+                subpathName: `${releaseSubpath(r.release).slice(2)}/${namespace}`,
+                module: `${releaseModuleName(r.release)}/${namespace}`,
+              },
+            ];
+      }),
+      servedVersions: r.groupVersions.map((gv) => `\`${gv.version}\``).join(', '),
+    })),
+    operations: operationRows(leaseGroupVersion(newest)),
+  };
+  return renderSkeleton(info.dir, data);
+}
+
+export interface HandWrittenPackageInfo {
+  readonly name: string;
+  readonly version: string;
+  readonly clientName: string;
+  /** The package's folder in templates/, holding its skeletons. */
+  readonly dir: string;
+  /** Runtime dependencies with their version ranges, e.g. `yaml` → `^2.9.1`. */
+  readonly dependencies: ReadonlyMap<string, string>;
+}
+
+/** package.json, README.md and tsconfig.json of a package of hand-written code (the server, the Node config). */
+export function emitHandWrittenPackageSkeleton(
+  info: HandWrittenPackageInfo,
+  releases: readonly ReleaseIr[],
+): Map<string, string> {
+  const newest = releases[releases.length - 1]!;
+  const data = {
+    name: info.name,
+    version: info.version,
+    links: packageLinks(info.name),
+    clientName: info.clientName,
+    releaseRange: `${releases[0]!.release} – ${newest.release}`,
+    newest: { release: newest.release },
+    releases: releases.map((r) => ({ release: r.release, minor: r.release.split('.').slice(0, 2).join('.') })),
+    dependencies: [...info.dependencies]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, range], index, all) => ({ name, range, last: index === all.length - 1 })),
+  };
+  return renderSkeleton(info.dir, data);
+}
+
+function renderSkeleton(dir: string, data: object): Map<string, string> {
+  const handlebars = Handlebars.create();
+  const render = (template: string): string =>
+    handlebars.compile(readFileSync(join(dir, template), 'utf8'), { noEscape: true })(data);
+  return new Map([
+    ['package.json', `${JSON.stringify(JSON.parse(render('package.json.hbs')), null, 2)}\n`],
+    ['README.md', render('README.md.hbs')],
+    ['tsconfig.json', render('tsconfig.json.hbs')],
+    ['LICENSE', readFileSync(LICENSE_FILE, 'utf8')],
+  ]);
+}
