@@ -9,8 +9,6 @@
  * have no `status`, so `error.status` reads `undefined` on them.
  */
 
-import { DEFAULT_MAX_RESPONSE_BYTES, readText } from './body.js';
-
 /**
  * Structural view of `meta/v1 Status`. Every field is optional so that the
  * generated Status models of each release stay assignable to it.
@@ -353,41 +351,6 @@ export class ClientClosedError extends Error {
 /** `url` without its query and fragment (see ConnectionError.url). */
 function withoutQuery(url: string): string {
   return url.replace(/[?#].*/, '');
-}
-
-/**
- * Builds the error for a non-2xx response. Always consumes the body (up to `maxBytes`, the client's
- * maxResponseBytes), which is what lets the connection go back to the keep-alive pool.
- */
-export async function errorFromResponse(
-  method: string,
-  url: string,
-  response: Response,
-  maxBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
-): Promise<KubernetesApiError> {
-  // An aborted, failed, already-consumed or too large body leaves '': the status line alone still makes a useful error.
-  const body = await readText(response, maxBytes, { method, url }).catch(() => '');
-  let parsed: KubernetesStatus | undefined;
-  try {
-    parsed = JSON.parse(body) as KubernetesStatus;
-  } catch {
-    // Not JSON: an opaque body.
-  }
-  const statusObject = parsed?.kind === 'Status' ? parsed : undefined;
-  const fromStatus = statusObject?.details?.retryAfterSeconds;
-  const header = response.headers.get('retry-after')?.trim() ?? '';
-  // RFC 9110 also allows an HTTP-date; Kubernetes sends seconds, but proxies in front of it may not. NaN when neither.
-  const fromHeader = /^\d+$/.test(header) ? +header : Math.max(0, Math.ceil((Date.parse(header) - Date.now()) / 1000));
-  return new KubernetesApiError({
-    status: response.status,
-    statusText: response.statusText,
-    method,
-    url,
-    statusObject,
-    body,
-    retryAfterSeconds:
-      Number.isFinite(fromStatus) && fromStatus! > 0 ? fromStatus : fromHeader >= 0 ? fromHeader : undefined,
-  });
 }
 
 /**

@@ -15,7 +15,6 @@ export type {
 export {
   ClientClosedError,
   ConnectionError,
-  errorFromResponse,
   InvalidPathParameterError,
   isAlreadyExists,
   isBadRequest,
@@ -36,6 +35,7 @@ export {
   ResponseTooLargeError,
   UnexpectedResponseError,
 } from './errors.js';
+export { errorFromResponse } from './error-response.js';
 export { DEFAULT_MAX_RESPONSE_BYTES, limitResponseBytes } from './limits.js';
 export { nameSegment, namespaceSegment } from './path-segments.js';
 export type { QueryValue } from './query.js';

@@ -7,7 +7,8 @@
  */
 
 import { DEFAULT_MAX_RESPONSE_BYTES, readText } from './body.js';
-import { ConnectionError, errorFromResponse, KubernetesApiError, ResponseDecodeError } from './errors.js';
+import { errorFromResponse } from './error-response.js';
+import { ConnectionError, KubernetesApiError, ResponseDecodeError } from './errors.js';
 import { combineSignals } from './signals.js';
 import type { CombinedSignal } from './signals.js';
 
