@@ -1,5 +1,6 @@
-// package.json, README.md, tsconfig.json and LICENSE of each shipped package, rendered from the handlebars skeletons
-// in its folder of templates/.
+// package.json and README.md of each shipped package, rendered from the handlebars skeletons in its folder of
+// templates/, and the two files every package gets as they are: tsconfig.json (templates/package-tsconfig.json,
+// beside the package folders) and LICENSE.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Handlebars from 'handlebars';
@@ -94,6 +95,9 @@ export function emitHandWrittenPackageSkeleton(
   return renderSkeleton(info.dir, data);
 }
 
+/** The tsconfig.json every package is type-checked with (`npm run typecheck`), one file for all, in templates/. */
+const PACKAGE_TSCONFIG = 'package-tsconfig.json';
+
 function renderSkeleton(dir: string, data: object): Map<string, string> {
   const handlebars = Handlebars.create();
   const render = (template: string): string =>
@@ -101,7 +105,7 @@ function renderSkeleton(dir: string, data: object): Map<string, string> {
   return new Map([
     ['package.json', `${JSON.stringify(JSON.parse(render('package.json.hbs')), null, 2)}\n`],
     ['README.md', render('README.md.hbs')],
-    ['tsconfig.json', render('tsconfig.json.hbs')],
+    ['tsconfig.json', readFileSync(join(dir, '..', PACKAGE_TSCONFIG), 'utf8')],
     ['LICENSE', readFileSync(LICENSE_FILE, 'utf8')],
   ]);
 }

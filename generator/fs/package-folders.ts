@@ -4,7 +4,8 @@ import ts from 'typescript';
 
 /**
  * One shipped package as it lives in templates/: a folder named after the package, holding its skeletons
- * (`package.json.hbs`, `README.md.hbs`, `tsconfig.json.hbs`) and, under `src/`, its hand-written TypeScript.
+ * (`package.json.hbs`, `README.md.hbs`) and, under `src/`, its hand-written TypeScript. Beside the package folders,
+ * `package-tsconfig.json` is the tsconfig.json of every package.
  */
 export interface PackageFolder {
   /** The npm package name, which is the folder's name. */

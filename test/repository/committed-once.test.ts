@@ -1,5 +1,5 @@
 // Nothing is committed twice: generated/ commits what the generator emits, and the verbatim copies it makes
-// (hand-written sources from templates/<package>/src, LICENSE, the client's PACKAGE_CHANGELOG.md, the server's
+// (hand-written sources from templates/<package>/src, LICENSE, templates/package-tsconfig.json, the client's PACKAGE_CHANGELOG.md, the server's
 // OpenAPI documents from spec/) are ignored build output. Reads generated/ as `npm run generate` left it.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -45,6 +45,7 @@ function sourceOf(path: string, text: string): string | undefined {
   const header = COPY_HEADER.exec(body);
   if (header !== null) return header[1];
   if (path.endsWith('/LICENSE')) return 'LICENSE';
+  if (path.endsWith('/tsconfig.json')) return 'templates/package-tsconfig.json';
   if (path.endsWith('/PACKAGE_CHANGELOG.md')) return 'templates/k8s-lease-client/PACKAGE_CHANGELOG.md';
   const document = /\/openapi\/(v[^/]+\.json)$/.exec(path);
   return document === null ? undefined : `spec/openapi/${document[1]}`;
