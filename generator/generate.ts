@@ -5,7 +5,7 @@ import { loadReleaseDocument, type LoadedDocument } from './load/load-release.js
 import { buildReleaseIr } from './ir/build-release-ir.js';
 import type { ReleaseIr } from './ir/types.js';
 import { releaseModuleName } from './shared/release-names.js';
-import { readManifest } from './manifest/manifest.js';
+import { readManifest, type ReleaseEntry } from './manifest/manifest.js';
 import { createEmitProject } from './emit/ts-project.js';
 import { emitRelease } from './emit/emit-release.js';
 import { emitHandWrittenPackageSkeleton, emitPackageSkeleton } from './emit/package-skeleton.js';
@@ -82,24 +82,7 @@ export async function buildPackageFiles(
   const project = createEmitProject();
   const sources = new Map<string, string>();
   const files = new Map<string, string>();
-  const releases: LoadedRelease[] = [];
-  const seenModules = new Map<string, string>();
-  const loadMs = new Map<string, number>();
-  for (const entry of manifest.releases) {
-    const started = performance.now();
-    const moduleName = releaseModuleName(entry.release);
-    const clash = seenModules.get(moduleName);
-    if (clash !== undefined)
-      throw new GeneratorError(
-        'usage',
-        `releases ${clash} and ${entry.release} share the minor version; keep one per minor`,
-        { file: displayPath(join(options.displaySpecDir ?? options.specDir, 'releases.json')) },
-      );
-    seenModules.set(moduleName, entry.release);
-    const loaded = await loadReleaseDocument(options.specDir, entry, options.displaySpecDir);
-    releases.push({ ...loaded, ir: buildReleaseIr(entry.release, loaded.document, loaded.documentPath) });
-    loadMs.set(entry.release, performance.now() - started);
-  }
+  const { releases, loadMs } = await loadReleases(manifest.releases, options);
   const annotated = annotateSince(releases.map((r) => r.ir));
   const diffs: ReleaseDiff[] = [];
   annotated.forEach((ir, index) => {
@@ -139,23 +122,69 @@ export async function buildPackageFiles(
   addFiles(PACKAGE_NAME, files);
   const ownPackages = new Set(folders.map((folder) => folder.name));
   for (const folder of handWritten) {
-    // Hand-written code as its whole src/ (above). It depends on what that code imports, at the versions this
-    // project's tests ran against.
-    const imported = importedPackages(handWrittenSources.get(folder) ?? new Map(), ownPackages);
-    const dependencies = await dependencyRanges(join(PROJECT_ROOT, 'package.json'), imported);
-    const skeleton = emitHandWrittenPackageSkeleton(
-      { name: folder.name, version, clientName: PACKAGE_NAME, dir: folder.dir, dependencies },
-      annotated,
-    );
-    addFiles(folder.name, skeleton);
-    // A package whose package.json ships openapi/ (the server, which serves them) gets every release's document.
-    if (shipsFolder(skeleton.get('package.json') ?? '{}', 'openapi'))
-      for (const loaded of releases) add(`${folder.name}/openapi/v${loaded.entry.release}.json`, loaded.documentText);
+    const packageFiles = await handWrittenPackageFiles(folder, handWrittenSources.get(folder) ?? new Map(), {
+      ownPackages,
+      version,
+      releases,
+      irs: annotated,
+    });
+    addFiles(folder.name, packageFiles);
   }
-
   addSources(PACKAGE_NAME, await formatting);
   await Promise.all([formatCache.save().catch(() => undefined), cache.save().catch(() => undefined)]);
   return { files: new Map([...all].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))), releases, diffs };
+}
+
+/** Every release of the manifest, loaded and built into its IR, with the milliseconds each took. */
+async function loadReleases(
+  entries: readonly ReleaseEntry[],
+  options: GenerateOptions,
+): Promise<{ releases: LoadedRelease[]; loadMs: Map<string, number> }> {
+  const releases: LoadedRelease[] = [];
+  const seenModules = new Map<string, string>();
+  const loadMs = new Map<string, number>();
+  for (const entry of entries) {
+    const started = performance.now();
+    const moduleName = releaseModuleName(entry.release);
+    const clash = seenModules.get(moduleName);
+    if (clash !== undefined)
+      throw new GeneratorError(
+        'usage',
+        `releases ${clash} and ${entry.release} share the minor version; keep one per minor`,
+        { file: displayPath(join(options.displaySpecDir ?? options.specDir, 'releases.json')) },
+      );
+    seenModules.set(moduleName, entry.release);
+    const loaded = await loadReleaseDocument(options.specDir, entry, options.displaySpecDir);
+    releases.push({ ...loaded, ir: buildReleaseIr(entry.release, loaded.document, loaded.documentPath) });
+    loadMs.set(entry.release, performance.now() - started);
+  }
+  return { releases, loadMs };
+}
+
+/**
+ * The files of a package of hand-written code besides its src/: the skeletons, and every release's OpenAPI
+ * document when its package.json ships openapi/ (the server, which serves them). It depends on what its code
+ * imports, at the versions this project's tests ran against.
+ */
+async function handWrittenPackageFiles(
+  folder: PackageFolder,
+  sources: ReadonlyMap<string, string>,
+  context: {
+    ownPackages: ReadonlySet<string>;
+    version: string;
+    releases: readonly LoadedRelease[];
+    irs: readonly ReleaseIr[];
+  },
+): Promise<Map<string, string>> {
+  const imported = importedPackages(sources, context.ownPackages);
+  const dependencies = await dependencyRanges(join(PROJECT_ROOT, 'package.json'), imported);
+  const files = emitHandWrittenPackageSkeleton(
+    { name: folder.name, version: context.version, clientName: PACKAGE_NAME, dir: folder.dir, dependencies },
+    context.irs,
+  );
+  if (shipsFolder(files.get('package.json') ?? '{}', 'openapi'))
+    for (const loaded of context.releases) files.set(`openapi/v${loaded.entry.release}.json`, loaded.documentText);
+  return files;
 }
 
 export const PACKAGE_CHANGELOG_FILE = 'PACKAGE_CHANGELOG.md';

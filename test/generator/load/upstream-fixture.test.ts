@@ -6,7 +6,7 @@ import { upstreamFixture } from '../../../generator/load/upstream-fixture.js';
 import { manifestReleases, upstreamSwagger, V3_SNAPSHOT } from '../../helpers/project.js';
 
 /**
- * The committed fixtures stand in for upstream's whole documents (ingest.test.ts checks they ingest to the
+ * The committed fixtures stand in for upstream's whole documents (normalize-document.test.ts checks they ingest to the
  * recorded content hashes). Here: they are in upstream's own shape, and the cut that makes them is stable.
  */
 const serialise = (doc: unknown): string => `${JSON.stringify(doc, null, 2)}\n`;

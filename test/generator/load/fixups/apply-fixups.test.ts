@@ -1,27 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { applyFixups, FIXUPS } from '../../../generator/load/fixups/apply-fixups.js';
-import type { Fixup, FixupContext } from '../../../generator/load/fixups/fixup.js';
+import { applyFixups, FIXUPS } from '../../../../generator/load/fixups/apply-fixups.js';
+import type { Fixup, FixupContext } from '../../../../generator/load/fixups/fixup.js';
 import {
   dropSchemaDefaults,
   restrictGroupVersionKinds,
   unwrapBareAllOfRefs,
-} from '../../../generator/load/fixups/normal-form.js';
+} from '../../../../generator/load/fixups/normal-form.js';
 import {
   declareProseEnums,
   deleteCollectionReturnsList,
   dropUniqueItemsOnScalars,
   markProseDeprecations,
   typePrettyAsBoolean,
-} from '../../../generator/load/fixups/upstream-bugs.js';
-import { extractGroupSubset } from '../../../generator/load/extract-group-subset.js';
-import { normalizeUpstreamDocument } from '../../../generator/load/normalize-document.js';
-import { parseUpstreamDocument, type UpstreamDocument } from '../../../generator/load/read-document.js';
-import { convertSchema, swagger2ToOpenApi3 } from '../../../generator/load/swagger2-to-open-api3.js';
-import { GeneratorError } from '../../../generator/errors.js';
-import { COORDINATION_GROUP } from '../../../generator/shared/group-version.js';
-import type { JsonObject } from '../../../generator/shared/json.js';
-import { manifestReleases, releaseDocument, upstreamSwagger, V3_SNAPSHOT } from '../../helpers/project.js';
+} from '../../../../generator/load/fixups/upstream-bugs.js';
+import { extractGroupSubset } from '../../../../generator/load/extract-group-subset.js';
+import { normalizeUpstreamDocument } from '../../../../generator/load/normalize-document.js';
+import { parseUpstreamDocument, type UpstreamDocument } from '../../../../generator/load/read-document.js';
+import { convertSchema, swagger2ToOpenApi3 } from '../../../../generator/load/swagger2-to-open-api3.js';
+import { GeneratorError } from '../../../../generator/errors.js';
+import { COORDINATION_GROUP } from '../../../../generator/shared/group-version.js';
+import type { JsonObject } from '../../../../generator/shared/json.js';
+import { manifestReleases, releaseDocument, upstreamSwagger, V3_SNAPSHOT } from '../../../helpers/project.js';
 
 const REF = { $ref: '#/components/schemas/X' };
 const SWAGGER: FixupContext = { release: '1.35.0', format: 'swagger2', group: COORDINATION_GROUP };
