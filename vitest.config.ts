@@ -9,7 +9,7 @@ export default defineConfig({
     typecheck: {
       enabled: true,
       include: ['test/**/*.test-d.ts'],
-      tsconfig: './test/k8s-lease-client/types/tsconfig.strictest.json',
+      tsconfig: './test/tsconfig.strictest.json',
     },
     reporters: ['default'],
   },

@@ -49,7 +49,7 @@ export interface SpecUpdateResult {
   readonly source: string;
   readonly contentHash: string;
   readonly changed: boolean;
-  /** The API diff against the previous release, in one line (details in generated/CHANGELOG.md). */
+  /** The API diff against the previous release, in one line (details in generated/k8s-lease-client/CHANGELOG.md). */
   readonly summary: string;
   /** The golden tables written, as paths to show. */
   readonly golden: readonly string[];

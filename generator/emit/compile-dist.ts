@@ -41,7 +41,7 @@ export function isCompiledFile(value: unknown): value is CompiledFile {
 const CACHE_FORMAT = 2;
 /**
  * Types stripped, syntax newer than ES2022 lowered (none in the sources today), and the declarations of the
- * same parse: the sources are isolatedDeclarations-clean (every tsconfig turns it on and `npm run typecheck`
+ * same parse: the sources are isolatedDeclarations-clean (templates/tsconfig.json and the packages' tsconfig turn it on, and `npm run typecheck`
  * holds them to it), so each file's declarations follow from its own annotations, no program, no type check.
  */
 const TRANSFORM_OPTIONS = {

@@ -253,7 +253,8 @@ function applyPatchInterface(
   model: string,
   imports: ImportTracker,
 ): InterfaceDeclarationStructure | undefined {
-  if (!patchVariants(shape.operation).some((v) => v.apply)) return undefined;
+  const apply = patchVariants(shape.operation).find((v) => v.apply);
+  if (apply === undefined) return undefined;
   const fieldManager = shape.query.find((p) => p.name === 'fieldManager');
   const force = shape.query.find((p) => p.name === 'force');
   return {
@@ -267,8 +268,8 @@ function applyPatchInterface(
     properties: [
       {
         name: 'patch',
-        type: `${imports.type(PATCH, 'ApplyPatch')}<${model}>`,
-        docs: jsDocs('The apply configuration (`type: apply`), sent as `application/apply-patch+yaml`.'),
+        type: `${imports.type(PATCH, apply.typeName)}<${model}>`,
+        docs: jsDocs(`The apply configuration (\`type: apply\`), sent as \`${apply.contentType}\`.`),
       },
       ...(fieldManager === undefined ? [] : [parameterProperty(imports, fieldManager, { optional: false })]),
       ...(force === undefined ? [] : [parameterProperty(imports, force, { optional: true })]),

@@ -82,7 +82,7 @@ export function withRelease(manifest: ReleaseManifest, entry: ReleaseEntry): Rel
   return { ...manifest, releases: [...releases, entry].sort((a, b) => compareReleases(a.release, b.release)) };
 }
 
-/** The semver bump the README promises: a new Kubernetes release is a minor, a refreshed one a patch. */
+/** The semver bump CONTRIBUTING.md promises (Versions): a new Kubernetes release is a minor, a refreshed one a patch. */
 export function bumpVersion(version: string, bump: 'minor' | 'patch'): string {
   const [major = 0, minor = 0, patch = 0] = version.split('.').map(Number);
   return bump === 'minor' ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;

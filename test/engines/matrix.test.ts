@@ -1,6 +1,6 @@
 // The runtime matrix: the same scenario (scenario.ts) against one Lease API server from Node 20, 22 and 24,
 // Deno, Bun and headless Chromium (cross-origin, through the server's CORS), one test per runtime. After a
-// full run it records matrix.json, the README's compatibility table and the browser's screenshot (under .tmp/runtimes/,
+// full run it records matrix.json, the README's compatibility table and the browser's screenshot (under .tmp/engines/,
 // or over the committed copies in results/ and README.md with UPDATE_RESULTS=1).
 import { mkdir, readFile, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
@@ -29,10 +29,10 @@ import {
 import type { StepResult } from './scenario.js';
 
 const path = (p: string): string => fileURLToPath(new URL(p, import.meta.url));
-// Tests leave the tree as they found it: a run records under .tmp/runtimes/ unless UPDATE_RESULTS=1 asks it to
+// Tests leave the tree as they found it: a run records under .tmp/engines/ unless UPDATE_RESULTS=1 asks it to
 // rewrite the committed record (results/matrix.json, browser.png and the README's table), as UPDATE_GOLDEN does.
 const RECORD = process.env['UPDATE_RESULTS'] === '1';
-const RESULTS = RECORD ? path('./results/') : path('../../.tmp/runtimes/');
+const RESULTS = RECORD ? path('./results/') : path('../../.tmp/engines/');
 const README = path('../../README.md');
 const README_OUT = RECORD ? README : join(RESULTS, 'README.md');
 const CHROMIUM = '/usr/bin/chromium';
@@ -52,7 +52,7 @@ const throttled: string[] = [];
 const rows = new Map<string, MatrixRow>();
 
 /** Per run (the pid): builds and Deno's cache, removed afterwards. */
-const scratch = join(path('../../.tmp/runtimes/'), String(process.pid));
+const scratch = join(path('../../.tmp/engines/'), String(process.pid));
 const namespaceOf = (id: string): string => `rt-${id}`;
 
 /**

@@ -6,7 +6,7 @@ import { startLeaseApiServer } from '../../templates/k8s-lease-api-server/src/in
 import type { LeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
-/** Issue 12 ("types and API that fit users' habits"), against the Lease API server over real HTTP. */
+/** The operations' …WithResponse forms, parameterless lists and MicroTime round-trips, against the Lease API server over real HTTP. */
 const NS = 'habits';
 let server: LeaseApiServer;
 let client: k8s.Client;

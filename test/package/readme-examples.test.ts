@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, describe, expect, it } from 'vitest';
 import * as clientExports from '../../generated/k8s-lease-client/src/index.js';
-import { STRICT_OPTIONS, typeCheck } from '../generator/emit/type-check.js';
+import { STRICT_OPTIONS, typeCheck } from '../helpers/type-check.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 /**
@@ -65,7 +65,7 @@ function asModule(block: string): string {
 }
 
 // Inside the repository, so that `k8s-lease-client` resolves through node_modules as it does for users.
-const tmpRoot = join(PROJECT_ROOT, 'test', 'fixtures', 'tmp');
+const tmpRoot = join(PROJECT_ROOT, '.tmp', 'readme-examples');
 mkdirSync(tmpRoot, { recursive: true });
 const dir = mkdtempSync(join(tmpRoot, 'readme-examples-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,7 +77,7 @@ const STRICTEST: ts.CompilerOptions = {
   strict: true,
 };
 
-describe('the README examples compile under the strictest settings (issue 12)', () => {
+describe('the README examples compile under the strictest settings', () => {
   it('finds the examples it promises to check', () => {
     const count = READMES.map((r) => tsBlocks(readFileSync(join(PROJECT_ROOT, r), 'utf8')).length).reduce(
       (a, b) => a + b,

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 /**
- * The README is the project's front door (issue 22): what it is, the two commands, what each package gives, the
+ * The README is the project's front door: what it is, the two commands, what each package gives, the
  * layout, the pipeline, links; short enough to read at once. Maintainers' matters live in CONTRIBUTING.md, users'
  * walkthroughs in the package READMEs.
  */

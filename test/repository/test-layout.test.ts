@@ -1,7 +1,7 @@
-// Tests mirror the code, so a module's test is found by its path (CONTRIBUTING.md, "Where things live"):
+// Tests mirror the code, so a module's test is found by its path (CONTRIBUTING.md, "Conventions"):
 // templates/<package>/src/<path>.ts → test/<package>/<path>.test.ts, generator/<stage>/<name>.ts →
 // test/generator/<stage>/<name>.test.ts. This checks the folders; the file names inside are the authors' care.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listPackageFolders } from '../../generator/fs/package-folders.js';
@@ -25,7 +25,7 @@ const CROSS_CUTTING = new Set([
 ]);
 
 /** Folders inside a package's or a stage's tests that hold support code or data rather than mirror a module folder. */
-const SUPPORT = new Set(['helpers', 'conformance', 'cases', 'types', 'exec-fixtures']);
+const SUPPORT = new Set(['helpers', 'conformance', 'cases', 'types', 'fixtures']);
 
 function folders(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -77,8 +77,20 @@ describe('test/ mirrors the code', () => {
     expect(unmirrored(join(TEST_DIR, 'bench'), join(PROJECT_ROOT, 'bench'))).toEqual([]);
   });
 
-  it('no test is named after a work item', () => {
-    expect(testFiles(TEST_DIR).filter((file) => /(issue|task|ticket)[-_]?\d+/i.test(file))).toEqual([]);
+  it('no test is named after a work item, by its file name or by a describe or it title', () => {
+    const workItem = /\b(issue|task|ticket)[-_ ]?#?\d+/i;
+    expect(testFiles(TEST_DIR).filter((file) => workItem.test(file))).toEqual([]);
+    const titles = testFiles(TEST_DIR).flatMap((file) =>
+      [
+        ...readFileSync(join(PROJECT_ROOT, file), 'utf8').matchAll(
+          /\b(?:describe|it|test)(?:\.\w+)*\(\s*(['"`])(.*?)\1/g,
+        ),
+      ]
+        .map((match) => match[2] ?? '')
+        .filter((title) => workItem.test(title))
+        .map((title) => `${file}: ${title}`),
+    );
+    expect(titles).toEqual([]);
   });
 
   it('finds the folders it checks (the check can fail)', () => {

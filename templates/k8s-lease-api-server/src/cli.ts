@@ -142,7 +142,7 @@ export async function main(argv: string[], io: CliIo = processIo): Promise<numbe
   return 0;
 }
 
-// Allows `tsx templates/testing/cli.ts serve …` during development; the package bin imports main().
+// Allows `tsx templates/k8s-lease-api-server/src/cli.ts serve …` during development; the package bin imports main().
 const entry = process.argv[1];
 if (entry !== undefined && import.meta.url === pathToFileURL(entry).href) {
   void main(process.argv.slice(2)).then((code) => {

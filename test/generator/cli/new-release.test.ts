@@ -182,7 +182,7 @@ describe('adding a release keeps npm test green without test:update-golden', () 
   });
 });
 
-describe('the package version moves as the README promises', () => {
+describe('the package version moves as CONTRIBUTING.md promises', () => {
   function versions(out: string): Record<string, unknown> {
     const read = (name: string): Record<string, unknown> =>
       JSON.parse(readFileSync(join(out, name, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -206,7 +206,7 @@ describe('the package version moves as the README promises', () => {
     return file;
   }
 
-  /** The version after `version` (X.Y.Z) by the README's rule, independent of where the manifest stands today. */
+  /** The version after `version` (X.Y.Z) by CONTRIBUTING.md's rule, independent of where the manifest stands today. */
   function bumped(version: string, part: 'minor' | 'patch'): string {
     const [major, minor, patch] = version.split('.').map(Number) as [number, number, number];
     return part === 'minor' ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;

@@ -14,7 +14,7 @@ const section = (text: string, release: string): string => {
   return text.slice(start, text.indexOf('\n## ', start + 1));
 };
 
-describe('LeaseCandidate group versions across releases (issue 15)', () => {
+describe('LeaseCandidate group versions across releases', () => {
   it('each release serves the Lease API first, then the LeaseCandidate versions it has', () => {
     expect(served(v130)).toEqual(['coordination.k8s.io/v1']);
     expect(served(v131)).toEqual(['coordination.k8s.io/v1', 'coordination.k8s.io/v1alpha1']);

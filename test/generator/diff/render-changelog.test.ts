@@ -11,7 +11,7 @@ const [v131, v133] = irs as [ReturnType<typeof releaseIr>, ReturnType<typeof rel
 const changelog = renderChangelog('1.31.1', [diffReleases(v131, v133)], unexportedOperations(irs));
 const section133 = changelog.slice(changelog.indexOf('## 1.33.1'), changelog.indexOf('## 1.31.1'));
 
-describe('CHANGELOG.md is written for the client’s users (issue 12)', () => {
+describe('CHANGELOG.md is written for the client’s users', () => {
   it('names no function the package does not export', () => {
     const named = [...changelog.matchAll(/^- `([A-Za-z]+)[ `]/gm)].map((m) => m[1]!);
     const functions = named.filter((name) => /^[a-z]/.test(name));

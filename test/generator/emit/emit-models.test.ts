@@ -25,14 +25,14 @@ import {
   diagnosticPath,
   makeTempDir,
   removeTempDir,
-  REPO_ROOT,
   runtimeSources,
   typeCheck,
   writeTree,
   type CheckResult,
-} from './type-check.js';
+} from '../../helpers/type-check.js';
+import { PROJECT_ROOT } from '../../helpers/project.js';
 
-const SPEC_DIR = join(REPO_ROOT, 'spec');
+const SPEC_DIR = join(PROJECT_ROOT, 'spec');
 
 interface ManifestEntry {
   readonly release: string;

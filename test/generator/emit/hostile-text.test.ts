@@ -21,14 +21,14 @@ import {
   diagnosticPath,
   makeTempDir,
   removeTempDir,
-  REPO_ROOT,
   runtimeSources,
   typeCheck,
   writeTree,
   type CheckResult,
-} from './type-check.js';
+} from '../../helpers/type-check.js';
+import { PROJECT_ROOT } from '../../helpers/project.js';
 
-const SPEC_DIR = join(REPO_ROOT, 'spec');
+const SPEC_DIR = join(PROJECT_ROOT, 'spec');
 const RELEASE = '1.35.0';
 const MODULE = releaseModuleName(RELEASE);
 const DOCUMENT_PATH = `spec/openapi/v${RELEASE}.json`;
@@ -476,7 +476,7 @@ describe('deterministic output with the DO NOT EDIT header', () => {
   );
 
   it('the whole package is byte-identical across two builds, and every generated source starts with the header', async () => {
-    const templatesDir = join(REPO_ROOT, 'templates');
+    const templatesDir = join(PROJECT_ROOT, 'templates');
     const outDir = makeTempDir('lease-out-');
     try {
       const first = await buildPackageFiles({ specDir: SPEC_DIR, outDir, templatesDir });

@@ -17,7 +17,7 @@ import {
   typeCheck,
   writeTree,
   type CheckResult,
-} from './type-check.js';
+} from '../../helpers/type-check.js';
 
 /** A module importing one name it never uses, to show the check below notices one. */
 const CONTROL = 'control/unused.ts';

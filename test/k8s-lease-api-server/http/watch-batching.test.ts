@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
 import type { Lease } from '../../../templates/k8s-lease-api-server/src/types.js';
 import { seededRandom } from '../../helpers/seeded-random.js';
-import { concat, frames, openEnvelope, sub, text } from '../../helpers/protobuf-wire.js';
+import { concat, frames, openEnvelope, sub, text } from '../helpers/protobuf-wire.js';
 import { NS_BASE, start, watch } from '../helpers.js';
 
 const PROTOBUF_WATCH = 'application/vnd.kubernetes.protobuf;stream=watch';

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
 import type { WatchEvent } from '../helpers.js';
 import { NS_BASE, api, create, start, watch } from '../helpers.js';
-import { concat, frames, openEnvelope, readStatus, sub, text } from '../../helpers/protobuf-wire.js';
+import { concat, frames, openEnvelope, readStatus, sub, text } from '../helpers/protobuf-wire.js';
 
 const POM = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 const TABLE = 'application/json;as=Table;v=v1;g=meta.k8s.io';

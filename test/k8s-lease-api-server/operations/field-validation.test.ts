@@ -1,4 +1,4 @@
-// fieldValidation (Strict | Warn | Ignore, Warn by default) on the verbs decoding.test.ts does not cover:
+// fieldValidation (Strict | Warn | Ignore, Warn by default) on the verbs decode/decode-lease.test.ts does not cover:
 // update, YAML bodies and every non-apply patch type, as k8s.io/apiserver/pkg/endpoints/handlers words them
 // (create.go/update.go through the strict serializer, patch.go applyJSPatch / strategicPatchObject /
 // applyPatchToCurrentObject, rest.go addStrictDecodingWarnings).

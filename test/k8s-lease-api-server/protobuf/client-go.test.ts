@@ -1,7 +1,7 @@
 // Leader election through client-go ≥ 1.32's LeaseLock speaks protobuf: the bodies below are built byte for
 // byte as its typed client marshals them (gogo's generated Marshal: ObjectMeta's value fields always written,
 // LeaseSpec's pointer fields only when set; runtime.Unknown.NestedMarshalTo's envelope with the typed client's
-// TypeMeta), with the independent encoder in test/helpers/protobuf-wire.ts. Sources:
+// TypeMeta), with the independent encoder in test/k8s-lease-api-server/helpers/protobuf-wire.ts. Sources:
 // k8s.io/client-go/tools/leaderelection/resourcelock/leaselock.go (Create, Update, LeaderElectionRecordToLeaseSpec),
 // k8s.io/client-go/gentype/type.go (Delete sends Body(&opts)), k8s.io/client-go/rest/request.go
 // (UseProtobufAsDefault: Accept "application/vnd.kubernetes.protobuf,application/json").
@@ -24,7 +24,7 @@ import {
   subs,
   text,
   timestamp,
-} from '../../helpers/protobuf-wire.js';
+} from '../helpers/protobuf-wire.js';
 import { NS_BASE, api, start } from '../helpers.js';
 
 const NOW = Date.parse('2026-03-01T10:00:00.250Z');

@@ -24,7 +24,7 @@ import {
   text,
   timestamp,
   varint,
-} from '../../helpers/protobuf-wire.js';
+} from '../helpers/protobuf-wire.js';
 import { NS_BASE, api, create, lease, openApi130, start } from '../helpers.js';
 import { seededRandom } from '../../helpers/seeded-random.js';
 

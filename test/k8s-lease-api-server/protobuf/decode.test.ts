@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../templates/k8s-lease-api-server/src/json.js';
 import { decodeMessage } from '../../../templates/k8s-lease-api-server/src/protobuf/decode.js';
-import { concat, int, msg, repeat, str, timestamp, varint } from '../../helpers/protobuf-wire.js';
+import { concat, int, msg, repeat, str, timestamp, varint } from '../helpers/protobuf-wire.js';
 
 describe('decodeMessage', () => {
   it('reads Time at whole seconds and MicroTime truncated to microseconds, normalising nanos as time.Unix', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { encodeMessage } from '../../../templates/k8s-lease-api-server/src/protobuf/encode.js';
-import { bytes, concat, int, msg, str, sub } from '../../helpers/protobuf-wire.js';
+import { bytes, concat, int, msg, str, sub } from '../helpers/protobuf-wire.js';
 
 const EMPTY = new Uint8Array(0);
 

@@ -1,7 +1,7 @@
 // The protobuf answers' envelopes, as runtime/serializer/protobuf Serializer.Encode writes them: the magic
 // "k8s\0", then runtime.Unknown {typeMeta {apiVersion = 1, kind = 2} = 1, raw = 2, contentEncoding = 3,
 // contentType = 4}; a list under <Kind>List, a Status as the unversioned v1 Status, PartialObjectMetadata(List)
-// in meta.k8s.io. Read with the test's own wire decoder (test/helpers/protobuf-wire.ts), not the server's.
+// in meta.k8s.io. Read with the test's own wire decoder (test/k8s-lease-api-server/helpers/protobuf-wire.ts), not the server's.
 import { describe, expect, it } from 'vitest';
 import type { JsonObject } from '../../../templates/k8s-lease-api-server/src/json.js';
 import {
@@ -12,7 +12,7 @@ import {
   encodeStatus,
 } from '../../../templates/k8s-lease-api-server/src/protobuf/objects.js';
 import { notFound, statusObject } from '../../../templates/k8s-lease-api-server/src/status.js';
-import { num, openEnvelope, readStatus, sub, subs, text } from '../../helpers/protobuf-wire.js';
+import { num, openEnvelope, readStatus, sub, subs, text } from '../helpers/protobuf-wire.js';
 
 const LEASE: JsonObject = {
   metadata: { name: 'a', namespace: 'default', resourceVersion: '7' },

@@ -10,7 +10,7 @@ import {
   decodeNamespaceProtobuf,
   decodeResourceBody,
 } from '../../../templates/k8s-lease-api-server/src/protobuf/request-body.js';
-import { concat, envelope, int, msg, str } from '../../helpers/protobuf-wire.js';
+import { concat, envelope, int, msg, str } from '../helpers/protobuf-wire.js';
 
 const LEASE_RAW = concat(msg(1, str(1, 'a')), msg(2, str(1, 'h'), int(2, 15)));
 const MAGIC = Uint8Array.of(0x6b, 0x38, 0x73, 0x00);

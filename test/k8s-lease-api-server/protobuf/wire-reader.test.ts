@@ -18,7 +18,7 @@ import {
   uint64Text,
   wrongWireType,
 } from '../../../templates/k8s-lease-api-server/src/protobuf/wire-reader.js';
-import { bytes, concat, int, repeat, str, varint } from '../../helpers/protobuf-wire.js';
+import { bytes, concat, int, repeat, str, varint } from '../helpers/protobuf-wire.js';
 
 /** The message of the WireError `read` throws, or 'no error'. */
 function failure(read: () => unknown): string {

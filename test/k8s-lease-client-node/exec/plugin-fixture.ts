@@ -1,4 +1,4 @@
-// The fixture exec plugin (exec-fixtures/plugin.mjs) as the exec tests run it: a credential source over it, and the
+// The fixture exec plugin (fixtures/plugin.mjs) as the exec tests run it: a credential source over it, and the
 // record of its runs (the plugin appends one line per run to the file PLUGIN_RECORD names).
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +13,7 @@ import type {
   KubeconfigExec,
 } from '../../../templates/k8s-lease-client-node/src/exec/types.js';
 
-export const PLUGIN = fileURLToPath(new URL('../exec-fixtures/plugin.mjs', import.meta.url));
+export const PLUGIN = fileURLToPath(new URL('./fixtures/plugin.mjs', import.meta.url));
 export const V1 = 'client.authentication.k8s.io/v1';
 export const V1BETA1 = 'client.authentication.k8s.io/v1beta1';
 export const CLUSTER: ExecClusterInfo = { server: 'https://127.0.0.1:6443' };

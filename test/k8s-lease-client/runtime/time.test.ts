@@ -62,7 +62,7 @@ describe('formatMicroTime / formatTime', () => {
     expect(formatMicroTime(new Date(Date.UTC(2024, 0, 1)), 7)).toBe('2024-01-01T00:00:00.000007Z');
   });
 
-  it('formatMicroTime(p.date, p.microseconds) gives back what parseMicroTime read (issue 12)', () => {
+  it('formatMicroTime(p.date, p.microseconds) gives back what parseMicroTime read', () => {
     const parsed = parseMicroTime('2024-05-01T12:00:00.123456Z');
     expect(parsed.microseconds).toBe(123456);
     expect(formatMicroTime(parsed.date, parsed.microseconds)).toBe('2024-05-01T12:00:00.123456Z');

@@ -140,7 +140,7 @@ describe('generated clients type what they return', () => {
   });
 });
 
-describe('optional inputs take undefined under exactOptionalPropertyTypes (issue 12)', () => {
+describe('optional inputs take undefined under exactOptionalPropertyTypes', () => {
   it('a maybe-undefined value from an optional chain passed to optional params, bodies and options', () => {
     const list = null as unknown as v135.LeaseList;
     const maybe = lease135.metadata?.resourceVersion;
@@ -180,7 +180,7 @@ describe('optional inputs take undefined under exactOptionalPropertyTypes (issue
   });
 });
 
-describe('arguments with nothing required may be left out (issue 12)', () => {
+describe('arguments with nothing required may be left out', () => {
   it('listLeaseForAllNamespaces(client) without params', () => {
     void v135.listLeaseForAllNamespaces(client);
     void v135.listLeaseForAllNamespaces(client, undefined, { timeoutMs: 1000 });
@@ -190,7 +190,7 @@ describe('arguments with nothing required may be left out (issue 12)', () => {
   });
 });
 
-describe('…WithResponse gives { status, headers, body } typed per status code (issue 12)', () => {
+describe('…WithResponse gives { status, headers, body } typed per status code', () => {
   it('narrows the body by status', async () => {
     const created = await v135.createNamespacedLeaseWithResponse(client, { namespace: 'ns', body: lease135 });
     expectTypeOf(created.status).toEqualTypeOf<200 | 201 | 202>();
@@ -212,7 +212,7 @@ describe('…WithResponse gives { status, headers, body } typed per status code 
   });
 });
 
-describe('each release entry point exports only what its functions use (issue 12)', () => {
+describe('each release entry point exports only what its functions use', () => {
   it("WatchEvent is the runtime's typed event, not the spec's untyped model", () => {
     expectTypeOf<v135.WatchEvent<v135.Lease>['object']>().toEqualTypeOf<v135.Lease>();
     expectTypeOf<v130.WatchEvent<v130.Lease>['type']>().toEqualTypeOf<v130.WatchEventType>();

@@ -11,8 +11,7 @@ import type { GroupVersionIr, ModelIr, ReleaseIr } from '../../../generator/ir/t
 import { leaseGroupVersion } from '../../../generator/ir/build-release-ir.js';
 import { tempDir } from '../../helpers/cli.js';
 import { manifestReleases, releaseIr } from '../../helpers/project.js';
-import { typeCheckDirectory } from '../../helpers/type-check.js';
-import { runtimeSources } from '../../generator/emit/type-check.js';
+import { runtimeSources, typeCheckDirectory } from '../../helpers/type-check.js';
 
 /**
  * The compatibility promise, checked by the compiler: a consumer written

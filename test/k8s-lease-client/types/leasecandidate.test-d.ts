@@ -10,7 +10,7 @@ import { readNamespacedLease, type Lease } from 'k8s-lease-client/v1.35';
 
 declare const client: v135.Client;
 
-describe('LeaseCandidate per release (issue 15)', () => {
+describe('LeaseCandidate per release', () => {
   it('1.31 serves v1alpha1: create, read, list and watch typed by its own models', async () => {
     const created = await v131.v1alpha1.createNamespacedLeaseCandidate(client, {
       namespace: 'kube-system',

@@ -1,5 +1,5 @@
 // Kubernetes protobuf (application/vnd.kubernetes.protobuf) as client-go ≥ 1.32 speaks it for Leases: bodies
-// built byte for byte as its typed client marshals them (test/helpers/protobuf-wire.ts, independent of the
+// built byte for byte as its typed client marshals them (test/k8s-lease-api-server/helpers/protobuf-wire.ts, independent of the
 // server's schema), answers decoded with the same independent decoder. Protobuf bodies are sent as they are
 // (no {ns} substitution), so they leave metadata.namespace empty and the URL names the namespace.
 import { expect } from 'vitest';
@@ -18,7 +18,7 @@ import {
   sub,
   text,
   timestamp,
-} from '../../../helpers/protobuf-wire.js';
+} from '../../helpers/protobuf-wire.js';
 import type { ConformanceCase, ConformanceResponse } from '../case.js';
 
 const PROTOBUF = 'application/vnd.kubernetes.protobuf';

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { createClient, readNamespacedLease } from 'k8s-lease-client';
-import { ExecPluginError, kubeconfigClientOptions } from '../../templates/k8s-lease-client-node/src/index.js';
-import { b64, start, tempDir, trackResources, writeKubeconfig } from './helpers.js';
+import { ExecPluginError, kubeconfigClientOptions } from '../../../templates/k8s-lease-client-node/src/index.js';
+import { b64, start, tempDir, trackResources, writeKubeconfig } from '../helpers.js';
 
 const track = trackResources();
 
