@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, type Dirent } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 
@@ -20,17 +20,9 @@ const SKELETON_MARK = 'package.json.hbs';
 /** Every package the generator writes: each folder of `templatesDir` with a package.json skeleton, by name. */
 export function listPackageFolders(templatesDir: string): PackageFolder[] {
   return readdirSync(templatesDir, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory() && readdirSafe(join(templatesDir, entry.name)).includes(SKELETON_MARK))
+    .filter((entry) => entry.isDirectory() && existsSync(join(templatesDir, entry.name, SKELETON_MARK)))
     .map((entry) => ({ name: entry.name, dir: join(templatesDir, entry.name) }))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-function readdirSafe(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
 }
 
 /**

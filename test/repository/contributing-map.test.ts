@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { listPackageFolders } from '../../generator/fs/package-folders.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 /**
@@ -18,9 +19,7 @@ const NOT_REPOSITORY = new Set(['node_modules', '.git', '.tmp', '.build']);
 
 /** The shipped packages, one folder each in templates/: what `<pkg>` stands for. */
 function packageNames(root: string): string[] {
-  return readdirSync(join(root, 'templates'), { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name);
+  return listPackageFolders(join(root, 'templates')).map((folder) => folder.name);
 }
 
 /** The repository's top-level folders: a code span starting with one of them is a path, not a subpath or API group. */

@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { filesBelow } from '../helpers/files-below.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 /**
@@ -24,14 +25,8 @@ function outsidePathLines(text: string): string[] {
   return text.split('\n').filter((line) => OUTSIDE_PATHS.some((pattern) => pattern.test(line)));
 }
 
-function filesBelow(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    // node_modules and .build/ (built bench children, which name absolute paths of this machine) are not committed.
-    if (entry.isDirectory()) return entry.name === 'node_modules' || entry.name === '.build' ? [] : filesBelow(path);
-    return entry.isFile() ? [path] : [];
-  });
-}
+// node_modules and .build/ (built bench children, which name absolute paths of this machine) are not committed.
+const NOT_COMMITTED = new Set(['node_modules', '.build']);
 
 describe('tests and benchmarks read nothing outside the repository', () => {
   it.each([
@@ -49,7 +44,7 @@ describe('tests and benchmarks read nothing outside the repository', () => {
 
   it('no file under test/ or bench/ names a path beside or outside the repository', () => {
     const files = ['test', 'bench']
-      .flatMap((dir) => filesBelow(join(PROJECT_ROOT, dir)))
+      .flatMap((dir) => filesBelow(join(PROJECT_ROOT, dir), NOT_COMMITTED))
       .filter((file) => file !== SELF);
     // Not vacuous: the walk reaches the tests, the benchmarks and the committed upstream fixtures.
     expect(files).toEqual(

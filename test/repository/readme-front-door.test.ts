@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { listPackageFolders } from '../../generator/fs/package-folders.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 /**
@@ -11,9 +12,7 @@ import { PROJECT_ROOT } from '../helpers/project.js';
 
 const MAX_LINES = 150;
 const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-const packages = readdirSync(join(PROJECT_ROOT, 'templates'), { withFileTypes: true })
-  .filter((entry) => entry.isDirectory())
-  .map((entry) => entry.name);
+const packages = listPackageFolders(join(PROJECT_ROOT, 'templates')).map((folder) => folder.name);
 
 describe('the README as a front door', () => {
   it(`is at most ${MAX_LINES} lines`, () => {

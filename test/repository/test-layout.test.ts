@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listPackageFolders } from '../../generator/fs/package-folders.js';
+import { filesBelow } from '../helpers/files-below.js';
 import { PROJECT_ROOT } from '../helpers/project.js';
 
 const TEST_DIR = join(PROJECT_ROOT, 'test');
@@ -51,11 +52,9 @@ function unmirrored(testDir: string, codeDir: string): string[] {
 }
 
 function testFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'node_modules' ? [] : testFiles(path);
-    return /\.test(-d)?\.ts$/.test(entry.name) ? [relative(PROJECT_ROOT, path)] : [];
-  });
+  return filesBelow(dir, new Set(['node_modules']))
+    .filter((path) => /\.test(-d)?\.ts$/.test(path))
+    .map((path) => relative(PROJECT_ROOT, path));
 }
 
 describe('test/ mirrors the code', () => {
@@ -79,8 +78,9 @@ describe('test/ mirrors the code', () => {
 
   it('no test is named after a work item, by its file name or by a describe or it title', () => {
     const workItem = /\b(issue|task|ticket)[-_ ]?#?\d+/i;
-    expect(testFiles(TEST_DIR).filter((file) => workItem.test(file))).toEqual([]);
-    const titles = testFiles(TEST_DIR).flatMap((file) =>
+    const files = testFiles(TEST_DIR);
+    expect(files.filter((file) => workItem.test(file))).toEqual([]);
+    const titles = files.flatMap((file) =>
       [
         ...readFileSync(join(PROJECT_ROOT, file), 'utf8').matchAll(
           /\b(?:describe|it|test)(?:\.\w+)*\(\s*(['"`])(.*?)\1/g,
