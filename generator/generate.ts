@@ -6,7 +6,6 @@ import { buildReleaseIr } from './ir/build-release-ir.js';
 import type { ReleaseIr } from './ir/types.js';
 import { releaseModuleName } from './shared/release-names.js';
 import { readManifest, type ReleaseEntry } from './manifest/manifest.js';
-import { createEmitProject } from './emit/ts-project.js';
 import { emitRelease } from './emit/emit-release.js';
 import { emitHandWrittenPackageSkeleton, emitPackageSkeleton } from './emit/package-skeleton.js';
 import { emitRootIndex } from './emit/root-index.js';
@@ -79,7 +78,6 @@ export async function buildPackageFiles(
   );
   for (const [folder, packageFiles] of handWrittenSources) addSources(folder.name, packageFiles);
 
-  const project = createEmitProject();
   const sources = new Map<string, string>();
   const files = new Map<string, string>();
   const { releases, loadMs } = await loadReleases(manifest.releases, options);
@@ -88,7 +86,7 @@ export async function buildPackageFiles(
   annotated.forEach((ir, index) => {
     const started = performance.now();
     const loaded = releases[index]!;
-    const emitted = emitRelease(project, {
+    const emitted = emitRelease({
       ir,
       documentPath: loaded.documentPath,
       contentHash: loaded.entry.contentHash,
@@ -107,7 +105,7 @@ export async function buildPackageFiles(
   files.set('CHANGELOG.md', renderChangelog(annotated[0]!.release, diffs, unexportedOperations(annotated)));
   files.set('api-diff.json', `${JSON.stringify({ releases: annotated.map((ir) => ir.release), diffs }, null, 2)}\n`);
   for (const [path, text] of shareIdenticalModules(sources, annotated)) sources.set(path, text);
-  sources.set('index.ts', emitRootIndex(project, annotated[annotated.length - 1]!));
+  sources.set('index.ts', emitRootIndex(annotated[annotated.length - 1]!));
   const formatCache = await openCacheFile(join(PROJECT_ROOT, '.build', 'format-cache.json'), isFormattedText);
   // Biome formats what was emitted in a process of its own (on a cache miss); the skeletons are rendered
   // meanwhile. Marked handled here so a failure before the await below cannot go unhandled.

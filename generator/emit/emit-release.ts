@@ -2,7 +2,6 @@ import {
   StructureKind,
   VariableDeclarationKind,
   type ImportDeclarationStructure,
-  type Project,
   type StatementStructures,
 } from 'ts-morph';
 import type { GroupVersionIr, ReleaseIr } from '../ir/types.js';
@@ -17,7 +16,7 @@ import { reachableModels } from '../ir/reachable-models.js';
 import { clientOperations } from '../ir/client-surface.js';
 import { watchStatements } from './emit-watches.js';
 import { pathStatements, singleQuoted } from './emit-paths.js';
-import { printSourceFile } from './ts-project.js';
+import { printSourceFile } from './print-source-file.js';
 import { jsDocText } from './js-doc.js';
 import { GROUP_VERSION_FOLDER, groupVersionFolder, RELEASE_FOLDER, type ModulePlace } from './module-place.js';
 
@@ -34,7 +33,7 @@ export interface ReleaseSource {
  * same modules under it (`v1_33/v1beta1/`), which the release entry exports as a namespace (`v1beta1`): upstream
  * names collide across versions (`createNamespacedLeaseCandidate` is in v1alpha2 and v1beta1).
  */
-export function emitRelease(project: Project, source: ReleaseSource): Map<string, string> {
+export function emitRelease(source: ReleaseSource): Map<string, string> {
   const { ir } = source;
   const dir = releaseModuleName(ir.release);
   const header = generatedHeader(`${source.documentPath} (Kubernetes ${ir.release}, ${source.contentHash})`);
@@ -50,7 +49,7 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
     const namespace = groupVersionNamespace(gv);
     const folder = groupVersionFolder(dir, namespace);
     const place = namespace === undefined ? RELEASE_FOLDER : GROUP_VERSION_FOLDER;
-    for (const [file, text] of emitGroupVersion(project, gv, {
+    for (const [file, text] of emitGroupVersion(gv, {
       folder,
       place,
       header,
@@ -69,7 +68,7 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
   }
   files.set(
     `${dir}/index.ts`,
-    printSourceFile(project, `/src/${dir}/index.ts`, header, [
+    printSourceFile(header, [
       ...namespaceImports,
       { kind: StructureKind.ExportDeclaration, moduleSpecifier: '../runtime/index.js' },
       ...(lease === undefined ? [] : groupVersionExports(lease)),
@@ -81,7 +80,7 @@ export function emitRelease(project: Project, source: ReleaseSource): Map<string
         docs: [{ description: 'The Kubernetes release these types and functions were generated from.' }],
         declarations: [{ name: 'release', initializer: singleQuoted(ir.release) }],
       },
-    ]).text,
+    ]),
   );
   return files;
 }
@@ -112,21 +111,32 @@ interface GroupVersionPlace {
 }
 
 /** models, paths, operations and watches of one group version in `folder`, and (outside the release folder) its index. */
-function emitGroupVersion(project: Project, gv: GroupVersionIr, where: GroupVersionPlace): Map<string, string> {
+function emitGroupVersion(gv: GroupVersionIr, where: GroupVersionPlace): Map<string, string> {
   const { folder, place, header } = where;
   const files = new Map<string, string>();
-  const printModule = (module: string, build: () => Array<string | StatementStructures>) =>
-    printSourceFile(project, `/src/${folder}/${module}`, header, reportedIn(`src/${folder}/${module}`, where, build));
-  const models = printModule('models.ts', () => modelStatements(gv, place, where.shared));
-  checkModelCompleteness(gv, models.sourceFile, where.documentPath);
-  files.set(`${folder}/models.ts`, models.text);
-  files.set(`${folder}/paths.ts`, printModule('paths.ts', () => pathStatements(gv, place)).text);
-  files.set(`${folder}/operations.ts`, printModule('operations.ts', () => operationStatements(gv, place)).text);
-  files.set(`${folder}/watches.ts`, printModule('watches.ts', () => watchStatements(gv, place)).text);
+  const statementsOf = (module: string, build: () => Array<string | StatementStructures>) =>
+    reportedIn(`src/${folder}/${module}`, where, build);
+  const printModule = (module: string, build: () => Array<string | StatementStructures>): string =>
+    printSourceFile(header, statementsOf(module, build));
+  const models = statementsOf('models.ts', () => modelStatements(gv, place, where.shared));
+  checkModelCompleteness(gv, models, where.documentPath);
+  files.set(`${folder}/models.ts`, printSourceFile(header, models));
+  files.set(
+    `${folder}/paths.ts`,
+    printModule('paths.ts', () => pathStatements(gv, place)),
+  );
+  files.set(
+    `${folder}/operations.ts`,
+    printModule('operations.ts', () => operationStatements(gv, place)),
+  );
+  files.set(
+    `${folder}/watches.ts`,
+    printModule('watches.ts', () => watchStatements(gv, place)),
+  );
   if (place !== RELEASE_FOLDER) {
     files.set(
       `${folder}/index.ts`,
-      printSourceFile(project, `/src/${folder}/index.ts`, header, [
+      printSourceFile(header, [
         ...groupVersionExports(gv),
         {
           kind: StructureKind.VariableStatement,
@@ -135,7 +145,7 @@ function emitGroupVersion(project: Project, gv: GroupVersionIr, where: GroupVers
           docs: [{ description: "The `apiVersion` of this group version's objects." }],
           declarations: [{ name: 'apiVersion', initializer: singleQuoted(`${gv.group}/${gv.version}`) }],
         },
-      ]).text,
+      ]),
     );
   }
   return files;

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
 import { lstat, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { GeneratorError } from '../errors.js';
+import { startFileWriter, type FileWriter } from './file-writer.js';
 import { scratchPrefix, sweepLeftovers } from './leftovers.js';
 
 /**
@@ -38,29 +40,31 @@ export async function openReplacement(target: string): Promise<DirectoryReplacem
   await sweepLeftovers(parent, prefix);
   const added = new Map<string, string | Uint8Array>();
   const checks: Array<Promise<void>> = [];
-  const writes: Array<Promise<void>> = [];
-  let failure: { cause: unknown } | undefined;
-  let staging: Promise<string> | undefined;
+  let staging: { dir: string; writer: FileWriter } | { failure: unknown } | undefined;
   let changed = !(await isDirectory(target));
 
-  const stagingDirectory = (): Promise<string> => {
-    // The parent is made only now: a run that fails before writing anything leaves no trace.
-    staging ??= mkdir(parent, { recursive: true }).then(() =>
-      makeStagingDirectory(join(parent, scratchPrefix(prefix))),
-    );
+  const stagingDirectory = (): { dir: string; writer: FileWriter } => {
+    // Made only now: a run that fails before writing anything leaves no trace.
+    if (staging === undefined) {
+      try {
+        mkdirSync(parent, { recursive: true });
+        staging = { dir: makeStagingDirectory(join(parent, scratchPrefix(prefix))), writer: startFileWriter() };
+      } catch (failure) {
+        staging = { failure };
+      }
+    }
+    if ('failure' in staging) throw staging.failure;
     return staging;
   };
   const write = (relative: string, content: string | Uint8Array): void => {
-    const written = stagingDirectory().then(async (dir) => {
-      await mkdir(dirname(join(dir, relative)), { recursive: true });
-      await writeFile(join(dir, relative), content);
-    });
-    // Recorded here, reported by commit: a write failing before commit awaits it must not go unhandled.
-    writes.push(
-      written.catch((cause: unknown) => {
-        failure ??= { cause };
-      }),
-    );
+    // A failure is recorded here and reported by commit: an add does not throw into the caller's work.
+    if (staging !== undefined && 'failure' in staging) return;
+    try {
+      const { dir, writer } = stagingDirectory();
+      writer.write(join(dir, relative), content);
+    } catch {
+      // stagingDirectory recorded it.
+    }
   };
   const markChanged = (): void => {
     if (changed) return;
@@ -81,8 +85,9 @@ export async function openReplacement(target: string): Promise<DirectoryReplacem
     else checks.push(compare(relative, content));
   };
   const abandon = async (): Promise<void> => {
-    await Promise.all(writes);
-    if (staging !== undefined) await rm(await staging.catch(() => ''), { recursive: true, force: true });
+    if (staging === undefined || 'failure' in staging) return;
+    await staging.writer.close();
+    await rm(staging.dir, { recursive: true, force: true });
   };
   const commit = async (files: ReadonlyMap<string, string | Uint8Array>): Promise<void> => {
     for (const [relative, content] of files) if (!added.has(relative)) add(relative, content);
@@ -90,9 +95,12 @@ export async function openReplacement(target: string): Promise<DirectoryReplacem
     // Everything added matched: the old directory is current unless it holds anything more.
     if (!changed && !(await holdsOnly(target, files))) markChanged();
     if (!changed) return;
-    const dir = await stagingDirectory();
-    await Promise.all(writes);
-    if (failure !== undefined) throw failure.cause;
+    const { dir, writer } = stagingDirectory();
+    try {
+      await writer.flush();
+    } finally {
+      await writer.close();
+    }
     await swapIn(dir, target);
   };
   return {
@@ -168,11 +176,11 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
  * mkdtemp's naming, but made by plain mkdir: mkdtemp creates mode 0700, which the rename would carry over to
  * the target, while mkdir gives the umask's modes, as any directory the user makes.
  */
-async function makeStagingDirectory(prefix: string): Promise<string> {
+function makeStagingDirectory(prefix: string): string {
   for (let attempt = 0; ; attempt++) {
     const suffix = [...randomBytes(6)].map((byte) => ALPHABET[byte % ALPHABET.length]).join('');
     try {
-      await mkdir(prefix + suffix);
+      mkdirSync(prefix + suffix);
       return prefix + suffix;
     } catch (cause) {
       if ((cause as NodeJS.ErrnoException).code !== 'EEXIST' || attempt >= 10) throw cause;

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, type Dirent } from 'node:fs';
 import { join, relative } from 'node:path';
-import ts from 'typescript';
+// ts-morph's own TypeScript: the standalone `typescript` package is a second 9 MB compiler for V8 to load.
+import { ts } from 'ts-morph';
 
 /**
  * One shipped package as it lives in templates/: a folder named after the package, holding its skeletons

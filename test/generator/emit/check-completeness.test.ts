@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { emitRelease } from '../../../generator/emit/emit-release.js';
-import { createEmitProject } from '../../../generator/emit/ts-project.js';
 import { GeneratorError } from '../../../generator/errors.js';
 import type { GroupVersionIr, ReleaseIr } from '../../../generator/ir/types.js';
 import { leaseIr } from '../../helpers/project.js';
@@ -8,7 +7,7 @@ import { leaseIr } from '../../helpers/project.js';
 function emit(lease: GroupVersionIr): unknown {
   const ir: ReleaseIr = { release: lease.release, groupVersions: [lease] };
   try {
-    emitRelease(createEmitProject(), { ir, documentPath: 'spec/openapi/test.json', contentHash: 'sha256:test' });
+    emitRelease({ ir, documentPath: 'spec/openapi/test.json', contentHash: 'sha256:test' });
     return undefined;
   } catch (error) {
     return error;

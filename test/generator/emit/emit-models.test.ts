@@ -19,7 +19,6 @@ import { buildReleaseIr, leaseGroupVersion } from '../../../generator/ir/build-r
 import { compareReleases, releaseModuleName } from '../../../generator/shared/release-names.js';
 import type { GroupVersionIr, ModelIr, ReleaseIr } from '../../../generator/ir/types.js';
 import { emitRelease } from '../../../generator/emit/emit-release.js';
-import { createEmitProject } from '../../../generator/emit/ts-project.js';
 import type { JsonObject } from '../../../generator/shared/json.js';
 import {
   diagnosticPath,
@@ -195,12 +194,11 @@ let positive: CheckResult;
 beforeAll(async () => {
   tempRoot = makeTempDir('lease-oracle-');
   runtime = runtimeSources();
-  const project = createEmitProject();
   fixtures = await Promise.all(
     manifest.releases.map(async (entry): Promise<ReleaseFixture> => {
       const document = readDocument(entry);
       const whole = buildReleaseIr(entry.release, document, entry.document);
-      const emitted = emitRelease(project, {
+      const emitted = emitRelease({
         ir: whole,
         documentPath: `spec/${entry.document}`,
         contentHash: entry.contentHash,
@@ -384,7 +382,7 @@ describe('a recursive schema emits a recursive type', () => {
   it('emits an interface whose members refer to the interface itself, and it compiles', async () => {
     const ir = buildReleaseIr('1.99.0', structuredClone(document), 'recursive.json');
     expect(leaseGroupVersion(ir).models.map((m) => [m.name, m.schemaName])).toEqual([['Node', NODE]]);
-    const emitted = emitRelease(createEmitProject(), {
+    const emitted = emitRelease({
       ir,
       documentPath: 'recursive.json',
       contentHash: 'sha256:test',

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createImportTracker, type ImportTracker } from '../../../generator/emit/import-tracker.js';
-import { createEmitProject } from '../../../generator/emit/ts-project.js';
+import { printSourceFile } from '../../../generator/emit/print-source-file.js';
 import { emitRelease } from '../../../generator/emit/emit-release.js';
 import { GeneratorError } from '../../../generator/errors.js';
 import type { GroupVersionIr } from '../../../generator/ir/types.js';
@@ -12,10 +12,7 @@ import { leaseIr } from '../../helpers/project.js';
 
 /** The import declarations as printed into a file. */
 function printed(imports: ImportTracker): string {
-  const file = createEmitProject().createSourceFile('/x.ts', {
-    statements: imports.declarations(),
-  });
-  return file.getFullText().trim();
+  return printSourceFile('', imports.declarations()).trim();
 }
 
 type Use = readonly ['type' | 'value', string, string] | readonly ['type' | 'value', string, string, string];
@@ -125,7 +122,7 @@ describe('a spec model named like a runtime export', () => {
     const lease = JSON.parse(JSON.stringify(leaseIr('1.35.0')).replaceAll('"Status"', '"Client"')) as GroupVersionIr;
     let error: unknown;
     try {
-      emitRelease(createEmitProject(), {
+      emitRelease({
         ir: { release: lease.release, groupVersions: [lease] },
         documentPath: 'spec/openapi/test.json',
         contentHash: 'sha256:test',

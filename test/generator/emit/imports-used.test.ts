@@ -6,7 +6,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { emitRelease } from '../../../generator/emit/emit-release.js';
-import { createEmitProject } from '../../../generator/emit/ts-project.js';
 import { manifestReleases, releaseIr } from '../../helpers/project.js';
 import {
   diagnosticPath,
@@ -35,10 +34,9 @@ describe('imports of emitted modules', () => {
   let check: CheckResult;
 
   beforeAll(() => {
-    const project = createEmitProject();
     const files = new Map<string, string>();
     for (const { release, document, contentHash } of manifestReleases()) {
-      for (const [path, text] of emitRelease(project, { ir: releaseIr(release), documentPath: document, contentHash }))
+      for (const [path, text] of emitRelease({ ir: releaseIr(release), documentPath: document, contentHash }))
         files.set(`src/${path}`, text);
     }
     emitted = [...files.keys()].sort();

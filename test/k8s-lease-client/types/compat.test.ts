@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { annotateSince } from '../../../generator/ir/annotate-since.js';
 import { diffReleases } from '../../../generator/diff/diff-releases.js';
 import { clientOperations } from '../../../generator/ir/client-surface.js';
-import { createEmitProject } from '../../../generator/emit/ts-project.js';
 import { emitRelease, exportedModelNames } from '../../../generator/emit/emit-release.js';
 import { releaseModuleName } from '../../../generator/shared/release-names.js';
 import type { GroupVersionIr, ModelIr, ReleaseIr } from '../../../generator/ir/types.js';
@@ -71,11 +70,10 @@ function compiles(files: Map<string, string>, checker: string): string[] {
 }
 
 function emitPair(older: ReleaseIr, newer: ReleaseIr): Map<string, string> {
-  const project = createEmitProject();
   const files = new Map<string, string>();
   const [a, b] = annotateSince([older, newer]);
   for (const ir of [a!, b!]) {
-    for (const [path, text] of emitRelease(project, { ir, documentPath: 'test', contentHash: 'test' }))
+    for (const [path, text] of emitRelease({ ir, documentPath: 'test', contentHash: 'test' }))
       files.set(`src/${path}`, text);
   }
   return files;
