@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { GeneratorError } from '../errors.js';
 import type { Cache } from '../fs/cache-file.js';
+import { startFileWriter } from '../fs/file-writer.js';
 import { scratchPrefix, sweepLeftovers } from '../fs/leftovers.js';
 
 /**
@@ -63,26 +64,26 @@ export function formatSources(
   });
 }
 
-/** Writes the scratch directory and starts Biome synchronously; the returned promise waits for it. */
+/**
+ * Writes the scratch directory from a worker thread (file-writer.ts: creating ~100 files costs this machine's
+ * ext4 ~30–80 ms of kernel time, which the main thread spends rendering the skeletons instead), then runs Biome
+ * over it; the returned promise waits for both.
+ */
 function formatWithBiome(sources: ReadonlyMap<string, string>): Promise<Map<string, string>> {
   let dir: string;
-  let biome: Promise<void>;
   try {
-    dir = mkdtempSync(join(tmpdir(), scratchPrefix(FORMAT_SCRATCH_PREFIX)));
+    dir = mkdtempSync(join(scratchBase(), scratchPrefix(FORMAT_SCRATCH_PREFIX)));
   } catch (cause) {
     return Promise.reject(cause);
   }
-  try {
-    writeFileSync(join(dir, 'biome.json'), JSON.stringify(FORMATTER_CONFIG));
-    for (const [path, text] of sources) {
-      mkdirSync(dirname(join(dir, 'src', path)), { recursive: true });
-      writeFileSync(join(dir, 'src', path), text);
-    }
-    biome = runBiome(dir);
-  } catch (cause) {
-    biome = Promise.reject(cause);
-  }
-  const sweeping = sweepLeftovers(tmpdir(), FORMAT_SCRATCH_PREFIX);
+  const writer = startFileWriter();
+  writer.write(join(dir, 'biome.json'), JSON.stringify(FORMATTER_CONFIG));
+  for (const [path, text] of sources) writer.write(join(dir, 'src', path), text);
+  const biome = writer
+    .flush()
+    .finally(() => writer.close())
+    .then(() => runBiome(dir));
+  const sweeping = sweepLeftovers(scratchBase(), FORMAT_SCRATCH_PREFIX);
   return (async () => {
     try {
       await biome;
@@ -94,6 +95,22 @@ function formatWithBiome(sources: ReadonlyMap<string, string>): Promise<Map<stri
       await rm(dir, { recursive: true, force: true });
     }
   })();
+}
+
+/**
+ * Where the scratch directory goes: Linux's memory-backed /dev/shm when it is there and TMPDIR does not say
+ * otherwise, else the temporary directory. The ~100 files live for a few tens of milliseconds, and on a disk
+ * file system a burst of creations right after another is slow (this machine's ext4: 60 ms for 900 small files,
+ * then 700 ms for the next 900, as a cold `npm run generate` writes its output beside them).
+ */
+function scratchBase(): string {
+  if (process.platform !== 'linux' || process.env['TMPDIR'] !== undefined) return tmpdir();
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
 }
 
 /**

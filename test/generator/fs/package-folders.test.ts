@@ -92,6 +92,25 @@ describe('importedPackages', () => {
     expect(importedPackages(sources, new Set(['k8s-lease-client']))).toEqual([]);
   });
 
+  it('finds a package import in any of its spellings among files that import only siblings and Node', () => {
+    const siblingsOnly = "import { a } from './a.js';\nimport { readFile } from 'node:fs';\nexport * from '../b.js';\n";
+    const spellings: ReadonlyArray<[string, string]> = [
+      ['export-from', "export { x } from\n  'exported';\n"],
+      ['require', "import fs = require('required');\n"],
+      ['dynamic with spaces', "const m = await import (  'dynamic');\n"],
+      ['side effect', 'import "effect";\n'],
+      ['type-only', "type T = typeof import('typed');\n"],
+    ];
+    for (const [name, text] of spellings) {
+      const sources = new Map([
+        ['siblings.ts', siblingsOnly],
+        [`${name}.ts`, siblingsOnly + text],
+      ]);
+      expect(importedPackages(sources, new Set()), name).toHaveLength(1);
+    }
+    expect(importedPackages(new Map([['s.ts', siblingsOnly]]), new Set())).toEqual([]);
+  });
+
   it('gives the server package exactly what its package.json depends on besides the client', () => {
     const server = listPackageFolders(join(PROJECT_ROOT, 'templates')).find((f) => f.name === 'k8s-lease-api-server');
     expect(server).toBeDefined();
