@@ -41,4 +41,13 @@ describe('patchRequest', () => {
       new TypeError('unknown patch type "xml"'),
     );
   });
+
+  it.each(['toString', '__proto__', 'constructor', 'hasOwnProperty'])(
+    'refuses %s, a name Object.prototype has, as a patch type it does not know',
+    (type) => {
+      expect(() => patchRequest({ type } as unknown as JsonPatch)).toThrow(
+        new TypeError(`unknown patch type ${JSON.stringify(type)}`),
+      );
+    },
+  );
 });

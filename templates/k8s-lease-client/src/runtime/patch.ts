@@ -72,7 +72,8 @@ const CONTENT_TYPES = {
 export function patchRequest(
   patch: JsonPatch | { readonly type: 'merge' | 'strategic' | 'apply'; readonly body: unknown },
 ): { body: string; contentType: string } {
-  const contentType = CONTENT_TYPES[patch.type];
+  // Own keys only: an untyped caller's `type: 'toString'` must not find Object.prototype's function.
+  const contentType = Object.hasOwn(CONTENT_TYPES, patch.type) ? CONTENT_TYPES[patch.type] : undefined;
   if (contentType === undefined)
     throw new TypeError(`unknown patch type ${JSON.stringify((patch as { type: unknown }).type)}`);
   return { body: JSON.stringify(patch.type === 'json' ? patch.operations : patch.body), contentType };
