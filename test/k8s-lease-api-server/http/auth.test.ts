@@ -12,9 +12,12 @@ import {
   type AuthDecision,
   FORBIDDEN_USER,
   TOKEN_USER,
+  EXTRA_SPACE_WARNING,
   authenticate,
   authorize,
+  parseBearer,
 } from '../../../templates/k8s-lease-api-server/src/http/auth.js';
+import { api, NS_BASE, start } from '../helpers.js';
 
 function request(authorization?: string): IncomingMessage {
   const req = new IncomingMessage(new Socket());
@@ -47,8 +50,38 @@ describe('authenticate', () => {
     [undefined, true, { ok: true, user: ANONYMOUS_USER }],
     ['Basic dXNlcjpwYXNz', true, { ok: true, user: ANONYMOUS_USER }],
     ['Basic dXNlcjpwYXNz', false, UNAUTHORIZED],
+    // bearertoken.go splits at single spaces (strings.SplitN(auth, " ", 3)) and takes the second part.
+    ['Bearer s3cret trailing', false, { ok: true, user: TOKEN_USER }],
+    ['Bearer\ts3cret', false, UNAUTHORIZED],
+    ['Bearer\ts3cret', true, { ok: true, user: ANONYMOUS_USER }],
+    ['Bearer ', false, UNAUTHORIZED],
+    ['Bearer  s3cret', false, { ...UNAUTHORIZED, warning: EXTRA_SPACE_WARNING }],
+    ['Bearer  s3cret', true, { ok: true, user: ANONYMOUS_USER, warning: EXTRA_SPACE_WARNING }],
   ])('with a token configured, %j on a public endpoint %s → %j', (header, publicEndpoint, decision) => {
-    expect(authenticate(request(header), TOKEN, publicEndpoint)).toEqual(decision);
+    expect(authenticate(request(header), TOKEN, publicEndpoint)).toStrictEqual(decision);
+  });
+});
+
+describe('parseBearer', () => {
+  // bearertoken_test.go (k8s.io/apiserver/pkg/authentication/request/bearertoken) TestAuthenticateRequestBadValue's
+  // headers (none, "Bearer", "bear token", "Bearer: token"), then the edges of AuthenticateRequest's SplitN.
+  it.each<[string | undefined, string | undefined, boolean]>([
+    [undefined, undefined, false],
+    ['', undefined, false],
+    ['   ', undefined, false],
+    ['Bearer token', 'token', false],
+    ['bEaReR token', 'token', false],
+    ['Bearer token extra', 'token', false],
+    ['Bearer', undefined, false],
+    ['bear token', undefined, false],
+    ['Bearer: token', undefined, false],
+    ['Bearer ', undefined, false],
+    ['Bearer  token', undefined, true],
+    ['Bearer\ttoken', undefined, false],
+    ['Basic token', undefined, false],
+    [' Bearer token ', 'token', false],
+  ])('%j → token %j, extra space %s', (header, token, extraSpace) => {
+    expect(parseBearer(header)).toEqual({ token, extraSpace });
   });
 });
 
@@ -65,5 +98,25 @@ describe('authorize', () => {
     expect(authorize(FORBIDDEN_USER, 'watch', undefined)?.message).toBe(
       'leases.coordination.k8s.io is forbidden: User "forbidden-user" cannot watch resource "leases" in API group "coordination.k8s.io" at the cluster scope',
     );
+  });
+});
+
+describe('over HTTP', () => {
+  it("answers a token after two spaces 401 with bearertoken.go's warning, and the version anonymously with it", async () => {
+    const server = await start({ token: 's3cret' });
+    try {
+      const headers = { Authorization: 'Bearer  s3cret' };
+      const refused = await api(server, 'GET', NS_BASE, { headers });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('warning')).toBe(`299 - "${EXTRA_SPACE_WARNING}"`);
+      const version = await api(server, 'GET', '/version', { headers });
+      expect(version.status).toBe(200);
+      expect(version.headers.get('warning')).toBe(`299 - "${EXTRA_SPACE_WARNING}"`);
+      const good = await api(server, 'GET', NS_BASE, { headers: { Authorization: 'Bearer s3cret' } });
+      expect(good.status).toBe(200);
+      expect(good.headers.get('warning')).toBeNull();
+    } finally {
+      await server.close();
+    }
   });
 });

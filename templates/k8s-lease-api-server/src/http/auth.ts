@@ -17,7 +17,10 @@ export interface AuthConfig {
   clientCertificates: boolean;
 }
 
-export type AuthDecision = { ok: true; user: string } | { ok: false; error: StatusError };
+/** `warning`: bearertoken.go's, when the header had a space too many before the token (sent as a Warning header). */
+export type AuthDecision =
+  | { ok: true; user: string; warning?: string }
+  | { ok: false; error: StatusError; warning?: string };
 
 /** One authenticator's answer, as in k8s.io/apiserver/pkg/authentication/authenticator (resp, ok, err). */
 type Outcome = { kind: 'user'; user: string } | { kind: 'none' } | { kind: 'error' };
@@ -30,11 +33,41 @@ const CLIENT_AUTH_OID = '1.3.6.1.5.5.7.3.2';
 const ANY_EXTENDED_KEY_USAGE_OID = '2.5.29.37.0';
 const NONE: Outcome = { kind: 'none' };
 
+/** invalidTokenWithSpaceWarning in k8s.io/apiserver/pkg/authentication/request/bearertoken/bearertoken.go. */
+export const EXTRA_SPACE_WARNING =
+  'the provided Authorization header contains extra space before the bearer token, and is ignored';
+
+/**
+ * The token of an Authorization header as bearertoken.go's AuthenticateRequest reads it: the header trimmed
+ * (strings.TrimSpace), split at single spaces into at most three parts (strings.SplitN(auth, " ", 3)), a
+ * case-insensitive "bearer" first; the token is the second part, so `Bearer a b` is the token `a`, a tab is no
+ * separator, and an empty second part (`Bearer  a`) is no token, with a warning when a third part follows.
+ */
+export function parseBearer(header: string | undefined): { token: string | undefined; extraSpace: boolean } {
+  const auth = header?.trim() ?? '';
+  const parts = auth === '' ? [] : splitN(auth, ' ', 3);
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return { token: undefined, extraSpace: false };
+  const token = parts[1]!;
+  if (token === '') return { token: undefined, extraSpace: parts.length === 3 };
+  return { token, extraSpace: false };
+}
+
+/** Go's strings.SplitN for n > 0: at most n parts, the last holding the rest. */
+function splitN(text: string, separator: string, n: number): string[] {
+  const parts: string[] = [];
+  let rest = text;
+  while (parts.length < n - 1) {
+    const at = rest.indexOf(separator);
+    if (at < 0) break;
+    parts.push(rest.slice(0, at));
+    rest = rest.slice(at + separator.length);
+  }
+  parts.push(rest);
+  return parts;
+}
+
 function bearerToken(req: IncomingMessage): string | undefined {
-  const header = req.headers.authorization;
-  if (header === undefined) return undefined;
-  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  return match?.[1]?.trim();
+  return parseBearer(req.headers.authorization).token;
 }
 
 /** Go's x509.Verify with KeyUsages [ClientAuth]: a certificate without extended key usage allows any. */
@@ -83,12 +116,16 @@ export function authenticate(req: IncomingMessage, config: AuthConfig, publicEnd
     };
   }
   let failed = false;
-  for (const outcome of [certificateOutcome(req, config), tokenOutcome(req, config)]) {
-    if (outcome.kind === 'user') return { ok: true, user: outcome.user };
-    if (outcome.kind === 'error') failed = true;
-  }
-  if (!failed && publicEndpoint) return { ok: true, user: ANONYMOUS_USER };
-  return { ok: false, error: unauthorized() };
+  // In the union's order: the token authenticator (and its warning) only runs when no certificate named a user.
+  const certificate = certificateOutcome(req, config);
+  if (certificate.kind === 'user') return { ok: true, user: certificate.user };
+  if (certificate.kind === 'error') failed = true;
+  const token = tokenOutcome(req, config);
+  const warning = parseBearer(req.headers.authorization).extraSpace ? { warning: EXTRA_SPACE_WARNING } : {};
+  if (token.kind === 'user') return { ok: true, user: token.user, ...warning };
+  if (token.kind === 'error') failed = true;
+  if (!failed && publicEndpoint) return { ok: true, user: ANONYMOUS_USER, ...warning };
+  return { ok: false, error: unauthorized(), ...warning };
 }
 
 /** Resource access for an authenticated user; only the forbidden tokens are denied. */

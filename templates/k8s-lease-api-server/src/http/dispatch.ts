@@ -27,7 +27,7 @@ import { RESOURCE_ENDPOINT, negotiateStream, parseAccept } from './negotiation.j
 import type { RequestContext } from './request-context.js';
 import { parseListRequest, parseQueryBool } from './request-options.js';
 import { escapeFieldValue } from '../selectors/field-selector.js';
-import { sendJsonText, sendStatus } from './respond.js';
+import { sendJsonText, sendStatus, warningHeaders } from './respond.js';
 import type { Route } from './route.js';
 import type { OperationContext } from '../operations/context.js';
 import { routeFor } from './route.js';
@@ -226,6 +226,10 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
     }
     const publicEndpoint = route.kind === 'version' || route.kind === 'health';
     const auth = authenticate(req, state.auth, publicEndpoint);
+    // kube-apiserver's warning recorder puts it on whatever the answer is; no handler that adds warnings of its
+    // own runs for a request whose token was refused.
+    if (auth.warning !== undefined)
+      for (const [name, values] of Object.entries(warningHeaders([auth.warning]))) res.setHeader(name, values);
     if (!auth.ok) {
       req.resume();
       return sendStatus(res, auth.error);
