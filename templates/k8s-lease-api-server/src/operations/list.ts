@@ -64,7 +64,8 @@ function chooseSnapshot(
     const position = decodeContinue(query.continueToken);
     if (!position.ok) return err(badRequest(position.error));
     const startKey = prefix + position.value.start;
-    if (position.value.rv === -1) return ok({ snapshot: store.current(), startKey });
+    // etcd3/store.go: a negative continueRV lists at the latest resourceVersion (a 410's token carries -1).
+    if (position.value.rv < 0) return ok({ snapshot: store.current(), startKey });
     const at = store.snapshotAt(position.value.rv);
     if (!at.ok) {
       const last = position.value.start.replace(/\u0000$/, '');
