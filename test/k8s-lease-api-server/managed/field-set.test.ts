@@ -136,6 +136,53 @@ describe('FieldsV1', () => {
     );
   });
 
+  it('orders values, keys and indexes as SMD compares them (element.go PathElement.Compare, value.go CompareUsing), not as strings', () => {
+    const fields = toFieldsV1(
+      set(
+        path('v:true'),
+        path('v:"b"'),
+        path('v:10'),
+        path('v:9'),
+        path('v:2.5'),
+        path('v:null'),
+        path('v:[1]'),
+        path('v:{"a":1}'),
+        path('v:false'),
+        path('k:{"a":10}'),
+        path('k:{"a":9}'),
+        path('k:{"a":1,"b":1}'),
+        path('k:{"a":1}'),
+        path('i:10'),
+        path('i:9'),
+      ),
+    );
+    expect(Object.keys(fields)).toEqual([
+      // FieldList.Compare: field by field (name, then value.Compare); the shorter first when one is a prefix.
+      'k:{"a":1}',
+      'k:{"a":1,"b":1}',
+      'k:{"a":9}',
+      'k:{"a":10}',
+      // value.Compare: numbers (numerically), strings, false before true, lists, maps, null.
+      'v:2.5',
+      'v:9',
+      'v:10',
+      'v:"b"',
+      'v:false',
+      'v:true',
+      'v:[1]',
+      'v:{"a":1}',
+      'v:null',
+      'i:9',
+      'i:10',
+    ]);
+  });
+
+  it('orders field names by their UTF-8 bytes, as strings.Compare does', () => {
+    // U+FF5E (UTF-16 0xFF5E, UTF-8 EF BD 9E) and U+1F680 (UTF-16 0xD83D…, UTF-8 F0 9F 9A 80): UTF-16 puts the
+    // rocket first, Go's byte order puts it last.
+    expect(Object.keys(toFieldsV1(set(path('f:🚀'), path('f:～'))))).toEqual(['f:～', 'f:🚀']);
+  });
+
   it('marks a member that has children with "."', () => {
     expect(toFieldsV1(set(path('f:metadata'), path('f:metadata', 'f:labels')))).toEqual({
       'f:metadata': { '.': {}, 'f:labels': {} },

@@ -105,8 +105,91 @@ function elementRank(element: string): number {
   return element.startsWith('f:') ? 0 : element.startsWith('k:') ? 1 : element.startsWith('v:') ? 2 : 3;
 }
 
-function compareElements(a: string, b: string): number {
-  return elementRank(a) - elementRank(b) || (a < b ? -1 : a > b ? 1 : 0);
+/** Go's strings.Compare: byte by byte over UTF-8, which orders astral characters after U+E000–U+FFFF as UTF-16 does not. */
+function compareGoStrings(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** The JSON body of a k:, v: or i: element (canonical, so it parses). */
+function body(element: string): JsonValue {
+  return JSON.parse(element.slice(2)) as JsonValue;
+}
+
+/**
+ * structured-merge-diff's PathElement.Compare (fieldpath/element.go): field names, then keys, then values, then
+ * indexes; names by strings.Compare, keys as FieldLists (sorted by name; shorter first, then name and value pair by
+ * pair: value/fields.go FieldList.Compare), values by value.Compare, indexes as numbers. Sets iterate, and FieldsV1
+ * serializes, in this order: comparing the serialized keys as strings put `v:10` before `v:9`.
+ */
+export function compareElements(a: string, b: string): number {
+  const rank = elementRank(a);
+  if (rank !== elementRank(b)) return rank - elementRank(b);
+  if (rank === 0) return compareGoStrings(a.slice(2), b.slice(2));
+  if (rank === 3) return Math.sign(Number(a.slice(2)) - Number(b.slice(2)));
+  const left = body(a);
+  const right = body(b);
+  if (rank === 2) return compareValues(left, right);
+  const fields = (value: JsonValue): Array<[string, JsonValue]> =>
+    isJsonObject(value) ? Object.entries(value).sort(([x], [y]) => compareGoStrings(x, y)) : [];
+  const lf = fields(left);
+  const rf = fields(right);
+  for (let i = 0; ; i++) {
+    if (i >= lf.length && i >= rf.length) return 0;
+    if (i >= lf.length) return -1;
+    if (i >= rf.length) return 1;
+    const c = compareGoStrings(lf[i]![0], rf[i]![0]) || compareValues(lf[i]![1], rf[i]![1]);
+    if (c !== 0) return c;
+  }
+}
+
+/** value.Compare's order of kinds (value/value.go CompareUsing): numbers, strings, booleans, lists, maps, null. */
+function valueKind(value: JsonValue): number {
+  if (typeof value === 'number') return 0;
+  if (typeof value === 'string') return 1;
+  if (typeof value === 'boolean') return 2;
+  if (Array.isArray(value)) return 3;
+  return value === null ? 5 : 4;
+}
+
+/** structured-merge-diff's value.Compare: by kind, then numerically, by strings.Compare, false before true, element by element (shorter first), and maps key by key in lexical order (MapCompareUsing). */
+function compareValues(a: JsonValue, b: JsonValue): number {
+  const kind = valueKind(a);
+  if (kind !== valueKind(b)) return kind - valueKind(b);
+  if (typeof a === 'number' && typeof b === 'number') return Math.sign(a - b);
+  if (typeof a === 'string' && typeof b === 'string') return compareGoStrings(a, b);
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; ; i++) {
+      if (i >= a.length && i >= b.length) return 0;
+      if (i >= a.length) return -1;
+      if (i >= b.length) return 1;
+      const c = compareValues(a[i]!, b[i]!);
+      if (c !== 0) return c;
+    }
+  }
+  if (isJsonObject(a) && isJsonObject(b)) return compareMaps(a, b);
+  return 0;
+}
+
+/** MapCompareUsing: over the union of keys in lexical order, the i-th key decides once either map runs out. */
+function compareMaps(a: JsonObject, b: JsonObject): number {
+  const left = Object.keys(a).length;
+  const right = Object.keys(b).length;
+  if (left === 0 && right === 0) return 0;
+  const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort(compareGoStrings);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const inA = Object.hasOwn(a, key);
+    const inB = Object.hasOwn(b, key);
+    let c: number;
+    if (i === left) c = -1;
+    else if (i === right) c = 1;
+    else if (!inA) c = 1;
+    else if (!inB) c = -1;
+    else c = compareValues(a[key] ?? null, b[key] ?? null);
+    if (c !== 0) return c;
+  }
+  return 0;
 }
 
 function trieToJson(node: TrieNode): JsonObject {
@@ -119,7 +202,7 @@ function trieToJson(node: TrieNode): JsonObject {
   return out;
 }
 
-/** FieldsV1 JSON of a set, keys in SMD's order (fields, then keys, then values, each sorted). */
+/** FieldsV1 JSON of a set, keys in SMD's order (compareElements). */
 export function toFieldsV1(paths: FieldSet): JsonObject {
   const root: TrieNode = { member: false, children: new Map() };
   for (const path of paths) {
