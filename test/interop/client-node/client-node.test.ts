@@ -52,8 +52,8 @@ import type {
   ReadNamespacedLeaseParams,
 } from '../../../generated/k8s-lease-client/src/v1_35/index.js';
 import * as v1_30 from '../../../generated/k8s-lease-client/src/v1_30/index.js';
-import { startRecordingServer } from './recording-server.js';
-import type { RecordingServer } from './recording-server.js';
+import { startPlausibleApiServer } from './plausible-api-server.js';
+import type { RecordingServer } from './plausible-api-server.js';
 import { ABSENT, compareWire, queryOrderDiffers, toWire } from './wire.js';
 import type { WireDifference, WireRequest } from './wire.js';
 
@@ -1116,7 +1116,7 @@ let api: CoordinationV1Api;
 const orderReport: string[] = [];
 
 beforeAll(async () => {
-  server = await startRecordingServer();
+  server = await startPlausibleApiServer();
   client = createClient({ baseUrl: server.baseUrl });
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromOptions({

@@ -12,7 +12,7 @@
  * client-node's `Accept: application/json, *\/*;q=0.8`, and none of them
  * changes what the API server does with the request.
  */
-import type { RecordedRequest } from './recording-server.js';
+import type { RecordedRequest } from './plausible-api-server.js';
 
 /** Shown for a header, query key, body or body member that one side does not send. */
 export const ABSENT = '(absent)';

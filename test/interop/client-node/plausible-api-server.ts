@@ -84,7 +84,7 @@ export function plausibleResponse(method: string, path: string): unknown {
   return undefined;
 }
 
-export async function startRecordingServer(): Promise<RecordingServer> {
+export async function startPlausibleApiServer(): Promise<RecordingServer> {
   const loopback = await startLoopback();
   loopback.handler = (request, res) => {
     const body = plausibleResponse(request.method, request.url.split('?')[0] ?? '');
