@@ -12,7 +12,6 @@ import { parseInt64 } from '../selectors/strconv.js';
 import type { FieldError, StatusError } from '../status.js';
 import { badRequest, invalidOptions } from '../status.js';
 import type { DeleteOptions, PropagationPolicy } from '../operations/delete.js';
-import { parseJsonStrict } from '../decode/json-parser.js';
 
 export interface WatchFlags {
   watch: boolean;
@@ -324,19 +323,6 @@ function deleteOptionsTypeError(
     }
   }
   return undefined;
-}
-
-/**
- * DeleteOptions from the body if there is one, else from the query: DeleteResource decodes the query
- * only when the body is empty, so query parameters beside a body are ignored, as there.
- */
-export function parseDeleteOptions(rawQuery: URLSearchParams, body: string): Result<DeleteOptions, StatusError> {
-  if (body.trim() === '') return deleteOptionsFrom(rawQuery, undefined);
-  const parsed = parseJsonStrict(body);
-  if (!parsed.ok) return err(badRequest(`couldn't get version/kind; json parse error: ${parsed.error}`));
-  if (!isJsonObject(parsed.value.value))
-    return err(badRequest('the body of a delete request must be a DeleteOptions object'));
-  return deleteOptionsFrom(rawQuery, parsed.value.value, parsed.value.numbers);
 }
 
 /** DeleteOptions from an already decoded body (JSON, YAML or protobuf), or from the query when there is none. */

@@ -2,11 +2,12 @@
 // Lease storage does not set ReturnDeletedObject, so an immediate delete answers
 // with a Success Status; an object kept by finalizers is returned as it now is. A collection delete
 // answers with the list it deleted, as listed (Store.DeleteCollection). Both negotiate their output first.
-import { parseYaml } from '../../decode/yaml.js';
+import { parseText } from '../../decode/parse-pool.js';
 import type { JsonObject } from '../../json.js';
 import { isJsonObject, objectAt, stringAt } from '../../json.js';
 import type { DeleteOptions } from '../../operations/delete.js';
 import { deleteCollection, deleteLease } from '../../operations/delete.js';
+import { parseFailureStatus } from '../../operations/decode-body.js';
 import { listLeases } from '../../operations/list.js';
 import { decodeDeleteOptionsBody } from '../../protobuf/request-body.js';
 import type { Result } from '../../result.js';
@@ -19,7 +20,7 @@ import { authorizationFailure } from '../authorization.js';
 import { readBodyBytes } from '../body.js';
 import { inputFormat, unknownFormat } from '../input-media.js';
 import type { RequestContext } from '../request-context.js';
-import { deleteOptionsFrom, parseDeleteOptions, parseListRequest } from '../request-options.js';
+import { deleteOptionsFrom, parseListRequest } from '../request-options.js';
 import { payloadOf, sendRepresented, sendStatus } from '../respond.js';
 import { listPayload, negotiateResponse } from './read.js';
 
@@ -39,12 +40,19 @@ async function readDeleteOptions(ctx: RequestContext): Promise<Result<DeleteOpti
     return decoded.ok ? deleteOptionsFrom(query, decoded.value.value, decoded.value.numbers) : decoded;
   }
   const text = body.value.toString('utf8');
-  if (format === 'json') return parseDeleteOptions(query, text);
-  const yaml = parseYaml(text);
-  if (!yaml.ok) return err(badRequest(`couldn't get version/kind; yaml parse error: ${yaml.error}`));
-  const value = yaml.value.value;
+  if (format === 'json' && text.trim() === '') return deleteOptionsFrom(query, undefined);
+  // Off the event loop when large, as every other body (decode/parse-pool.ts): a 3 MiB YAML DeleteOptions
+  // composed in place would stall every other request for seconds.
+  const parsed = await parseText(text, format);
+  if (!parsed.ok)
+    return err(
+      parseFailureStatus(parsed.error, (message) =>
+        badRequest(`couldn't get version/kind; ${format === 'json' ? 'json' : 'yaml'} parse error: ${message}`),
+      ),
+    );
+  const value = parsed.value.value;
   if (!isJsonObject(value)) return err(badRequest('the body of a delete request must be a DeleteOptions object'));
-  return deleteOptionsFrom(query, value);
+  return deleteOptionsFrom(query, value, parsed.value.numbers);
 }
 
 export async function serveDelete(ctx: RequestContext, namespace: string, name: string): Promise<void> {
