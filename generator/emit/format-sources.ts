@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { GeneratorError } from '../errors.js';
 import type { Cache } from '../fs/cache-file.js';
-import { startFileWriter } from '../fs/file-writer.js';
+import { startFileWriter, type FileWriter } from '../fs/file-writer.js';
 import { scratchPrefix, sweepLeftovers } from '../fs/leftovers.js';
 
 /**
@@ -76,7 +76,12 @@ function formatWithBiome(sources: ReadonlyMap<string, string>): Promise<Map<stri
   } catch (cause) {
     return Promise.reject(cause);
   }
-  const writer = startFileWriter();
+  let writer: FileWriter;
+  try {
+    writer = startFileWriter();
+  } catch (cause) {
+    return rm(dir, { recursive: true, force: true }).then(() => Promise.reject(cause));
+  }
   writer.write(join(dir, 'biome.json'), JSON.stringify(FORMATTER_CONFIG));
   for (const [path, text] of sources) writer.write(join(dir, 'src', path), text);
   const biome = writer

@@ -46,10 +46,14 @@ export async function openReplacement(target: string): Promise<DirectoryReplacem
   const stagingDirectory = (): { dir: string; writer: FileWriter } => {
     // Made only now: a run that fails before writing anything leaves no trace.
     if (staging === undefined) {
+      // The thread first: if it cannot start, no directory is left behind.
+      let writer: FileWriter | undefined;
       try {
+        writer = startFileWriter();
         mkdirSync(parent, { recursive: true });
-        staging = { dir: makeStagingDirectory(join(parent, scratchPrefix(prefix))), writer: startFileWriter() };
+        staging = { dir: makeStagingDirectory(join(parent, scratchPrefix(prefix))), writer };
       } catch (failure) {
+        void writer?.close();
         staging = { failure };
       }
     }

@@ -62,7 +62,10 @@ export function startFileWriter(): FileWriter {
     else waiter.reject(Object.assign(new Error(failure.message), { code: failure.code }));
   });
   worker.on('error', fail);
-  worker.on('exit', () => fail(new Error('the file writer thread stopped')));
+  // With a code, the caller's I/O error handling reports it in one line like any other write failure.
+  worker.on('exit', () =>
+    fail(Object.assign(new Error('the file writer thread stopped'), { code: 'ERR_WRITER_STOPPED' })),
+  );
   const post = (message: WriterMessage): void => worker.postMessage(message);
   return {
     write: (path, content) => post({ type: 'write', path, content }),

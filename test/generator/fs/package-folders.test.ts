@@ -100,6 +100,8 @@ describe('importedPackages', () => {
       ['dynamic with spaces', "const m = await import (  'dynamic');\n"],
       ['side effect', 'import "effect";\n'],
       ['type-only', "type T = typeof import('typed');\n"],
+      ['dynamic after a comment', "await import(/* webpackIgnore: true */ 'commented');\n"],
+      ['export-from after a comment', "export * from // the rest\n  'commented';\n"],
     ];
     for (const [name, text] of spellings) {
       const sources = new Map([

@@ -80,6 +80,8 @@ describe('parseBearer', () => {
     ['Bearer\ttoken', undefined, false],
     ['Basic token', undefined, false],
     [' Bearer token ', 'token', false],
+    // TrimSpace over the header's bytes: a 0xA0 byte (Latin-1 U+00A0 to Node) is no UTF-8 space to Go.
+    ['Bearer token\u00a0', 'token\u00a0', false],
   ])('%j → token %j, extra space %s', (header, token, extraSpace) => {
     expect(parseBearer(header)).toEqual({ token, extraSpace });
   });

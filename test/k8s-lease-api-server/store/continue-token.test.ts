@@ -126,8 +126,22 @@ describe("decodeContinue reads as Go's base64.RawURLEncoding and json.Unmarshal 
     expect(errorOf(raw(json))).toBe(`continue key is not valid: ${message}`);
   });
 
-  it('refuses text that is not JSON', () => {
-    expect(errorOf(raw('{"v":'))).toMatch(/^continue key is not valid: /);
+  it.each<[string, string]>([
+    ['{"v":"meta.k8s.io/v1","rv":1.0,"start":"k"}', '1.0'],
+    ['{"v":"meta.k8s.io/v1","rv":1e3,"start":"k"}', '1e3'],
+    ['{"v":"meta.k8s.io/v1","rv":9223372036854775808,"start":"k"}', '9223372036854775808'],
+  ])('%s: refused as strconv.ParseInt refuses %s', (json, literal) => {
+    expect(errorOf(raw(json))).toBe(
+      `continue key is not valid: json: cannot unmarshal number ${literal} into Go struct field continueToken.rv of type int64`,
+    );
+  });
+
+  it('reads JSON null as an empty token: an encoded version it does not know', () => {
+    expect(errorOf(raw('null'))).toBe('continue key is not valid: server does not recognize this encoded version ');
+  });
+
+  it("words a syntax error as Go's json.SyntaxError", () => {
+    expect(errorOf(raw('{"v":'))).toBe('continue key is not valid: unexpected end of JSON input');
   });
 });
 

@@ -44,7 +44,9 @@ export const EXTRA_SPACE_WARNING =
  * separator, and an empty second part (`Bearer  a`) is no token, with a warning when a third part follows.
  */
 export function parseBearer(header: string | undefined): { token: string | undefined; extraSpace: boolean } {
-  const auth = header?.trim() ?? '';
+  // Go's TrimSpace on the header's bytes: Node hands them over as Latin-1, where 0x85 and 0xA0 are no UTF-8
+  // space, so only ASCII whitespace is trimmed (JavaScript's trim() would also take U+00A0).
+  const auth = header?.replace(/^[ \t\n\v\f\r]+|[ \t\n\v\f\r]+$/g, '') ?? '';
   const parts = auth === '' ? [] : splitN(auth, ' ', 3);
   if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return { token: undefined, extraSpace: false };
   const token = parts[1]!;

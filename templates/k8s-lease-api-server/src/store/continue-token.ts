@@ -3,8 +3,9 @@
 // start being the key just after the page's last one relative to the list's key prefix. DecodeContinue: the same
 // decoding, the version checked, resourceVersion 0 and an empty start key refused, and a start key refused when
 // path.Clean would change it (the path-traversal defence), so a continue never ranges outside the list's prefix.
+import { parseJsonStrict } from '../decode/json-parser.js';
 import type { JsonValue } from '../json.js';
-import { isJsonObject, parseJson } from '../json.js';
+import { isJsonObject } from '../json.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 
@@ -29,14 +30,11 @@ export function encodeContinue(rv: number, lastKey: string): string {
 export function decodeContinue(token: string): Result<ContinuePosition, string> {
   const bytes = rawUrlBase64(token);
   if (!bytes.ok) return err(`${INVALID}: ${bytes.error}`);
-  let parsed: JsonValue;
-  try {
-    parsed = parseJson(bytes.value.toString('utf8'));
-  } catch {
-    // Go's message names the offending character (json.SyntaxError); this one does not.
-    return err(`${INVALID}: the token is not JSON`);
-  }
-  const fields = continueTokenFields(parsed);
+  // The strict parser words syntax errors as Go's json.SyntaxError and keeps the text of numbers that are not
+  // plain int64 literals, which json.Unmarshal refuses for an int64 field.
+  const parsed = parseJsonStrict(bytes.value.toString('utf8'));
+  if (!parsed.ok) return err(`${INVALID}: ${parsed.error}`);
+  const fields = continueTokenFields(parsed.value.value, parsed.value.numbers);
   if (!fields.ok) return err(`${INVALID}: ${fields.error}`);
   const { v, rv, start } = fields.value;
   // `%w %v`: the version follows after one space, an empty one leaving the space.
@@ -70,17 +68,26 @@ function rawUrlBase64(text: string): Result<Buffer, string> {
  * the field names case-insensitively, a later key overrides an earlier one, null leaves a field as it was, other
  * keys are ignored, and a value of the wrong type is an UnmarshalTypeError (worded as Go words it).
  */
-function continueTokenFields(value: JsonValue): Result<{ v: string; rv: number; start: string }, string> {
+function continueTokenFields(
+  value: JsonValue,
+  numbers: ReadonlyMap<string, string>,
+): Result<{ v: string; rv: number; start: string }, string> {
+  const fields = { v: '', rv: 0, start: '' };
+  // A JSON null decodes into the struct as nothing at all.
+  if (value === null) return ok(fields);
   if (!isJsonObject(value))
     return err(`json: cannot unmarshal ${goJsonType(value)} into Go value of type storage.continueToken`);
-  const fields = { v: '', rv: 0, start: '' };
   for (const [name, field] of Object.entries(value)) {
     const lower = name.toLowerCase();
     if ((lower !== 'v' && lower !== 'rv' && lower !== 'start') || field === null) continue;
     const mismatch = (goType: string): string =>
-      `json: cannot unmarshal ${goJsonType(field)} into Go struct field continueToken.${lower} of type ${goType}`;
+      `json: cannot unmarshal ${goJsonType(field, numbers.get(name))} into Go struct field continueToken.${lower} of type ${goType}`;
     if (lower === 'rv') {
-      if (typeof field !== 'number' || !Number.isSafeInteger(field)) return err(mismatch('int64'));
+      if (typeof field !== 'number') return err(mismatch('int64'));
+      // strconv.ParseInt on the literal: `1.0` and `1e3` are refused, as is anything outside int64.
+      const literal = numbers.get(name);
+      if (literal !== undefined && !fitsInt64(literal))
+        return err(`json: cannot unmarshal number ${literal} into Go struct field continueToken.rv of type int64`);
       fields.rv = field;
     } else {
       if (typeof field !== 'string') return err(mismatch('string'));
@@ -90,9 +97,16 @@ function continueTokenFields(value: JsonValue): Result<{ v: string; rv: number; 
   return ok(fields);
 }
 
-function goJsonType(value: JsonValue): string {
+function fitsInt64(literal: string): boolean {
+  if (!/^-?\d+$/.test(literal)) return false;
+  const value = BigInt(literal);
+  return value >= -(2n ** 63n) && value < 2n ** 63n;
+}
+
+/** How Go's UnmarshalTypeError names a JSON value: its kind, and a number's literal text. */
+function goJsonType(value: JsonValue, literal?: string): string {
   if (Array.isArray(value)) return 'array';
-  if (typeof value === 'number') return `number ${value}`;
+  if (typeof value === 'number') return `number ${literal ?? String(value)}`;
   if (typeof value === 'boolean') return 'bool';
   return typeof value === 'string' ? 'string' : 'object';
 }
