@@ -3,6 +3,7 @@
 // here, so that 2^53 + 1 is not 2^53 and 2^64 does not parse.
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
+import { splitN } from '../go-strings.js';
 
 /** A pre-release identifier: numeric ones compare as numbers and before alphanumeric ones (PRVersion). */
 export type PreRelease = bigint | string;
@@ -131,10 +132,4 @@ export function parseSemverTolerant(text: string): Result<Semver, string> {
     while (parts.length < 3) parts.push('0');
   }
   return parseSemver(parts.join('.'));
-}
-
-/** Go's strings.SplitN for n > 0: at most n parts, the last one keeping the separators. */
-function splitN(text: string, separator: string, n: number): string[] {
-  const parts = text.split(separator);
-  return parts.length <= n ? parts : [...parts.slice(0, n - 1), parts.slice(n - 1).join(separator)];
 }

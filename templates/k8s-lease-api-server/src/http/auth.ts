@@ -10,6 +10,7 @@ import { X509Certificate } from 'node:crypto';
 import { TLSSocket } from 'node:tls';
 import type { StatusError, StatusResource } from '../status.js';
 import { forbidden, unauthorized } from '../status.js';
+import { splitN } from '../go-strings.js';
 
 export interface AuthConfig {
   token: string | undefined;
@@ -52,20 +53,6 @@ export function parseBearer(header: string | undefined): { token: string | undef
   const token = parts[1]!;
   if (token === '') return { token: undefined, extraSpace: parts.length === 3 };
   return { token, extraSpace: false };
-}
-
-/** Go's strings.SplitN for n > 0: at most n parts, the last holding the rest. */
-function splitN(text: string, separator: string, n: number): string[] {
-  const parts: string[] = [];
-  let rest = text;
-  while (parts.length < n - 1) {
-    const at = rest.indexOf(separator);
-    if (at < 0) break;
-    parts.push(rest.slice(0, at));
-    rest = rest.slice(at + separator.length);
-  }
-  parts.push(rest);
-  return parts;
 }
 
 function bearerToken(req: IncomingMessage): string | undefined {

@@ -7,6 +7,7 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { SmdType } from './smd-type.js';
 import { childType, hasNamedField, resolveType } from './smd-type.js';
+import { compareGoStrings } from '../go-strings.js';
 
 export type FieldPath = string;
 export type FieldSet = ReadonlySet<FieldPath>;
@@ -103,11 +104,6 @@ interface TrieNode {
 
 function elementRank(element: string): number {
   return element.startsWith('f:') ? 0 : element.startsWith('k:') ? 1 : element.startsWith('v:') ? 2 : 3;
-}
-
-/** Go's strings.Compare: byte by byte over UTF-8, which orders astral characters after U+E000–U+FFFF as UTF-16 does not. */
-function compareGoStrings(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
 }
 
 /** The JSON body of a k:, v: or i: element (canonical, so it parses). */

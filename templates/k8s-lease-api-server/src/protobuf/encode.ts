@@ -10,16 +10,12 @@ import { unixOfTime } from '../time.js';
 import { MAGIC } from './decode.js';
 import type { FieldSpec, MessageName } from './schema.js';
 import { MESSAGES, RAW_EXTENSION, UNKNOWN, WATCH_EVENT } from './schema.js';
+import { compareGoStrings } from '../go-strings.js';
 
 const VARINT = 0;
 const LENGTH_DELIMITED = 2;
 
 const tag = (writer: Writer, field: number, wireType: number): Writer => writer.uint32((field << 3) | wireType);
-
-/** Go sorts map keys as byte strings; UTF-16 order differs past U+FFFF. */
-function byteOrder(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
 
 function writeTimestamp(writer: Writer, value: JsonValue | undefined, micro: boolean): void {
   const instant = typeof value === 'string' ? unixOfTime(value, micro) : undefined;
@@ -57,7 +53,7 @@ function writeScalar(writer: Writer, field: FieldSpec, value: JsonValue | undefi
       return;
     case 'map': {
       const map = isJsonObject(value) ? value : {};
-      for (const key of Object.keys(map).sort(byteOrder)) {
+      for (const key of Object.keys(map).sort(compareGoStrings)) {
         const entry = map[key];
         tag(writer, n, LENGTH_DELIMITED).fork();
         tag(writer, 1, LENGTH_DELIMITED).string(key);

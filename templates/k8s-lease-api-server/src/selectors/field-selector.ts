@@ -5,6 +5,7 @@
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { goQuote } from './strconv.js';
+import { compareGoStrings } from '../go-strings.js';
 
 export interface FieldTerm {
   field: string;
@@ -71,14 +72,10 @@ function unescapeValue(value: string): Result<string, string> {
   return inSlash ? err('invalid field selector: invalid escape sequence: \\') : ok(out);
 }
 
-function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
-}
-
 /** fields.ParseSelector: terms are sorted first, so the first failing term in byte order is reported. */
 export function parseFieldSelector(text: string): Result<FieldTerm[], string> {
   const terms: FieldTerm[] = [];
-  for (const part of splitTerms(text).sort(compareBytes)) {
+  for (const part of splitTerms(text).sort(compareGoStrings)) {
     if (part === '') continue;
     const parts = splitTerm(part);
     if (parts === undefined) return err(`invalid selector: '${text}'; can't understand '${part}'`);

@@ -4,6 +4,7 @@ import { labelValueErrors, qualifiedNameErrors } from '../names.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { goQuote, parseInt64 } from './strconv.js';
+import { compareGoStrings } from '../go-strings.js';
 
 export type LabelOperator = 'exists' | 'notexists' | 'eq' | 'neq' | 'in' | 'notin' | 'gt' | 'lt';
 
@@ -185,11 +186,7 @@ function newRequirement(key: string, op: LabelOperator, values: string[]): Resul
 
 /** sets.String.List(): unique and sorted by bytes. */
 function sortedSet(values: Set<string>): string[] {
-  return [...values].sort(compareBytes);
-}
-
-function compareBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  return [...values].sort(compareGoStrings);
 }
 
 type Step<T> = Result<T, string>;

@@ -8,6 +8,7 @@ import type { JsonValue } from '../json.js';
 import { isJsonObject } from '../json.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
+import { parseInt64 } from '../selectors/strconv.js';
 
 export interface ContinuePosition {
   /** Snapshot resourceVersion; negative continues at the latest state (etcd3/store.go: continueRV < 0). */
@@ -86,7 +87,7 @@ function continueTokenFields(
       if (typeof field !== 'number') return err(mismatch('int64'));
       // strconv.ParseInt on the literal: `1.0` and `1e3` are refused, as is anything outside int64.
       const literal = numbers.get(name);
-      if (literal !== undefined && !fitsInt64(literal))
+      if (literal !== undefined && !parseInt64(literal).ok)
         return err(`json: cannot unmarshal number ${literal} into Go struct field continueToken.rv of type int64`);
       fields.rv = field;
     } else {
@@ -95,12 +96,6 @@ function continueTokenFields(
     }
   }
   return ok(fields);
-}
-
-function fitsInt64(literal: string): boolean {
-  if (!/^-?\d+$/.test(literal)) return false;
-  const value = BigInt(literal);
-  return value >= -(2n ** 63n) && value < 2n ** 63n;
 }
 
 /** How Go's UnmarshalTypeError names a JSON value: its kind, and a number's literal text. */
