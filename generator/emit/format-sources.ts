@@ -70,9 +70,10 @@ export function formatSources(
  * over it; the returned promise waits for both.
  */
 function formatWithBiome(sources: ReadonlyMap<string, string>): Promise<Map<string, string>> {
+  const base = scratchBase();
   let dir: string;
   try {
-    dir = mkdtempSync(join(scratchBase(), scratchPrefix(FORMAT_SCRATCH_PREFIX)));
+    dir = mkdtempSync(join(base, scratchPrefix(FORMAT_SCRATCH_PREFIX)));
   } catch (cause) {
     return Promise.reject(cause);
   }
@@ -88,7 +89,7 @@ function formatWithBiome(sources: ReadonlyMap<string, string>): Promise<Map<stri
     .flush()
     .finally(() => writer.close())
     .then(() => runBiome(dir));
-  const sweeping = sweepLeftovers(scratchBase(), FORMAT_SCRATCH_PREFIX);
+  const sweeping = sweepLeftovers(base, FORMAT_SCRATCH_PREFIX);
   return (async () => {
     try {
       await biome;
