@@ -55,10 +55,6 @@ export function parseBearer(header: string | undefined): { token: string | undef
   return { token, extraSpace: false };
 }
 
-function bearerToken(req: IncomingMessage): string | undefined {
-  return parseBearer(req.headers.authorization).token;
-}
-
 /** Go's x509.Verify with KeyUsages [ClientAuth]: a certificate without extended key usage allows any. */
 function allowsClientAuth(raw: Buffer): boolean {
   try {
@@ -85,8 +81,7 @@ function certificateOutcome(req: IncomingMessage, config: AuthConfig): Outcome {
 }
 
 /** As the token-file authenticator: no bearer header is "not mine", an unknown token an error. */
-function tokenOutcome(req: IncomingMessage, config: AuthConfig): Outcome {
-  const token = bearerToken(req);
+function tokenOutcome(token: string | undefined, config: AuthConfig): Outcome {
   if (token === undefined) return NONE;
   if (config.forbiddenTokens.includes(token)) return { kind: 'user', user: FORBIDDEN_USER };
   if (config.token !== undefined && token === config.token) return { kind: 'user', user: TOKEN_USER };
@@ -95,10 +90,11 @@ function tokenOutcome(req: IncomingMessage, config: AuthConfig): Outcome {
 
 /** Who is calling; public endpoints (version, health) admit anonymous callers that send no credentials. */
 export function authenticate(req: IncomingMessage, config: AuthConfig, publicEndpoint: boolean): AuthDecision {
+  const bearer = parseBearer(req.headers.authorization);
   // Without a token or client CA configured the server is open (anonymous auth, AlwaysAllow), yet the
   // forbidden tokens still name their user so 403 handling can be exercised on an open server.
   if (config.token === undefined && !config.clientCertificates) {
-    const token = bearerToken(req);
+    const token = bearer.token;
     return {
       ok: true,
       user: token !== undefined && config.forbiddenTokens.includes(token) ? FORBIDDEN_USER : ANONYMOUS_USER,
@@ -109,9 +105,10 @@ export function authenticate(req: IncomingMessage, config: AuthConfig, publicEnd
   const certificate = certificateOutcome(req, config);
   if (certificate.kind === 'user') return { ok: true, user: certificate.user };
   if (certificate.kind === 'error') failed = true;
-  const token = tokenOutcome(req, config);
-  const warning = parseBearer(req.headers.authorization).extraSpace ? { warning: EXTRA_SPACE_WARNING } : {};
-  if (token.kind === 'user') return { ok: true, user: token.user, ...warning };
+  const token = tokenOutcome(bearer.token, config);
+  // A header with the extra space holds no token, so the warning goes with an anonymous answer or a 401.
+  const warning = bearer.extraSpace ? { warning: EXTRA_SPACE_WARNING } : {};
+  if (token.kind === 'user') return { ok: true, user: token.user };
   if (token.kind === 'error') failed = true;
   if (!failed && publicEndpoint) return { ok: true, user: ANONYMOUS_USER, ...warning };
   return { ok: false, error: unauthorized(), ...warning };
