@@ -373,7 +373,9 @@ describe('negotiated responses', () => {
     ]);
     expect(res.headers.get('content-type')).toBe('application/yaml');
     expect(version.status).toBe(200);
-    expect(version.ms).toBeLessThan(500);
+    // A stall, not a speed: the same 1.5 s as the hostile-input probes, above a loaded 2-core machine's
+    // scheduling noise while the other test files run.
+    expect(version.ms).toBeLessThan(1_500);
   });
 
   it('serves protobuf through a plugged-in encoder, with its media type', async () => {
