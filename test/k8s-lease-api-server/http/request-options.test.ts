@@ -2,7 +2,12 @@
 // fields.ParseSelector): each hostile value gets the real server's status and message, and leaves the
 // stored Leases untouched and the server serving.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseQueryBool, watchTimeoutMs } from '../../../templates/k8s-lease-api-server/src/http/request-options.js';
+import {
+  parseListRequest,
+  parseQueryBool,
+  watchTimeoutMs,
+} from '../../../templates/k8s-lease-api-server/src/http/request-options.js';
+import { startLeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
 import type { JsonBody } from '../helpers.js';
 import { BASE, NS_BASE, api, create, start, watch } from '../helpers.js';
@@ -367,5 +372,89 @@ describe('watch lifetime from timeoutSeconds', () => {
   ];
   it.each(cases)('%s s (random %s) → %i ms', (seconds, random, expected) => {
     expect(watchTimeoutMs(seconds, random)).toBe(expected);
+  });
+});
+
+// apimachinery pkg/apis/meta/internalversion/validation/validation_test.go TestValidateListOptions, its watch cases:
+// ValidateListOptions is given the WatchList gate (handlers/get.go ListResource), so a release with the gate off
+// (1.27–1.31, 1.33) refuses sendInitialEvents outright, and a test that streams initial events against such a
+// server fails here as it fails on that cluster.
+describe('watch ListOptions validation with the WatchList gate (validateWatchOptions)', () => {
+  const GATE_OFF =
+    'sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled';
+  const NEEDS_NOT_OLDER_THAN =
+    'resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan';
+  const message = (errors: string[]): string | undefined =>
+    errors.length === 0
+      ? undefined
+      : `ListOptions.meta.k8s.io "" is invalid: ${errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`}`;
+  it.each<[string, string, boolean, string[]]>([
+    ['valid-watch-default', 'watch=true', false, []],
+    [
+      'valid-watch-sendInitialEvents-on',
+      'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
+      true,
+      [],
+    ],
+    [
+      'valid-watch-sendInitialEvents-off',
+      'watch=true&sendInitialEvents=false&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
+      true,
+      [],
+    ],
+    [
+      'watch-sendInitialEvents-without-resourceversionmatch-forbidden',
+      'watch=true&sendInitialEvents=true',
+      false,
+      [NEEDS_NOT_OLDER_THAN, GATE_OFF],
+    ],
+    [
+      'watch-sendInitialEvents-off-with-empty-resourceversionmatch-forbidden',
+      'watch=true&sendInitialEvents=false&resourceVersionMatch=',
+      false,
+      [NEEDS_NOT_OLDER_THAN, GATE_OFF],
+    ],
+    [
+      'watch-sendInitialEvents-no-allowWatchBookmark',
+      'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan',
+      true,
+      [],
+    ],
+    [
+      'watch-sendInitialEvents-no-watchlist-fg-disabled',
+      'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true',
+      false,
+      [GATE_OFF],
+    ],
+    [
+      'watch-sendInitialEvents-no-watchlist-fg-disabled (continue)',
+      'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true&continue=123',
+      true,
+      ['resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided'],
+    ],
+  ])('%s', (_name, query, gate, errors) => {
+    const parsed = parseListRequest(new URLSearchParams(query), 'default', false, gate);
+    expect(parsed.ok ? undefined : parsed.error.message).toBe(message(errors));
+  });
+
+  it('a 1.33 server (gate off) answers a sendInitialEvents watch 422 and streams nothing; a 1.34 server streams it', async () => {
+    const query = '?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true';
+    const off = await startLeaseApiServer({ release: '1.33', namespaces: ['default'] });
+    try {
+      const res = await api(off, 'GET', `${NS_BASE}${query}`);
+      expect(res.status).toBe(422);
+      expect(res.body).toMatchObject({ kind: 'Status', reason: 'Invalid', code: 422, message: message([GATE_OFF]) });
+    } finally {
+      await off.close();
+    }
+    const on = await startLeaseApiServer({ release: '1.34', namespaces: ['default'] });
+    try {
+      const controller = new AbortController();
+      const res = await fetch(`${on.url}${NS_BASE}${query}`, { signal: controller.signal });
+      expect(res.status).toBe(200);
+      controller.abort();
+    } finally {
+      await on.close();
+    }
   });
 });

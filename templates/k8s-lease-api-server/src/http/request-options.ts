@@ -64,7 +64,7 @@ export function watchTimeoutMs(timeoutSeconds: bigint | undefined, random: numbe
   return nanos < 0n ? 0 : Number(nanos / 1_000_000n);
 }
 
-function validateListRequest(r: ListRequest, rawMatch: string): FieldError[] {
+function validateListRequest(r: ListRequest, rawMatch: string, watchListEnabled: boolean): FieldError[] {
   const errors: FieldError[] = [];
   const rv = r.resourceVersion ?? '';
   const hasContinue = (r.continueToken ?? '') !== '';
@@ -75,6 +75,13 @@ function validateListRequest(r: ListRequest, rawMatch: string): FieldError[] {
           type: 'Forbidden',
           field: 'resourceVersionMatch',
           detail: 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+        });
+      }
+      if (!watchListEnabled) {
+        errors.push({
+          type: 'Forbidden',
+          field: 'sendInitialEvents',
+          detail: 'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
         });
       }
       // No allowWatchBookmarks requirement: validateWatchOptions leaves it out for backward compatibility
@@ -142,11 +149,14 @@ function validateListRequest(r: ListRequest, rawMatch: string): FieldError[] {
  * Parses list/watch query parameters for a collection (namespace === undefined: all namespaces) in
  * ListResource's order: decoding (ints in ListOptions field order, then the label and field selectors'
  * syntax) answers 400, then ListOptions validation 422, then the field-label conversion 400.
+ * `watchListEnabled` is the release's WatchList gate, which ValidateListOptions is given
+ * (handlers/get.go ListResource and delete.go DeleteCollection alike).
  */
 export function parseListRequest(
   query: URLSearchParams,
   namespace: string | undefined,
   forceWatch: boolean,
+  watchListEnabled: boolean,
 ): Result<ListRequest, StatusError> {
   const timeout = intParam(query, 'timeoutSeconds');
   if (!timeout.ok) return timeout;
@@ -170,7 +180,7 @@ export function parseListRequest(
     sendInitialEvents: boolParam(query, 'sendInitialEvents'),
     timeoutSeconds: timeout.value,
   };
-  const errors = validateListRequest(request, rawMatch);
+  const errors = validateListRequest(request, rawMatch, watchListEnabled);
   if (errors.length > 0) return err(invalidOptions('ListOptions', errors));
   const fields = leaseFieldRequirements(terms.value);
   if (!fields.ok) return err(badRequest(fields.error));

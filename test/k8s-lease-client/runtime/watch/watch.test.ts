@@ -744,6 +744,23 @@ describe('watch: sendInitialEvents', () => {
   });
 });
 
+describe('watch: sendInitialEvents against a release whose WatchList gate is off', () => {
+  // kube-apiserver 1.33 (WatchList off by default) refuses the parameter with 422 (apimachinery validation.go
+  // validateWatchOptions); client-go's reflector then lists, and so does this watch.
+  it('falls back to LIST on the real 422 of a 1.33 server and yields the same initial state', async () => {
+    await server.close();
+    server = await startTestCluster(101, '1.33');
+    client = createClient({ baseUrl: server.url });
+    server.create('a', 'a', { app: 'x' });
+    server.create('b', 'a', { app: 'x' });
+    server.create('c', 'a', { app: 'x' });
+    const seen = await consume(leaseWatch({ sendInitialEvents: true }), (s) => s.length === 3);
+    expect(seen).toEqual(['ADDED a@101', 'ADDED b@102', 'ADDED c@103']);
+    const requests = server.requests().map((r) => (r.watch ? `watch ${r.query.get('sendInitialEvents')}` : 'list'));
+    expect(requests.slice(0, 2)).toEqual(['watch true', 'list']);
+  });
+});
+
 describe('resourceVersion ordering', () => {
   it.each([
     ['10', '9', true],

@@ -68,8 +68,8 @@ function rvOf(lease: { metadata: { resourceVersion?: string } }): string {
  * Starts the server with its resourceVersion at `firstResourceVersion - 1`, moved there by writes in
  * another namespace (invisible to the namespaced LIST and WATCH), so expectations read as literals.
  */
-export async function startTestCluster(firstResourceVersion = 101): Promise<TestCluster> {
-  const server = await startLeaseApiServer({ bookmarkIntervalMs: 60_000, namespaces: [SEED_NAMESPACE] });
+export async function startTestCluster(firstResourceVersion = 101, release?: string): Promise<TestCluster> {
+  const server = await startLeaseApiServer({ bookmarkIntervalMs: 60_000, namespaces: [SEED_NAMESPACE], release });
   check(server.store.create({ metadata: { name: 'seed', namespace: SEED_NAMESPACE }, spec: {} }));
   for (let i = 0; Number(server.store.resourceVersion) < firstResourceVersion - 1; i++) {
     check(
