@@ -46,7 +46,20 @@ describe('parseCommand', () => {
     expect(parsed.ok && parsed.value.kind === 'serve' && parsed.value.args.coordinatedLeaderElection).toBe(enabled);
   });
 
-  it.each(['CoordinatedLeaderElection=yes', 'CoordinatedLeaderElection', 'OtherGate=true'])(
+  it.each<[string, boolean | undefined, boolean]>([
+    ['WatchList=true', true, false],
+    ['WatchList=0', false, false],
+    ['CoordinatedLeaderElection=true,WatchList=false', false, true],
+    [' WatchList=T , CoordinatedLeaderElection=1', true, true],
+    ['CoordinatedLeaderElection=true', undefined, true],
+  ])('--feature-gates %s sets WatchList and CoordinatedLeaderElection each on its own', (gates, watchList, cle) => {
+    const parsed = parseCommand(['serve', '--feature-gates', gates]);
+    const args = parsed.ok && parsed.value.kind === 'serve' ? parsed.value.args : undefined;
+    expect(args?.watchList).toBe(watchList);
+    expect(args?.coordinatedLeaderElection).toBe(cle);
+  });
+
+  it.each(['CoordinatedLeaderElection=yes', 'CoordinatedLeaderElection', 'OtherGate=true', 'WatchList=on'])(
     '--feature-gates %s is refused with one line',
     (gate) => {
       const parsed = parseCommand(['serve', '--feature-gates', gate]);

@@ -22,6 +22,8 @@ export interface ServeArgs {
   corsAllowedOrigins: string[];
   /** --feature-gates CoordinatedLeaderElection=true */
   coordinatedLeaderElection: boolean;
+  /** --feature-gates WatchList=true|false; undefined: the release's default. */
+  watchList: boolean | undefined;
 }
 
 export type Command = { kind: 'help' } | { kind: 'version' } | { kind: 'serve'; args: ServeArgs };
@@ -51,8 +53,10 @@ Options:
                            kube-apiserver's flag (repeatable); each must pin the host's start
                            ('^' or '//') and end ('$' or ':'), e.g. '^http://localhost(:[0-9]+)?$'
   --kubeconfig FILE        write a kubeconfig for kubectl to FILE
-  --feature-gates G=B      as kube-apiserver's; only CoordinatedLeaderElection=true|false (1.31+):
-                           serves LeaseCandidate and runs the leader-election controller
+  --feature-gates G=B      as kube-apiserver's (comma-separated); CoordinatedLeaderElection=true|false
+                           (1.31+): serves LeaseCandidate and runs the leader-election controller;
+                           WatchList=true|false: watches take sendInitialEvents (default: on in
+                           1.32 and from 1.34, as each release's default)
   --history N              events of history kept for watch resume, at least 1 (default 10000)
   --bookmark-interval MS   interval of watch BOOKMARK events, at least 1 (default 60000)
   -h, --help               show this help
@@ -110,6 +114,7 @@ function defaults(): ServeArgs {
     historyWindow: undefined,
     bookmarkIntervalMs: undefined,
     coordinatedLeaderElection: false,
+    watchList: undefined,
     namespaces: [],
     corsAllowedOrigins: [],
   };
@@ -139,12 +144,16 @@ function applyValue(args: ServeArgs, flag: string, value: string): Result<void, 
       for (const gate of value.split(',')) {
         // component-base's featureGate.Set reads the value with strconv.ParseBool, so 1, t, T, TRUE, True and
         // their false counterparts are accepted as well.
-        const match = /^CoordinatedLeaderElection=(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.exec(gate.trim());
+        const match = /^(CoordinatedLeaderElection|WatchList)=(1|t|T|TRUE|true|True|0|f|F|FALSE|false|False)$/.exec(
+          gate.trim(),
+        );
         if (match === null)
           return err(
-            `--feature-gates: unrecognized feature gate: ${JSON.stringify(gate)} (only CoordinatedLeaderElection=true|false)`,
+            `--feature-gates: unrecognized feature gate: ${JSON.stringify(gate)} (only CoordinatedLeaderElection=true|false, WatchList=true|false)`,
           );
-        args.coordinatedLeaderElection = /^(1|t|T|TRUE|true|True)$/.test(match[1]!);
+        const enabled = /^(1|t|T|TRUE|true|True)$/.test(match[2]!);
+        if (match[1] === 'WatchList') args.watchList = enabled;
+        else args.coordinatedLeaderElection = enabled;
       }
       return ok(undefined);
     }

@@ -42,6 +42,7 @@ async function serverOptions(args: ServeArgs): Promise<LeaseApiServerOptions> {
   if (args.corsAllowedOrigins.length > 0) options.corsAllowedOrigins = args.corsAllowedOrigins;
   if (args.bookmarkIntervalMs !== undefined) options.bookmarkIntervalMs = args.bookmarkIntervalMs;
   if (args.coordinatedLeaderElection) options.coordinatedLeaderElection = true;
+  if (args.watchList !== undefined) options.watchList = args.watchList;
   return options;
 }
 

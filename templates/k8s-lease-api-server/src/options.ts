@@ -44,6 +44,12 @@ export interface LeaseApiServerOptions {
    * `resyncMs` (default 1000; 0 for none): how often a reconcile pass runs besides on every change.
    */
   coordinatedLeaderElection?: boolean | { resyncMs?: number | undefined } | undefined;
+  /**
+   * The WatchList feature gate; default the release's (on in 1.32 and from 1.34, off in 1.29–1.31 and 1.33, as
+   * kube-apiserver's kube_features.go). On: a watch may ask for `sendInitialEvents`, and a watch from no
+   * resourceVersion (or "0") is treated as one. Off: `sendInitialEvents` is refused with 422, as there.
+   */
+  watchList?: boolean | undefined;
   /** How many events of history to keep for watch resume and paginated lists. Default 10,000. */
   historyWindow?: number | undefined;
   /** Interval of BOOKMARK events for watches that allow them. Default 60,000 ms. */

@@ -437,7 +437,7 @@ describe('watch ListOptions validation with the WatchList gate (validateWatchOpt
     expect(parsed.ok ? undefined : parsed.error.message).toBe(message(errors));
   });
 
-  it('a 1.33 server (gate off) answers a sendInitialEvents watch 422 and streams nothing; a 1.34 server streams it', async () => {
+  it('a 1.33 server (gate off) answers a sendInitialEvents watch 422; a 1.34 server, or 1.33 with the gate on, streams it', async () => {
     const query = '?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true';
     const off = await startLeaseApiServer({ release: '1.33', namespaces: ['default'] });
     try {
@@ -447,7 +447,19 @@ describe('watch ListOptions validation with the WatchList gate (validateWatchOpt
     } finally {
       await off.close();
     }
-    const on = await startLeaseApiServer({ release: '1.34', namespaces: ['default'] });
+    // The gate as a 1.34 cluster has it by default, and as a 1.33 cluster started with --feature-gates WatchList=true.
+    await expectStreams(await startLeaseApiServer({ release: '1.34', namespaces: ['default'] }));
+    await expectStreams(await startLeaseApiServer({ release: '1.33', watchList: true, namespaces: ['default'] }));
+    const gateOff = await startLeaseApiServer({ release: '1.34', watchList: false, namespaces: ['default'] });
+    try {
+      expect((await api(gateOff, 'GET', `${NS_BASE}${query}`)).status).toBe(422);
+    } finally {
+      await gateOff.close();
+    }
+  });
+
+  async function expectStreams(on: LeaseApiServer): Promise<void> {
+    const query = '?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true';
     try {
       const controller = new AbortController();
       const res = await fetch(`${on.url}${NS_BASE}${query}`, { signal: controller.signal });
@@ -456,5 +468,5 @@ describe('watch ListOptions validation with the WatchList gate (validateWatchOpt
     } finally {
       await on.close();
     }
-  });
+  }
 });
