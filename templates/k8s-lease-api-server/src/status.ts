@@ -269,14 +269,15 @@ export function expired(message: string, continueToken?: string): StatusError {
     : { code: 410, reason: 'Expired', message, continueToken };
 }
 
-export function tooLargeResourceVersion(requested: number, current: number): StatusError {
+export function tooLargeResourceVersion(requested: number, current: number, retryAfterSeconds = 1): StatusError {
   return {
     code: 504,
     reason: 'Timeout',
     message: `Timeout: Too large resource version: ${requested}, current: ${current}`,
     details: {
       causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-      retryAfterSeconds: 1,
+      // errors.NewTimeoutError: RetryAfterSeconds is omitempty, so 0 is no field at all.
+      ...(retryAfterSeconds === 0 ? {} : { retryAfterSeconds }),
     },
   };
 }

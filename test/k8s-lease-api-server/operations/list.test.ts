@@ -129,6 +129,29 @@ describe('list', () => {
     expect(res.status).toBe(410);
   });
 
+  it('answers a continue token from a resourceVersion not yet reached with 504 Too large resource version', async () => {
+    // etcd3/store.go GetList: etcd refuses the token's future revision (ErrFutureRev), answered as
+    // storage.NewTooLargeResourceVersionError(withRev, currentRV, 0), whose retryAfterSeconds 0 is omitted.
+    // The page is never served from the current state, whose objects the token's revision cannot know.
+    await seed(3);
+    const current = Number(server.store.resourceVersion);
+    const token = Buffer.from(`{"v":"meta.k8s.io/v1","rv":${current + 50},"start":"l0\\u0000"}`).toString('base64url');
+    const res = await api(server, 'GET', `${NS_BASE}?limit=1&continue=${token}`);
+    expect(res.status).toBe(504);
+    expect(res.body).toEqual({
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: `Timeout: Too large resource version: ${current + 50}, current: ${current}`,
+      reason: 'Timeout',
+      details: { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }] },
+      code: 504,
+    });
+    const same = Buffer.from(`{"v":"meta.k8s.io/v1","rv":${current},"start":"l0\\u0000"}`).toString('base64url');
+    expect(names((await api(server, 'GET', `${NS_BASE}?limit=1&continue=${same}`)).body)).toEqual(['l1']);
+  });
+
   it('serves resourceVersion semantics: NotOlderThan, Exact, too old and too new', async () => {
     await create(server, 'a');
     const rvA = server.store.resourceVersion;

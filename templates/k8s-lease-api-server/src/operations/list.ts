@@ -66,6 +66,10 @@ function chooseSnapshot(
     const startKey = prefix + position.value.start;
     // etcd3/store.go: a negative continueRV lists at the latest resourceVersion (a 410's token carries -1).
     if (position.value.rv < 0) return ok({ snapshot: store.current(), startKey });
+    // etcd3/store.go GetList: a token from a revision etcd has not reached is ErrFutureRev, answered as
+    // NewTooLargeResourceVersionError(withRev, currentRV, 0): no retry hint.
+    if (position.value.rv > store.resourceVersion)
+      return err(tooLargeResourceVersion(position.value.rv, store.resourceVersion, 0));
     const at = store.snapshotAt(position.value.rv);
     if (!at.ok) {
       const last = position.value.start.replace(/\u0000$/, '');
