@@ -20,7 +20,7 @@ import type { WatchStream } from './http/watch-stream.js';
 import type { JsonObject } from './json.js';
 import { isJsonObject, parseJson } from './json.js';
 import { LEASE_RESOURCE } from './lease-meta.js';
-import { validateLease } from './validation/validate-lease.js';
+import { leaseValidator } from './validation/validate-lease.js';
 import type { CandidateVersion } from './candidates/candidate-resource.js';
 import {
   candidateResource,
@@ -214,7 +214,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     now: clock.now,
     namespaces: new NamespaceRegistry(clock.now, options.namespaces ?? []),
     resource: LEASE_RESOURCE,
-    validate: validateLease,
+    validate: leaseValidator(release),
     // The Lease strategy drops spec.strategy/preferredHolder while CoordinatedLeaderElection is off.
     dropDisabledFields: gateOn(options.coordinatedLeaderElection) ? undefined : dropCoordinatedLeaderElectionFields,
   };
@@ -235,7 +235,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
       now: clock.now,
       namespaces: ops.namespaces,
       resource: candidateResource(version),
-      validate: candidateValidator(version),
+      validate: candidateValidator(version, release),
     });
   }
   const candidateOps = versions[0] === undefined ? undefined : resources.get(`${versions[0]}/leasecandidates`);

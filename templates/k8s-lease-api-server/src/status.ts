@@ -113,8 +113,10 @@ export function fieldErrorMessage(e: FieldError): string {
   return `${e.field}: ${fieldErrorBody(e)}`;
 }
 
+/** field.ErrorList.ToAggregate: a message repeated is said once, and one message has no brackets (the causes keep every error). */
 function aggregate(messages: string[]): string {
-  return messages.length === 1 ? (messages[0] ?? '') : `[${messages.join(', ')}]`;
+  const unique = [...new Set(messages)];
+  return unique.length === 1 ? (unique[0] ?? '') : `[${unique.join(', ')}]`;
 }
 
 export function invalid(name: string, errors: FieldError[], qualifiedKind: string = QUALIFIED_KIND): StatusError {

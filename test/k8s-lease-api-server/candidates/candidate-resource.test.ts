@@ -16,7 +16,7 @@ import type { JsonObject } from '../../../templates/k8s-lease-api-server/src/jso
 const candidate = (spec: JsonObject): JsonObject => ({ metadata: { name: 'c', namespace: 'default' }, spec });
 
 function fields(version: CandidateVersion, spec: JsonObject, old?: JsonObject): string[] {
-  return candidateValidator(version)(candidate(spec), old === undefined ? undefined : candidate(old)).map(
+  return candidateValidator(version, '1.36')(candidate(spec), old === undefined ? undefined : candidate(old)).map(
     (e) => e.field,
   );
 }
@@ -147,8 +147,8 @@ describe('candidateValidator v1alpha2 and v1beta1 (1.32+)', () => {
 
   it('keeps leaseName immutable (TestValidateLeaseCandidateUpdate)', () => {
     expect(fields('v1beta1', valid, valid)).toEqual([]);
-    expect(candidateValidator('v1beta1')(candidate({ ...valid, leaseName: 'test-update' }), candidate(valid))).toEqual([
-      { type: 'Invalid', field: 'spec.leaseName', value: 'test-update', detail: 'field is immutable' },
-    ]);
+    expect(
+      candidateValidator('v1beta1', '1.36')(candidate({ ...valid, leaseName: 'test-update' }), candidate(valid)),
+    ).toEqual([{ type: 'Invalid', field: 'spec.leaseName', value: 'test-update', detail: 'field is immutable' }]);
   });
 });

@@ -34,13 +34,17 @@ describe('semantic validation of the CoordinatedLeaderElection fields (gate on, 
     expect(ok.status).toBe(201);
   });
 
-  it('only supports known strategies', async () => {
+  // pkg/apis/coordination/validation ValidateLeaseSpec passes fldPath.Child("strategy") to
+  // ValidateCoordinatedLeaseStrategy, which adds Child("strategy") again: the path is spec.strategy.strategy.
+  it('only supports known strategies, at the path spec.strategy.strategy', async () => {
     const res = await api(gated, 'POST', NS_BASE, { body: lease('st', { strategy: 'Random' }) });
     expect(res.body.details?.causes?.[0]).toEqual({
       reason: 'FieldValueNotSupported',
       message: 'Unsupported value: "Random": supported values: "OldestEmulationVersion"',
-      field: 'spec.strategy',
+      field: 'spec.strategy.strategy',
     });
+    const custom = await api(gated, 'POST', NS_BASE, { body: lease('st', { strategy: 'a/b/c' }) });
+    expect(custom.body.details?.causes?.map((c) => c.field)).toEqual(['spec.strategy.strategy']);
   });
 });
 
@@ -50,6 +54,102 @@ describe('semantic validation (422 Invalid)', () => {
     server = await start();
   });
   afterAll(() => server.close());
+
+  // apimachinery pkg/api/validation/objectmeta.go validateObjectMetaAccessorWithOptsCommon: generation,
+  // ValidateFinalizers, ValidateOwnerReferences/validateOwnerReference and ValidateAnnotations, as of v0.36.0.
+  it.each<[string, Record<string, unknown>, string[], (string | RegExp)[]]>([
+    [
+      'a negative generation (ValidateNonnegativeField)',
+      { generation: -3 },
+      ['metadata.generation'],
+      ['metadata.generation: Invalid value: -3: must be greater than or equal to 0'],
+    ],
+    [
+      'orphan with foregroundDeletion',
+      { finalizers: ['orphan', 'foregroundDeletion'] },
+      ['metadata.finalizers'],
+      // The value's rendering is not compared: this server prints a string list as Go's %#v (up to 1.33) in
+      // every release (README, "Where it still differs").
+      [/^metadata\.finalizers: Invalid value: .*: finalizer orphan and foregroundDeletion cannot be both set$/],
+    ],
+    [
+      'a finalizer name, at the list path with no index',
+      { finalizers: ['ok', 'bad finalizer'] },
+      ['metadata.finalizers'],
+      [`metadata.finalizers: Invalid value: "bad finalizer": ${QUALIFIED_NAME_RULE}`],
+    ],
+    [
+      'a core v1 Event as owner (BannedOwners)',
+      { ownerReferences: [{ apiVersion: 'v1', kind: 'Event', name: 'e', uid: 'u' }] },
+      ['metadata.ownerReferences'],
+      [
+        'metadata.ownerReferences: Invalid value: {"apiVersion":"v1","kind":"Event","name":"e","uid":"u"}: /v1, Kind=Event is disallowed from being an owner',
+      ],
+    ],
+    [
+      'an apiVersion with two slashes (ParseGroupVersion fails: no version)',
+      { ownerReferences: [{ apiVersion: 'a/b/c', kind: 'K', name: 'n', uid: 'u' }] },
+      ['metadata.ownerReferences.apiVersion'],
+      ['metadata.ownerReferences.apiVersion: Invalid value: "a/b/c": version must not be empty'],
+    ],
+    [
+      'an annotation key, quoted as sent (checked lowercased)',
+      { annotations: { 'Bad Key': 'v' } },
+      ['metadata.annotations'],
+      [`metadata.annotations: Invalid value: "Bad Key": ${QUALIFIED_NAME_RULE}`],
+    ],
+  ])('refuses %s', async (_what, meta, fields, messages) => {
+    const res = await api(server, 'POST', NS_BASE, { body: lease('meta', {}, meta) });
+    expect(res.status).toBe(422);
+    expect(res.body.details?.causes?.map((c) => c.field)).toEqual(fields);
+    const prefix = 'Lease.coordination.k8s.io "meta" is invalid: ';
+    expect(res.body.message?.startsWith(prefix)).toBe(true);
+    const [message] = messages;
+    if (message instanceof RegExp) expect(res.body.message?.slice(prefix.length)).toMatch(message);
+    else expect(res.body.message).toBe(`${prefix}${messages.join(', ')}`);
+  });
+
+  it("names both controllers in the one-controller error, after the references' own errors", async () => {
+    const owners = [
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'u1', controller: true },
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'y', uid: '', controller: true },
+    ];
+    const res = await api(server, 'POST', NS_BASE, { body: lease('ctl', {}, { ownerReferences: owners }) });
+    expect(res.status).toBe(422);
+    expect(res.body.details?.causes?.map((c) => c.message)).toEqual([
+      'Invalid value: "": must not be empty',
+      `Invalid value: ${JSON.stringify(owners)}: Only one reference can have Controller set to true. Found "true" in references for ConfigMap/x and ConfigMap/y`,
+    ]);
+  });
+
+  // field.ErrorList.ToAggregate skips a message already said; NewInvalid's causes keep every error.
+  it('says a repeated message once and keeps every cause', async () => {
+    const owners = [
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: '' },
+      { apiVersion: 'v1', kind: 'ConfigMap', name: 'y', uid: '' },
+    ];
+    const res = await api(server, 'POST', NS_BASE, { body: lease('dup', {}, { ownerReferences: owners }) });
+    expect(res.body.message).toBe(
+      'Lease.coordination.k8s.io "dup" is invalid: metadata.ownerReferences.uid: Invalid value: "": must not be empty',
+    );
+    expect(res.body.details?.causes).toHaveLength(2);
+  });
+
+  // objectmeta.go validateOwnerReference up to v0.33.0 named the field in its detail ("kind must not be empty");
+  // v0.34.0 dropped it (commit 5937fdff).
+  it.each([
+    ['1.33', 'uid must not be empty'],
+    ['1.34', 'must not be empty'],
+  ])('words an empty owner uid as release %s does', async (release, detail) => {
+    const old = await startLeaseApiServer({ release, namespaces: ['default'] });
+    try {
+      const owners = [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: '' }];
+      const res = await api(old, 'POST', NS_BASE, { body: lease('w', {}, { ownerReferences: owners }) });
+      expect(res.body.details?.causes?.map((c) => c.message)).toEqual([`Invalid value: "": ${detail}`]);
+    } finally {
+      await old.close();
+    }
+  });
 
   it('rejects a name that is not a DNS-1123 subdomain', async () => {
     const res = await api(server, 'POST', NS_BASE, { body: lease('Bad_Name') });

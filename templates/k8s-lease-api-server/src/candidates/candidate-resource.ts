@@ -7,7 +7,7 @@ import type { ResourceInfo } from '../lease-meta.js';
 import { resourceInfo } from '../lease-meta.js';
 import type { FieldSchema, ObjectSchema } from '../schema/field-schema.js';
 import type { FieldError } from '../status.js';
-import { validateObjectMeta, validateStrategy } from '../validation/validate-lease.js';
+import { ownerReferenceWording, validateObjectMeta, validateStrategy } from '../validation/validate-lease.js';
 import type { Semver } from './semver.js';
 import { parseSemver, ZERO_VERSION } from './semver.js';
 
@@ -159,11 +159,14 @@ function validateSpecV1alpha1(spec: JsonObject): FieldError[] {
 /** The validator for one served version; on update, spec.leaseName is immutable (ValidateLeaseCandidateSpecUpdate). */
 export function candidateValidator(
   version: CandidateVersion,
+  release: string,
 ): (next: JsonObject, old: JsonObject | undefined) => FieldError[] {
   const spec = hasStrategyList(version) ? validateSpecV1alpha1 : validateSpec;
+  const wording = ownerReferenceWording(release);
   return (next, old) => {
     const nextSpec = objectAt(next, 'spec') ?? {};
-    const errors = [...validateObjectMeta(objectAt(next, 'metadata') ?? {}, configMapKeyErrors), ...spec(nextSpec)];
+    const meta = objectAt(next, 'metadata') ?? {};
+    const errors = [...validateObjectMeta(meta, configMapKeyErrors, wording), ...spec(nextSpec)];
     if (old !== undefined) {
       const before = stringAt(objectAt(old, 'spec'), 'leaseName') ?? '';
       const after = stringAt(nextSpec, 'leaseName') ?? '';

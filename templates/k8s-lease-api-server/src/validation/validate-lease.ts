@@ -53,7 +53,8 @@ function validateAnnotations(meta: JsonObject): FieldError[] {
   const errors: FieldError[] = [];
   let size = 0;
   for (const [key, value] of Object.entries(annotations)) {
-    errors.push(...invalidEach('metadata.annotations', key.toLowerCase(), qualifiedNameErrors(key.toLowerCase())));
+    // ValidateAnnotations: the rule is checked on the lowercased key, the error quotes the key as sent.
+    errors.push(...invalidEach('metadata.annotations', key, qualifiedNameErrors(key.toLowerCase())));
     // Go's len(): UTF-8 bytes, not UTF-16 units (ValidateAnnotationsSize).
     size += Buffer.byteLength(key, 'utf8') + (typeof value === 'string' ? Buffer.byteLength(value, 'utf8') : 0);
   }
@@ -67,42 +68,101 @@ function validateAnnotations(meta: JsonObject): FieldError[] {
   return errors;
 }
 
-function validateOwnerReferences(meta: JsonObject): FieldError[] {
+/**
+ * How apimachinery words an empty owner reference field: "kind must not be empty" up to 1.33, "must not be
+ * empty" from 1.34 (objectmeta.go validateOwnerReference, commit 5937fdff "Remove field name from invalid
+ * field detail message").
+ */
+export type OwnerReferenceWording = 'named' | 'plain';
+
+/** The wording of a release, e.g. '1.33.1' → 'named'. */
+export function ownerReferenceWording(release: string): OwnerReferenceWording {
+  const minor = Number(/^v?1\.(\d+)/.exec(release)?.[1] ?? Number.NaN);
+  return minor <= 33 ? 'named' : 'plain';
+}
+
+/** schema.ParseGroupVersion's version: "" for "" or "/", none for more than one '/', else what follows the '/'. */
+function ownerVersion(apiVersion: string): { group: string; version: string } {
+  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return { group: '', version: apiVersion };
+  if (parts.length === 2) return { group: parts[0] ?? '', version: parts[1] ?? '' };
+  return { group: '', version: '' };
+}
+
+/** objectmeta.go validateOwnerReference, for one reference. */
+function validateOwnerReference(owner: JsonObject, wording: OwnerReferenceWording): FieldError[] {
+  const errors: FieldError[] = [];
+  const apiVersion = stringAt(owner, 'apiVersion') ?? '';
+  const kind = stringAt(owner, 'kind') ?? '';
+  const { group, version } = ownerVersion(apiVersion);
+  const field = 'metadata.ownerReferences';
+  if (version === '')
+    errors.push({
+      type: 'Invalid',
+      field: `${field}.apiVersion`,
+      value: apiVersion,
+      detail: 'version must not be empty',
+    });
+  for (const key of ['kind', 'name', 'uid']) {
+    const value = stringAt(owner, key) ?? '';
+    const detail = wording === 'named' ? `${key} must not be empty` : 'must not be empty';
+    if (value === '') errors.push({ type: 'Invalid', field: `${field}.${key}`, value, detail });
+  }
+  // BannedOwners: core v1 Events may not own anything.
+  if (group === '' && version === 'v1' && kind === 'Event') {
+    errors.push({ type: 'Invalid', field, value: owner, detail: '/v1, Kind=Event is disallowed from being an owner' });
+  }
+  return errors;
+}
+
+/** objectmeta.go ValidateOwnerReferences: each reference's errors, and one more for each controller after the first. */
+function validateOwnerReferences(meta: JsonObject, wording: OwnerReferenceWording): FieldError[] {
   const owners = meta['ownerReferences'];
   if (!Array.isArray(owners)) return [];
   const errors: FieldError[] = [];
-  let controllers = 0;
+  let firstController = '';
   for (const owner of owners) {
     if (!isJsonObject(owner)) continue;
-    const required: [string, string][] = [
-      ['apiVersion', 'version must not be empty'],
-      ['kind', 'kind must not be empty'],
-      ['name', 'name must not be empty'],
-      ['uid', 'uid must not be empty'],
-    ];
-    for (const [key, detail] of required) {
-      if ((stringAt(owner, key) ?? '') === '')
-        errors.push({ type: 'Invalid', field: `metadata.ownerReferences.${key}`, value: '', detail });
-    }
-    if (owner['controller'] === true) controllers++;
+    errors.push(...validateOwnerReference(owner, wording));
+    if (owner['controller'] !== true) continue;
+    const current = `${stringAt(owner, 'kind') ?? ''}/${stringAt(owner, 'name') ?? ''}`;
+    if (firstController === '') firstController = current;
+    else
+      errors.push({
+        type: 'Invalid',
+        field: 'metadata.ownerReferences',
+        value: owners,
+        detail: `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`,
+      });
   }
-  if (controllers > 1) {
+  return errors;
+}
+
+/** objectmeta.go ValidateFinalizers: each name at the list's path (no index), and never orphan with foregroundDeletion. */
+function validateFinalizers(meta: JsonObject): FieldError[] {
+  const finalizers = meta['finalizers'];
+  if (!Array.isArray(finalizers)) return [];
+  const names = finalizers.filter((f): f is string => typeof f === 'string');
+  const errors = names.flatMap((f) => invalidEach('metadata.finalizers', f, qualifiedNameErrors(f)));
+  if (names.includes('orphan') && names.includes('foregroundDeletion')) {
     errors.push({
       type: 'Invalid',
-      field: 'metadata.ownerReferences',
-      value: owners,
-      detail: 'Only one reference can have Controller set to true',
+      field: 'metadata.finalizers',
+      value: names,
+      detail: 'finalizer orphan and foregroundDeletion cannot be both set',
     });
   }
   return errors;
 }
 
-function validateFinalizers(meta: JsonObject): FieldError[] {
-  const finalizers = meta['finalizers'];
-  if (!Array.isArray(finalizers)) return [];
-  return finalizers.flatMap((f, i) =>
-    typeof f === 'string' ? invalidEach(`metadata.finalizers[${i}]`, f, qualifiedNameErrors(f)) : [],
-  );
+/** ValidateNonnegativeField on metadata.generation (a create keeps the generation it was sent). */
+function validateGeneration(meta: JsonObject): FieldError[] {
+  const generation = numberAt(meta, 'generation');
+  if (generation === undefined || generation >= 0) return [];
+  return [
+    { type: 'Invalid', field: 'metadata.generation', value: generation, detail: 'must be greater than or equal to 0' },
+  ];
 }
 
 /** ValidateCoordinatedLeaseStrategy: a Kubernetes-defined name, or a qualified name with a '/' (a custom strategy). */
@@ -136,7 +196,9 @@ export function validateLeaseSpec(spec: JsonObject): FieldError[] {
     });
   }
   const strategy = stringAt(spec, 'strategy');
-  if (strategy !== undefined) errors.push(...validateStrategy(strategy));
+  // ValidateLeaseSpec hands fldPath.Child("strategy") to ValidateCoordinatedLeaseStrategy, which adds its own
+  // Child("strategy"): upstream's path is spec.strategy.strategy.
+  if (strategy !== undefined) errors.push(...validateStrategy(strategy, 'spec.strategy.strategy'));
   const preferred = stringAt(spec, 'preferredHolder');
   if (preferred !== undefined && preferred !== '' && (strategy === undefined || strategy === '')) {
     errors.push({
@@ -148,22 +210,31 @@ export function validateLeaseSpec(spec: JsonObject): FieldError[] {
   return errors;
 }
 
-/** ValidateObjectMeta for a namespaced object; names are DNS-1123 subdomains unless `rule` says otherwise. */
-export function validateObjectMeta(meta: JsonObject, rule: NameRule = dns1123SubdomainName): FieldError[] {
+/**
+ * ValidateObjectMeta for a namespaced object, in validateObjectMetaAccessorWithOptsCommon's order; names are
+ * DNS-1123 subdomains unless `rule` says otherwise.
+ */
+export function validateObjectMeta(
+  meta: JsonObject,
+  rule: NameRule = dns1123SubdomainName,
+  wording: OwnerReferenceWording = 'plain',
+): FieldError[] {
   return [
     ...validateName(meta, rule),
     ...validateNamespace(meta),
+    ...validateGeneration(meta),
     ...validateLabels(meta),
     ...validateAnnotations(meta),
-    ...validateOwnerReferences(meta),
+    ...validateOwnerReferences(meta, wording),
     ...validateFinalizers(meta),
   ];
 }
 
-/** All semantic errors of a Lease about to be stored; empty when valid. */
-export function validateLease(lease: JsonObject): FieldError[] {
-  return [
-    ...validateObjectMeta(objectAt(lease, 'metadata') ?? {}),
+/** The Lease validator of a release: all semantic errors of a Lease about to be stored; empty when valid. */
+export function leaseValidator(release: string): (lease: JsonObject) => FieldError[] {
+  const wording = ownerReferenceWording(release);
+  return (lease) => [
+    ...validateObjectMeta(objectAt(lease, 'metadata') ?? {}, dns1123SubdomainName, wording),
     ...validateLeaseSpec(objectAt(lease, 'spec') ?? {}),
   ];
 }
