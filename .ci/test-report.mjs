@@ -75,7 +75,9 @@ if (command === 'failed-files') {
         passed += count - before;
         // The tests a failed beforeAll skipped ran on the rerun.
         skipped -= suite.assertionResults.filter((a) => a.status === 'skipped' || a.status === 'pending').length;
-        console.log(`\nFLAKY suite ${file}: failed outside its tests, then its ${count} tests passed when it ran again`);
+        console.log(
+          `\nFLAKY suite ${file}: failed outside its tests, then its ${count} tests passed when it ran again`,
+        );
         console.log(`  ${firstLines(suite.message, 1)}`);
       } else {
         failed += 1;
@@ -103,7 +105,9 @@ if (command === 'failed-files') {
   const testsExit = Number(process.env.TESTS_EXIT ?? '0');
   if (testsExit !== 0 && failed === extra) {
     failed += 1;
-    console.log(`\nFAILED: vitest exited ${testsExit} with no failed test in its report (an unhandled error? see the tests step's log)`);
+    console.log(
+      `\nFAILED: vitest exited ${testsExit} with no failed test in its report (an unhandled error? see the tests step's log)`,
+    );
   }
   console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
   process.exitCode = failed - extra > 0 ? 1 : 0;
