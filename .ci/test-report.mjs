@@ -52,7 +52,7 @@ function firstLines(text, lines) {
 if (command === 'failed-files') {
   const report = read(args[0]);
   for (const suite of report.testResults) {
-    if (failedToRun(suite) || suite.assertionResults.some((a) => a.status === 'failed')) {
+    if (suite.status === 'failed' || suite.assertionResults.some((a) => a.status === 'failed')) {
       console.log(relative(suite.name));
     }
   }

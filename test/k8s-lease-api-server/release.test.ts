@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRelease } from '../../templates/k8s-lease-api-server/src/release.js';
+import { releaseMinor, resolveRelease } from '../../templates/k8s-lease-api-server/src/release.js';
 
 describe('resolveRelease', () => {
   it.each([
@@ -20,5 +20,17 @@ describe('resolveRelease', () => {
   ])('maps release $requested onto the packaged releases', ({ requested, resolved, error }) => {
     const result = resolveRelease(requested, ['1.30.0', '1.31.1', '1.35.0'], false);
     expect(result).toEqual(resolved === undefined ? { ok: false, error } : { ok: true, value: resolved });
+  });
+});
+
+describe('releaseMinor', () => {
+  it.each([
+    ['1.33.1', 33],
+    ['v1.36', 36],
+    ['1.29.0', 29],
+    ['2.1.0', Number.NaN],
+    ['banana', Number.NaN],
+  ])('%s → %s', (release, minor) => {
+    expect(releaseMinor(release)).toBe(minor);
   });
 });

@@ -8,6 +8,11 @@ const RELEASE_PATTERN = /^v?(\d{1,4})\.(\d{1,4})(?:\.(\d{1,4}))?$/;
 
 const minorOf = (release: string): string => release.split('.').slice(0, 2).join('.');
 
+/** The minor of a 1.x release (`1.33.1`, `v1.33`) for the per-release schedules; NaN for anything else. */
+export function releaseMinor(release: string): number {
+  return Number(/^v?1\.(\d+)/.exec(release)?.[1] ?? Number.NaN);
+}
+
 /** `1.31`, `v1.31.4` or `1.31.4` → the release reported by /version; the error is one line for the CLI. */
 export function resolveRelease(
   requested: string,

@@ -8,6 +8,7 @@ import { resourceInfo } from '../lease-meta.js';
 import type { FieldSchema, ObjectSchema } from '../schema/field-schema.js';
 import type { FieldError } from '../status.js';
 import { ownerReferenceWording, validateObjectMeta, validateStrategy } from '../validation/validate-lease.js';
+import { releaseMinor } from '../release.js';
 import type { Semver } from './semver.js';
 import { parseSemver, ZERO_VERSION } from './semver.js';
 
@@ -22,8 +23,8 @@ export type CandidateVersion = 'v1alpha1' | 'v1alpha2' | 'v1beta1';
  * (spec.preferredStrategies), v1alpha2 in 1.32 (spec.strategy), v1beta1 beside v1alpha2 from 1.33. None before 1.31.
  */
 export function candidateVersions(release: string): CandidateVersion[] {
-  const minor = Number(release.split('.')[1] ?? '0');
-  if (minor < 31) return [];
+  const minor = releaseMinor(release);
+  if (!(minor >= 31)) return []; // NaN, not a 1.x release, serves none either
   if (minor === 31) return ['v1alpha1'];
   if (minor === 32) return ['v1alpha2'];
   return ['v1beta1', 'v1alpha2'];

@@ -1,11 +1,12 @@
 // The WatchList feature gate per release and the ListOptions defaulting it turns on
 // (k8s.io/apiserver/pkg/features/kube_features.go WatchList; apimachinery
 // pkg/apis/meta/internalversion/defaults.go SetListOptionsDefaults). Hand-written: Kubernetes' schedule.
+import { releaseMinor } from '../release.js';
 import type { ListRequest } from './request-options.js';
 
 /** WatchList is on by default in 1.32 (beta), off again in 1.33, and on from 1.34. */
 export function watchListEnabled(release: string): boolean {
-  const minor = Number(/^v?1\.(\d+)/.exec(release)?.[1] ?? Number.NaN);
+  const minor = releaseMinor(release);
   return minor === 32 || minor >= 34;
 }
 

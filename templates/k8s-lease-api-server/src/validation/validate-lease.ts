@@ -2,6 +2,7 @@
 import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject, numberAt, objectAt, stringAt } from '../json.js';
 import { dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../names.js';
+import { releaseMinor } from '../release.js';
 import type { FieldError } from '../status.js';
 
 const KNOWN_STRATEGIES = ['OldestEmulationVersion'];
@@ -77,17 +78,17 @@ export type OwnerReferenceWording = 'named' | 'plain';
 
 /** The wording of a release, e.g. '1.33.1' → 'named'. */
 export function ownerReferenceWording(release: string): OwnerReferenceWording {
-  const minor = Number(/^v?1\.(\d+)/.exec(release)?.[1] ?? Number.NaN);
-  return minor <= 33 ? 'named' : 'plain';
+  return releaseMinor(release) <= 33 ? 'named' : 'plain';
 }
 
-/** schema.ParseGroupVersion's version: "" for "" or "/", none for more than one '/', else what follows the '/'. */
+/**
+ * schema.ParseGroupVersion: no '/' is the core group's version, one splits group from version, more is an
+ * error, which FromAPIVersionAndKind turns into an empty group and version ("" and "/" come out empty too).
+ */
 function ownerVersion(apiVersion: string): { group: string; version: string } {
-  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
-  const parts = apiVersion.split('/');
-  if (parts.length === 1) return { group: '', version: apiVersion };
-  if (parts.length === 2) return { group: parts[0] ?? '', version: parts[1] ?? '' };
-  return { group: '', version: '' };
+  const [first = '', second, ...more] = apiVersion.split('/');
+  if (second === undefined) return { group: '', version: first };
+  return more.length > 0 ? { group: '', version: '' } : { group: first, version: second };
 }
 
 /** objectmeta.go validateOwnerReference, for one reference. */
@@ -210,15 +211,8 @@ export function validateLeaseSpec(spec: JsonObject): FieldError[] {
   return errors;
 }
 
-/**
- * ValidateObjectMeta for a namespaced object, in validateObjectMetaAccessorWithOptsCommon's order; names are
- * DNS-1123 subdomains unless `rule` says otherwise.
- */
-export function validateObjectMeta(
-  meta: JsonObject,
-  rule: NameRule = dns1123SubdomainName,
-  wording: OwnerReferenceWording = 'plain',
-): FieldError[] {
+/** ValidateObjectMeta for a namespaced object, in validateObjectMetaAccessorWithOptsCommon's order. */
+export function validateObjectMeta(meta: JsonObject, rule: NameRule, wording: OwnerReferenceWording): FieldError[] {
   return [
     ...validateName(meta, rule),
     ...validateNamespace(meta),
