@@ -98,12 +98,25 @@ export function emitHandWrittenPackageSkeleton(
 /** The tsconfig.json every package is type-checked with (`npm run typecheck`), one file for all, in templates/. */
 const PACKAGE_TSCONFIG = 'package-tsconfig.json';
 
-function renderSkeleton(dir: string, data: object): Map<string, string> {
+/**
+ * `npm pack` refuses a package whose dist/ was never built (a fresh clone before `npm run generate`): such a tarball
+ * installs, then fails every import, and its command falls through to whatever the public registry has of that name.
+ */
+export function prepackCheck(name: string): string {
+  const message = `${name}: dist/ is not built, so there is nothing to pack: run npm run generate in the repository first`;
+  return `node -e "require('node:fs').existsSync('dist/index.js')||(console.error(${JSON.stringify(message).replace(/"/g, "'")}),process.exit(1))"`;
+}
+
+function renderSkeleton(dir: string, data: { name: string }): Map<string, string> {
   const handlebars = Handlebars.create();
   const render = (template: string): string =>
     handlebars.compile(readFileSync(join(dir, template), 'utf8'), { noEscape: true })(data);
+  const manifest = {
+    ...(JSON.parse(render('package.json.hbs')) as object),
+    scripts: { prepack: prepackCheck(data.name) },
+  };
   return new Map([
-    ['package.json', `${JSON.stringify(JSON.parse(render('package.json.hbs')), null, 2)}\n`],
+    ['package.json', `${JSON.stringify(manifest, null, 2)}\n`],
     ['README.md', render('README.md.hbs')],
     ['tsconfig.json', readFileSync(join(dir, '..', PACKAGE_TSCONFIG), 'utf8')],
     ['LICENSE', readFileSync(LICENSE_FILE, 'utf8')],

@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../helpers/external-tools.js';
+import { describeWithTool, itWithTool } from '../helpers/needs-tool.js';
 import { startLeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
 import type { InjectedWatchFault, LeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
 import type { LeaseScenarioGlobal } from './browser.js';
@@ -35,7 +37,6 @@ const RECORD = process.env['UPDATE_RESULTS'] === '1';
 const RESULTS = RECORD ? path('./results/') : path('../../.tmp/engines/');
 const README = path('../../README.md');
 const README_OUT = RECORD ? README : join(RESULTS, 'README.md');
-const CHROMIUM = '/usr/bin/chromium';
 const BROWSER_ID = 'chromium';
 const RUNTIME_IDS = [...PROCESS_RUNTIMES.map((r) => r.id), BROWSER_ID];
 const LEASES = '/apis/coordination.k8s.io/v1';
@@ -172,12 +173,13 @@ afterAll(async () => {
 
 describe('the client runs the same scenario in every runtime', () => {
   for (const runtime of PROCESS_RUNTIMES) {
-    it(`${runtime.label}: create, read, stale-replace conflict, apply, paged list, watch across a cut, informer, abort, timeout, no redirect, warning, Retry-After, server down`, async () => {
-      const version = await versionOf(runtime);
-      expect(version, `${runtime.binary} is not ${runtime.label}`).toMatch(runtime.expectVersion);
+    const name = `${runtime.label}: create, read, stale-replace conflict, apply, paged list, watch across a cut, informer, abort, timeout, no redirect, warning, Retry-After, server down`;
+    const scenario = async (binary: string): Promise<void> => {
+      const version = await versionOf(runtime, binary);
+      expect(version, `${binary} is not ${runtime.label}`).toMatch(runtime.expectVersion);
       const namespace = namespaceOf(runtime.id);
       arrangeFaults(namespace);
-      const out = await run(runtime.binary, [...runtime.args, built.entry, server.url, namespace, downUrl], {
+      const out = await run(binary, [...runtime.args, built.entry, server.url, namespace, downUrl], {
         DENO_DIR: join(scratch, 'deno'),
       });
       const steps = stepsOf(out.stdout);
@@ -190,13 +192,15 @@ describe('the client runs the same scenario in every runtime', () => {
       expect(cutsIn(namespace), 'the server cut the watch connection').toBe(1);
       expect(throttlesIn(namespace), 'the server throttled one read').toBe(1);
       expect(out.code).toBe(0);
-    });
+    };
+    if (runtime.tool !== undefined) itWithTool(runtime.tool, runtime.binary, name, scenario);
+    else it(name, () => scenario(runtime.binary ?? runtime.label));
   }
 
-  describe('Chromium (headless), cross-origin', () => {
+  describeWithTool('chromium', findChromium(), 'Chromium (headless), cross-origin', (executablePath) => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+      browser = await chromium.launch({ executablePath, headless: true, args: ['--no-sandbox'] });
     });
     afterAll(async () => {
       await browser?.close();

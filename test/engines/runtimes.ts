@@ -1,15 +1,22 @@
 // The runtimes of the matrix and how each runs the scenario: a child process for Node, Deno and Bun.
-// A runtime whose binary is missing fails its test (the matrix is never silently smaller).
+// Deno and Bun come from the registry with `npm ci`, so a missing one fails its test. Node 20, 22 and 24 are the
+// runner itself for its own major, else found by external-tools.ts (the registry's build for this platform, or
+// where users keep Node); a missing one is skipped by name and listed in the end-of-run banner, never silently.
 import { spawn } from 'node:child_process';
 import { access, constants } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import type { NodeMajor, ToolId } from '../helpers/external-tools.js';
+import { findNode, NODE_MAJORS } from '../helpers/external-tools.js';
 import type { StepResult } from './scenario.js';
 
 export interface ProcessRuntime {
   /** Matrix key and namespace suffix. */
   id: 'node20' | 'node22' | 'node24' | 'deno' | 'bun';
   label: string;
-  binary: string;
+  /** Undefined only for a runtime that `tool` names and this machine lacks. */
+  binary: string | undefined;
+  /** Set where the runtime is found as a user keeps it (external-tools.ts) and may be missing. */
+  tool?: ToolId;
   /** Arguments before the script. */
   args: readonly string[];
   /** The version the binary must report (a prefix of it), so a wrong binary cannot pass as another. */
@@ -21,25 +28,18 @@ export interface ProcessRuntime {
 const root = (path: string): string => fileURLToPath(new URL(`../../${path}`, import.meta.url));
 const nodeVersion = (output: string): string | undefined => /^v(\d+\.\d+\.\d+)/.exec(output.trim())?.[1];
 
+const nodeRuntime = (major: NodeMajor): ProcessRuntime => ({
+  id: `node${major}`,
+  label: `Node ${major}`,
+  binary: findNode(major),
+  tool: `node${major}`,
+  args: [],
+  expectVersion: new RegExp(`^${major}\\.`),
+  version: nodeVersion,
+});
+
 export const PROCESS_RUNTIMES: readonly ProcessRuntime[] = [
-  // The machine's Node (the one running vitest), which the package's engines field names as the floor.
-  { id: 'node20', label: 'Node 20', binary: process.execPath, args: [], expectVersion: /^20\./, version: nodeVersion },
-  {
-    id: 'node22',
-    label: 'Node 22',
-    binary: root('test/engines/node-binaries/node_modules/node22/bin/node'),
-    args: [],
-    expectVersion: /^22\./,
-    version: nodeVersion,
-  },
-  {
-    id: 'node24',
-    label: 'Node 24',
-    binary: root('test/engines/node-binaries/node_modules/node24/bin/node'),
-    args: [],
-    expectVersion: /^24\./,
-    version: nodeVersion,
-  },
+  ...NODE_MAJORS.map(nodeRuntime),
   // Only network and reading the built files: no env, no write, no run.
   {
     id: 'deno',
@@ -91,11 +91,11 @@ export function run(binary: string, args: readonly string[], env: Record<string,
 }
 
 /** The binary's version, or an error naming the binary and what it printed. */
-export async function versionOf(runtime: ProcessRuntime): Promise<string> {
-  await access(runtime.binary, constants.X_OK).catch(() => {
-    throw new Error(`${runtime.label}: ${runtime.binary} is missing or not executable (npm ci installs it)`);
+export async function versionOf(runtime: ProcessRuntime, binary: string): Promise<string> {
+  await access(binary, constants.X_OK).catch(() => {
+    throw new Error(`${runtime.label}: ${binary} is missing or not executable (npm ci installs it)`);
   });
-  const out = await run(runtime.binary, ['--version']);
+  const out = await run(binary, ['--version']);
   const version = runtime.version(out.stdout);
   if (version === undefined)
     throw new Error(`${runtime.label}: cannot read a version from ${JSON.stringify(out.stdout.slice(0, 200))}`);

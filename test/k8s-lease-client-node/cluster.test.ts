@@ -1,6 +1,5 @@
 // Reaching the Lease API server over HTTPS with kubeconfigs: CA, client certificates, tokens, token files, proxies.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +10,8 @@ import { createClient, createNamespacedLease, KubernetesApiError, readNamespaced
 import type { LeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
 import { ClusterConnectionError, kubeconfigClientOptions } from '../../templates/k8s-lease-client-node/src/index.js';
 import type { NodeClientConfig } from '../../templates/k8s-lease-client-node/src/index.js';
+import { findKubectl } from '../helpers/external-tools.js';
+import { describeWithTool } from '../helpers/needs-tool.js';
 import { b64, lease, removeTempDirs, replaceFile, start, tempDir, writeKubeconfig } from './helpers.js';
 
 const servers: LeaseApiServer[] = [];
@@ -345,16 +346,15 @@ describe('proxies', () => {
   });
 });
 
-const KUBECTL = '/usr/bin/kubectl';
-
 function kubectl(
+  binary: string,
   kubeconfig: string,
   home: string,
   args: string[],
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
-      KUBECTL,
+      binary,
       ['--kubeconfig', kubeconfig, '--request-timeout=15s', ...args],
       { env: { PATH: '/usr/bin:/bin', HOME: home, KUBECACHEDIR: join(home, 'cache') }, timeout: 45_000 },
       (error, stdout, stderr) => {
@@ -364,7 +364,7 @@ function kubectl(
   });
 }
 
-describe.runIf(existsSync(KUBECTL))('kubectl parity', () => {
+describeWithTool('kubectl', findKubectl()?.path, 'kubectl parity', (binary) => {
   it('kubectl and the client read the same kubeconfig and reach the server with the same identity', async () => {
     // Each context's user is what the server tells apart: a token with access, one without (403 naming the user).
     const s = await server({ tls: { clientCertificates: true }, token: 'allowed', forbiddenTokens: ['denied'] });
@@ -393,10 +393,10 @@ describe.runIf(existsSync(KUBECTL))('kubectl parity', () => {
     await createNamespacedLease(client, { namespace: 'other', body: lease('parity', 'other') });
     const home = await tempDir();
 
-    const ok = await kubectl(path, home, ['get', 'lease', 'parity', '-o', 'jsonpath={.metadata.namespace}']);
+    const ok = await kubectl(binary, path, home, ['get', 'lease', 'parity', '-o', 'jsonpath={.metadata.namespace}']);
     expect(ok).toMatchObject({ code: 0, stdout: 'other' });
 
-    const denied = await kubectl(path, home, ['--context', 'denied', 'get', 'lease', 'parity']);
+    const denied = await kubectl(binary, path, home, ['--context', 'denied', 'get', 'lease', 'parity']);
     const deniedClient = await clientFor({ kubeconfig: path, context: 'denied' });
     const error = await readNamespacedLease(deniedClient.client, {
       namespace: deniedClient.config.namespace,
@@ -408,7 +408,7 @@ describe.runIf(existsSync(KUBECTL))('kubectl parity', () => {
     expect(denied.code).not.toBe(0);
     expect(denied.stderr).toContain(message);
 
-    const cert = await kubectl(path, home, [
+    const cert = await kubectl(binary, path, home, [
       '--context',
       'cert',
       'get',

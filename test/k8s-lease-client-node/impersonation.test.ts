@@ -3,18 +3,18 @@
 // against kubectl reading the same kubeconfig; tools/clientcmd/validation.go validateAuthInfo's rule for a missing
 // `as`.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { createClient, readNamespacedLease } from 'k8s-lease-client';
 import { KubeconfigError, kubeconfigClientOptions } from '../../templates/k8s-lease-client-node/src/index.js';
 import { headerKeyEscape } from '../../templates/k8s-lease-client-node/src/impersonation.js';
+import { findKubectl } from '../helpers/external-tools.js';
+import { itWithTool } from '../helpers/needs-tool.js';
 import { b64, lease, start, tempDir, trackResources, writeKubeconfig } from './helpers.js';
 import type { NamedUser } from './helpers.js';
 import { startRecordingServer } from './recording-server.js';
 import type { RecordedRequest, RecordingServer } from './recording-server.js';
 
-const KUBECTL = '/usr/bin/kubectl';
 const LEASE_PATH = '/apis/coordination.k8s.io/v1/namespaces/default/leases/held';
 const track = trackResources();
 
@@ -46,8 +46,8 @@ async function ours(path: string): Promise<void> {
   await readNamespacedLease(createClient(config.clientOptions), { namespace: 'default', name: 'held' });
 }
 
-async function kubectl(path: string): Promise<void> {
-  await promisify(execFile)(KUBECTL, ['--kubeconfig', path, 'get', '--raw', LEASE_PATH], { timeout: 60_000 });
+async function kubectl(binary: string, path: string): Promise<void> {
+  await promisify(execFile)(binary, ['--kubeconfig', path, 'get', '--raw', LEASE_PATH], { timeout: 60_000 });
 }
 
 /** The Impersonate-* and Authorization lines of a request, in a canonical order (Go ranges over Extra at random). */
@@ -82,16 +82,18 @@ describe('impersonation', () => {
     expect(lines).toEqual(EXPECTED);
   });
 
-  it.skipIf(!existsSync(KUBECTL))(
+  itWithTool(
+    'kubectl',
+    findKubectl()?.path,
     'sends the same lines as kubectl reading the same kubeconfig (http and https, with a token)',
-    async () => {
+    async (binary) => {
       for (const scheme of ['http', 'https'] as const) {
         const body = { ...lease('held'), metadata: { name: 'held', namespace: 'default', resourceVersion: '1' } };
         const server = await recorder({ scheme, body });
         const user = scheme === 'https' ? { ...IMPERSONATING, token: 'imp-token' } : IMPERSONATING;
         const path = await kubeconfigFor(server.url, user, server.pki?.ca.certificate);
         await ours(path);
-        await kubectl(path);
+        await kubectl(binary, path);
         const [mine, theirs] = [server.requests[0], server.requests.at(-1)];
         expect(mine?.url).toBe(LEASE_PATH);
         expect(theirs?.url).toBe(LEASE_PATH);

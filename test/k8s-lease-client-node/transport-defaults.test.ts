@@ -1,7 +1,7 @@
 // What a client configured from a kubeconfig does on top of TLS: retries of idempotent requests, the API
 // server's warnings, a User-Agent in client-go's shape, and the same identity kubectl has.
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { basename } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { createClient, createNamespacedLease, readNamespacedLease, release, type ApiWarning } from 'k8s-lease-client';
 import type { LeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
@@ -10,6 +10,8 @@ import {
   type KubeconfigClientOptions,
   type NodeClientConfig,
 } from '../../templates/k8s-lease-client-node/src/index.js';
+import { findKubectl } from '../helpers/external-tools.js';
+import { describeWithTool } from '../helpers/needs-tool.js';
 import { b64, lease, removeTempDirs, start, tempDir, writeKubeconfig } from './helpers.js';
 
 const TOKEN = 'transport-defaults-token';
@@ -110,20 +112,21 @@ describe('a client configured from a kubeconfig', () => {
   });
 });
 
-describe.skipIf(!existsSync('/usr/bin/kubectl'))('kubectl and this client read one kubeconfig', () => {
+describeWithTool('kubectl', findKubectl()?.path, 'kubectl and this client read one kubeconfig', (binary) => {
   it('reach the same server as the same user', async () => {
     const { server, path, client } = await setup();
     await readNamespacedLease(client, { namespace: 'default', name: 'missing' }).catch(() => undefined);
     await new Promise<void>((resolve, reject) =>
       execFile(
-        '/usr/bin/kubectl',
+        binary,
         ['--kubeconfig', path, 'get', 'lease', 'missing'],
         { env: { PATH: process.env['PATH'] ?? '/usr/bin', HOME: `${path}.home` }, timeout: 30_000 },
         (error) => (error === null || typeof error.code === 'number' ? resolve() : reject(error)),
       ),
     );
     const reads = server.requests().filter((r) => r.path.endsWith('/leases/missing'));
-    expect(reads.map((r) => r.userAgent.split('/')[0])).toEqual(['k8s-lease-client', 'kubectl']);
+    // kubectl names itself after its file (client-go rest.DefaultUserAgent reads os.Args[0]): kubectl, kubectl.1.27 …
+    expect(reads.map((r) => r.userAgent.split('/')[0])).toEqual(['k8s-lease-client', basename(binary)]);
     expect(new Set(reads.map((r) => r.user))).toEqual(new Set(['lease-api-test-user']));
   });
 });

@@ -5,16 +5,17 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPackedPackages, type PackedServer } from '../../helpers/packed-packages.js';
-import { KubectlSession, kubectlBinaries, startServerForKubectl } from './kubectl-runner.js';
+import { findKubectls } from '../../helpers/external-tools.js';
+import { describeWithTool } from '../../helpers/needs-tool.js';
+import { KubectlSession, startServerForKubectl } from './kubectl-runner.js';
 import { leaseYaml } from './lease-yaml.js';
 import { serverApi, type ServerApi } from './server-api.js';
 
-const binaries = kubectlBinaries();
-if (binaries.length === 0) console.warn('\n*** kubectl NOT FOUND: the kubectl apply suite is SKIPPED ***\n');
+const found = findKubectls();
 
 const TOKEN = 'kubectl-apply-token';
 
-describe.skipIf(binaries.length === 0)('kubectl and server-side apply', () => {
+describeWithTool('kubectl', found.length > 0 ? found : undefined, 'kubectl and server-side apply', (binaries) => {
   let server: PackedServer;
   let dir: string;
   let kubeconfig: string;

@@ -5,14 +5,15 @@
 // reads aggregated discovery.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installPackedPackages, type PackedServer } from '../../helpers/packed-packages.js';
-import { KubectlSession, kubectlBinaries, startServerForKubectl } from './kubectl-runner.js';
+import { findKubectls } from '../../helpers/external-tools.js';
+import { describeWithTool } from '../../helpers/needs-tool.js';
+import { KubectlSession, startServerForKubectl } from './kubectl-runner.js';
 
-const binaries = kubectlBinaries();
-if (binaries.length === 0) console.warn('\n*** kubectl NOT FOUND: the kubectl explain suite is SKIPPED ***\n');
+const found = findKubectls();
 
 const TOKEN = 'kubectl-explain-token';
 
-describe.skipIf(binaries.length === 0)('kubectl explain and api-resources', () => {
+describeWithTool('kubectl', found.length > 0 ? found : undefined, 'kubectl explain and api-resources', (binaries) => {
   let server: PackedServer;
   let kubeconfig: string;
 

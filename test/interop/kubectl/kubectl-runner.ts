@@ -1,25 +1,13 @@
-// Finds the kubectl binaries on this machine and runs them against a test server with isolated caches.
+// Runs the kubectl binaries found on this machine (test/helpers/external-tools.ts) against a test server with
+// isolated caches.
 import type { ChildProcess } from 'node:child_process';
 import { execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type PackedInstall, type PackedServer, startPackedServer } from '../../helpers/packed-packages.js';
 
-export interface KubectlBinary {
-  label: string;
-  path: string;
-}
-
-const CANDIDATES: KubectlBinary[] = [
-  { label: 'kubectl (default)', path: '/usr/bin/kubectl' },
-  { label: 'kubectl 1.27', path: '/usr/lib/google-cloud-sdk/bin/kubectl.1.27' },
-  { label: 'kubectl 1.33', path: '/usr/lib/google-cloud-sdk/bin/kubectl.1.33' },
-];
-
-export function kubectlBinaries(): KubectlBinary[] {
-  return CANDIDATES.filter((candidate) => existsSync(candidate.path));
-}
+import type { KubectlBinary } from '../../helpers/external-tools.js';
 
 export interface KubectlResult {
   code: number;

@@ -10,16 +10,13 @@ import {
   type PackedInstall,
   type PackedServer,
 } from '../../helpers/packed-packages.js';
-import { KubectlSession, kubectlBinaries, startServerForKubectl } from './kubectl-runner.js';
+import { findKubectls } from '../../helpers/external-tools.js';
+import { describeWithTool } from '../../helpers/needs-tool.js';
+import { KubectlSession, startServerForKubectl } from './kubectl-runner.js';
 import { leaseYaml } from './lease-yaml.js';
 import { serverApi, withoutClientCertificate, type ServerApi } from './server-api.js';
 
-const binaries = kubectlBinaries();
-if (binaries.length === 0) {
-  console.warn(
-    '\n*** kubectl NOT FOUND: the kubectl conformance suite is SKIPPED (looked in /usr/bin and /usr/lib/google-cloud-sdk/bin) ***\n',
-  );
-}
+const found = findKubectls();
 
 const TOKEN = 'kubectl-conformance-token';
 
@@ -30,7 +27,7 @@ function holderLease(name: string, holder: string, labels: Record<string, string
 
 let install: PackedInstall;
 
-describe.skipIf(binaries.length === 0)('kubectl conformance', () => {
+describeWithTool('kubectl', found.length > 0 ? found : undefined, 'kubectl conformance', (binaries) => {
   beforeAll(() => {
     install = installPackedPackages();
   }, 240_000);

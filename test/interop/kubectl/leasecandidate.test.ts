@@ -2,13 +2,13 @@
 // CoordinatedLeaderElection feature gate, as a 1.33 cluster (LeaseCandidate in v1beta1 and v1alpha2).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { installPackedPackages, type PackedServer } from '../../helpers/packed-packages.js';
-import { KubectlSession, kubectlBinaries, startServerForKubectl } from './kubectl-runner.js';
+import { findKubectlMinor } from '../../helpers/external-tools.js';
+import { describeWithTool } from '../../helpers/needs-tool.js';
+import { KubectlSession, startServerForKubectl } from './kubectl-runner.js';
 
-const kubectl133 = kubectlBinaries().find((b) => b.label === 'kubectl 1.33');
-if (kubectl133 === undefined)
-  console.warn('\n*** kubectl 1.33 NOT FOUND: the LeaseCandidate kubectl test is SKIPPED ***\n');
+const kubectl133 = findKubectlMinor(33);
 
 const TOKEN = 'kubectl-leasecandidate-token';
 
@@ -27,9 +27,11 @@ function candidateYaml(name: string, binaryVersion: string, emulationVersion: st
   ].join('\n');
 }
 
-describe.skipIf(kubectl133 === undefined)(
+describeWithTool(
+  'kubectl 1.33',
+  kubectl133,
   'kubectl 1.33 and LeaseCandidates (--feature-gates CoordinatedLeaderElection=true)',
-  () => {
+  (binary) => {
     let server: PackedServer;
     let kubectl: KubectlSession;
     let dir: string;
@@ -42,7 +44,7 @@ describe.skipIf(kubectl133 === undefined)(
         '--feature-gates',
         'CoordinatedLeaderElection=true',
       ]));
-      if (kubectl133 !== undefined) kubectl = new KubectlSession(kubectl133, kubeconfig);
+      kubectl = new KubectlSession(binary, kubeconfig);
     }, 240_000);
     afterAll(() => server?.close());
 

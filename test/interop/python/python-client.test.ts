@@ -1,79 +1,78 @@
-// A second real client beside kubectl: the official Kubernetes Python client (Debian's python3-kubernetes,
-// which .ci/run installs) against the packed server package, installed into a fresh project and started
+// A second real client beside kubectl: the official Kubernetes Python client (a python3 that imports kubernetes,
+// found by test/helpers/external-tools.ts; .ci/run installs Debian's python3-kubernetes) against the packed server package, installed into a fresh project and started
 // as users start it. Create, read, replace (and a stale replace), strategic and JSON patches, list with a
 // label selector and in pages, 404, watch (watch=True) and delete.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { findPython } from '../../helpers/external-tools.js';
+import { describeWithTool } from '../../helpers/needs-tool.js';
 import { installPackedPackages, startPackedServer, type PackedServer } from '../../helpers/packed-packages.js';
 
-const PYTHON = '/usr/bin/python3';
 const SCENARIO = fileURLToPath(new URL('./lease_scenario.py', import.meta.url));
 const WRITE_SCENARIO = fileURLToPath(new URL('./write_semantics_scenario.py', import.meta.url));
-const hasClient =
-  existsSync(PYTHON) && spawnSync(PYTHON, ['-c', 'import kubernetes'], { encoding: 'utf8' }).status === 0;
-if (!hasClient)
-  console.warn(
-    '\n*** python3-kubernetes NOT FOUND: the Python client suite is SKIPPED (apt-get install python3-kubernetes) ***\n',
-  );
+describeWithTool(
+  'python-kubernetes',
+  findPython(),
+  'the official Python client against the packed server',
+  (python) => {
+    let server: PackedServer;
+    let kubeconfig: string;
 
-describe.skipIf(!hasClient)('the official Python client against the packed server', () => {
-  let server: PackedServer;
-  let kubeconfig: string;
+    beforeAll(async () => {
+      const install = installPackedPackages();
+      kubeconfig = join(mkdtempSync(join(tmpdir(), 'python-client-')), 'kubeconfig');
+      server = await startPackedServer(install, ['--tls', '--token', 'python-token', '--kubeconfig', kubeconfig]);
+    }, 240_000);
+    afterAll(() => server?.close());
 
-  beforeAll(async () => {
-    const install = installPackedPackages();
-    kubeconfig = join(mkdtempSync(join(tmpdir(), 'python-client-')), 'kubeconfig');
-    server = await startPackedServer(install, ['--tls', '--token', 'python-token', '--kubeconfig', kubeconfig]);
-  }, 240_000);
-  afterAll(() => server?.close());
-
-  it('creates, reads, replaces, patches, lists with selectors and pages, watches and deletes', () => {
-    const run = spawnSync(PYTHON, [SCENARIO, kubeconfig], { encoding: 'utf8', timeout: 60_000 });
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({
-      created: ['py-a', 'py-b', 'py-c'],
-      read_holder: 'py',
-      read_renew_time_none: true,
-      replaced_holder: 'py-replaced',
-      conflict: { status: 409, reason: 'Conflict' },
-      strategic_transitions: 2,
-      json_patch_holder: 'py-json',
-      selected: ['py-a', 'py-b'],
-      pages: [['py-a'], ['py-b'], ['py-c']],
-      missing: 404,
-      watch_events: [
-        ['ADDED', 'py-b', 'py'],
-        ['ADDED', 'py-c', 'py'],
-        ['MODIFIED', 'py-a', 'py-replaced'],
-        ['MODIFIED', 'py-a', 'py-replaced'],
-        ['MODIFIED', 'py-a', 'py-json'],
-        ['MODIFIED', 'py-b', 'py-watched'],
-      ],
-      after_delete: ['py-a', 'py-b'],
+    it('creates, reads, replaces, patches, lists with selectors and pages, watches and deletes', () => {
+      const run = spawnSync(python, [SCENARIO, kubeconfig], { encoding: 'utf8', timeout: 60_000 });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({
+        created: ['py-a', 'py-b', 'py-c'],
+        read_holder: 'py',
+        read_renew_time_none: true,
+        replaced_holder: 'py-replaced',
+        conflict: { status: 409, reason: 'Conflict' },
+        strategic_transitions: 2,
+        json_patch_holder: 'py-json',
+        selected: ['py-a', 'py-b'],
+        pages: [['py-a'], ['py-b'], ['py-c']],
+        missing: 404,
+        watch_events: [
+          ['ADDED', 'py-b', 'py'],
+          ['ADDED', 'py-c', 'py'],
+          ['MODIFIED', 'py-a', 'py-replaced'],
+          ['MODIFIED', 'py-a', 'py-replaced'],
+          ['MODIFIED', 'py-a', 'py-json'],
+          ['MODIFIED', 'py-b', 'py-watched'],
+        ],
+        after_delete: ['py-a', 'py-b'],
+      });
     });
-  });
 
-  // handlers/create.go decodes with the URL's kind as default; store.go Update creates on update
-  // (AllowCreateOnUpdate) and refuses an update without resourceVersion (AllowUnconditionalUpdate false).
-  it('creates namespaces without kind, creates a missing Lease on replace, refuses an unconditional replace', () => {
-    const run = spawnSync(PYTHON, [WRITE_SCENARIO, kubeconfig], { encoding: 'utf8', timeout: 60_000 });
-    expect(run.stderr).toBe('');
-    expect(run.status).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({
-      namespace: ['Namespace', 'v1', 'py-team', 'Active'],
-      replace_missing: ['py-new', 'py-created'],
-      read_back: 'py-created',
-      unconditional: {
-        status: 422,
-        reason: 'Invalid',
-        message:
-          'leases.coordination.k8s.io "py-new" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
-      },
+    // handlers/create.go decodes with the URL's kind as default; store.go Update creates on update
+    // (AllowCreateOnUpdate) and refuses an update without resourceVersion (AllowUnconditionalUpdate false).
+    it('creates namespaces without kind, creates a missing Lease on replace, refuses an unconditional replace', () => {
+      const run = spawnSync(python, [WRITE_SCENARIO, kubeconfig], { encoding: 'utf8', timeout: 60_000 });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({
+        namespace: ['Namespace', 'v1', 'py-team', 'Active'],
+        replace_missing: ['py-new', 'py-created'],
+        read_back: 'py-created',
+        unconditional: {
+          status: 422,
+          reason: 'Invalid',
+          message:
+            'leases.coordination.k8s.io "py-new" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+        },
+      });
     });
-  });
-});
+  },
+);
