@@ -1,9 +1,10 @@
-// `npm ci` on a fresh clone succeeds on linux-x64, linux-arm64, darwin-arm64 and darwin-x64: a real `npm ci` (and
-// the postinstall that installs test/engines/node-binaries) of the committed manifests and lock files, run with
-// npm made to believe it runs on each (platform-preload.cjs). `npm install --dry-run --os --cpu` would not do: it
-// checks the platform of optional packages only. Packages come from npm's cache where it has them (--prefer-offline),
-// else from the registry; scripts of dependencies are not run, since their binaries are for another machine.
-import { spawnSync } from 'node:child_process';
+// `npm ci` on a fresh clone succeeds on linux-x64, linux-arm64, darwin-arm64, darwin-x64 and win32-x64: a real
+// `npm ci` (and the postinstall's command, which installs test/engines/node-binaries) of the committed manifests and
+// lock files, run with npm made to believe it runs on each (platform-preload.cjs). `npm install --dry-run --os --cpu`
+// would not do: it checks the platform of optional packages only. Packages come from this machine's npm cache where
+// it has them (--prefer-offline), else from the registry; scripts of dependencies are not run, since their binaries
+// are for another machine (and a faked win32 npm would look for cmd.exe to run them).
+import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,8 +27,21 @@ function manifests(): string[] {
   ];
 }
 
+/** npm's cache here: a faked platform would otherwise pick that platform's default place for it. */
+const CACHE = execFileSync('npm', ['config', 'get', 'cache'], { encoding: 'utf8' }).trim();
+
+/** The root's postinstall as npm arguments (it is one npm command), run directly rather than through a shell. */
+function postinstallArgs(): string[] {
+  const root = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as {
+    scripts: { postinstall: string };
+  };
+  const [command, ...args] = root.scripts.postinstall.split(' ');
+  if (command !== 'npm') throw new Error(`the postinstall is no longer one npm command: ${root.scripts.postinstall}`);
+  return args;
+}
+
 function npm(args: readonly string[], cwd: string, platform: string): { status: number | null; output: string } {
-  const run = spawnSync('npm', [...args], {
+  const run = spawnSync('npm', [...args, '--cache', CACHE], {
     cwd,
     encoding: 'utf8',
     timeout: 240_000,
@@ -49,6 +63,7 @@ const PLATFORMS = [
   { platform: 'linux/arm64', nodes: ['node20-linux-arm64', 'node22-linux-arm64', 'node24-linux-arm64'] },
   { platform: 'darwin/arm64', nodes: [] },
   { platform: 'darwin/x64', nodes: ['node20-darwin-x64', 'node22-darwin-x64', 'node24-darwin-x64'] },
+  { platform: 'win32/x64', nodes: ['node20-win32-x64', 'node22-win32-x64', 'node24-win32-x64'] },
 ] as const;
 
 describe('npm ci on every platform a contributor may have', () => {
@@ -62,8 +77,8 @@ describe('npm ci on every platform a contributor may have', () => {
       }
       const install = npm(['ci', '--ignore-scripts', '--prefer-offline'], dir, platform);
       expect(install.status, install.output).toBe(0);
-      // The root's postinstall, as `npm ci` runs it: the Node builds for the runtime matrix.
-      const postinstall = npm(['run', 'postinstall'], dir, platform);
+      // The root's postinstall, which `npm ci` runs after it: the Node builds for the runtime matrix.
+      const postinstall = npm(postinstallArgs(), dir, platform);
       expect(postinstall.status, postinstall.output).toBe(0);
 
       // npm took the platform it was given: esbuild's package for it, not this machine's.
