@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { MissingToolsReporter } from './test/helpers/missing-tools-banner.js';
 
 export default defineConfig({
   test: {
@@ -13,6 +14,6 @@ export default defineConfig({
       include: ['test/**/*.test-d.ts'],
       tsconfig: './test/tsconfig.strictest.json',
     },
-    reporters: ['default'],
+    reporters: ['default', new MissingToolsReporter()],
   },
 });

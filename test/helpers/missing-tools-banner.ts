@@ -1,25 +1,62 @@
-// vitest globalSetup: gives the run a file in which needs-tool.ts records every suite skipped for a missing tool,
-// and prints the banner listing them once the run is over (after vitest's own summary).
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// The end-of-run banner of suites skipped for a missing tool (external-tools.ts). The globalSetup gives the run a
+// file in which needs-tool.ts records each such suite from the workers; the reporter, after vitest's own summary,
+// prints the banner and one plain closing line `N passed, N failed, N skipped`. Both run in vitest's main process,
+// so the file is named by its pid.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TestProject } from 'vitest/node';
+import type { Reporter, TestModule, TestProject } from 'vitest/node';
 import type { MissingToolRecord } from './external-tools.js';
 import { missingToolsBanner } from './external-tools.js';
 import { PROJECT_ROOT } from './project.js';
 
+const recordsFile = (): string => join(PROJECT_ROOT, '.tmp', 'missing-tools', `${process.pid}.jsonl`);
+
 export default function setup(project: TestProject): () => void {
-  const dir = join(PROJECT_ROOT, '.tmp', 'missing-tools');
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, `${process.pid}.jsonl`);
+  const file = recordsFile();
+  mkdirSync(join(file, '..'), { recursive: true });
   writeFileSync(file, '');
   project.provide('missingToolsFile', file);
-  return () => {
-    const records = readFileSync(file, 'utf8')
-      .split('\n')
-      .filter((line) => line !== '')
-      .map((line) => JSON.parse(line) as MissingToolRecord);
-    rmSync(file, { force: true });
-    const banner = missingToolsBanner(records);
-    if (banner !== '') process.stdout.write(`${banner}\n`);
-  };
+  return () => rmSync(file, { force: true });
+}
+
+function readRecords(): MissingToolRecord[] {
+  const file = recordsFile();
+  if (!existsSync(file)) return [];
+  return readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => JSON.parse(line) as MissingToolRecord);
+}
+
+/**
+ * Listed after vitest's default reporter in vitest.config.ts (a `--reporter` on the command line replaces both).
+ * It counts at onTestRunEnd and prints at onFinished, which vitest calls beside it and where the default reporter
+ * prints its summary: reporters are called in order, so this comes last.
+ */
+export class MissingToolsReporter implements Reporter {
+  private count = { passed: 0, failed: 0, skipped: 0 };
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
+    const count = { passed: 0, failed: unhandledErrors.length, skipped: 0 };
+    for (const module of modules) {
+      let tests = 0;
+      for (const test of module.children.allTests()) {
+        tests++;
+        const state = test.result().state;
+        if (state === 'passed') count.passed++;
+        else if (state === 'failed') count.failed++;
+        else count.skipped++;
+      }
+      // A file that failed before any test ran (an import that threw) counts as one failure.
+      if (tests === 0 && module.state() === 'failed') count.failed++;
+    }
+    this.count = count;
+  }
+
+  onFinished(): void {
+    const { passed, failed, skipped } = this.count;
+    process.stdout.write(
+      `${missingToolsBanner(readRecords())}\n${passed} passed, ${failed} failed, ${skipped} skipped\n`,
+    );
+  }
 }
