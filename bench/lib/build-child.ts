@@ -3,17 +3,23 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname, join, resolve as resolvePath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { PROJECT_ROOT } from '../../generator/config.js';
+import { findNode } from '../../test/helpers/external-tools.js';
 
 /** bench/.build/ (git-ignored): every built child, whichever benchmark's folder it comes from. */
 const OUTDIR = join(dirname(fileURLToPath(import.meta.url)), '..', '.build');
 
-/** Node 22, installed by the project's postinstall (test/engines/node-binaries): client-node 2.x needs Node ≥ 22. */
-export const NODE22 = join(PROJECT_ROOT, 'test', 'engines', 'node-binaries', 'node_modules', 'node22', 'bin', 'node');
+/**
+ * A Node 22 (client-node 2.x needs Node ≥ 22): the runner when it is one, else npm's build for this platform that
+ * the project's postinstall installs, else one a version manager keeps (test/helpers/external-tools.ts).
+ */
+export const NODE22: string | undefined = findNode(22);
+
+/** The figure a benchmark records in place of its Node 22 ones when there is none. */
+export const NODE22_MISSING = "not run: no Node 22 found (NODE_22, npm's build for this platform, a version manager)";
 
 /** `node --version` of the Node 22 binary, for the results' environment line. */
-export function node22Version(): string {
-  return execFileSync(NODE22, ['--version'], { encoding: 'utf8' }).trim();
+export function node22Version(node22: string): string {
+  return execFileSync(node22, ['--version'], { encoding: 'utf8' }).trim();
 }
 
 /**

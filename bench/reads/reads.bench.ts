@@ -2,9 +2,8 @@ import { CoordinationV1Api, KubeConfig } from '@kubernetes/client-node';
 import createOpenapiFetchClient from 'openapi-fetch';
 import { createClient, readNamespacedLease, type Lease } from '../../generated/k8s-lease-client/dist/index.js';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { clientNodeOptions } from '../lib/client-node-options.js';
-import { NODE22, buildChild } from '../lib/build-child.js';
+import { NODE22, NODE22_MISSING, buildChild } from '../lib/build-child.js';
 import { forkChild } from '../lib/fork-child.js';
 import { recordGoals } from '../lib/goal.js';
 import { type ReadRound, readFigures } from '../lib/read-figures.js';
@@ -81,10 +80,10 @@ interface RemoteClients {
  * The Node 22 clients (fetch floor, ours, client-node 2.x, which needs Node ≥ 22) in one child
  * process started with the Node 22 binary; resolves once each is checked and warmed up.
  */
-async function startRemoteClients(baseUrl: string, warmup: number): Promise<RemoteClients> {
+async function startRemoteClients(node22: string, baseUrl: string, warmup: number): Promise<RemoteClients> {
   const entry = await buildChild(new URL('./reads-client.child.ts', import.meta.url));
   const config: ReadsChildConfig = { baseUrl, contenders: REMOTE_READS_CONTENDERS, warmup };
-  const child: ChildProcess = forkChild(entry, [JSON.stringify(config)], { execPath: NODE22 });
+  const child: ChildProcess = forkChild(entry, [JSON.stringify(config)], { execPath: node22 });
   const waiters: Array<{ resolve: (message: ReadsChildMessage) => void; reject: (error: Error) => void }> = [];
   const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   child.on('message', (message: unknown) => {
@@ -178,7 +177,7 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
     // Node 22 with client-node 2.x, side by side in the same rounds; without the binary, the Node 20 figures alone.
     const startFailures: ContenderFailure[] = [];
     try {
-      remote = existsSync(NODE22) ? await startRemoteClients(server.baseUrl, warmup) : undefined;
+      remote = NODE22 !== undefined ? await startRemoteClients(NODE22, server.baseUrl, warmup) : undefined;
     } catch (error) {
       // The Node 22 child died while checking or warming its clients: they fail, the Node 20 figures stand.
       const text = error instanceof Error ? error.message : String(error);
@@ -230,8 +229,7 @@ export async function benchReads(context: BenchContext): Promise<BenchResult> {
     figures['ratio ours / client-node (ratio of medians)'] = round(ourRps / clientNode, 3);
     figures['ratio ours / openapi-fetch (median of per-round ratios)'] = round(pairedRatio('openapi-fetch'), 3);
     figures['ratio openapi-fetch / fetch floor (ratio of medians)'] = round(rps('openapi-fetch') / floor, 3);
-    if (remote === undefined)
-      figures['Node 22'] = startFailures.length > 0 ? 'failed to start' : `not run: no binary at ${NODE22}`;
+    if (remote === undefined) figures['Node 22'] = startFailures.length > 0 ? 'failed to start' : NODE22_MISSING;
     else {
       figures['Node 22 version'] = remote.node;
       figures['Node 22: ratio ours / client-node 2.0.1 (median of per-round ratios)'] = round(

@@ -1,6 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { NODE22, buildChild, node22Version } from '../lib/build-child.js';
+import { NODE22, NODE22_MISSING, buildChild, node22Version } from '../lib/build-child.js';
 import { forkChild } from '../lib/fork-child.js';
 import { recordGoals } from '../lib/goal.js';
 import { goalsOf } from '../lib/goals.js';
@@ -28,7 +27,7 @@ const NODE20_CONTENDERS: readonly WatchContender[] = [
 ];
 /** The same watch on Node 22, with client-node 2.x (which needs Node ≥ 22), interleaved in the same rounds. */
 const NODE22_CONTENDERS: readonly WatchContender[] = ['ours (Node 22)', 'client-node 2.0.1 (Node 22)'];
-const HAVE_NODE22 = existsSync(NODE22);
+const HAVE_NODE22 = NODE22 !== undefined;
 const CONTENDERS: readonly WatchContender[] = [...NODE20_CONTENDERS, ...(HAVE_NODE22 ? NODE22_CONTENDERS : [])];
 
 interface WatchServer extends WatchServerMessage {
@@ -75,7 +74,7 @@ function runClient(
   return new Promise((resolve, reject) => {
     const child = forkChild(entry, [JSON.stringify(config)], {
       nodeFlags,
-      ...(runsOnNode22(config.contender) ? { execPath: NODE22 } : {}),
+      ...(runsOnNode22(config.contender) && NODE22 !== undefined ? { execPath: NODE22 } : {}),
     });
     let result: WatchClientResult | undefined;
     child.on('message', (message: unknown) => {
@@ -254,7 +253,7 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
       );
       figures['client-node 2.0.1 (Node 22): received'] = describeReceipt(list('client-node 2.0.1 (Node 22)'));
       figures['ours (Node 22): received'] = describeReceipt(list('ours (Node 22)'));
-    } else figures['Node 22'] = `not run: no binary at ${NODE22}`;
+    } else figures['Node 22'] = NODE22_MISSING;
     figures['ratio bytes only / ours (ratio of medians): transport headroom'] = round(
       rate('bytes only') / rate('ours'),
       2,
@@ -289,7 +288,8 @@ export async function benchWatch(context: BenchContext): Promise<BenchResult> {
     return {
       name: 'watch',
       command: 'npm run bench -- watch',
-      environment: HAVE_NODE22 ? `${environment()}; Node 22 clients: node ${node22Version()}` : environment(),
+      environment:
+        NODE22 !== undefined ? `${environment()}; Node 22 clients: node ${node22Version(NODE22)}` : environment(),
       figures,
       ...(failed.length === 0 ? {} : { failed }),
       goals: recordGoals(goalsOf('watch'), figures, {
