@@ -39,16 +39,17 @@ export class MissingToolsReporter implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
     const count = { passed: 0, failed: unhandledErrors.length, skipped: 0 };
     for (const module of modules) {
-      let tests = 0;
+      let failedTests = 0;
       for (const test of module.children.allTests()) {
-        tests++;
         const state = test.result().state;
         if (state === 'passed') count.passed++;
-        else if (state === 'failed') count.failed++;
+        else if (state === 'failed') failedTests++;
         else count.skipped++;
       }
-      // A file that failed before any test ran (an import that threw) counts as one failure.
-      if (tests === 0 && module.state() === 'failed') count.failed++;
+      count.failed += failedTests;
+      // A file that failed with no failed test (an import that threw, a beforeAll or afterAll hook that failed)
+      // counts as one failure, so the line never says 0 failed when vitest fails the run.
+      if (failedTests === 0 && module.state() === 'failed') count.failed++;
     }
     this.count = count;
   }
