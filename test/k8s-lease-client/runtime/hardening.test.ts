@@ -42,12 +42,27 @@ describe('a Status message in error.message', () => {
     expect(apiError.reason).toBe('Conflict');
   });
 
-  it('a 1 MB message is cut to a 200-character excerpt, the Status kept whole', async () => {
+  it('a 1 MB message is cut at 4,096 characters (reason included) and says so, the Status kept whole', async () => {
     const message = 'm'.repeat(1024 * 1024);
     server.handler = jsonHandler(422, status(422, 'Invalid', message));
     const error = (await rejectionOf(createClient({ baseUrl: server.baseUrl }).request(GET))) as KubernetesApiError;
-    expect(error.message).toBe(`GET ${LEASE_PATH}: 422 ${`Invalid: ${'m'.repeat(1024)}`.slice(0, 200)}…`);
+    expect(error.message).toBe(`GET ${LEASE_PATH}: 422 ${`Invalid: ${'m'.repeat(5000)}`.slice(0, 4096)}…`);
     expect(error.statusObject?.message).toHaveLength(1024 * 1024);
+  });
+
+  it('a long Status message (an apiserver validation error) reaches error.message whole, not cut mid-word', async () => {
+    // What kube-apiserver sends for a Lease name that is too long and malformed: about 600 characters.
+    const message = `Lease.coordination.k8s.io "${'X'.repeat(260)}" is invalid: metadata.name: Invalid value: "${'X'.repeat(260)}": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')`;
+    server.handler = jsonHandler(422, status(422, 'Invalid', message));
+    const error = (await rejectionOf(createClient({ baseUrl: server.baseUrl }).request(GET))) as KubernetesApiError;
+    expect(error.message).toBe(`GET ${LEASE_PATH}: 422 Invalid: ${message}`);
+  });
+
+  it('a body that is not a Status (a proxy page) still gives only a 200-character excerpt', async () => {
+    const page = `<html>${'p'.repeat(5000)}</html>`;
+    server.handler = (_req, res) => void res.writeHead(502, { 'content-type': 'text/html' }).end(page);
+    const error = (await rejectionOf(createClient({ baseUrl: server.baseUrl }).request(GET))) as KubernetesApiError;
+    expect(error.message).toBe(`GET ${LEASE_PATH}: 502 ${`Unknown: ${page}`.slice(0, 200)}…`);
   });
 
   it('a reason with escapes is escaped in the message, and a reason that is not a string becomes one', async () => {

@@ -87,6 +87,7 @@ const VALUE_EXPORTS = [
   'compareFencingTokens',
   'createHealthzAdaptor',
   'createLeaderElector',
+  'ElectorEndedError',
   'fencingTokenOf',
   'holdsFencingToken',
   'realClock',

@@ -17,7 +17,19 @@ import {
   encodeQuery,
   errorFromResponse,
   formatMicroTime,
+  isAlreadyExists,
+  isBadRequest,
+  isConflict,
+  isForbidden,
+  isGone,
+  isInternalError,
+  isInvalid,
   isKubernetesApiError,
+  isNotFound,
+  isServerTimeout,
+  isServiceUnavailable,
+  isTooManyRequests,
+  isUnauthorized,
   type KubernetesApiError,
   nameSegment,
   parseMicroTime,
@@ -77,6 +89,28 @@ describe('runtime types', () => {
       expectTypeOf(error.statusObject).toEqualTypeOf<KubernetesStatus | undefined>();
       expectTypeOf(error.retryAfterSeconds).toEqualTypeOf<number | undefined>();
     }
+  });
+
+  it('every status predicate is a type guard that narrows to KubernetesApiError', () => {
+    const error: unknown = undefined;
+    for (const predicate of [
+      isAlreadyExists,
+      isBadRequest,
+      isConflict,
+      isForbidden,
+      isGone,
+      isInternalError,
+      isInvalid,
+      isNotFound,
+      isServerTimeout,
+      isServiceUnavailable,
+      isTooManyRequests,
+      isUnauthorized,
+    ]) {
+      expectTypeOf(predicate).guards.toEqualTypeOf<KubernetesApiError>();
+      if (predicate(error)) expectTypeOf(error.status).toEqualTypeOf<number>();
+    }
+    if (isConflict(error)) expectTypeOf(error.statusObject).toEqualTypeOf<KubernetesStatus | undefined>();
   });
 
   it('rejects RequestInit fields the transport owns', () => {

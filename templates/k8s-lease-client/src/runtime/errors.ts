@@ -115,6 +115,12 @@ export interface KubernetesApiErrorInit {
   statusText?: string | undefined;
 }
 
+/**
+ * The longest Status text (reason and message) a KubernetesApiError's message carries whole; a longer one is cut
+ * there and ends in '…'. `statusObject.message` keeps all of it.
+ */
+const MAX_STATUS_MESSAGE = 4096;
+
 // Fields below are `declare`d and set with Object.assign (from the init object
 // where there is one): own properties like class fields, in less code for
 // every bundle that can throw.
@@ -158,9 +164,12 @@ export class KubernetesApiError extends Error {
     // convert to a string) must neither become error.reason nor throw here. Otherwise the HTTP status speaks.
     const reason = text(statusObject?.reason) || REASON_BY_HTTP_STATUS[status] || 'Unknown';
     const detail = statusObject ? text(statusObject.message) : body || init.statusText;
-    // The Status stays whole on `statusObject`; the message gets a bounded excerpt with control characters escaped, reason
-    // included: what a server sends must neither flood nor forge log lines.
-    super(`${where(init)}${status} ${excerpt(`${reason}${detail ? `: ${detail}` : ''}`)}`);
+    // The Status stays whole on `statusObject`; the message carries its text whole up to MAX_STATUS_MESSAGE (another
+    // body only a 200-character excerpt), control characters escaped, reason included: what a server sends must
+    // neither flood nor forge log lines.
+    super(
+      `${where(init)}${status} ${excerpt(`${reason}${detail ? `: ${detail}` : ''}`, statusObject ? MAX_STATUS_MESSAGE : 200)}`,
+    );
     Object.assign(this, init, { reason, body: truncate(body) });
   }
 }
@@ -363,49 +372,49 @@ export function isKubernetesApiError(error: unknown): error is KubernetesApiErro
 }
 
 /** 404 `NotFound`: the object (or namespace, or API) does not exist. As apimachinery's `IsNotFound`. */
-export function isNotFound(error: unknown): boolean {
+export function isNotFound(error: unknown): error is KubernetesApiError {
   return matches(error, 404, 'NotFound');
 }
 
 /** Create of an object that already exists. Only the Status reason tells it apart from a Conflict. */
-export function isAlreadyExists(error: unknown): boolean {
+export function isAlreadyExists(error: unknown): error is KubernetesApiError {
   return isKubernetesApiError(error) && error.status === 409 && error.reason === 'AlreadyExists';
 }
 
 /** Optimistic-concurrency failure (stale resourceVersion): re-read and retry. */
-export function isConflict(error: unknown): boolean {
+export function isConflict(error: unknown): error is KubernetesApiError {
   return matches(error, 409, 'Conflict');
 }
 
 /** 422 `Invalid`: the object failed validation; `statusObject.details.causes` names the fields. */
-export function isInvalid(error: unknown): boolean {
+export function isInvalid(error: unknown): error is KubernetesApiError {
   return matches(error, 422, 'Invalid');
 }
 
 /** 403 `Forbidden`: authenticated, but RBAC (or an admission plugin) refused the request. */
-export function isForbidden(error: unknown): boolean {
+export function isForbidden(error: unknown): error is KubernetesApiError {
   return matches(error, 403, 'Forbidden');
 }
 
 /** 401 `Unauthorized`: no or bad credentials (an expired token, say). */
-export function isUnauthorized(error: unknown): boolean {
+export function isUnauthorized(error: unknown): error is KubernetesApiError {
   return matches(error, 401, 'Unauthorized');
 }
 
 /** Any 429, whatever its reason, as apimachinery's `IsTooManyRequests`. */
-export function isTooManyRequests(error: unknown): boolean {
+export function isTooManyRequests(error: unknown): error is KubernetesApiError {
   return isKubernetesApiError(error) && (error.status === 429 || error.reason === 'TooManyRequests');
 }
 
 /** 410: the requested resourceVersion is too old (`Expired`) or gone; a watch must re-list. */
-export function isGone(error: unknown): boolean {
+export function isGone(error: unknown): error is KubernetesApiError {
   return (
     matches(error, 410, 'Gone') || (isKubernetesApiError(error) && error.status === 410 && error.reason === 'Expired')
   );
 }
 
 /** 400 `BadRequest`: the request itself was malformed (a bad patch, selector or query parameter). */
-export function isBadRequest(error: unknown): boolean {
+export function isBadRequest(error: unknown): error is KubernetesApiError {
   return matches(error, 400, 'BadRequest');
 }
 
@@ -414,22 +423,22 @@ export function isBadRequest(error: unknown): boolean {
  * `retryAfterSeconds`) or `Timeout` (504). Both are safe to retry later, so
  * callers rarely need to distinguish them.
  */
-export function isServerTimeout(error: unknown): boolean {
+export function isServerTimeout(error: unknown): error is KubernetesApiError {
   if (!isKubernetesApiError(error)) return false;
   return error.reason === 'ServerTimeout' || error.reason === 'Timeout' || matches(error, 504, 'Timeout');
 }
 
 /** 500 `InternalError`: the server failed; often worth a retry with backoff. */
-export function isInternalError(error: unknown): boolean {
+export function isInternalError(error: unknown): error is KubernetesApiError {
   return matches(error, 500, 'InternalError');
 }
 
 /** 503 `ServiceUnavailable`: the server (or an aggregated API behind it) cannot serve now; retry later. */
-export function isServiceUnavailable(error: unknown): boolean {
+export function isServiceUnavailable(error: unknown): error is KubernetesApiError {
   return matches(error, 503, 'ServiceUnavailable');
 }
 
-function matches(error: unknown, httpStatus: number, reason: string): boolean {
+function matches(error: unknown, httpStatus: number, reason: string): error is KubernetesApiError {
   if (!isKubernetesApiError(error) || error.status !== httpStatus) return false;
   return error.reason === reason || !KNOWN_REASONS.has(error.reason);
 }
@@ -440,18 +449,18 @@ function where({ method, url }: RequestContext): string {
 }
 
 /** Enough of a non-Status body (or a bad watch line) to recognise it — an HTML title, a proxy message — without flooding a log line. */
-export function excerpt(body: string): string {
+export function excerpt(body: string, maxChars = 200): string {
   // Bounded slice first so a multi-megabyte error page costs no more than a short one.
   // Runs of spaces and tabs fold into one space; line breaks, other control characters (ANSI escapes) and format
   // characters (bidi overrides) are percent-escaped: a server's text can neither forge a log line nor restyle or
   // reorder a terminal.
   const collapsed = body
-    .slice(0, 800)
+    .slice(0, maxChars * 4)
     .replace(/[^\S\r\n]+/g, ' ')
     .trim()
     .replace(/[\p{Cc}\p{Cf}]/gu, encodeURI);
   // Judged by the source's length: escaping lengthens a short text at most twelvefold, and a cut text always says so.
-  return body.length > 200 ? `${truncate(collapsed, 200)}…` : collapsed;
+  return body.length > maxChars ? `${truncate(collapsed, maxChars)}…` : collapsed;
 }
 
 /** `value` when it is a string, else '': what a server sent in a field that should hold text is only used if it does. */

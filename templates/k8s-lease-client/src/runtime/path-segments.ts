@@ -7,8 +7,9 @@
  * The rules (DNS-1123): a label is 1..63 lowercase letters, digits and '-',
  * starting and ending with a letter or digit (so no '.', '/', '%', spaces,
  * uppercase or non-ASCII); a subdomain is '.'-separated labels, 253
- * characters at most. The error message names the rule once, briefly: this
- * code is in every bundle that addresses a Lease.
+ * characters at most. The reasons are apimachinery's (pkg/util/validation/validation.go: dns1123LabelErrMsg,
+ * dns1123SubdomainErrorMsg, MaxLenError), without the example and regex it appends: this code is in every
+ * bundle that addresses a Lease.
  */
 
 import { InvalidPathParameterError } from './errors.js';
@@ -28,10 +29,15 @@ export function nameSegment(value: string): string {
 
 function segment(parameter: 'namespace' | 'name', value: string, max: number, pattern: RegExp): string {
   // Everything the patterns accept is URL-safe as is ([a-z0-9.-], never '.' or '..'): nothing to percent-encode.
-  if (typeof value === 'string' && value.length <= max && pattern.test(value)) return value;
+  // The length first, as apimachinery checks it, and alone: a pattern is never run over an overlong value.
+  const long = typeof value !== 'string' || value.length > max;
+  if (!long && pattern.test(value)) return value;
+  const label = max < 64;
   throw new InvalidPathParameterError(
     parameter,
     String(value),
-    `must be a DNS-1123 ${max < 64 ? 'label' : 'subdomain'} of at most ${max} characters`,
+    long && typeof value === 'string'
+      ? `must be no more than ${max} characters`
+      : `a lowercase RFC 1123 ${label ? 'label' : 'subdomain'} must consist of lower case alphanumeric characters${label ? " or '-'" : ", '-' or '.'"}, and must start and end with an alphanumeric character`,
   );
 }

@@ -7,8 +7,10 @@ import type {
   MicroTime,
 } from '../../../../templates/k8s-lease-client/src/runtime/index.js';
 import {
+  ClientClosedError,
   createClient,
   createHealthzAdaptor,
+  ElectorEndedError,
   createLeaderElector,
   withLeaseLock,
 } from '../../../../templates/k8s-lease-client/src/runtime/index.js';
@@ -685,11 +687,83 @@ describe('leader election (client-go semantics)', () => {
     expect((error as Error).message).not.toContain('\n');
   });
 
-  it('accepts the defaults (15 s, 10 s, 2 s) and rejects a name that is not DNS-1123', () => {
+  it('accepts the defaults (15 s, 10 s, 2 s) and rejects a name that is not an RFC 1123 subdomain', () => {
     expect(() => createLeaderElector(base)).not.toThrow();
     expect(() =>
       createLeaderElector({ ...base, leaseDuration: 2_999, renewDeadline: 1_900, retryPeriod: 100 }),
     ).not.toThrow();
-    expect(() => createLeaderElector({ ...base, name: '../x' })).toThrow(/DNS-1123/);
+    expect(() => createLeaderElector({ ...base, name: '../x' })).toThrow(/RFC 1123 subdomain/);
+  });
+});
+
+describe('misuse and a closed client end the run loudly', () => {
+  it('run() while running returns the same promise; once ended, run() rejects with ElectorEndedError at once', async () => {
+    const clock = new VirtualClock();
+    const a = candidate(clock, `le-${++seq}`, 'a');
+    expect(a.elector.run()).toBe(a.done);
+    await settle();
+    a.cancel.abort();
+    await a.done;
+    // A "rejoin" loop that calls run() again would otherwise spin: each call must fail, naming the way out.
+    for (let i = 0; i < 3; i++) {
+      const again = a.elector.run();
+      await expect(again).rejects.toBeInstanceOf(ElectorEndedError);
+      await expect(again).rejects.toThrow(/has ended: create a new one with createLeaderElector/);
+    }
+    expect(a.events.filter((e) => e === 'stopped')).toHaveLength(1);
+  });
+
+  const closable = (view: ClockView): { client: ReturnType<typeof processClient>; close: () => void } => {
+    let closed = false;
+    return { client: processClient(server.url, view, { closed: () => closed }), close: () => void (closed = true) };
+  };
+
+  it.each([
+    { title: 'before it ever leads', leadFirst: false },
+    { title: 'while it leads', leadFirst: true },
+  ])(
+    'run() on a client closed $title rejects with ClientClosedError after onStoppedLeading, not retrying forever',
+    async ({ leadFirst }) => {
+      const clock = new VirtualClock();
+      const view = clock.view();
+      const name = `le-${++seq}`;
+      if (!leadFirst) seed(name, heldBy('other', FOREIGN_TIME));
+      const { client, close } = closable(view);
+      const errors: unknown[] = [];
+      const a = candidate(clock, name, 'a', { client, releaseOnCancel: true, onError: (e) => errors.push(e) });
+      const outcome = a.done.then(
+        () => 'resolved',
+        (error: unknown) => error,
+      );
+      await settle();
+      expect(a.elector.isLeader()).toBe(leadFirst);
+      close();
+      await run(clock, 6_000, 500);
+      const error = await outcome;
+      expect(error).toBeInstanceOf(ClientClosedError);
+      expect(a.events.at(-1)).toBe('stopped');
+      expect(a.leaderSignal()?.aborted ?? true).toBe(true);
+      expect(a.elector.isLeader()).toBe(false);
+      // The closed client is the run's answer, not a failure to report on every retry.
+      expect(errors).toEqual([]);
+      await expect(a.elector.run()).rejects.toBeInstanceOf(ElectorEndedError);
+    },
+  );
+
+  it("two replicas starting together: the lost create race (409 AlreadyExists) is a failed attempt, not onError's (client-go's tryAcquireOrRenew returns false)", async () => {
+    const clock = new VirtualClock();
+    const name = `le-${++seq}`;
+    const errors: unknown[] = [];
+    const a = candidate(clock, name, 'a', { onError: (e) => errors.push(e) });
+    const b = candidate(clock, name, 'b', { onError: (e) => errors.push(e) });
+    await settle();
+    // Both found no Lease and both sent a create: exactly one was refused 409.
+    const creates = [...a.log, ...b.log].filter((r) => r.method === 'POST').map((r) => r.status);
+    expect(creates.sort()).toEqual([201, 409]);
+    expect([a.elector.isLeader(), b.elector.isLeader()].filter(Boolean)).toHaveLength(1);
+    expect(errors).toEqual([]);
+    a.cancel.abort();
+    b.cancel.abort();
+    await Promise.all([a.done, b.done]);
   });
 });

@@ -1,6 +1,6 @@
 // A virtual clock and a fault-injecting fetch for driving elections deterministically against the Lease API server.
 import type { ElectionClock } from '../../../../templates/k8s-lease-client/src/runtime/index.js';
-import { createClient } from '../../../../templates/k8s-lease-client/src/runtime/index.js';
+import { ClientClosedError, createClient } from '../../../../templates/k8s-lease-client/src/runtime/index.js';
 import type { Client } from '../../../../templates/k8s-lease-client/src/runtime/index.js';
 
 interface Waiter {
@@ -96,6 +96,8 @@ export interface FaultyFetchOptions {
   reset?: () => 'before' | 'after' | undefined;
   /** Every 2xx answer to a write, even when the response is then lost to a reset: what the server committed. */
   onCommitted?: (body: string) => void;
+  /** While true, every request rejects with ClientClosedError, as k8s-lease-client-node's fetch does after close(). */
+  closed?: () => boolean;
 }
 
 /** Counts requests in flight across all clients, so the driver can wait for real I/O to settle. */
@@ -124,6 +126,7 @@ export function processClient(
     init: RequestInit | undefined,
     startedAt: number,
   ): Promise<Response> => {
+    if (faults.closed?.() === true) throw new ClientClosedError({ method: init?.method ?? 'GET', url: String(input) });
     const latency = faults.latencyMs?.() ?? 0;
     if (latency > 0) await view.sleep(latency, init?.signal ?? undefined);
     await view.whenRunning();

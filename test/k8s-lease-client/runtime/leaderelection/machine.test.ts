@@ -167,6 +167,26 @@ const cases: Case[] = [
     event: attempted('acquired', 3_000, 3_100),
     next: leadingUntil(3_000 + RENEW_DEADLINE),
   },
+  // a closed client: nothing can be sent, so no release either
+  {
+    name: 'acquiring: the client was closed, stopped without having led',
+    state: acquiring,
+    event: { kind: 'closed' },
+    next: { kind: 'stopped', led: false },
+  },
+  {
+    name: 'leading: the client was closed, stopped at once even with releaseOnCancel (a release could not be sent)',
+    state: leadingUntil(11_000),
+    event: { kind: 'closed' },
+    config: release,
+    next: { kind: 'stopped', led: true },
+  },
+  {
+    name: 'releasing: the client was closed, stopped (the release cannot be sent)',
+    state: { kind: 'releasing' },
+    event: { kind: 'closed' },
+    next: { kind: 'stopped', led: true },
+  },
   // releasing, stopped
   {
     name: 'releasing: released',

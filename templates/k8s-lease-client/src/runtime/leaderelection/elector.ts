@@ -18,7 +18,7 @@
  *   waking and steps down before sending anything.
  */
 
-import { isConflict } from '../errors.js';
+import { ClientClosedError, isConflict, isKubernetesApiError } from '../errors.js';
 import { microTimeNow } from '../time.js';
 import { bounded } from './bounded.js';
 import { realClock } from './clock.js';
@@ -49,9 +49,24 @@ export interface ObservedElection {
   observedAt: number | undefined;
 }
 
+/** `run()` on an elector whose run has ended: an elector is one candidacy, so rejoining takes a new one. */
+export class ElectorEndedError extends Error {
+  override readonly name = 'ElectorEndedError';
+  constructor(namespace: string, name: string, identity: string) {
+    super(
+      `the leader elector for ${namespace}/${name} (${identity}) has ended: create a new one with createLeaderElector to rejoin`,
+    );
+  }
+}
+
 /** A leader election over one Lease, made by `createLeaderElector`; `run()` it once. */
 export interface LeaderElector {
-  /** Runs the election until `signal` aborts or leadership is lost; resolves after onStoppedLeading. Call once. */
+  /**
+   * Runs the election until `signal` aborts or leadership is lost; resolves after onStoppedLeading. Call once: while
+   * it runs, a second call returns the same promise; once it has ended, `run()` rejects with ElectorEndedError
+   * (an elector is one candidacy; rejoin with a new one). Rejects with ClientClosedError when the client is closed
+   * under it (k8s-lease-client-node's `close()`), after onStoppedLeading.
+   */
   run(): Promise<void>;
   /** True while leading and within the current term. */
   isLeader(): boolean;
@@ -106,6 +121,9 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
   let state: ElectorState = { kind: 'acquiring' };
   let reported = '';
   let running: Promise<void> | undefined;
+  let ended = false;
+  /** Set when a request found the client closed: the loop ends, and run() rejects with it. */
+  let closed: ClientClosedError | undefined;
   /** The fencing token of the term being led (or last led). */
   let token: FencingToken | undefined;
 
@@ -118,8 +136,10 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     }
   };
   const failed = (error: unknown): void => {
-    // A 409 is the normal end of a race; a request cut by our own cancel is no failure.
-    if (!isConflict(error) && cancel?.aborted !== true) report(error);
+    if (error instanceof ClientClosedError) closed ??= error;
+    // A 409 (a stale update's Conflict, a lost create race's AlreadyExists) is the normal end of a race, as client-go
+    // treats it (tryAcquireOrRenew returns false); a request cut by our own cancel, or by a closed client, is no failure.
+    else if (!(isKubernetesApiError(error) && error.status === 409) && cancel?.aborted !== true) report(error);
   };
   /** Runs a callback; a throw or a rejection is reported, except a rejection with the reason of its own aborted `signal` (work that stopped as asked). */
   const invoke = (callback: () => void | Promise<void>, signal?: AbortSignal): void => {
@@ -294,7 +314,13 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
         const wasLeading = state.kind === 'leading';
         const outcome = await attempt(limit.signal);
         limit.dispose();
-        transition(cancel?.aborted ? { kind: 'cancelled' } : { kind: 'attempted', outcome, sentAt, now: clock.now() });
+        transition(
+          closed !== undefined
+            ? { kind: 'closed' }
+            : cancel?.aborted
+              ? { kind: 'cancelled' }
+              : { kind: 'attempted', outcome, sentAt, now: clock.now() },
+        );
         reportTransition();
         if (!wasLeading && state.kind === 'leading') {
           const controller = new AbortController();
@@ -321,11 +347,17 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
       leading?.abort(new Error(`stopped leading ${config.namespace}/${config.name}`));
       // As client-go's `defer OnStoppedLeading()`: always, led or not.
       invoke(() => options.onStoppedLeading());
+      ended = true;
     }
+    if (closed !== undefined) throw closed;
   };
 
   return {
-    run: () => (running ??= loop()),
+    run: () => {
+      if (ended) return Promise.reject(new ElectorEndedError(config.namespace, config.name, config.identity));
+      running ??= loop();
+      return running;
+    },
     isLeader: () => state.kind === 'leading' && clock.now() < state.until,
     fencingToken: () => (state.kind === 'leading' && clock.now() < state.until ? token : undefined),
     getLeader: () => holderOf(observation),

@@ -1,7 +1,7 @@
 export type { ElectionClock } from './clock.js';
 export { realClock } from './clock.js';
 export type { LeaderElector, ObservedElection } from './elector.js';
-export { createLeaderElector } from './elector.js';
+export { createLeaderElector, ElectorEndedError } from './elector.js';
 export type { FencingToken } from './fencing.js';
 export { compareFencingTokens, fencingTokenOf, holdsFencingToken } from './fencing.js';
 export type { HealthzAdaptor } from './healthz.js';

@@ -39,6 +39,8 @@ export type ElectorEvent =
   /** Woke up (from a wait or a request) at `now`. */
   | { kind: 'woke'; now: number }
   | { kind: 'cancelled' }
+  /** The client was closed: nothing more can be sent, not even a release. */
+  | { kind: 'closed' }
   | { kind: 'released' };
 
 export interface StepConfig {
@@ -48,6 +50,7 @@ export interface StepConfig {
 
 export function step(state: ElectorState, event: ElectorEvent, config: StepConfig): ElectorState {
   const leaving = (): ElectorState => (config.releaseOnCancel ? { kind: 'releasing' } : { kind: 'stopped', led: true });
+  if (event.kind === 'closed' && state.kind !== 'stopped') return { kind: 'stopped', led: state.kind !== 'acquiring' };
   switch (state.kind) {
     case 'acquiring':
       if (event.kind === 'cancelled') return { kind: 'stopped', led: false };

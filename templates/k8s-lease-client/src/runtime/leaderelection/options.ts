@@ -25,7 +25,8 @@ export interface LeaderElectorOptions {
   retryPeriod?: number | undefined;
   /**
    * Called once leadership is acquired; all guarded work must stop when `signal` aborts. `token` names this
-   * term (fencing.ts): guarded writes can carry it so their receivers refuse those of an older term.
+   * term (see FencingToken and compareFencingTokens): guarded writes can carry it so their receivers refuse those
+   * of an older term.
    */
   onStartedLeading(signal: AbortSignal, token: FencingToken): void | Promise<void>;
   /** Always called once `run()` ends, whether or not this candidate ever led. */
@@ -33,8 +34,9 @@ export interface LeaderElectorOptions {
   /** Called with each new holder this candidate observes (including itself). */
   onNewLeader?: ((identity: string) => void) | undefined;
   /**
-   * Told of every failed request (except 409s, the normal outcome of a race)
-   * and every error thrown or rejected by a callback; the election goes on.
+   * Told of every failed request (except 409s, the normal outcome of a race: a stale update's Conflict or a lost
+   * create race's AlreadyExists; and ClientClosedError, which ends `run()` instead) and every error thrown or
+   * rejected by a callback; the election goes on.
    * Default: console.warn, once per distinct message (client-go logs these).
    */
   onError?: ((error: unknown) => void) | undefined;

@@ -39,7 +39,8 @@ import type { WatchOptions } from './watch-options.js';
  * - Reconnects (from the last resourceVersion seen, bookmarks included) after
  *   a lost connection, a clean server-side end, an idle stream, a 429
  *   (honouring Retry-After) or a 5xx, with capped exponential backoff and
- *   jitter; the failure count resets once a connection proves itself (./backoff.ts).
+ *   jitter; the failure count resets once a connection proves itself (it ended
+ *   cleanly after delivering a new event or lasting 1 s, or failed only after 2 minutes).
  * - Within one iteration, an event whose object resourceVersion is not newer
  *   than the last one yielded for that object (`namespace/name`) is dropped:
  *   resumes may replay the boundary event.
