@@ -14,6 +14,15 @@ export default defineConfig({
       include: ['test/**/*.test-d.ts'],
       tsconfig: './test/tsconfig.strictest.json',
     },
-    reporters: ['default', new MissingToolsReporter()],
   },
+  // The banner's reporter is added here rather than under test.reporters, which a `--reporter` on the command
+  // line replaces: it comes after whichever reporters the run has.
+  plugins: [
+    {
+      name: 'missing-tools-banner',
+      configureVitest({ vitest }) {
+        vitest.config.reporters.push(new MissingToolsReporter());
+      },
+    },
+  ],
 });

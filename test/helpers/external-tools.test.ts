@@ -1,11 +1,13 @@
 // The finder of programs no registry gives, on fake machines: a scratch folder stands for `/` and for the home
 // directory, with shell scripts standing in for kubectl, python3, Chromium and Node.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Machine } from './external-tools.js';
 import {
+  checkToolVariables,
   findChromium,
   findKubectlMinor,
   findKubectls,
@@ -103,7 +105,63 @@ describe('kubectl', () => {
   });
 });
 
+describe('kubectl on gcloud and behind shims', () => {
+  it("labels the Cloud SDK's dispatcher as such, and reads the version past a notice printed before the JSON", () => {
+    const m = fakeMachine(['sdk', 'shim']);
+    script(m.at('sdk/kubectl'), `echo '{"clientVersion":{"gitVersion":"v1.32.4-dispatcher"}}'`);
+    expect(findKubectls(m)[0]?.label).toBe('kubectl 1.32 (default, gcloud dispatcher)');
+    const shimmed = fakeMachine(['shim']);
+    script(
+      shimmed.at('shim/kubectl'),
+      `echo 'notice: a newer version is available'; echo '{"clientVersion":{"gitVersion":"v1.30.1"}}'`,
+    );
+    expect(findKubectls(shimmed)[0]).toMatchObject({ label: 'kubectl 1.30 (default)', minor: 30 });
+  });
+
+  it('skips a kubectl on PATH that does not answer for a working one after it', () => {
+    const m = fakeMachine(['stale', 'good']);
+    script(m.at('stale/kubectl'), 'exit 1');
+    kubectl(m.at('good/kubectl'), 31);
+    expect(findKubectls(m)[0]?.path).toBe(m.at('good/kubectl'));
+  });
+});
+
+describe('tool variables', () => {
+  it('looks a bare name up on PATH, as a shell would (PYTHON=python3)', () => {
+    const m = fakeMachine(['bin']);
+    python(m.at('bin/python3'), true);
+    expect(findPython({ ...m, env: { ...m.env, PYTHON: 'python3' } })).toBe(m.at('bin/python3'));
+    expect(() => findPython({ ...m, env: { ...m.env, PYTHON: 'python9' } })).toThrow(
+      'PYTHON=python9: not found on PATH',
+    );
+  });
+
+  it('are checked once, only those set: the first that names no usable program, else nothing', () => {
+    const m = fakeMachine(['bin']);
+    kubectl(m.at('bin/kubectl'), 31);
+    expect(checkToolVariables(m)).toBeUndefined();
+    expect(checkToolVariables({ ...m, env: { ...m.env, KUBECTL: '', PYTHON: '' } })).toBeUndefined();
+    const bad = checkToolVariables({ ...m, env: { ...m.env, CHROME_PATH: m.at('nope') } });
+    expect(bad).toBeInstanceOf(ToolVariableError);
+    expect(bad?.message).toBe(`CHROME_PATH=${m.at('nope')}: not an executable file`);
+    expect(checkToolVariables({ ...m, env: { ...m.env, NODE_22: 'node22' } })?.message).toBe(
+      'NODE_22=node22: not found on PATH',
+    );
+  });
+});
+
 describe('the Python client', () => {
+  it("on macOS never runs /usr/bin/python3 while it is the Command Line Tools' stub (xcode-select -p fails)", () => {
+    const m = { ...fakeMachine(['empty']), platform: 'darwin' as const };
+    const marker = m.at('ran');
+    script(m.at('usr/bin/python3'), `touch '${marker}'; exit 0`);
+    // Where xcode-select fails or is missing (a Mac without the Command Line Tools, or this Linux), it is left alone.
+    const toolsInstalled = spawnSync('xcode-select', ['-p']).status === 0;
+    expect(findPython(m)).toBe(toolsInstalled ? m.at('usr/bin/python3') : undefined);
+    expect(existsSync(marker)).toBe(toolsInstalled);
+    expect(findPython({ ...m, platform: 'linux' })).toBe(m.at('usr/bin/python3'));
+  });
+
   it('takes the first python3 that imports kubernetes: past a PATH one without it, to the system one', () => {
     const m = fakeMachine(['pyenv/shims']);
     python(m.at('pyenv/shims/python3'), false);

@@ -100,13 +100,18 @@ function pathDirs(machine: Machine): string[] {
   return (machine.env['PATH'] ?? '').split(delimiter).filter((dir) => dir !== '');
 }
 
-/** `undefined` when the variable is unset; `null` when it is set empty (do without); else the path, checked. */
+/**
+ * `undefined` when the variable is unset; `null` when it is set empty (do without); else the path, checked. A bare
+ * name (`PYTHON=python3`) is looked up on PATH, as a shell would.
+ */
 function fromVariable(machine: Machine, variable: string): string | null | undefined {
   const value = machine.env[variable];
   if (value === undefined) return undefined;
   if (value.trim() === '') return null;
-  if (!isExecutable(value)) throw new ToolVariableError(`${variable}=${value}: not an executable file`);
-  return value;
+  const path = /[/\\]/.test(value) ? value : firstExecutable(pathDirs(machine).map((dir) => join(dir, value)));
+  if (path === undefined) throw new ToolVariableError(`${variable}=${value}: not found on PATH`);
+  if (!isExecutable(path)) throw new ToolVariableError(`${variable}=${value}: not an executable file`);
+  return path;
 }
 
 /** A usual install location on this machine (absolute paths are taken below `machine.root`). */
@@ -126,7 +131,7 @@ function unique<T>(items: readonly T[]): T[] {
 // kubectl
 
 export interface KubectlBinary {
-  /** `kubectl 1.32`, with `(default)` for the one KUBECTL or PATH names. */
+  /** `kubectl 1.32`, with `(default)` for the one KUBECTL or PATH names (`(default, gcloud dispatcher)` for the Cloud SDK's). */
   readonly label: string;
   readonly path: string;
   /** The client's minor version, read from `kubectl version --client` or from a `kubectl.1.NN` file name. */
@@ -157,18 +162,39 @@ function kubectlDirs(machine: Machine): string[] {
   ]);
 }
 
-/** The client minor a kubectl reports (`gitVersion` v1.NN.x), or undefined when it does not run. */
-export function kubectlMinor(path: string): number | undefined {
+interface KubectlClient {
+  readonly minor: number;
+  /**
+   * The Cloud SDK's `kubectl` is a dispatcher (`v1.32.4-dispatcher`): it runs the `kubectl.1.NN` beside it nearest
+   * the server's version, so the minor it reports is not the one that runs.
+   */
+  readonly dispatcher: boolean;
+}
+
+function kubectlClient(path: string): KubectlClient | undefined {
   const run = spawnSync(path, ['version', '--client', '--output=json'], { encoding: 'utf8', timeout: 20_000 });
   if (run.status !== 0) return undefined;
   try {
-    const parsed = JSON.parse(run.stdout) as { clientVersion?: { gitVersion?: unknown } };
+    // From the first '{': a wrapper (gcloud's, a version manager's shim) may print a notice before the JSON.
+    const parsed = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as {
+      clientVersion?: { gitVersion?: unknown };
+    };
     const git = parsed.clientVersion?.gitVersion;
-    const match = typeof git === 'string' ? /^v1\.(\d+)\./.exec(git) : null;
-    return match?.[1] === undefined ? undefined : Number(match[1]);
+    const match = typeof git === 'string' ? /^v1\.(\d+)\.\d+(-dispatcher)?/.exec(git) : null;
+    return match?.[1] === undefined ? undefined : { minor: Number(match[1]), dispatcher: match[2] !== undefined };
   } catch {
     return undefined;
   }
+}
+
+/** The client minor a kubectl reports (`gitVersion` v1.NN.x), or undefined when it does not run. */
+export function kubectlMinor(path: string): number | undefined {
+  return kubectlClient(path)?.minor;
+}
+
+function defaultKubectl(path: string, client: KubectlClient): KubectlBinary {
+  const note = client.dispatcher ? 'default, gcloud dispatcher' : 'default';
+  return { label: `kubectl 1.${client.minor} (${note})`, path, minor: client.minor };
 }
 
 function versionedKubectls(machine: Machine): KubectlBinary[] {
@@ -197,13 +223,22 @@ function versionedKubectls(machine: Machine): KubectlBinary[] {
  */
 export function findKubectls(machine: Machine = THIS_MACHINE): KubectlBinary[] {
   const chosen = fromVariable(machine, 'KUBECTL');
-  const defaultPath =
-    chosen === undefined ? firstExecutable(kubectlDirs(machine).map((dir) => join(dir, 'kubectl'))) : chosen;
   const binaries: KubectlBinary[] = [];
-  if (defaultPath != null) {
-    const minor = kubectlMinor(defaultPath);
-    if (minor !== undefined) binaries.push({ label: `kubectl 1.${minor} (default)`, path: defaultPath, minor });
-    else if (chosen != null) throw new ToolVariableError(`KUBECTL=${chosen}: does not answer kubectl version --client`);
+  if (chosen != null) {
+    const client = kubectlClient(chosen);
+    if (client === undefined)
+      throw new ToolVariableError(`KUBECTL=${chosen}: does not answer kubectl version --client`);
+    binaries.push(defaultKubectl(chosen, client));
+  } else if (chosen === undefined) {
+    // The first that answers: a broken one early on PATH (a stale shim) must not hide a working one after it.
+    for (const path of kubectlDirs(machine)
+      .map((dir) => join(dir, 'kubectl'))
+      .filter(isExecutable)) {
+      const client = kubectlClient(path);
+      if (client === undefined) continue;
+      binaries.push(defaultKubectl(path, client));
+      break;
+    }
   }
   const listed = machine.env['KUBECTL_VERSIONS'];
   const versioned =
@@ -263,7 +298,16 @@ export function findPython(machine: Machine = THIS_MACHINE): string | undefined 
       join(dir, 'python3'),
     ),
   ).filter(isExecutable);
-  return candidates.find(importsKubernetes);
+  return candidates.filter((path) => !isXcodeStub(path, machine)).find(importsKubernetes);
+}
+
+/**
+ * macOS's /usr/bin/python3 is a stub until the Command Line Tools are installed, and running it then opens their
+ * installer: it is only tried once `xcode-select -p` names an installed developer folder.
+ */
+function isXcodeStub(path: string, machine: Machine): boolean {
+  if (machine.platform !== 'darwin' || path !== join(machine.root, '/usr/bin/python3')) return false;
+  return spawnSync('xcode-select', ['-p'], { encoding: 'utf8', timeout: 10_000 }).status !== 0;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -358,6 +402,30 @@ export function findNode(major: NodeMajor, machine: Machine = THIS_MACHINE): str
   if (chosen !== undefined) return chosen ?? undefined;
   if (machine.runner.version.startsWith(`${major}.`)) return machine.runner.path;
   return firstExecutable([registryNode(major, machine), ...versionManagerNodes(major, machine)]);
+}
+
+/**
+ * Every tool variable that is set, checked once before the run: the first that names no usable program, or
+ * undefined. The globalSetup (missing-tools-banner.ts) reports it in one line, rather than each test file that
+ * looks for the tool failing with a stack trace.
+ */
+export function checkToolVariables(machine: Machine = THIS_MACHINE): ToolVariableError | undefined {
+  const checks: ReadonlyArray<readonly [readonly string[], () => unknown]> = [
+    [['KUBECTL', 'KUBECTL_VERSIONS'], () => findKubectls(machine)],
+    [['PYTHON'], () => findPython(machine)],
+    [['CHROME_PATH'], () => findChromium(machine)],
+    ...NODE_MAJORS.map((major) => [[`NODE_${major}`], () => findNode(major, machine)] as const),
+  ];
+  for (const [variables, check] of checks) {
+    if (!variables.some((variable) => (machine.env[variable] ?? '').trim() !== '')) continue;
+    try {
+      check();
+    } catch (error) {
+      if (error instanceof ToolVariableError) return error;
+      throw error;
+    }
+  }
+  return undefined;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

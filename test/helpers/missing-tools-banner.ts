@@ -6,12 +6,18 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import type { Reporter, TestModule, TestProject } from 'vitest/node';
 import type { MissingToolRecord } from './external-tools.js';
-import { missingToolsBanner } from './external-tools.js';
+import { checkToolVariables, missingToolsBanner } from './external-tools.js';
 import { PROJECT_ROOT } from './project.js';
 
 const recordsFile = (): string => join(PROJECT_ROOT, '.tmp', 'missing-tools', `${process.pid}.jsonl`);
 
 export default function setup(project: TestProject): () => void {
+  // A variable naming no usable program is the user's mistake, told once in one line before anything runs.
+  const bad = checkToolVariables();
+  if (bad !== undefined) {
+    process.stderr.write(`npm test: ${bad.message}\n`);
+    process.exit(2);
+  }
   const file = recordsFile();
   mkdirSync(join(file, '..'), { recursive: true });
   writeFileSync(file, '');
@@ -29,9 +35,9 @@ function readRecords(): MissingToolRecord[] {
 }
 
 /**
- * Listed after vitest's default reporter in vitest.config.ts (a `--reporter` on the command line replaces both).
- * It counts at onTestRunEnd and prints at onFinished, which vitest calls beside it and where the default reporter
- * prints its summary: reporters are called in order, so this comes last.
+ * Added after the run's other reporters by a plugin in vitest.config.ts, so a `--reporter` on the command line keeps
+ * it. It counts at onTestRunEnd and prints at onFinished, where the default reporter prints its summary: reporters
+ * are called in order, so this comes last.
  */
 export class MissingToolsReporter implements Reporter {
   private count = { passed: 0, failed: 0, skipped: 0 };
