@@ -29,6 +29,7 @@ const VALUE_EXPORTS = [
   'ClientClosedError',
   'ConnectionError',
   'errorFromResponse',
+  'humanDuration',
   'InvalidPathParameterError',
   'isAlreadyExists',
   'isBadRequest',

@@ -3,7 +3,7 @@ import type { JsonObject } from '../json.js';
 import { objectAt, stringAt } from '../json.js';
 import type { ResourceInfo } from '../lease-meta.js';
 import { LEASE_RESOURCE } from '../lease-meta.js';
-import { humanDuration } from './human-duration.js';
+import { humanDuration } from 'k8s-lease-client';
 
 /** k8s.io/apiserver/pkg/storage's InitialEventsAnnotationKey. */
 export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';

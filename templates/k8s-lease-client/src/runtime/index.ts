@@ -36,6 +36,7 @@ export {
   UnexpectedResponseError,
 } from './errors.js';
 export { errorFromResponse } from './error-response.js';
+export { humanDuration } from './human-duration.js';
 export { DEFAULT_MAX_RESPONSE_BYTES, limitResponseBytes } from './limits.js';
 export { nameSegment, namespaceSegment } from './path-segments.js';
 export type { QueryValue } from './query.js';

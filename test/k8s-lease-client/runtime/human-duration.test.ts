@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { humanDuration } from '../../../templates/k8s-lease-api-server/src/http/human-duration.js';
+import { humanDuration } from '../../../templates/k8s-lease-client/src/runtime/human-duration.js';
 
 describe('humanDuration', () => {
   it('renders ages like kubectl', () => {

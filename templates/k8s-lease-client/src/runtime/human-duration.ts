@@ -1,4 +1,12 @@
-// k8s.io/apimachinery/pkg/util/duration.HumanDuration: the AGE column's wording.
+/**
+ * A duration as kubectl words ages (`45s`, `5m12s`, `3h`, `2d4h`, `3y`): k8s.io/apimachinery/pkg/util/duration's
+ * HumanDuration, which the AGE column of `kubectl get` uses. Below -1 s (a clock ahead of the server) `<invalid>`.
+ *
+ * @example
+ * ```ts
+ * humanDuration(Date.now() - Date.parse(lease.metadata.creationTimestamp)); // '12m'
+ * ```
+ */
 export function humanDuration(ms: number): string {
   const seconds = Math.trunc(ms / 1000);
   if (seconds < -1) return '<invalid>';

@@ -1,0 +1,282 @@
+// The command line of `k8s-lease`, parsed apart from running it so that every refusal is one line (exit 2) and
+// testable without a cluster. Option names are kubectl's (--kubeconfig, --context, -n) and client-go's leader
+// election flags' (--lease-duration, --renew-deadline, --retry-period).
+import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
+import { formatDuration, parseDuration } from './duration.js';
+
+/** Where the cluster is and who this process is: every subcommand's options. */
+export interface CommonArgs {
+  readonly kubeconfig: string | undefined;
+  readonly context: string | undefined;
+  /** -n; undefined: the context's namespace (kubectl's rule). */
+  readonly namespace: string | undefined;
+  readonly identity: string;
+}
+
+export interface ElectionTimings {
+  readonly leaseDuration: number;
+  readonly renewDeadline: number;
+  readonly retryPeriod: number;
+}
+
+export interface LockArgs extends CommonArgs, ElectionTimings {
+  readonly name: string;
+  readonly command: readonly [string, ...string[]];
+  /** Give up acquiring after this many ms; undefined: wait for ever. */
+  readonly timeout: number | undefined;
+  /** After the Lease is lost: SIGTERM, then SIGKILL this many ms later. */
+  readonly grace: number;
+  readonly fencingEnv: boolean;
+}
+
+/** What `elect` does when the command ends while this replica leads. */
+export type RestartPolicy = 'always' | 'on-failure' | 'never';
+const RESTART_POLICIES: readonly RestartPolicy[] = ['always', 'on-failure', 'never'];
+
+export interface ElectArgs extends CommonArgs, ElectionTimings {
+  readonly name: string;
+  readonly command: readonly [string, ...string[]];
+  readonly grace: number;
+  readonly fencingEnv: boolean;
+  readonly restart: RestartPolicy;
+}
+
+export type OutputFormat = 'table' | 'wide' | 'json' | 'yaml';
+
+export interface ShowArgs extends CommonArgs {
+  /** get: one Lease, or all in the namespace; list: all. */
+  readonly name: string | undefined;
+  readonly allNamespaces: boolean;
+  readonly selector: string | undefined;
+  readonly output: OutputFormat;
+}
+
+export interface ReleaseArgs extends CommonArgs {
+  readonly name: string;
+  readonly force: boolean;
+}
+
+export type Command =
+  | { readonly kind: 'help'; readonly topic: Subcommand | undefined }
+  | { readonly kind: 'version' }
+  | { readonly kind: 'lock'; readonly args: LockArgs }
+  | { readonly kind: 'elect'; readonly args: ElectArgs }
+  | { readonly kind: 'get' | 'list'; readonly args: ShowArgs }
+  | { readonly kind: 'release'; readonly args: ReleaseArgs };
+
+export type Subcommand = 'lock' | 'elect' | 'get' | 'list' | 'release';
+const SUBCOMMANDS: readonly Subcommand[] = ['lock', 'elect', 'get', 'list', 'release'];
+
+/** client-go's defaults (leaderelection.go: LeaseDuration 15 s, RenewDeadline 10 s, RetryPeriod 2 s). */
+export const DEFAULT_TIMINGS: ElectionTimings = { leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 2_000 };
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+const COMMON = {
+  kubeconfig: { type: 'string' },
+  context: { type: 'string' },
+  namespace: { type: 'string', short: 'n' },
+  identity: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+const TIMINGS = {
+  'lease-duration': { type: 'string' },
+  'renew-deadline': { type: 'string' },
+  'retry-period': { type: 'string' },
+} as const;
+
+const OPTIONS = {
+  lock: {
+    ...COMMON,
+    ...TIMINGS,
+    timeout: { type: 'string' },
+    grace: { type: 'string' },
+    'fencing-env': { type: 'boolean' },
+  },
+  elect: {
+    ...COMMON,
+    ...TIMINGS,
+    grace: { type: 'string' },
+    'fencing-env': { type: 'boolean' },
+    restart: { type: 'string' },
+  },
+  get: {
+    ...COMMON,
+    output: { type: 'string', short: 'o' },
+    'all-namespaces': { type: 'boolean', short: 'A' },
+    selector: { type: 'string', short: 'l' },
+  },
+  release: { ...COMMON, ...TIMINGS, force: { type: 'boolean' } },
+} as const;
+
+/** The default identity: host name and process id, unique per running process on a host. */
+export function defaultIdentity(): string {
+  return `${hostname()}_${process.pid}`;
+}
+
+function duration(flag: string, value: string | undefined, fallback: number | undefined): number | undefined {
+  if (value === undefined) return fallback;
+  const ms = parseDuration(value);
+  if (ms === undefined)
+    throw new UsageError(`--${flag} ${JSON.stringify(value)}: not a duration such as 15s, 1m30s or 500ms`);
+  return ms;
+}
+
+function common(values: Record<string, string | boolean | undefined>): CommonArgs {
+  const text = (key: string): string | undefined => {
+    const value = values[key];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const identity = text('identity') ?? defaultIdentity();
+  if (identity.trim() === '') throw new UsageError('--identity must not be empty');
+  return { kubeconfig: text('kubeconfig'), context: text('context'), namespace: text('namespace'), identity };
+}
+
+function timings(values: Record<string, string | boolean | undefined>): ElectionTimings {
+  const text = (key: string): string | undefined =>
+    typeof values[key] === 'string' ? (values[key] as string) : undefined;
+  const leaseDuration = duration('lease-duration', text('lease-duration'), DEFAULT_TIMINGS.leaseDuration) as number;
+  const renewDeadline = duration('renew-deadline', text('renew-deadline'), DEFAULT_TIMINGS.renewDeadline) as number;
+  const retryPeriod = duration('retry-period', text('retry-period'), DEFAULT_TIMINGS.retryPeriod) as number;
+  return { leaseDuration, renewDeadline, retryPeriod };
+}
+
+/**
+ * The grace a lost Lease leaves the command: SIGKILL must land before another replica may take the Lease over,
+ * which it may once leaseDuration has passed since it saw the last renewal, while this replica gives up
+ * renewDeadline after its last successful one. Half of the gap, so a slow kill still fits.
+ */
+export function defaultGrace(t: ElectionTimings): number {
+  return Math.max(0, Math.floor((t.leaseDuration - t.renewDeadline) / 2));
+}
+
+function splitCommand(argv: readonly string[]): { own: string[]; command: string[] | undefined } {
+  const dash = argv.indexOf('--');
+  return dash < 0
+    ? { own: [...argv], command: undefined }
+    : { own: argv.slice(0, dash), command: argv.slice(dash + 1) };
+}
+
+function parse<O extends (typeof OPTIONS)[keyof typeof OPTIONS]>(
+  sub: Subcommand,
+  options: O,
+  argv: readonly string[],
+): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
+    return { values: values as Record<string, string | boolean | undefined>, positionals };
+  } catch (error) {
+    // node:util's messages are one line already; they name the option.
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new UsageError(`${sub}: ${message}`);
+  }
+}
+
+/** NAME -- COMMAND, the timings and a grace that fits between them: what lock and elect share. */
+function parseRunning(sub: 'lock' | 'elect', argv: readonly string[]) {
+  const { own, command } = splitCommand(argv);
+  const { values, positionals } = parse(sub, OPTIONS[sub], own);
+  if (values['help'] === true) return { help: true as const };
+  const [name, ...extra] = positionals;
+  const shape = `k8s-lease ${sub} NAME -- COMMAND [ARGS...]`;
+  if (name === undefined) throw new UsageError(`${sub}: a Lease name is required: ${shape}`);
+  if (extra.length > 0)
+    throw new UsageError(`${sub}: unexpected ${JSON.stringify(extra[0])}: put the command after --`);
+  const [program, ...programArgs] = command ?? [];
+  if (program === undefined) throw new UsageError(`${sub}: a command is required after --: ${shape}`);
+  const t = timings(values);
+  const grace = duration('grace', values['grace'] as string | undefined, defaultGrace(t)) as number;
+  if (t.renewDeadline + grace >= t.leaseDuration)
+    throw new UsageError(
+      `${sub}: --renew-deadline ${formatDuration(t.renewDeadline)} + --grace ${formatDuration(grace)} must be below --lease-duration ${formatDuration(t.leaseDuration)}, or another replica could start before this one's command is killed`,
+    );
+  return {
+    help: false as const,
+    values,
+    args: {
+      ...common(values),
+      ...t,
+      name,
+      command: [program, ...programArgs] as [string, ...string[]],
+      grace,
+      fencingEnv: values['fencing-env'] === true,
+    },
+  };
+}
+
+function parseLock(argv: readonly string[]): Command {
+  const parsed = parseRunning('lock', argv);
+  if (parsed.help) return { kind: 'help', topic: 'lock' };
+  const timeout = duration('timeout', parsed.values['timeout'] as string | undefined, undefined);
+  return { kind: 'lock', args: { ...parsed.args, timeout } };
+}
+
+function parseElect(argv: readonly string[]): Command {
+  const parsed = parseRunning('elect', argv);
+  if (parsed.help) return { kind: 'help', topic: 'elect' };
+  const restart = (parsed.values['restart'] as string | undefined) ?? 'always';
+  if (!RESTART_POLICIES.includes(restart as RestartPolicy))
+    throw new UsageError(`elect: --restart ${JSON.stringify(restart)}: expected always, on-failure or never`);
+  return { kind: 'elect', args: { ...parsed.args, restart: restart as RestartPolicy } };
+}
+
+const FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'wide'];
+
+function parseShow(sub: 'get' | 'list', argv: readonly string[]): Command {
+  const { values, positionals } = parse(sub, OPTIONS.get, argv);
+  if (values['help'] === true) return { kind: 'help', topic: sub };
+  const output = values['output'] as string | undefined;
+  if (output !== undefined && !FORMATS.includes(output as OutputFormat))
+    throw new UsageError(`${sub}: -o ${JSON.stringify(output)}: expected json, yaml or wide`);
+  const maxNames = sub === 'get' ? 1 : 0;
+  if (positionals.length > maxNames)
+    throw new UsageError(
+      `${sub}: unexpected ${JSON.stringify(positionals[maxNames])}${sub === 'list' ? ' (list takes no name; use get NAME)' : ''}`,
+    );
+  const allNamespaces = values['all-namespaces'] === true;
+  if (allNamespaces && positionals[0] !== undefined) throw new UsageError(`${sub}: a name cannot be given with -A`);
+  return {
+    kind: sub,
+    args: {
+      ...common(values),
+      name: positionals[0],
+      allNamespaces,
+      selector: values['selector'] as string | undefined,
+      output: (output as OutputFormat | undefined) ?? 'table',
+    },
+  };
+}
+
+function parseRelease(argv: readonly string[]): Command {
+  const { values, positionals } = parse('release', OPTIONS.release, argv);
+  if (values['help'] === true) return { kind: 'help', topic: 'release' };
+  const [name, ...extra] = positionals;
+  if (name === undefined) throw new UsageError('release: a Lease name is required: k8s-lease release NAME');
+  if (extra.length > 0) throw new UsageError(`release: unexpected ${JSON.stringify(extra[0])}`);
+  return { kind: 'release', args: { ...common(values), name, force: values['force'] === true } };
+}
+
+/** The command `argv` (without node and the script) asks for; throws UsageError with a one-line message. */
+export function parseCommand(argv: readonly string[]): Command {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help')
+    return { kind: 'help', topic: SUBCOMMANDS.find((s) => s === rest[0]) };
+  if (first === '--version') return { kind: 'version' };
+  switch (first) {
+    case 'lock':
+      return parseLock(rest);
+    case 'elect':
+      return parseElect(rest);
+    case 'get':
+    case 'list':
+      return parseShow(first, rest);
+    case 'release':
+      return parseRelease(rest);
+    default:
+      throw new UsageError(`unknown command ${JSON.stringify(first)} (see k8s-lease --help)`);
+  }
+}

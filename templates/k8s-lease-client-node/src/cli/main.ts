@@ -1,0 +1,80 @@
+// `k8s-lease`: parses the command line, loads the cluster's configuration as kubectl would, runs the subcommand,
+// and turns whatever ends it into one line on stderr and an exit code.
+import { createRequire } from 'node:module';
+import type { Client } from 'k8s-lease-client';
+import { createClient } from 'k8s-lease-client';
+import { loadClientConfig } from '../client-config.js';
+import type { CommonArgs } from './args.js';
+import { parseCommand, UsageError } from './args.js';
+import { EXIT_ERROR, EXIT_USAGE } from './exit-codes.js';
+import type { CliIo } from './io.js';
+import { runElect } from './elect.js';
+import { runLock } from './lock.js';
+import { oneLine } from './messages.js';
+import { runRelease } from './release.js';
+import { runShow } from './show.js';
+import { USAGE } from './usage.js';
+
+/** The package's version (dist/cli/main.js sits two folders below its package.json); undefined from templates/. */
+function packageVersion(): string | undefined {
+  try {
+    const manifest: unknown = createRequire(import.meta.url)('../../package.json');
+    const version = typeof manifest === 'object' && manifest !== null ? Reflect.get(manifest, 'version') : undefined;
+    return typeof version === 'string' ? version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Cluster {
+  readonly client: Client;
+  readonly namespace: string;
+  readonly close: () => Promise<void>;
+}
+
+async function connect(args: CommonArgs, io: CliIo): Promise<Cluster> {
+  const config = await loadClientConfig({
+    kubeconfig: args.kubeconfig,
+    context: args.context,
+    env: io.env,
+    onWarning: (message) => io.stderr(`k8s-lease: warning: ${message}\n`),
+  });
+  return {
+    client: createClient(config.clientOptions),
+    namespace: args.namespace ?? config.namespace,
+    close: () => config.close(),
+  };
+}
+
+/** Runs `k8s-lease` with `argv` (without node and the script); resolves with the exit code. */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  let command: ReturnType<typeof parseCommand>;
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    io.stderr(`k8s-lease: ${oneLine(error)}\n`);
+    return error instanceof UsageError ? EXIT_USAGE : EXIT_ERROR;
+  }
+  if (command.kind === 'help') {
+    io.stdout(USAGE[command.topic ?? 'main']);
+    return 0;
+  }
+  if (command.kind === 'version') {
+    io.stdout(`k8s-lease ${packageVersion() ?? '(unpackaged)'}\n`);
+    return 0;
+  }
+  let cluster: Cluster | undefined;
+  try {
+    cluster = await connect(command.args, io);
+    const { client, namespace } = cluster;
+    if (command.kind === 'lock') return await runLock({ client, namespace, args: command.args, io });
+    if (command.kind === 'elect') return await runElect({ client, namespace, args: command.args, io });
+    if (command.kind === 'release') return await runRelease({ client, namespace, args: command.args, io });
+    return await runShow({ client, namespace, args: command.args, io });
+  } catch (error) {
+    io.stderr(`k8s-lease: ${oneLine(error)}\n`);
+    return EXIT_ERROR;
+  } finally {
+    await cluster?.close();
+  }
+}

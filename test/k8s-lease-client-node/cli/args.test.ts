@@ -1,0 +1,116 @@
+// The command line of k8s-lease: kubectl's and client-go's option names, one-line refusals with exit 2.
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_TIMINGS,
+  defaultGrace,
+  parseCommand,
+  UsageError,
+} from '../../../templates/k8s-lease-client-node/src/cli/args.js';
+import { run } from './harness.js';
+
+describe('parseCommand', () => {
+  it('lock: the name, the command after --, client-go default timings and a grace that fits between them', () => {
+    const command = parseCommand([
+      'lock',
+      'nightly',
+      '-n',
+      'jobs',
+      '--identity',
+      'me',
+      '--',
+      'backup.sh',
+      '--full',
+      '-n',
+    ]);
+    expect(command).toMatchObject({
+      kind: 'lock',
+      args: {
+        name: 'nightly',
+        namespace: 'jobs',
+        identity: 'me',
+        command: ['backup.sh', '--full', '-n'],
+        ...DEFAULT_TIMINGS,
+        grace: 2_500,
+        timeout: undefined,
+        fencingEnv: false,
+      },
+    });
+    expect(defaultGrace(DEFAULT_TIMINGS)).toBe(2_500);
+  });
+
+  it('lock: Go durations for the timings, --timeout and --grace', () => {
+    const command = parseCommand([
+      'lock',
+      'x',
+      '--lease-duration',
+      '1m',
+      '--renew-deadline',
+      '40s',
+      '--retry-period',
+      '500ms',
+      '--timeout',
+      '1m30s',
+      '--grace',
+      '10s',
+      '--fencing-env',
+      '--',
+      'true',
+    ]);
+    expect(command).toMatchObject({
+      args: {
+        leaseDuration: 60_000,
+        renewDeadline: 40_000,
+        retryPeriod: 500,
+        timeout: 90_000,
+        grace: 10_000,
+        fencingEnv: true,
+      },
+    });
+  });
+
+  it.each([
+    [['lock'], 'lock: a Lease name is required: k8s-lease lock NAME -- COMMAND [ARGS...]'],
+    [['lock', 'x'], 'lock: a command is required after --: k8s-lease lock NAME -- COMMAND [ARGS...]'],
+    [['lock', 'x', 'echo', '--'], 'lock: unexpected "echo": put the command after --'],
+    [['lock', 'x', '--timeout', 'soon', '--', 'true'], '--timeout "soon": not a duration such as 15s, 1m30s or 500ms'],
+    [
+      ['lock', 'x', '--grace', '5s', '--', 'true'],
+      "lock: --renew-deadline 10s + --grace 5s must be below --lease-duration 15s, or another replica could start before this one's command is killed",
+    ],
+    [['lock', 'x', '--identity', '', '--', 'true'], '--identity must not be empty'],
+    [['get', '-o', 'xml'], 'get: -o "xml": expected json, yaml or wide'],
+    [['get', 'a', 'b'], 'get: unexpected "b"'],
+    [['get', 'a', '-A'], 'get: a name cannot be given with -A'],
+    [['list', 'a'], 'list: unexpected "a" (list takes no name; use get NAME)'],
+    [['release'], 'release: a Lease name is required: k8s-lease release NAME'],
+    [['explode'], 'unknown command "explode" (see k8s-lease --help)'],
+  ])('refuses %j in one line', (argv, message) => {
+    expect(() => parseCommand(argv)).toThrow(UsageError);
+    expect(() => parseCommand(argv)).toThrow(message);
+  });
+
+  it("refuses an unknown option with node:util's one-line message, naming it", () => {
+    expect(() => parseCommand(['lock', 'x', '--bogus', '--', 'true'])).toThrow(/^lock: Unknown option '--bogus'/);
+    expect(() => parseCommand(['get', '--bogus'])).toThrow(UsageError);
+  });
+
+  it('prints help for the tool and for each command, and the version, exiting 0', async () => {
+    const help = await run(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('Usage: k8s-lease COMMAND [options]');
+    for (const sub of ['lock', 'get', 'list', 'release']) {
+      const sub1 = await run([sub, '--help']);
+      expect(sub1.code).toBe(0);
+      expect(sub1.out).toContain(`Usage: k8s-lease ${sub}`);
+    }
+    expect((await run(['help', 'lock'])).out).toContain('Usage: k8s-lease lock NAME');
+    expect((await run(['--version'])).out).toMatch(/^k8s-lease \S+\n$/);
+  });
+
+  it('answers a bad command line with exit 2 and one line on stderr', async () => {
+    const bad = await run(['lock', 'x', '--timeout', '5', '--', 'true']);
+    expect(bad.code).toBe(2);
+    expect(bad.err).toBe('k8s-lease: --timeout "5": not a duration such as 15s, 1m30s or 500ms\n');
+    expect(bad.out).toBe('');
+  });
+});
