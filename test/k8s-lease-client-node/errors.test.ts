@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AuthProviderError,
+  AuthProviderTimeoutError,
   ClusterConnectionError,
   errorCode,
   InClusterConfigError,
@@ -34,6 +35,26 @@ describe('AuthProviderError', () => {
     const error = new AuthProviderError('the gcp auth-provider was removed', 'gcp', '/kubeconfig');
     expect(error).toBeInstanceOf(KubeconfigError);
     expect(error).toMatchObject({ name: 'AuthProviderError', provider: 'gcp', file: '/kubeconfig' });
+  });
+});
+
+describe('AuthProviderTimeoutError', () => {
+  it('is an AuthProviderError naming the issuer and the timeout', () => {
+    const error = new AuthProviderTimeoutError(
+      'issuer did not answer',
+      'oidc',
+      'https://idp/realm',
+      500,
+      '/kubeconfig',
+    );
+    expect(error).toBeInstanceOf(AuthProviderError);
+    expect(error).toMatchObject({
+      name: 'AuthProviderTimeoutError',
+      provider: 'oidc',
+      issuer: 'https://idp/realm',
+      timeoutMs: 500,
+      file: '/kubeconfig',
+    });
   });
 });
 

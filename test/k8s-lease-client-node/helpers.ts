@@ -1,5 +1,7 @@
 // Shared helpers for the k8s-lease-client-node tests: temporary kubeconfig files and a Lease API server over HTTPS.
 import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { createServer as createTcpServer } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach } from 'vitest';
@@ -112,4 +114,41 @@ export async function kubeconfigWith(
     users: [{ name: 'oidc-user', user: { 'auth-provider': provider } }],
     contexts: [{ name: 'ctx', context: { cluster: 'c', user: 'oidc-user' } }],
   });
+}
+
+/** A TCP server that accepts connections and never says a word (not even a TLS handshake): a hung peer. */
+export interface SilentServer {
+  port: number;
+  /** How many connections are open now. */
+  open(): number;
+  close(): Promise<void>;
+}
+
+export async function startSilentServer(): Promise<SilentServer> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.resume(); // read (and drop) what arrives, so the peer's close is seen
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    open: () => sockets.size,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Polls (real time, bounded) until `done` holds. */
+export async function eventually(what: string, done: () => boolean, limitMs = 10_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!done()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -10,11 +10,12 @@ import { parse } from 'yaml';
 import { createClient, readNamespacedLease } from 'k8s-lease-client';
 import {
   AuthProviderError,
+  AuthProviderTimeoutError,
   kubeconfigClientOptions,
   loadKubeconfig,
 } from '../../templates/k8s-lease-client-node/src/index.js';
 import { createTestPki } from '../../templates/k8s-lease-api-server/src/tls/pki.js';
-import { b64, kubeconfigWith, lease, start, trackResources } from './helpers.js';
+import { b64, eventually, kubeconfigWith, lease, start, startSilentServer, trackResources } from './helpers.js';
 
 const track = trackResources();
 
@@ -78,9 +79,16 @@ async function startIssuer(): Promise<Issuer> {
   return issuer;
 }
 
-async function readLease(path: string): Promise<unknown> {
+async function readLease(path: string, call?: { timeoutMs?: number; signal?: AbortSignal }): Promise<unknown> {
   const config = track.config(await kubeconfigClientOptions({ kubeconfig: path, retries: false }));
-  return readNamespacedLease(createClient(config.clientOptions), { namespace: 'default', name: 'held' });
+  return readNamespacedLease(createClient(config.clientOptions), { namespace: 'default', name: 'held' }, call);
+}
+
+/** An issuer that accepts connections and never answers; counts what is open. */
+async function silentIssuer(): Promise<{ url: string; open: () => number }> {
+  const server = await startSilentServer();
+  track.later(() => server.close());
+  return { url: `https://127.0.0.1:${server.port}`, open: server.open };
 }
 
 async function leaseServer(token: string): Promise<Awaited<ReturnType<typeof start>>> {
@@ -181,5 +189,59 @@ describe('auth-provider oidc', () => {
     const config = await loadKubeconfig({ kubeconfig: path });
     for (const text of [inspect(config, { depth: Infinity }), JSON.stringify(config)])
       for (const secret of ['cs-secret', FRESH, 'rt-secret']) expect(text).not.toContain(secret);
+  });
+
+  describe('an issuer that never answers', () => {
+    // Where this differs from client-go on purpose: oidc.go's idToken waits on the issuer with no deadline (its
+    // http.Client has no Timeout and the refresh gets context.Background()), so a request hangs as long as the issuer.
+    // Here the request's timeoutMs and signal bound the discovery and refresh. The stall is measured as
+    // test/k8s-lease-api-server/hostile-input.test.ts measures one: performance.now around the call, a generous bound.
+    const secrets = { 'client-secret': 'cs-secret', 'refresh-token': 'rt-secret', 'id-token': EXPIRED };
+
+    it('a request with timeoutMs: 500 fails near its timeout with an AuthProviderTimeoutError naming the issuer only', async () => {
+      const issuer = await silentIssuer();
+      const server = await leaseServer(FRESH);
+      const path = await kubeconfigWith(server, {
+        name: 'oidc',
+        config: { 'idp-issuer-url': `${issuer.url}/realm?tenant=q-secret#frag`, 'client-id': 'kubectl', ...secrets },
+      });
+      const started = performance.now();
+      const error = await readLease(path, { timeoutMs: 500 }).catch((e: unknown) => e);
+      const elapsed = performance.now() - started;
+      expect(error).toBeInstanceOf(AuthProviderTimeoutError);
+      expect(error).toMatchObject({ provider: 'oidc', issuer: `${issuer.url}/realm`, timeoutMs: 500, file: path });
+      expect((error as Error).message).toBe(
+        `${path}: user "oidc-user": oidc: issuer ${issuer.url}/realm did not answer within 500 ms`,
+      );
+      expect(elapsed).toBeGreaterThanOrEqual(450);
+      expect(elapsed).toBeLessThan(5_000); // it waited 45 s and more with an 8 s timeout before
+      for (const text of [inspect(error, { depth: Infinity }), String(error), JSON.stringify(error)])
+        for (const secret of ['cs-secret', 'rt-secret', EXPIRED, 'q-secret', 'frag'])
+          expect(text).not.toContain(secret);
+      expect(server.requests()).toEqual([]);
+      // Nobody waits any more: the refresh is aborted and its connection to the issuer dropped.
+      await eventually('the connection to the issuer to close', () => issuer.open() === 0);
+    });
+
+    it("an aborted request fails at once with the signal's reason, and the connection is dropped", async () => {
+      const issuer = await silentIssuer();
+      const server = await leaseServer(FRESH);
+      const path = await kubeconfigWith(server, {
+        name: 'oidc',
+        config: { 'idp-issuer-url': `${issuer.url}/realm`, 'client-id': 'kubectl', ...secrets },
+      });
+      const controller = new AbortController();
+      const pending = readLease(path, { signal: controller.signal }).catch((e: unknown) => e);
+      await eventually('the refresh to reach the issuer', () => issuer.open() > 0);
+      const aborted = performance.now();
+      controller.abort();
+      const error = await pending;
+      expect(performance.now() - aborted).toBeLessThan(2_000);
+      // transport.ts CallOptions.signal: "the promise rejects with the signal's reason", so cancellation looks the same
+      // whether it came during the refresh or the HTTP exchange (the leader elector tells a stop from a failure by it).
+      expect(error).toBe(controller.signal.reason);
+      expect(server.requests()).toEqual([]);
+      await eventually('the connection to the issuer to close', () => issuer.open() === 0);
+    });
   });
 });

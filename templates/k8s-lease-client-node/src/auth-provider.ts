@@ -4,6 +4,7 @@ import type { AuthProviderContext } from './auth-provider-context.js';
 import { AuthProviderError } from './errors.js';
 import type { KubeconfigAuthProvider } from './kubeconfig.js';
 import { oidcTokenProvider } from './oidc.js';
+import type { TokenCall } from './shared-flight.js';
 
 /**
  * client-go's plugin/pkg/client/auth/gcp/gcp_stub.go and azure/azure_stub.go (the providers were removed in
@@ -24,7 +25,7 @@ const REMOVED: ReadonlyMap<string, string> = new Map([
 export function authProviderToken(
   provider: KubeconfigAuthProvider,
   context: AuthProviderContext,
-): () => Promise<string> {
+): (call?: TokenCall) => Promise<string> {
   const { name } = provider;
   if (name === 'oidc') return oidcTokenProvider(provider.config, context);
   const removed = REMOVED.get(name);

@@ -24,12 +24,29 @@ export class InClusterConfigError extends KubeconfigError {
 
 /** An auth-provider that cannot give a credential: unsupported or removed, misconfigured, or its refresh failed. */
 export class AuthProviderError extends KubeconfigError {
-  override readonly name = 'AuthProviderError';
+  override readonly name: string = 'AuthProviderError';
   /** The provider's name (`oidc`, `gcp`, …). */
   readonly provider: string;
   constructor(message: string, provider: string, file?: string, options?: ErrorOptions) {
     super(message, file, options);
     this.provider = provider;
+  }
+}
+
+/**
+ * An auth-provider's issuer (OIDC discovery or its token endpoint) did not answer within the request's `timeoutMs`.
+ * `issuer` is the configured issuer URL without user-info, query or fragment, so no credential can ride along.
+ */
+export class AuthProviderTimeoutError extends AuthProviderError {
+  override readonly name = 'AuthProviderTimeoutError';
+  /** The issuer that did not answer: scheme, host, port and path only. */
+  readonly issuer: string;
+  /** The request's timeout that ran out, in ms. */
+  readonly timeoutMs: number;
+  constructor(message: string, provider: string, issuer: string, timeoutMs: number, file?: string) {
+    super(message, provider, file);
+    this.issuer = issuer;
+    this.timeoutMs = timeoutMs;
   }
 }
 

@@ -27,7 +27,13 @@ export type {
   KubeconfigExec,
   RefreshOptions,
 } from './exec/index.js';
-export { AuthProviderError, ClusterConnectionError, InClusterConfigError, KubeconfigError } from './errors.js';
+export {
+  AuthProviderError,
+  AuthProviderTimeoutError,
+  ClusterConnectionError,
+  InClusterConfigError,
+  KubeconfigError,
+} from './errors.js';
 export { nodeFetch } from './fetch.js';
 export type { NodeFetch, NodeFetchOptions, NodeTlsOptions } from './fetch.js';
 export { loadKubeconfig } from './kubeconfig.js';

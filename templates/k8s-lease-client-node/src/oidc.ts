@@ -4,8 +4,12 @@ import { readFileSync } from 'node:fs';
 import { Agent, fetch as undiciFetch } from 'undici';
 import type { Dispatcher } from 'undici';
 import type { AuthProviderContext } from './auth-provider-context.js';
-import { AuthProviderError, errorCode } from './errors.js';
+import { AuthProviderError, AuthProviderTimeoutError, errorCode } from './errors.js';
+import { abortableConnector } from './issuer-connector.js';
 import { persistAuthProviderConfig } from './kubeconfig-persist.js';
+import { REDACTED } from './redact.js';
+import { sharedFlight } from './shared-flight.js';
+import type { TokenCall } from './shared-flight.js';
 
 /** oidc.go's expiryDelta: an id-token expiring within 10 s is refreshed first. */
 const EXPIRY_DELTA_MS = 10_000;
@@ -17,12 +21,14 @@ const MAX_ISSUER_RESPONSE_BYTES = 1024 * 1024;
  * from the issuer's token endpoint (discovered at idp-issuer-url/.well-known/openid-configuration) with the
  * refresh-token, client-id and client-secret. The new id-token (and refresh-token, when the issuer rotated it) is
  * written back into the user's kubeconfig file, as kubectl's persister does; a failed write fails the request with
- * client-go's "could not persist new tokens".
+ * client-go's "could not persist new tokens". Discovery and refresh are bounded by the call's `timeoutMs` (an
+ * AuthProviderTimeoutError naming the issuer) and its signal (its reason), where client-go's plugin waits on the
+ * issuer without a deadline; the write-back, once the issuer has answered, always completes.
  */
 export function oidcTokenProvider(
   initial: ReadonlyMap<string, string>,
   context: AuthProviderContext,
-): () => Promise<string> {
+): (call?: TokenCall) => Promise<string> {
   const fail = (message: string, cause?: unknown): AuthProviderError =>
     new AuthProviderError(`${context.at}: oidc: ${message}`, 'oidc', context.origin, cause ? { cause } : undefined);
   // newOIDCAuthProvider: both are required when the config is built.
@@ -32,22 +38,21 @@ export function oidcTokenProvider(
   let cfg = new Map(initial);
   const ca = issuerCa(cfg, fail);
   const now = context.now ?? Date.now;
-  // oidc.go holds a mutex across the refresh: concurrent requests wait for the one refresh.
-  let pending: Promise<string> | undefined;
+  const issuerName = withoutSecrets(issuer);
 
-  const idToken = async (): Promise<string> => {
-    const current = cfg.get('id-token') ?? '';
-    if (current !== '' && expiresAt(current, fail) > now() + EXPIRY_DELTA_MS) return current;
+  const refreshed = async (signal: AbortSignal): Promise<string> => {
     const refreshToken = cfg.get('refresh-token') ?? '';
     if (refreshToken === '') throw fail('No valid id-token, and cannot refresh without refresh-token');
     // A pool per refresh, closed after it: refreshes are rare and an idle pool must not outlive the client.
-    const dispatcher = new Agent({ connect: { ca } });
+    const dispatcher = new Agent({ connect: abortableConnector(ca, signal) });
+    const issuerCall: IssuerCall = { dispatcher, signal, fail };
     let tokens: Refreshed;
     try {
-      const tokenUrl = await tokenEndpoint(issuer, dispatcher, fail);
-      tokens = await refresh(tokenUrl, cfg, refreshToken, dispatcher, fail);
+      const tokenUrl = await tokenEndpoint(issuer, issuerCall);
+      tokens = await refresh(tokenUrl, cfg, refreshToken, issuerCall);
     } finally {
-      await dispatcher.close();
+      // close() would wait for a request the issuer never answers; an aborted refresh drops its connections.
+      await (signal.aborted ? dispatcher.destroy() : dispatcher.close());
     }
     const changes = new Map([['id-token', tokens.idToken]]);
     if (tokens.refreshToken !== undefined && tokens.refreshToken !== refreshToken)
@@ -58,15 +63,43 @@ export function oidcTokenProvider(
     return tokens.idToken;
   };
 
-  return () => {
-    pending ??= idToken().finally(() => {
-      pending = undefined;
-    });
-    return pending;
+  // oidc.go holds a mutex across the refresh: concurrent requests wait for the one refresh.
+  const refreshOnce = sharedFlight(
+    refreshed,
+    (timeoutMs) =>
+      new AuthProviderTimeoutError(
+        `${context.at}: oidc: issuer ${issuerName} did not answer within ${timeoutMs} ms`,
+        'oidc',
+        issuerName,
+        timeoutMs,
+        context.origin,
+      ),
+  );
+  return async (call) => {
+    const current = cfg.get('id-token') ?? '';
+    if (current !== '' && expiresAt(current, fail) > now() + EXPIRY_DELTA_MS) return current;
+    return refreshOnce(call);
   };
 }
 
 type Fail = (message: string, cause?: unknown) => AuthProviderError;
+
+/** What every request to the issuer shares: its connection pool, the refresh's signal, how errors are made. */
+interface IssuerCall {
+  dispatcher: Dispatcher;
+  signal: AbortSignal;
+  fail: Fail;
+}
+
+/** The issuer as errors name it: scheme, host, port and path; user-info, query and fragment may hold credentials. */
+function withoutSecrets(issuer: string): string {
+  try {
+    const url = new URL(issuer);
+    return `${url.origin}${url.pathname}`;
+  } catch {
+    return REDACTED;
+  }
+}
 
 /** idp-certificate-authority(-data): the CA the issuer is verified with (Node's roots when neither is set). */
 function issuerCa(cfg: ReadonlyMap<string, string>, fail: Fail): string | undefined {
@@ -102,9 +135,10 @@ function expiresAt(token: string, fail: Fail): number {
 }
 
 /** tokenEndpoint: the discovery document's token_endpoint. */
-async function tokenEndpoint(issuer: string, dispatcher: Dispatcher, fail: Fail): Promise<string> {
+async function tokenEndpoint(issuer: string, call: IssuerCall): Promise<string> {
+  const { fail } = call;
   const wellKnown = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
-  const { status, text } = await send(wellKnown, { method: 'GET' }, dispatcher, fail);
+  const { status, text } = await send(wellKnown, { method: 'GET' }, call);
   if (status !== 200) throw fail(`failed to query metadata endpoint: status ${status}`);
   let tokenUrl: unknown;
   try {
@@ -131,9 +165,9 @@ async function refresh(
   tokenUrl: string,
   cfg: ReadonlyMap<string, string>,
   refreshToken: string,
-  dispatcher: Dispatcher,
-  fail: Fail,
+  call: IssuerCall,
 ): Promise<Refreshed> {
+  const { fail } = call;
   const clientId = cfg.get('client-id') ?? '';
   const clientSecret = cfg.get('client-secret') ?? '';
   const form = new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken });
@@ -142,14 +176,13 @@ async function refresh(
   let answer = await send(
     tokenUrl,
     { method: 'POST', headers: { ...headers, authorization: `Basic ${basic}` }, body: form.toString() },
-    dispatcher,
-    fail,
+    call,
   );
   if (answer.status === 400 || answer.status === 401) {
     const inBody = new URLSearchParams(form);
     inBody.set('client_id', clientId);
     if (clientSecret !== '') inBody.set('client_secret', clientSecret);
-    answer = await send(tokenUrl, { method: 'POST', headers, body: inBody.toString() }, dispatcher, fail);
+    answer = await send(tokenUrl, { method: 'POST', headers, body: inBody.toString() }, call);
   }
   let body: unknown;
   try {
@@ -187,8 +220,7 @@ function formEscape(text: string): string {
 async function send(
   url: string,
   init: { method: string; headers?: Record<string, string>; body?: string },
-  dispatcher: Dispatcher,
-  fail: Fail,
+  { dispatcher, signal, fail }: IssuerCall,
 ): Promise<{ status: number; text: string }> {
   let origin: string;
   try {
@@ -197,7 +229,7 @@ async function send(
     throw fail('the issuer or its token_endpoint is not a URL');
   }
   try {
-    const response = await undiciFetch(url, { ...init, dispatcher, redirect: 'error' });
+    const response = await undiciFetch(url, { ...init, dispatcher, signal, redirect: 'error' });
     const reader = response.body?.getReader();
     const chunks: Uint8Array[] = [];
     let size = 0;

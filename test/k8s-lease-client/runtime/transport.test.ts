@@ -218,6 +218,25 @@ describe('request against a loopback server', () => {
     expect(server.requests.map((r) => r.headers['authorization']).sort()).toEqual(['Bearer new', 'Bearer old']);
   });
 
+  it("hands a token provider the call's signal and timeout (the client's default when the call has none)", async () => {
+    const seen: unknown[] = [];
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      timeoutMs: 8_000,
+      token: (call) => {
+        seen.push(call);
+        return 't';
+      },
+    });
+    const controller = new AbortController();
+    await client.request(GET, { signal: controller.signal, timeoutMs: 500 });
+    await client.request(GET);
+    expect(seen).toEqual([
+      { signal: controller.signal, timeoutMs: 500 },
+      { signal: undefined, timeoutMs: 8_000 },
+    ]);
+  });
+
   it('lets a per-call Authorization header override the token', async () => {
     const client = createClient({ baseUrl: server.baseUrl, token: 'client' });
     await client.request(GET, { headers: { Authorization: 'Bearer call' } });

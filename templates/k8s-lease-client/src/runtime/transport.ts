@@ -14,8 +14,17 @@ import type { CombinedSignal } from './signals.js';
 
 /** The HTTP methods the Kubernetes API's Lease operations use. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-/** A bearer token, or a function called before every request so rotated tokens are picked up. */
-export type TokenProvider = string | (() => string | Promise<string>);
+/**
+ * A bearer token, or a function called before every request so rotated tokens are picked up. The function is handed
+ * the call's `signal` and `timeoutMs` so that work of its own (a network refresh) can be bounded by them; one that
+ * ignores them is not bounded.
+ */
+export type TokenProvider =
+  | string
+  | ((call?: {
+      readonly signal?: AbortSignal | undefined;
+      readonly timeoutMs?: number | undefined;
+    }) => string | Promise<string>);
 
 /** Options of `createClient`: where the API server is, how to authenticate, and per-request defaults. */
 export interface ClientOptions {
@@ -36,7 +45,8 @@ export interface ClientOptions {
   /**
    * Default per-call timeout in ms; `undefined` means none. It bounds the
    * HTTP exchange: until the body is read for `request`, until the headers
-   * arrive for `stream()`. It does not bound the token provider.
+   * arrive for `stream()`. A token provider function is handed it (and the call's signal) to bound its own work;
+   * the HTTP exchange gets its own `timeoutMs` after the token is in hand.
    */
   timeoutMs?: number | undefined;
   /**
@@ -163,10 +173,14 @@ export function createClient(options: ClientOptions): Client {
     const { method, path, body } = spec;
     if (path[0] !== '/') throw new TypeError(`Invalid RequestSpec.path ${JSON.stringify(path)}`);
     const url = baseUrl + path + (spec.query ?? '');
-    // Resolved before the timer starts: the timeout bounds the HTTP exchange, not a slow credential plugin.
+    // Resolved before the timer starts: the timeout bounds the HTTP exchange, not a slow credential plugin; a provider
+    // that does network work (an OIDC refresh) bounds it itself by the call's signal and timeout.
     // Tokens read from files (service-account mounts) often end in a newline, which fetch would reject as a header value.
     // A static token is trimmed per request too: cheaper in code than keeping a second set of base headers.
-    const trimmed = (typeof token === 'function' ? await token() : token)?.trim();
+    const timeoutMs = callOptions?.timeoutMs ?? defaultTimeoutMs;
+    const trimmed = (
+      typeof token === 'function' ? await token({ signal: callOptions?.signal, timeoutMs }) : token
+    )?.trim();
     const headers = mergeHeaders(
       {},
       baseHeaders,
@@ -177,7 +191,7 @@ export function createClient(options: ClientOptions): Client {
       },
       callOptions?.headers,
     );
-    const linked = combineSignals(callOptions?.signal, callOptions?.timeoutMs ?? defaultTimeoutMs, { method, url });
+    const linked = combineSignals(callOptions?.signal, timeoutMs, { method, url });
     const signal = linked.signal;
     let response: Response | undefined;
     let text = '';
