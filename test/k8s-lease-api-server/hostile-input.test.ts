@@ -557,6 +557,40 @@ describe('bounded under hostile bodies: no request stalls the others', () => {
     });
   }, 60_000);
 
+  it('20,000 controller owner references: a bounded 422 in bounded time, the path and reason kept', async () => {
+    // objectmeta.go ValidateOwnerReferences adds, for each controller reference after the first, a
+    // field.Invalid(fldPath, ownerReferences, "Only one reference can have Controller set to true. Found \"true\" in
+    // references for %v and %v"): its value is the whole list. Upstream (errors.NewInvalid) lists all 19,999;
+    // this server lists the first MAX_STATUS_CAUSES (100) and counts the rest (README, differences).
+    const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: 'u-1', controller: true };
+    const body = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'owned', ownerReferences: Array.from({ length: 20_000 }, () => owner) },
+    };
+    const [worst, res] = await worstVersionLatency(server, () =>
+      api(server, 'POST', `${NS_BASE}?dryRun=All`, { body, headers: auth }),
+    );
+    expect(res.status).toBe(422);
+    expect(res.text.length).toBeLessThanOrEqual(1024 * 1024);
+    const detail =
+      'Only one reference can have Controller set to true. Found "true" in references for ConfigMap/owner and ConfigMap/owner';
+    const causes = res.body.details?.causes ?? [];
+    expect(causes).toHaveLength(100);
+    for (const cause of causes) {
+      expect(cause.reason).toBe('FieldValueInvalid');
+      expect(cause.field).toBe('metadata.ownerReferences');
+      expect(cause.message).toMatch(/^Invalid value: \[\{"apiVersion":"v1",.*\.\.\.\(\d+ more characters\)/);
+      expect(cause.message?.endsWith(`: ${detail}`)).toBe(true);
+    }
+    // ToAggregate says a repeated message once; the 19,899 errors not reported are counted.
+    expect(res.body.message).toMatch(
+      /^Lease\.coordination\.k8s\.io "owned" is invalid: metadata\.ownerReferences: Invalid value: /,
+    );
+    expect(res.body.message).toContain(`: ${detail} (and 19899 more errors)`);
+    expect(worst).toBeLessThan(PROBE_BOUND_MS);
+  }, 120_000);
+
   it('a 413 says Connection: close, so a keep-alive client’s next request goes on a new connection', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const send = (method: string, path: string, body?: Buffer) =>
