@@ -591,6 +591,37 @@ describe('bounded under hostile bodies: no request stalls the others', () => {
     expect(worst).toBeLessThan(PROBE_BOUND_MS);
   }, 120_000);
 
+  // labels/selector.go Parse and fields/selector.go ParseSelector have no length limit: the 1 MiB request line is
+  // the bound. Parsing is linear and the 400's message is cut past MAX_STATUS_MESSAGE_CHARS (64 KiB).
+  it('1 MiB label and field selectors: answered in bounded time, their 400 messages bounded', async () => {
+    const values = Array.from({ length: 100_000 }, (_, i) => `-v${i}`).join(',');
+    const terms = Array.from({ length: 40_000 }, (_, i) => `metadata.name=n${i}`).join(',');
+    const selectors = [
+      `labelSelector=k%20in%20(${values})`,
+      `labelSelector=${'('.repeat(900_000)}`,
+      `labelSelector=k%3D${'a'.repeat(900_000)}`,
+      `fieldSelector=${terms.replaceAll('=', '%3D')},nonsense`,
+    ];
+    // One after the other: the probe measures what each one alone blocks.
+    const [worst, answers] = await worstVersionLatency(server, async () => {
+      const out: ApiResponse[] = [];
+      for (const query of selectors) out.push(await api(server, 'GET', `${NS_BASE}?${query}`, { headers: auth }));
+      return out;
+    });
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(res.text.length).toBeLessThan(70 * 1024);
+    }
+    expect(answers[0]?.body.message).toMatch(/^unable to parse requirement: \[values\[0\]\[k\]: Invalid value: "-v0"/);
+    expect(answers[0]?.body.message).toMatch(/\(and 99900 more errors\)$/);
+    expect(answers[1]?.body.message).toBe("found '(', expected: !, identifier, or 'end of string'");
+    expect(answers[2]?.body.message).toMatch(
+      /^unable to parse requirement: values\[0\]\[k\]: Invalid value: "a{4096}\.\.\.\(895904 more characters\)": must be no more than 63 characters/,
+    );
+    expect(answers[3]?.body.message).toMatch(/^invalid selector: 'metadata\.name=n0,.*\.\.\.\(\d+ more characters\)$/);
+    expect(worst).toBeLessThan(PROBE_BOUND_MS);
+  }, 120_000);
+
   it('a 413 says Connection: close, so a keep-alive client’s next request goes on a new connection', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const send = (method: string, path: string, body?: Buffer) =>

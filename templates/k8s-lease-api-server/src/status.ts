@@ -170,7 +170,7 @@ function boundedAggregate(shown: FieldError[], total: number): string {
 }
 
 /** A message cut to MAX_STATUS_MESSAGE_CHARS (never inside a surrogate pair). */
-function boundedMessage(message: string): string {
+export function boundedMessage(message: string): string {
   if (message.length <= MAX_STATUS_MESSAGE_CHARS) return message;
   const end = MAX_STATUS_MESSAGE_CHARS - (isHighSurrogate(message.charCodeAt(MAX_STATUS_MESSAGE_CHARS - 1)) ? 1 : 0);
   return `${message.slice(0, end)}...(${message.length - end} more characters)`;
