@@ -557,6 +557,131 @@ describe('bounded under hostile bodies: no request stalls the others', () => {
     });
   }, 60_000);
 
+  it('20,000 controller owner references: a bounded 422 in bounded time, the path and reason kept', async () => {
+    // objectmeta.go ValidateOwnerReferences adds, for each controller reference after the first, a
+    // field.Invalid(fldPath, ownerReferences, "Only one reference can have Controller set to true. Found \"true\" in
+    // references for %v and %v"): its value is the whole list. Upstream (errors.NewInvalid) lists all 19,999;
+    // this server lists the first MAX_STATUS_CAUSES (100) and counts the rest (README, differences).
+    const owner = { apiVersion: 'v1', kind: 'ConfigMap', name: 'owner', uid: 'u-1', controller: true };
+    const body = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'owned', ownerReferences: Array.from({ length: 20_000 }, () => owner) },
+    };
+    const [worst, res] = await worstVersionLatency(server, () =>
+      api(server, 'POST', `${NS_BASE}?dryRun=All`, { body, headers: auth }),
+    );
+    expect(res.status).toBe(422);
+    expect(res.text.length).toBeLessThanOrEqual(1024 * 1024);
+    const detail =
+      'Only one reference can have Controller set to true. Found "true" in references for ConfigMap/owner and ConfigMap/owner';
+    const causes = res.body.details?.causes ?? [];
+    expect(causes).toHaveLength(100);
+    for (const cause of causes) {
+      expect(cause.reason).toBe('FieldValueInvalid');
+      expect(cause.field).toBe('metadata.ownerReferences');
+      expect(cause.message).toMatch(/^Invalid value: \[\{"apiVersion":"v1",.*\.\.\.\(\d+ more characters\)/);
+      expect(cause.message?.endsWith(`: ${detail}`)).toBe(true);
+    }
+    // ToAggregate says a repeated message once; the 19,899 errors not reported are counted.
+    expect(res.body.message).toMatch(
+      /^Lease\.coordination\.k8s\.io "owned" is invalid: metadata\.ownerReferences: Invalid value: /,
+    );
+    expect(res.body.message).toContain(`: ${detail} (and 19899 more errors)`);
+    expect(worst).toBeLessThan(PROBE_BOUND_MS);
+  }, 120_000);
+
+  // labels/selector.go Parse and fields/selector.go ParseSelector have no length limit: the 1 MiB request line is
+  // the bound. Parsing is linear and the 400's message is cut past MAX_STATUS_MESSAGE_CHARS (64 KiB).
+  it('1 MiB label and field selectors: answered in bounded time, their 400 messages bounded', async () => {
+    const values = Array.from({ length: 100_000 }, (_, i) => `-v${i}`).join(',');
+    const terms = Array.from({ length: 40_000 }, (_, i) => `metadata.name=n${i}`).join(',');
+    const selectors = [
+      `labelSelector=k%20in%20(${values})`,
+      `labelSelector=${'('.repeat(900_000)}`,
+      `labelSelector=k%3D${'a'.repeat(900_000)}`,
+      `fieldSelector=${terms.replaceAll('=', '%3D')},nonsense`,
+    ];
+    // One after the other: the probe measures what each one alone blocks.
+    const [worst, answers] = await worstVersionLatency(server, async () => {
+      const out: ApiResponse[] = [];
+      for (const query of selectors) out.push(await api(server, 'GET', `${NS_BASE}?${query}`, { headers: auth }));
+      return out;
+    });
+    for (const res of answers) {
+      expect(res.status).toBe(400);
+      expect(res.text.length).toBeLessThan(70 * 1024);
+    }
+    expect(answers[0]?.body.message).toMatch(/^unable to parse requirement: \[values\[0\]\[k\]: Invalid value: "-v0"/);
+    expect(answers[0]?.body.message).toMatch(/\(and 99900 more errors\)$/);
+    expect(answers[1]?.body.message).toBe("found '(', expected: !, identifier, or 'end of string'");
+    expect(answers[2]?.body.message).toMatch(
+      /^unable to parse requirement: values\[0\]\[k\]: Invalid value: "a{4096}\.\.\.\(895904 more characters\)": must be no more than 63 characters/,
+    );
+    expect(answers[3]?.body.message).toMatch(/^invalid selector: 'metadata\.name=n0,.*\.\.\.\(\d+ more characters\)$/);
+    expect(worst).toBeLessThan(PROBE_BOUND_MS);
+  }, 120_000);
+
+  // A valid fieldsV1 of 829 KB is stored as upstream stores it (within the object size limit). fieldmanager.go
+  // decodes and re-encodes managedFields on every write; this server caches both per content, so later writes
+  // do not each pay ~0.5 s for it.
+  it('a forged 829 KB managedFields entry: stored, and the writes after it stall nobody', async () => {
+    const labels: Record<string, object> = {};
+    for (let i = 0; i < 60_000; i++) labels[`f:k${i}`] = {};
+    const entry = {
+      manager: 'forger',
+      operation: 'Update',
+      apiVersion: 'coordination.k8s.io/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:metadata': { 'f:labels': labels } },
+    };
+    expect(JSON.stringify(entry).length).toBeGreaterThan(820_000);
+    const body = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'forged', managedFields: [entry] },
+      spec: { holderIdentity: 'h' },
+    };
+    const created = await api(server, 'POST', `${NS_BASE}?fieldManager=creator`, { body, headers: auth });
+    expect(created.status).toBe(201);
+    expect(created.body.metadata?.managedFields?.map((m) => m.manager)).toEqual(['forger', 'creator']);
+    const [worst, statuses] = await worstVersionLatency(server, async () => {
+      const out: number[] = [];
+      for (let i = 0; i < 8; i++) {
+        const res = await api(server, 'PATCH', `${NS_BASE}/forged?fieldManager=m${i % 2}`, {
+          contentType: MERGE,
+          body: { spec: { holderIdentity: `h${i}` } },
+          headers: auth,
+        });
+        out.push(res.status);
+      }
+      return out;
+    });
+    expect(statuses).toEqual(Array(8).fill(200));
+    expect(worst).toBeLessThan(PROBE_BOUND_MS);
+  }, 120_000);
+
+  // fieldmanager.go decodeLiveOrNew: managedFields a write sends that do not decode are replaced by the live
+  // ones, and on a create (no live ones) by none: the entry is dropped, the request proceeds.
+  it('a managedFields entry that does not decode is dropped on create', async () => {
+    const entry = {
+      manager: 'forger',
+      operation: 'Update',
+      apiVersion: 'v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'x:bad': {} },
+    };
+    const body = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'undecodable', managedFields: [entry] },
+      spec: { holderIdentity: 'h' },
+    };
+    const created = await api(server, 'POST', `${NS_BASE}?fieldManager=creator`, { body, headers: auth });
+    expect(created.status).toBe(201);
+    expect(created.body.metadata?.managedFields?.map((m) => m.manager)).toEqual(['creator']);
+  }, 60_000);
+
   it('a 413 says Connection: close, so a keep-alive client’s next request goes on a new connection', async () => {
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const send = (method: string, path: string, body?: Buffer) =>

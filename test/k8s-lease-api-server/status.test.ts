@@ -6,6 +6,9 @@ import { describe, expect, it } from 'vitest';
 import {
   type FieldError,
   MAX_QUOTED_VALUE_CHARS,
+  MAX_STATUS_CAUSES,
+  MAX_STATUS_CAUSES_CHARS,
+  MAX_STATUS_MESSAGE_CHARS,
   alreadyExists,
   conflict,
   expired,
@@ -98,6 +101,41 @@ describe('NewInvalid', () => {
       message: 'Invalid value: "v": bad',
       field: 'spec.b',
     });
+  });
+
+  // errors.NewInvalid has no limit on its causes or message (api/errors/errors.go); this server's bounds are its
+  // own, listed in the README's differences.
+  it('lists at most MAX_STATUS_CAUSES errors and counts the rest; a repeated message is still said once', () => {
+    const errors: FieldError[] = Array.from({ length: 250 }, () => ({ type: 'Required', field: 'spec.a' }));
+    const status = invalid('x', errors);
+    expect(status.details?.causes).toHaveLength(MAX_STATUS_CAUSES);
+    expect(status.message).toBe(
+      'Lease.coordination.k8s.io "x" is invalid: spec.a: Required value (and 150 more errors)',
+    );
+    const distinct = invalid('x', [
+      ...Array.from({ length: MAX_STATUS_CAUSES }, (_, i): FieldError => ({ type: 'Required', field: `f${i}` })),
+      { type: 'Required', field: 'last' },
+    ]);
+    expect(distinct.message).toMatch(/, f99: Required value\] \(and 1 more error\)$/);
+  });
+
+  it('keeps the causes within MAX_STATUS_CAUSES_CHARS and the message within MAX_STATUS_MESSAGE_CHARS', () => {
+    // Each value is cut to MAX_QUOTED_VALUE_CHARS, each detail too; quotes double when the causes are JSON.
+    const value = '"'.repeat(10_000);
+    const errors = Array.from(
+      { length: 100 },
+      (_, i): FieldError => ({ type: 'Invalid', field: `f${i}`, value, detail: `d${i}`.padEnd(10_000, '"') }),
+    );
+    const status = invalid('x', errors);
+    const causes = status.details?.causes ?? [];
+    expect(causes.length).toBeGreaterThan(0);
+    expect(causes.length).toBeLessThan(100);
+    expect(JSON.stringify(causes).length).toBeLessThanOrEqual(MAX_STATUS_CAUSES_CHARS + causes.length);
+    expect(status.message.length).toBeLessThanOrEqual(MAX_STATUS_MESSAGE_CHARS + 40);
+    expect(status.message).toMatch(/\.\.\.\(\d+ more characters\)$/);
+    expect(causes[0]?.message).toBe(
+      `Invalid value: ${JSON.stringify(truncateQuoted(value))}: ${truncateQuoted(errors[0]?.detail ?? '')}`,
+    );
   });
 });
 

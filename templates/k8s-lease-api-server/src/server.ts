@@ -38,7 +38,8 @@ import { fallbackOpenApi } from './openapi/fallback-openapi.js';
 import { isDnsLabel } from './namespaces/namespace-names.js';
 import { NamespaceRegistry } from './namespaces/namespace-registry.js';
 import { packagedDocument, packagedReleases } from './openapi/packaged-documents.js';
-import { resolveRelease } from './release.js';
+import { emptiedContainerOf } from './managed/typed-value.js';
+import { releaseMinor, resolveRelease } from './release.js';
 import { buildOpenApiDocuments } from './openapi/served-openapi.js';
 import { BLOCK_TIMEOUT_MS } from './http/freshness.js';
 import { watchListEnabled } from './http/watch-list.js';
@@ -215,6 +216,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     namespaces: new NamespaceRegistry(clock.now, options.namespaces ?? []),
     resource: LEASE_RESOURCE,
     validate: leaseValidator(release),
+    emptiedContainers: emptiedContainerOf(releaseMinor(release)),
     // The Lease strategy drops spec.strategy/preferredHolder while CoordinatedLeaderElection is off.
     dropDisabledFields: gateOn(options.coordinatedLeaderElection) ? undefined : dropCoordinatedLeaderElectionFields,
   };
@@ -236,6 +238,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
       namespaces: ops.namespaces,
       resource: candidateResource(version),
       validate: candidateValidator(version, release),
+      emptiedContainers: ops.emptiedContainers,
     });
   }
   const candidateOps = versions[0] === undefined ? undefined : resources.get(`${versions[0]}/leasecandidates`);

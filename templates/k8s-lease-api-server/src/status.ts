@@ -80,28 +80,43 @@ export function formatFieldValue(value: JsonValue | string[] | undefined): strin
  */
 export const MAX_QUOTED_VALUE_CHARS: number = 4096;
 
+const isHighSurrogate = (unit: number): boolean => unit >= 0xd800 && unit <= 0xdbff;
+
 /** `text` cut to MAX_QUOTED_VALUE_CHARS (never inside a surrogate pair), with how much was left out. */
 export function truncateQuoted(text: string): string {
   if (text.length <= MAX_QUOTED_VALUE_CHARS) return text;
-  let end = MAX_QUOTED_VALUE_CHARS;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
+  const end = MAX_QUOTED_VALUE_CHARS - (isHighSurrogate(text.charCodeAt(MAX_QUOTED_VALUE_CHARS - 1)) ? 1 : 0);
   return `${text.slice(0, end)}...(${text.length - end} more characters)`;
 }
 
+// One rendering per value object: ValidateOwnerReferences quotes the whole list once per extra controller, so
+// 20,000 controller references would otherwise render the same 1.66 MB list 20,000 times (a heap overflow).
+const renderedValues = new WeakMap<object, string>();
+
 /** A field error's value as the Status quotes it: a long string is cut inside its quotes. */
 function quotedValue(value: FieldError['value']): string {
-  return typeof value === 'string' ? formatFieldValue(truncateQuoted(value)) : truncateQuoted(formatFieldValue(value));
+  if (typeof value === 'string') return formatFieldValue(truncateQuoted(value));
+  if (typeof value !== 'object' || value === null) return truncateQuoted(formatFieldValue(value));
+  const known = renderedValues.get(value);
+  if (known !== undefined) return known;
+  const rendered = truncateQuoted(formatFieldValue(value));
+  renderedValues.set(value, rendered);
+  return rendered;
+}
+
+/** A detail as the Status says it: cut like a quoted value, since details quote names (owner references'). */
+function detailSuffix(detail: string | undefined): string {
+  return detail ? `: ${truncateQuoted(detail)}` : '';
 }
 
 export function fieldErrorBody(e: FieldError): string {
   switch (e.type) {
     case 'Invalid':
-      return `Invalid value: ${e.rendered ?? quotedValue(e.value)}${e.detail ? `: ${e.detail}` : ''}`;
+      return `Invalid value: ${e.rendered ?? quotedValue(e.value)}${detailSuffix(e.detail)}`;
     case 'Required':
-      return `Required value${e.detail ? `: ${e.detail}` : ''}`;
+      return `Required value${detailSuffix(e.detail)}`;
     case 'Forbidden':
-      return `Forbidden${e.detail ? `: ${e.detail}` : ''}`;
+      return `Forbidden${detailSuffix(e.detail)}`;
     case 'NotSupported':
       return `Unsupported value: ${quotedValue(e.value)}: supported values: ${(e.supported ?? []).map((s) => JSON.stringify(s)).join(', ')}`;
     case 'TooLong':
@@ -113,25 +128,65 @@ export function fieldErrorMessage(e: FieldError): string {
   return `${e.field}: ${fieldErrorBody(e)}`;
 }
 
+/**
+ * The most field errors an Invalid Status reports. errors.NewInvalid lists every error as a cause and in the
+ * message; a request can carry tens of thousands (one per extra controller owner reference), a reply of
+ * hundreds of megabytes. This server reports the first ones and counts the rest.
+ */
+export const MAX_STATUS_CAUSES: number = 100;
+
+/** The most JSON characters the reported causes take together; a cause that would pass it is counted, not listed. */
+export const MAX_STATUS_CAUSES_CHARS: number = 512 * 1024;
+
+/** The longest Status message (a message is cut like a quoted value past it). */
+export const MAX_STATUS_MESSAGE_CHARS: number = 64 * 1024;
+
 /** field.ErrorList.ToAggregate: a message repeated is said once, and one message has no brackets (the causes keep every error). */
 function aggregate(messages: string[]): string {
   const unique = [...new Set(messages)];
   return unique.length === 1 ? (unique[0] ?? '') : `[${unique.join(', ')}]`;
 }
 
+/** The first errors that fit MAX_STATUS_CAUSES and MAX_STATUS_CAUSES_CHARS, rendered only as far as they fit. */
+function reportedErrors(errors: readonly FieldError[]): { shown: FieldError[]; causes: StatusCause[] } {
+  const shown: FieldError[] = [];
+  const causes: StatusCause[] = [];
+  let chars = 0;
+  for (const e of errors.slice(0, MAX_STATUS_CAUSES)) {
+    const cause = { reason: CAUSE_REASONS[e.type], message: fieldErrorBody(e), field: e.field };
+    chars += JSON.stringify(cause).length;
+    if (chars > MAX_STATUS_CAUSES_CHARS && shown.length > 0) break;
+    shown.push(e);
+    causes.push(cause);
+  }
+  return { shown, causes };
+}
+
+/** The aggregate of the reported errors, with how many were left out (e.g. ` (and 19899 more errors)`). */
+function boundedAggregate(shown: FieldError[], total: number): string {
+  const left = total - shown.length;
+  const more = left === 0 ? '' : ` (and ${left} more ${left === 1 ? 'error' : 'errors'})`;
+  return `${aggregate(shown.map(fieldErrorMessage))}${more}`;
+}
+
+/** A message cut to MAX_STATUS_MESSAGE_CHARS (never inside a surrogate pair). */
+export function boundedMessage(message: string): string {
+  if (message.length <= MAX_STATUS_MESSAGE_CHARS) return message;
+  const end = MAX_STATUS_MESSAGE_CHARS - (isHighSurrogate(message.charCodeAt(MAX_STATUS_MESSAGE_CHARS - 1)) ? 1 : 0);
+  return `${message.slice(0, end)}...(${message.length - end} more characters)`;
+}
+
 export function invalid(name: string, errors: FieldError[], qualifiedKind: string = QUALIFIED_KIND): StatusError {
   const [kind = '', group = ''] = splitQualified(qualifiedKind);
   const shownName = truncateQuoted(name);
+  const { shown, causes } = reportedErrors(errors);
   return {
     code: 422,
     reason: 'Invalid',
-    message: `${qualifiedKind} ${JSON.stringify(shownName)} is invalid: ${aggregate(errors.map(fieldErrorMessage))}`,
-    details: {
-      name: shownName,
-      group,
-      kind,
-      causes: errors.map((e) => ({ reason: CAUSE_REASONS[e.type], message: fieldErrorBody(e), field: e.field })),
-    },
+    message: boundedMessage(
+      `${qualifiedKind} ${JSON.stringify(shownName)} is invalid: ${boundedAggregate(shown, errors.length)}`,
+    ),
+    details: { name: shownName, group, kind, causes },
   };
 }
 

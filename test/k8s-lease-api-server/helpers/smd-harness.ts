@@ -10,7 +10,7 @@ import type { ManagedFields } from '../../../templates/k8s-lease-api-server/src/
 import { updaterApply, updaterUpdate } from '../../../templates/k8s-lease-api-server/src/managed/updater.js';
 import { LEASE_SCHEMA } from './lease-schema.js';
 
-export const LEASE_UPDATER = updaterSchema(LEASE_SCHEMA, LEASE_RESOURCE);
+export const LEASE_UPDATER = updaterSchema(LEASE_SCHEMA, LEASE_RESOURCE, 'null');
 
 export type Operation =
   | { op: 'apply' | 'forceApply'; manager: string; object: JsonObject; apiVersion?: string; conflicts?: string[] }

@@ -12,7 +12,7 @@ import { LEASE_SCHEMA } from '../helpers/lease-schema.js';
 
 describe('updaterSchema', () => {
   it('converts a Lease between coordination.k8s.io v1 and v1beta1 only', () => {
-    const { convertible } = updaterSchema(LEASE_SCHEMA, LEASE_RESOURCE);
+    const { convertible } = updaterSchema(LEASE_SCHEMA, LEASE_RESOURCE, 'null');
     expect(['coordination.k8s.io/v1', 'coordination.k8s.io/v1beta1'].map(convertible)).toEqual([true, true]);
     expect(['coordination.k8s.io/v1alpha2', 'v1', 'apps/v1', 'coordination.k8s.io'].map(convertible)).toEqual([
       false,
@@ -23,20 +23,26 @@ describe('updaterSchema', () => {
   });
 
   it('converts a LeaseCandidate between its three versions', () => {
-    const { convertible } = updaterSchema(LEASE_SCHEMA, resourceInfo('v1beta1', 'LeaseCandidate', 'leasecandidates'));
+    const { convertible } = updaterSchema(
+      LEASE_SCHEMA,
+      resourceInfo('v1beta1', 'LeaseCandidate', 'leasecandidates'),
+      'null',
+    );
     expect(
       ['v1alpha1', 'v1alpha2', 'v1beta1', 'v1'].map((version) => convertible(`coordination.k8s.io/${version}`)),
     ).toEqual([true, true, true, false]);
   });
 
   it('builds the SMD type once per schema', () => {
-    expect(updaterSchema(LEASE_SCHEMA, LEASE_RESOURCE).type).toBe(updaterSchema(LEASE_SCHEMA, LEASE_RESOURCE).type);
+    expect(updaterSchema(LEASE_SCHEMA, LEASE_RESOURCE, 'null').type).toBe(
+      updaterSchema(LEASE_SCHEMA, LEASE_RESOURCE, 'null').type,
+    );
   });
 });
 
 describe('fieldManagerFor', () => {
   it('names the group version and kind its entries are recorded at', () => {
-    const manager = fieldManagerFor(LEASE_SCHEMA, LEASE_RESOURCE, '2026-01-01T00:00:00Z');
+    const manager = fieldManagerFor(LEASE_SCHEMA, LEASE_RESOURCE, '2026-01-01T00:00:00Z', 'null');
     expect([manager.groupVersion, manager.kind, manager.now]).toEqual([
       'coordination.k8s.io/v1',
       'Lease',

@@ -7,6 +7,7 @@ import type { JsonObject } from '../../../templates/k8s-lease-api-server/src/jso
 import { pathToString, sortedPaths } from '../../../templates/k8s-lease-api-server/src/managed/field-set.js';
 import {
   compareValues,
+  emptiedContainerOf,
   removeItems,
   toFieldSet,
 } from '../../../templates/k8s-lease-api-server/src/managed/typed-value.js';
@@ -72,6 +73,7 @@ describe('removeItems (typed/remove.go)', () => {
       lease,
       new Set(['f:metadata\nf:finalizers\nv:"a"', 'f:metadata\nf:labels\nf:x', 'f:spec\nf:holderIdentity']),
       TYPE,
+      'null',
     );
     expect(removed).toEqual({
       metadata: { finalizers: ['b'], labels: { y: '2' } },
@@ -85,7 +87,54 @@ describe('removeItems (typed/remove.go)', () => {
       { metadata: { name: 'n', finalizers: ['a', 'b'] } },
       new Set(['f:metadata\nf:finalizers']),
       TYPE,
+      'null',
     );
     expect(removed).toEqual({ metadata: { name: 'n' } });
+  });
+
+  // remove_test.go removeCases: `{"setBool":[false]}` without setBool[false] is `{"setBool":null}` up to v6.3.0
+  // and `{"setBool":[]}` from v6.3.1; "top-level map" `{"mapOfMapsRecursive":{"a":…}}` without a is
+  // `{"mapOfMapsRecursive"}` (null) then `{"mapOfMapsRecursive":{}}`. The emptied container keeps its key.
+  it('leaves null under the key of a map or list it empties, up to structured-merge-diff v6.3.0', () => {
+    const lease: JsonObject = {
+      metadata: { finalizers: ['a'], annotations: { x: '1' } },
+      spec: { holderIdentity: 'h' },
+    };
+    const paths = new Set([
+      'f:metadata\nf:finalizers\nv:"a"',
+      'f:metadata\nf:annotations\nf:x',
+      'f:spec\nf:holderIdentity',
+    ]);
+    expect(removeItems(lease, paths, TYPE, 'null')).toEqual({
+      metadata: { finalizers: null, annotations: null },
+      spec: null,
+    });
+  });
+
+  it('leaves the empty map or list under its key from structured-merge-diff v6.3.1 (Kubernetes 1.36)', () => {
+    const lease: JsonObject = {
+      metadata: { finalizers: ['a'], annotations: { x: '1' } },
+      spec: { holderIdentity: 'h' },
+    };
+    const paths = new Set([
+      'f:metadata\nf:finalizers\nv:"a"',
+      'f:metadata\nf:annotations\nf:x',
+      'f:spec\nf:holderIdentity',
+    ]);
+    expect(removeItems(lease, paths, TYPE, 'empty')).toEqual({
+      metadata: { finalizers: [], annotations: {} },
+      spec: {},
+    });
+  });
+
+  it('follows the vendored structured-merge-diff: v6.3.0 through 1.35, v6.3.2 from 1.36', () => {
+    expect([29, 33, 34, 35, 36, 37].map(emptiedContainerOf)).toEqual([
+      'null',
+      'null',
+      'null',
+      'null',
+      'empty',
+      'empty',
+    ]);
   });
 });

@@ -264,7 +264,11 @@ describe('structured-merge-diff tables on Lease-shaped objects', () => {
 describe('structured-merge-diff merge/obsolete_versions_test.go', () => {
   it('TestApplyObsoleteVersion: nothing is pruned when the last applied version no longer converts', () => {
     let accepted = ['v1'];
-    const schema: UpdaterSchema = { type: LEASE_UPDATER.type, convertible: (v) => accepted.includes(v) };
+    const schema: UpdaterSchema = {
+      type: LEASE_UPDATER.type,
+      convertible: (v) => accepted.includes(v),
+      emptied: 'null',
+    };
     const first = updaterApply(schema, {}, fin('a', 'b', 'c', 'd'), 'v1', new Map(), 'apply', false);
     if (!first.ok) throw new Error('first apply conflicted');
     accepted = ['v2'];

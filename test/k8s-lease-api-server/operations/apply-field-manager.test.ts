@@ -43,6 +43,34 @@ describe('field manager', () => {
     ]);
   });
 
+  // structured-merge-diff typed/remove.go removingWalker.doMap keeps a map pruning empties under its key (null up
+  // to v6.3.0, {} from v6.3.1), so merge/update.go Updater.update finds nothing of it removed and its updater keeps
+  // owning it; a third applier then conflicts on the map (issue 29 item 14).
+  for (const release of ['1.35', '1.36']) {
+    it(`keeps an annotations map emptied by pruning owned by its updater, so a third applier conflicts (${release})`, async () => {
+      await server.close();
+      server = await start({ clock: () => now, release });
+      const withAnnotations = (annotations?: Record<string, string>) => ({
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: 'm', ...(annotations === undefined ? {} : { annotations }) },
+      });
+      const created = await api(server, 'POST', `${NS_BASE}?fieldManager=u`, { body: withAnnotations({ a: 'x' }) });
+      expect(created.status).toBe(201);
+      expect((await apply('m', 'p', withAnnotations({ b: 'x' }))).status).toBe(200);
+      expect((await mergePatch('m', 'u', { metadata: { annotations: { a: null } } })).status).toBe(200);
+      const emptied = await apply('m', 'p', withAnnotations());
+      expect(emptied.status).toBe(200);
+      expect(emptied.body.metadata?.annotations).toBeUndefined();
+      expect(managers(emptied.body)).toEqual([['u', 'Update', { 'f:metadata': { 'f:annotations': {} } }]]);
+      const third = await apply('m', 'q', withAnnotations({ c: 'x' }));
+      expect(third.status).toBe(409);
+      expect(third.body.message).toBe(
+        'Apply failed with 1 conflict: conflict with "u" using coordination.k8s.io/v1: .metadata.annotations',
+      );
+    });
+  }
+
   it('records an applied empty spec as a member of the applier set', async () => {
     // typed/tofieldset.go visitMapItems: an empty map value is inserted as a path.
     const res = await apply('e', 'applier', lease('e', {}));

@@ -109,6 +109,41 @@ describe('semantic validation (422 Invalid)', () => {
     else expect(res.body.message).toBe(`${prefix}${messages.join(', ')}`);
   });
 
+  // meta/v1/validation ValidateManagedFields (ValidateFieldManager: at most 128 bytes, an Invalid per unprintable
+  // rune as %#U at its byte offset; a subresource of at most 256 bytes), run by ValidateObjectMeta after the field
+  // manager kept the decodable entries a create sent.
+  it('refuses a managedFields entry whose manager is too long or unprintable, or whose subresource is too long', async () => {
+    const manager = `${'é'.repeat(65)}\u0007`;
+    const entry = {
+      manager,
+      operation: 'Update',
+      apiVersion: 'coordination.k8s.io/v1',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:spec': { 'f:holderIdentity': {} } },
+      subresource: 's'.repeat(257),
+    };
+    const res = await api(server, 'POST', NS_BASE, { body: lease('mf', {}, { managedFields: [entry] }) });
+    expect(res.status).toBe(422);
+    expect(res.body.details?.causes).toEqual([
+      {
+        reason: 'FieldValueTooLong',
+        message: 'Too long: may not be more than 128 bytes',
+        field: 'metadata.managedFields[0].manager',
+      },
+      {
+        reason: 'FieldValueInvalid',
+        // The value's rendering is not compared (Go's %q says "\a"; see the README's differences on values).
+        message: expect.stringMatching(/^Invalid value: ".*": invalid character U\+0007 \(at position 130\)$/),
+        field: 'metadata.managedFields[0].manager',
+      },
+      {
+        reason: 'FieldValueTooLong',
+        message: 'Too long: may not be more than 256 bytes',
+        field: 'metadata.managedFields[0].subresource',
+      },
+    ]);
+  });
+
   it("names both controllers in the one-controller error, after the references' own errors", async () => {
     const owners = [
       { apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'u1', controller: true },

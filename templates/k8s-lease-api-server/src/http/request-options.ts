@@ -10,7 +10,7 @@ import { leaseFieldRequirements, parseFieldSelector } from '../selectors/field-s
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import { parseInt64 } from '../selectors/strconv.js';
 import type { FieldError, StatusError } from '../status.js';
-import { badRequest, invalidOptions } from '../status.js';
+import { badRequest, boundedMessage, invalidOptions } from '../status.js';
 import type { DeleteOptions, PropagationPolicy } from '../operations/delete.js';
 
 export interface WatchFlags {
@@ -163,9 +163,11 @@ export function parseListRequest(
   const limit = intParam(query, 'limit');
   if (!limit.ok) return limit;
   const labels = parseLabelSelector(query.get('labelSelector') ?? '');
-  if (!labels.ok) return err(badRequest(labels.error));
+  // A selector's error quotes it (up to the 1 MiB a request line may have): the message is cut past
+  // MAX_STATUS_MESSAGE_CHARS, as an Invalid Status's is.
+  if (!labels.ok) return err(badRequest(boundedMessage(labels.error)));
   const terms = parseFieldSelector(query.get('fieldSelector') ?? '');
-  if (!terms.ok) return err(badRequest(terms.error));
+  if (!terms.ok) return err(badRequest(boundedMessage(terms.error)));
   const rawMatch = query.get('resourceVersionMatch') ?? '';
   const request: ListRequest = {
     namespace,

@@ -4,6 +4,7 @@ import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject } from '../json.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
+import type { FieldSet } from './field-set.js';
 import { fromFieldsV1, toFieldsV1 } from './field-set.js';
 import type { ManagedFields } from './updater.js';
 
@@ -74,6 +75,55 @@ export function decodeManagedFields(value: JsonValue | undefined): Result<Manage
   return decoded;
 }
 
+// A write's managedFields are a new array (a patch copies the live object's), so the cache above misses on every
+// write; a 500 KB fieldsV1 then costs ~0.5 s a write to decode and re-encode. Sets are also cached by their
+// fieldsV1's JSON text (one linear JSON.stringify), so the same content decodes to the same set, whose encoding
+// toFieldsV1 caches in turn. Bounded: at most DECODED_SETS_MAX texts of DECODED_SETS_CHARS characters in all.
+const DECODED_SETS_MAX = 256;
+const DECODED_SETS_CHARS = 32 * 1024 * 1024;
+const decodedSets = new Map<string, FieldSet>();
+let decodedSetsChars = 0;
+
+function decodedSet(fields: JsonValue | undefined): Result<FieldSet, string> {
+  if (fields === undefined || !isJsonObject(fields)) return fromFieldsV1(fields);
+  const text = JSON.stringify(fields);
+  const known = decodedSets.get(text);
+  if (known !== undefined) {
+    // Least recently used first: a hit moves to the end.
+    decodedSets.delete(text);
+    decodedSets.set(text, known);
+    return ok(known);
+  }
+  const decoded = fromFieldsV1(fields);
+  if (decoded.ok) remember(text, decoded.value);
+  return decoded;
+}
+
+function remember(text: string, set: FieldSet): void {
+  if (text.length > DECODED_SETS_CHARS) return;
+  decodedSets.set(text, set);
+  decodedSetsChars += text.length;
+  for (const oldest of decodedSets.keys()) {
+    if (decodedSets.size <= DECODED_SETS_MAX && decodedSetsChars <= DECODED_SETS_CHARS) break;
+    decodedSets.delete(oldest);
+    decodedSetsChars -= oldest.length;
+  }
+}
+
+// Encodings whose text is already remembered: the next write sends this very content back.
+const rememberedEncodings = new WeakSet<JsonObject>();
+
+/** toFieldsV1, with the encoding's text remembered as decoding to `set`, so the next write's decode is a look-up. */
+function encodedSet(set: FieldSet): JsonObject {
+  const encoded = toFieldsV1(set);
+  if (!rememberedEncodings.has(encoded)) {
+    rememberedEncodings.add(encoded);
+    const text = JSON.stringify(encoded);
+    if (!decodedSets.has(text)) remember(text, set);
+  }
+  return encoded;
+}
+
 function decodeEntries(value: JsonValue[]): Result<Managed, string> {
   const managed = emptyManaged();
   for (const [i, entry] of value.entries()) {
@@ -86,7 +136,7 @@ function decodeEntries(value: JsonValue[]): Result<Managed, string> {
     if (fieldsType === '') return err(`missing fieldsType in managed fields entry ${i}`);
     if (fieldsType !== 'FieldsV1')
       return err(`invalid fieldsType ${JSON.stringify(fieldsType)} in managed fields entry ${i}`);
-    const set = fromFieldsV1(entry['fieldsV1'] ?? undefined);
+    const set = decodedSet(entry['fieldsV1'] ?? undefined);
     if (!set.ok) return err(`error decoding versioned set: error decoding set: ${set.error}`);
     const id = managerIdentifier({
       manager: textAt(entry, 'manager'),
@@ -159,7 +209,7 @@ export function encodeManagedFields(managed: Managed): JsonObject[] | undefined 
     const time = managed.times.get(id);
     if (time !== undefined) out['time'] = time;
     out['fieldsType'] = 'FieldsV1';
-    out['fieldsV1'] = toFieldsV1(versioned.set);
+    out['fieldsV1'] = encodedSet(versioned.set);
     if (info.subresource !== undefined) out['subresource'] = info.subresource;
     return out;
   });

@@ -5,6 +5,7 @@ import type { ObjectSchema } from '../schema/field-schema.js';
 import type { FieldManager } from './field-manager.js';
 import type { SmdType } from './smd-type.js';
 import { smdTypeOf } from './smd-type.js';
+import type { EmptiedContainer } from './typed-value.js';
 import type { UpdaterSchema } from './updater.js';
 
 // Kubernetes' registrations: Lease in coordination.k8s.io v1 and v1beta1; LeaseCandidate in v1alpha1,
@@ -25,7 +26,7 @@ function typeOf(schema: ObjectSchema): SmdType {
   return type;
 }
 
-export function updaterSchema(schema: ObjectSchema, resource: ResourceInfo): UpdaterSchema {
+export function updaterSchema(schema: ObjectSchema, resource: ResourceInfo, emptied: EmptiedContainer): UpdaterSchema {
   const versions = VERSIONS_BY_KIND[resource.kind] ?? [resource.version];
   const group = resource.groupVersion.slice(0, resource.groupVersion.indexOf('/') + 1);
   return {
@@ -33,9 +34,20 @@ export function updaterSchema(schema: ObjectSchema, resource: ResourceInfo): Upd
     convertible: (apiVersion) =>
       apiVersion === resource.groupVersion ||
       (apiVersion.startsWith(group) && versions.includes(apiVersion.slice(group.length))),
+    emptied,
   };
 }
 
-export function fieldManagerFor(schema: ObjectSchema, resource: ResourceInfo, now: string): FieldManager {
-  return { schema: updaterSchema(schema, resource), groupVersion: resource.groupVersion, kind: resource.kind, now };
+export function fieldManagerFor(
+  schema: ObjectSchema,
+  resource: ResourceInfo,
+  now: string,
+  emptied: EmptiedContainer,
+): FieldManager {
+  return {
+    schema: updaterSchema(schema, resource, emptied),
+    groupVersion: resource.groupVersion,
+    kind: resource.kind,
+    now,
+  };
 }

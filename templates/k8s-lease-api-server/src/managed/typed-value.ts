@@ -252,38 +252,71 @@ export function mergeValues(live: JsonObject, config: JsonObject, type: SmdType)
 
 // ---- RemoveItems ----------------------------------------------------------------------------
 
-function removeFrom(value: JsonValue, toRemove: FieldSet, type: SmdType): JsonValue | undefined {
+/**
+ * What RemoveItems leaves under the key of a map or list it empties by removing paths inside it (not the key
+ * itself): `null` up to structured-merge-diff v6.3.0, the empty container from v6.3.1 (commit 9c093d1 "RemoveItems
+ * should preserve empty list and map"). Either way the key stays, so its owner keeps owning it.
+ */
+export type EmptiedContainer = 'null' | 'empty';
+
+/** The structured-merge-diff a release vendors: v6.3.0 through 1.35, v6.3.2 from 1.36 (k8s.io/apiserver go.mod). */
+export function emptiedContainerOf(minor: number): EmptiedContainer {
+  return minor >= 36 ? 'empty' : 'null';
+}
+
+/** typed/remove.go: what a prefix match leaves in place of `before` when the removal emptied it (nil). */
+function emptiedValue(before: JsonValue, emptied: EmptiedContainer): JsonValue {
+  if (emptied === 'null') return null;
+  if (Array.isArray(before)) return [];
+  return isJsonObject(before) ? {} : null;
+}
+
+function removeFrom(
+  value: JsonValue,
+  toRemove: FieldSet,
+  type: SmdType,
+  emptied: EmptiedContainer,
+): JsonValue | undefined {
   const t = resolveType(type, value);
   if (t.kind === 'scalar') return value;
   const { exact, below } = splitByHead(toRemove);
+  const inside = (child: JsonValue, under: FieldSet, childType: SmdType): JsonValue =>
+    removeFrom(child, under, childType, emptied) ?? emptiedValue(child, emptied);
   if (t.kind === 'list') {
     if (!Array.isArray(value) || value.length === 0 || t.relation === 'atomic') return undefined;
     const out: JsonValue[] = [];
+    let matched = false;
     for (const item of value) {
       const element = listItemElement(t, item);
       if (exact.has(element)) continue;
       const under = below.get(element);
-      const kept = under === undefined ? item : removeFrom(item, under, t.items);
-      out.push(kept ?? null);
+      matched ||= under !== undefined;
+      out.push(under === undefined ? item : inside(item, under, t.items));
     }
-    return out.length > 0 ? out : undefined;
+    return out.length > 0 || (matched && emptied === 'empty') ? out : undefined;
   }
   if (!isJsonObject(value) || Object.keys(value).length === 0 || t.atomic) return undefined;
   const out: JsonObject = {};
+  let matched = false;
   for (const [key, child] of Object.entries(value)) {
     const element = `f:${key}`;
     if (exact.has(element)) continue;
     const under = below.get(element);
-    // A container emptied by the removal becomes nil in SMD, which the typed object drops.
-    const kept = under === undefined ? child : removeFrom(child, under, childType(t, key));
-    if (kept !== undefined) setOwn(out, key, kept);
+    matched ||= under !== undefined;
+    // A container emptied by the removal stays under its key (doMap sets newMap[k] whatever it became).
+    setOwn(out, key, under === undefined ? child : inside(child, under, childType(t, key)));
   }
-  return Object.keys(out).length > 0 ? out : undefined;
+  return Object.keys(out).length > 0 || (matched && emptied === 'empty') ? out : undefined;
 }
 
 /** A copy of `value` without the given paths (SMD's TypedValue.RemoveItems). */
-export function removeItems(value: JsonObject, toRemove: FieldSet, type: SmdType): JsonObject {
+export function removeItems(
+  value: JsonObject,
+  toRemove: FieldSet,
+  type: SmdType,
+  emptied: EmptiedContainer,
+): JsonObject {
   if (toRemove.size === 0) return value;
-  const out = removeFrom(value, toRemove, type);
+  const out = removeFrom(value, toRemove, type, emptied);
   return isJsonObject(out) ? out : {};
 }

@@ -9,6 +9,7 @@ import type { FieldPath, FieldSet } from './field-set.js';
 import { EMPTY_SET, difference, ensureNamedFieldsAreMembers, intersection, sortedPaths, union } from './field-set.js';
 import type { SmdType } from './smd-type.js';
 import type { Comparison } from './typed-value.js';
+import type { EmptiedContainer } from './typed-value.js';
 import { compareValues, mergeValues, removeItems, toFieldSet } from './typed-value.js';
 
 export interface VersionedSet {
@@ -34,6 +35,8 @@ export interface UpdaterSchema {
    * SMD drops managers whose version the converter reports missing.
    */
   convertible(apiVersion: string): boolean;
+  /** What pruning leaves under the key of a map or list it empties, per the release's structured-merge-diff. */
+  emptied: EmptiedContainer;
 }
 
 function conflictList(conflicts: ManagedFields): Conflict[] {
@@ -117,7 +120,7 @@ function addBackOwnedItems(
   const mergedSet = ensured(schema, toFieldSet(merged, schema.type));
   const prunedSet = ensured(schema, toFieldSet(pruned, schema.type));
   const keep = union(prunedSet, ensured(schema, managed));
-  return removeItems(merged, difference(mergedSet, keep), schema.type);
+  return removeItems(merged, difference(mergedSet, keep), schema.type, schema.emptied);
 }
 
 /** Removes what the last apply set and nothing holds any more (SMD's addBackDanglingItems). */
@@ -130,7 +133,7 @@ function addBackDanglingItems(
   const prunedSet = ensured(schema, toFieldSet(pruned, schema.type));
   const mergedSet = ensured(schema, toFieldSet(merged, schema.type));
   const dangling = intersection(difference(mergedSet, prunedSet), ensured(schema, lastSet));
-  return removeItems(merged, dangling, schema.type);
+  return removeItems(merged, dangling, schema.type, schema.emptied);
 }
 
 function prune(
@@ -140,7 +143,7 @@ function prune(
   lastSet: VersionedSet | undefined,
 ): JsonObject {
   if (lastSet === undefined || lastSet.set.size === 0 || !schema.convertible(lastSet.apiVersion)) return merged;
-  const pruned = removeItems(merged, ensured(schema, lastSet.set), schema.type);
+  const pruned = removeItems(merged, ensured(schema, lastSet.set), schema.type, schema.emptied);
   const ownedBack = addBackOwnedItems(schema, merged, pruned, managers);
   return addBackDanglingItems(schema, merged, ownedBack, lastSet.set);
 }

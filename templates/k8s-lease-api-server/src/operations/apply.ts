@@ -61,7 +61,7 @@ function readConfiguration(
   }
   const raw: JsonObject = value ?? {};
   // A missing kind or apiVersion is the version check's "invalid object type" (versioncheck.go).
-  const typeError = applyTypeError(fieldManagerFor(ctx.schema, ctx.resource, now), raw);
+  const typeError = applyTypeError(fieldManagerFor(ctx.schema, ctx.resource, now, ctx.emptiedContainers), raw);
   return typeError === undefined ? ok({ raw, duplicates: parsed.value.duplicates }) : err(failureStatus(typeError));
 }
 
@@ -83,7 +83,7 @@ export function applyLease(
   const bound = bindToRequest(decoded.value.lease, namespace, name);
   if (!bound.ok) return bound;
   const config: JsonObject = { ...bound.value, apiVersion: ctx.resource.groupVersion, kind: ctx.resource.kind };
-  const fm = fieldManagerFor(ctx.schema, ctx.resource, now);
+  const fm = fieldManagerFor(ctx.schema, ctx.resource, now, ctx.emptiedContainers);
   const manager = options.fieldManager;
   const existing = ctx.store.get(storeKey(namespace, name));
   if (existing === undefined) {

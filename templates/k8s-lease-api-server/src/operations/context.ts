@@ -2,6 +2,7 @@
 // namespaces that exist (creates are admitted only into those).
 import type { JsonObject } from '../json.js';
 import type { ResourceInfo } from '../lease-meta.js';
+import type { EmptiedContainer } from '../managed/typed-value.js';
 import type { NamespaceRegistry } from '../namespaces/namespace-registry.js';
 import type { ObjectSchema } from '../schema/field-schema.js';
 import type { FieldError } from '../status.js';
@@ -21,6 +22,8 @@ export interface OperationContext {
    * The strategy's PrepareForCreate/PrepareForUpdate field dropping (`old` on updates), run before
    * validation; absent when the resource drops nothing (e.g. the Lease with CoordinatedLeaderElection on).
    */
+  /** What server-side apply's pruning leaves in place of a map or list it empties (the release's structured-merge-diff). */
+  emptiedContainers: EmptiedContainer;
   dropDisabledFields?: ((next: JsonObject, old: JsonObject | undefined) => JsonObject) | undefined;
 }
 

@@ -78,7 +78,7 @@ export function createLease(
   const now = formatTime(ctx.now());
   // The field manager starts from the managedFields the client sent, if they decode (decodeLiveOrNew).
   const sent = metadataOf(bound.value)['managedFields'];
-  const fm = fieldManagerFor(ctx.schema, ctx.resource, now);
+  const fm = fieldManagerFor(ctx.schema, ctx.resource, now, ctx.emptiedContainers);
   const built = newLease(ctx, bound.value, (draft) => {
     const withSent = sent === undefined ? draft : { ...draft, metadata: { ...metadataOf(draft), managedFields: sent } };
     return managedFieldsAfterUpdate(fm, undefined, withSent, options.fieldManager);

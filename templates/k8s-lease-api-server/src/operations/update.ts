@@ -49,7 +49,7 @@ export function replaceExisting(
   const pre = checkUpdatePreconditions(bound, existing, name, ctx.resource);
   if (!pre.ok) return pre;
   if ((stringAt(metadataOf(bound), 'resourceVersion') ?? '') === '') return err(resourceVersionRequired(ctx, name));
-  const fm = fieldManagerFor(ctx.schema, ctx.resource, formatTime(ctx.now()));
+  const fm = fieldManagerFor(ctx.schema, ctx.resource, formatTime(ctx.now()), ctx.emptiedContainers);
   const managedFields = managedFieldsAfterUpdate(fm, existing, bound, options.fieldManager);
   return persistUpdate(ctx, existing, carryOver(existing, bound, managedFields), {
     dryRun: options.dryRun,
@@ -81,7 +81,7 @@ function createOnUpdate(
   if (!admitted.ok) return admitted;
   const { resourceVersion: _rv, ...meta } = metadataOf(bound);
   const sent = meta['managedFields'];
-  const fm = fieldManagerFor(ctx.schema, ctx.resource, formatTime(ctx.now()));
+  const fm = fieldManagerFor(ctx.schema, ctx.resource, formatTime(ctx.now()), ctx.emptiedContainers);
   // As createLease: the managedFields the client sent are used when they decode.
   const built = newLease(ctx, { ...bound, metadata: meta }, (draft) => {
     const withSent = sent === undefined ? draft : { ...draft, metadata: { ...metadataOf(draft), managedFields: sent } };

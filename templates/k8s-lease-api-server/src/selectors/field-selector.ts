@@ -5,7 +5,7 @@
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { goQuote } from './strconv.js';
-import { compareGoStrings } from '../go-strings.js';
+import { sortByBytes } from '../byte-order.js';
 
 export interface FieldTerm {
   field: string;
@@ -75,7 +75,7 @@ function unescapeValue(value: string): Result<string, string> {
 /** fields.ParseSelector: terms are sorted first, so the first failing term in byte order is reported. */
 export function parseFieldSelector(text: string): Result<FieldTerm[], string> {
   const terms: FieldTerm[] = [];
-  for (const part of splitTerms(text).sort(compareGoStrings)) {
+  for (const part of sortByBytes(splitTerms(text))) {
     if (part === '') continue;
     const parts = splitTerm(part);
     if (parts === undefined) return err(`invalid selector: '${text}'; can't understand '${part}'`);

@@ -4,7 +4,8 @@ import { labelValueErrors, qualifiedNameErrors } from '../names.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { goQuote, parseInt64 } from './strconv.js';
-import { compareGoStrings } from '../go-strings.js';
+import { sortByBytes } from '../byte-order.js';
+import { MAX_STATUS_CAUSES, truncateQuoted } from '../status.js';
 
 export type LabelOperator = 'exists' | 'notexists' | 'eq' | 'neq' | 'in' | 'notin' | 'gt' | 'lt';
 
@@ -61,80 +62,79 @@ function isSpecialSymbol(ch: string): boolean {
   return '=!(),><'.includes(ch) && ch !== '';
 }
 
-/** The Lexer of labels/selector.go, byte for byte (every special character is ASCII). */
+// An identifier runs until whitespace, a special symbol or a NUL (Go's lexer reads a 0 byte as the end).
+const IDENTIFIER_RUN = /[^=!(),>< \t\r\n\u0000]*/y;
+
+/**
+ * The Lexer of labels/selector.go, byte for byte (every special character is ASCII), in linear time: an
+ * identifier is one regular-expression run, and a special symbol is one character or one of the two-character
+ * keywords (== and !=), since every special character alone is a keyword and no keyword is longer than two.
+ */
 class Lexer {
   private pos = 0;
 
   constructor(private readonly text: string) {}
 
-  private read(): string {
-    if (this.pos >= this.text.length) return NUL;
-    return this.text[this.pos++] ?? NUL;
-  }
-
-  private unread(): void {
-    this.pos--;
-  }
-
   private scanIdOrKeyword(): Token {
     const start = this.pos;
-    let end = start;
-    for (;;) {
-      const ch = this.read();
-      if (ch === NUL) break;
-      if (isSpecialSymbol(ch) || isWhitespace(ch)) {
-        this.unread();
-        break;
-      }
-      end = this.pos;
-    }
+    IDENTIFIER_RUN.lastIndex = start;
+    IDENTIFIER_RUN.test(this.text);
+    const end = IDENTIFIER_RUN.lastIndex;
+    // scanIDOrKeyword stops at a NUL having read it, so the NUL is consumed with the identifier.
+    this.pos = this.text[end] === NUL ? end + 1 : end;
     const literal = this.text.slice(start, end);
     return { kind: KEYWORDS.get(literal) ?? 'identifier', literal };
   }
 
   private scanSpecialSymbol(): Token {
-    let buffer = '';
-    let last: Token | undefined;
-    for (;;) {
-      const ch = this.read();
-      if (ch === NUL) break;
-      if (!isSpecialSymbol(ch)) {
-        this.unread();
-        break;
-      }
-      buffer += ch;
-      const kind = KEYWORDS.get(buffer);
-      if (kind !== undefined) last = { kind, literal: buffer };
-      else if (last !== undefined) {
-        this.unread();
-        break;
-      }
-    }
-    return last ?? { kind: 'error', literal: `error expected: keyword found '${buffer}'` };
+    const pair = this.text.slice(this.pos, this.pos + 2);
+    const two = pair.length === 2 ? KEYWORDS.get(pair) : undefined;
+    const literal = two === undefined ? pair.slice(0, 1) : pair;
+    this.pos += literal.length;
+    // scanSpecialSymbol, like scanIDOrKeyword, stops at a NUL having read it.
+    if (this.text[this.pos] === NUL) this.pos++;
+    return { kind: KEYWORDS.get(literal) ?? 'error', literal };
   }
 
   lex(): Token {
-    let ch = this.read();
-    while (isWhitespace(ch)) ch = this.read();
-    if (ch === NUL) return { kind: 'end', literal: '' };
-    this.unread();
+    while (this.pos < this.text.length && isWhitespace(this.text[this.pos] ?? '')) this.pos++;
+    const ch = this.text[this.pos] ?? NUL;
+    if (ch === NUL) {
+      if (this.pos < this.text.length) this.pos++;
+      return { kind: 'end', literal: '' };
+    }
     return isSpecialSymbol(ch) ? this.scanSpecialSymbol() : this.scanIdOrKeyword();
   }
 }
 
-function tokenize(text: string): Token[] {
-  const lexer = new Lexer(text);
-  const tokens: Token[] = [];
-  for (;;) {
-    const token = lexer.lex();
-    tokens.push(token);
-    if (token.kind === 'end') return tokens;
+/**
+ * The scanned tokens, lexed as the parser reaches them. Go's Parser lexes the whole input first; lexing never
+ * fails (a bad symbol is an error token), so lexing on demand reads the same tokens, and a selector that fails
+ * early is not lexed to its end.
+ */
+class Tokens {
+  private readonly lexer: Lexer;
+  private readonly scanned: Token[] = [];
+
+  constructor(text: string) {
+    this.lexer = new Lexer(text);
+  }
+
+  at(index: number): Token {
+    while (this.scanned.length <= index) {
+      const last = this.scanned[this.scanned.length - 1];
+      if (last?.kind === 'end') return last;
+      this.scanned.push(this.lexer.lex());
+    }
+    return this.scanned[index] ?? END;
   }
 }
 
-/** A field.Error as NewRequirement builds it, rendered by its Error(). */
+const END: Token = { kind: 'end', literal: '' };
+
+/** A field.Error as NewRequirement builds it, rendered by its Error(); a long value is cut as a Status cuts it. */
 function invalidValue(path: string, value: string, detail: string): string {
-  return `${path}: Invalid value: ${goQuote(value)}: ${detail}`;
+  return `${path}: Invalid value: ${goQuote(truncateQuoted(value))}: ${detail}`;
 }
 
 /** []string printed with %#v, as field.Invalid does for a values slice. */
@@ -177,16 +177,22 @@ function newRequirement(key: string, op: LabelOperator, values: string[]): Resul
         errors.push(invalidValue(`values[${i}]`, v, "for 'Gt', 'Lt' operators, the value must be an integer"));
     });
   }
+  // One error per invalid value, as upstream; past MAX_STATUS_CAUSES they are counted, not rendered (a 1 MiB
+  // selector of invalid values would otherwise be a 40 MB message).
+  let unreported = 0;
   values.forEach((v, i) => {
     const problems = labelValueErrors(v);
-    if (problems.length > 0) errors.push(invalidValue(`values[${i}][${key}]`, v, problems.join('; ')));
+    if (problems.length === 0) return;
+    if (errors.length >= MAX_STATUS_CAUSES) unreported++;
+    else errors.push(invalidValue(`values[${i}][${key}]`, v, problems.join('; ')));
   });
-  return errors.length === 0 ? ok({ key, op, values }) : err(aggregate(errors));
+  if (errors.length === 0) return ok({ key, op, values });
+  return err(`${aggregate(errors)}${unreported === 0 ? '' : ` (and ${unreported} more errors)`}`);
 }
 
 /** sets.String.List(): unique and sorted by bytes. */
 function sortedSet(values: Set<string>): string[] {
-  return [...values].sort(compareGoStrings);
+  return sortByBytes(values);
 }
 
 type Step<T> = Result<T, string>;
@@ -195,10 +201,10 @@ type Step<T> = Result<T, string>;
 class Parser {
   private position = 0;
 
-  constructor(private readonly tokens: Token[]) {}
+  constructor(private readonly tokens: Tokens) {}
 
   private at(index: number, asValue: boolean): Token {
-    const token = this.tokens[index] ?? { kind: 'end', literal: '' };
+    const token = this.tokens.at(index);
     return asValue && (token.kind === 'in' || token.kind === 'notIn')
       ? { kind: 'identifier', literal: token.literal }
       : token;
@@ -330,11 +336,23 @@ class Parser {
 
 /** labels.Parse: the requirements, or the error text kube-apiserver puts in its 400. */
 export function parseLabelSelector(text: string): Result<LabelRequirement[], string> {
-  return new Parser(tokenize(text)).parse();
+  return new Parser(new Tokens(text)).parse();
 }
 
 function hasLabel(labels: Readonly<Record<string, string>>, key: string): boolean {
   return Object.hasOwn(labels, key);
+}
+
+// Requirement.Matches looks values up in a sets.String: a set per requirement keeps a long `in` list O(1) per object.
+const valueSets = new WeakMap<LabelRequirement, ReadonlySet<string>>();
+
+function hasValue(req: LabelRequirement, value: string): boolean {
+  let set = valueSets.get(req);
+  if (set === undefined) {
+    set = new Set(req.values);
+    valueSets.set(req, set);
+  }
+  return set.has(value);
 }
 
 function matchesOne(req: LabelRequirement, labels: Readonly<Record<string, string>>): boolean {
@@ -348,10 +366,10 @@ function matchesOne(req: LabelRequirement, labels: Readonly<Record<string, strin
       return !has;
     case 'eq':
     case 'in':
-      return value !== undefined && req.values.includes(value);
+      return value !== undefined && hasValue(req, value);
     case 'neq':
     case 'notin':
-      return value === undefined || !req.values.includes(value);
+      return value === undefined || !hasValue(req, value);
     case 'gt':
     case 'lt': {
       // Requirement.Matches: both sides as int64; a label that is not one never matches.

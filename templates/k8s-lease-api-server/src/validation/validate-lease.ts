@@ -157,6 +157,61 @@ function validateFinalizers(meta: JsonObject): FieldError[] {
   return errors;
 }
 
+const FIELD_MANAGER_MAX_BYTES = 128;
+const SUBRESOURCE_MAX_BYTES = 256;
+// unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space (no other space).
+const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
+// One error per unprintable rune upstream; a 3 MiB manager name of control characters would be millions, so
+// past this many the rest of the name is not checked (README, differences).
+const MAX_RUNE_ERRORS = 100;
+
+/** ValidateFieldManager: at most 128 bytes, and an Invalid per unprintable rune (%#U, at its byte offset). */
+function validateFieldManager(manager: string, field: string): FieldError[] {
+  const errors: FieldError[] = [];
+  if (Buffer.byteLength(manager, 'utf8') > FIELD_MANAGER_MAX_BYTES)
+    errors.push({ type: 'TooLong', field, detail: `may not be more than ${FIELD_MANAGER_MAX_BYTES} bytes` });
+  let offset = 0;
+  let found = 0;
+  for (const rune of manager) {
+    const code = rune.codePointAt(0) ?? 0;
+    // A lone surrogate reached Go as U+FFFD, which is printable.
+    const surrogate = code >= 0xd800 && code <= 0xdfff;
+    if (!surrogate && !PRINTABLE.test(rune)) {
+      const hex = code.toString(16).toUpperCase().padStart(4, '0');
+      errors.push({
+        type: 'Invalid',
+        field,
+        value: manager,
+        detail: `invalid character U+${hex} (at position ${offset})`,
+      });
+      if (++found >= MAX_RUNE_ERRORS) break;
+    }
+    offset += surrogate ? 3 : Buffer.byteLength(rune, 'utf8');
+  }
+  return errors;
+}
+
+/**
+ * meta/v1/validation ValidateManagedFields over the entries the field manager encoded (so operation and
+ * fieldsType are already valid): each manager's name, and a subresource of at most 256 bytes.
+ */
+function validateManagedFields(meta: JsonObject): FieldError[] {
+  const entries = meta['managedFields'];
+  if (!Array.isArray(entries)) return [];
+  return entries.flatMap((entry, i) => {
+    if (!isJsonObject(entry)) return [];
+    const field = `metadata.managedFields[${i}]`;
+    const errors = validateFieldManager(stringAt(entry, 'manager') ?? '', `${field}.manager`);
+    if (Buffer.byteLength(stringAt(entry, 'subresource') ?? '', 'utf8') > SUBRESOURCE_MAX_BYTES)
+      errors.push({
+        type: 'TooLong',
+        field: `${field}.subresource`,
+        detail: `may not be more than ${SUBRESOURCE_MAX_BYTES} bytes`,
+      });
+    return errors;
+  });
+}
+
 /** ValidateNonnegativeField on metadata.generation (a create keeps the generation it was sent). */
 function validateGeneration(meta: JsonObject): FieldError[] {
   const generation = numberAt(meta, 'generation');
@@ -221,6 +276,7 @@ export function validateObjectMeta(meta: JsonObject, rule: NameRule, wording: Ow
     ...validateAnnotations(meta),
     ...validateOwnerReferences(meta, wording),
     ...validateFinalizers(meta),
+    ...validateManagedFields(meta),
   ];
 }
 

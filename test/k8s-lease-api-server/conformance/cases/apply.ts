@@ -46,6 +46,19 @@ function managedFieldsOf(json: unknown): unknown {
   return (json as { metadata?: { managedFields?: unknown } } | undefined)?.metadata?.managedFields;
 }
 
+const createBy = (manager: string, body: object) => ({
+  method: 'POST' as const,
+  path: `${LEASES}?fieldManager=${manager}`,
+  body,
+  expect: { status: 201 },
+});
+
+const annotated = (name: string, annotations?: Record<string, string>) => ({
+  apiVersion: 'coordination.k8s.io/v1',
+  kind: 'Lease',
+  metadata: { name, ...(annotations === undefined ? {} : { annotations }) },
+});
+
 export const cases: readonly ConformanceCase[] = [
   {
     name: 'an apply that creates answers 201 with one Apply entry listing the applied fields',
@@ -353,6 +366,64 @@ export const cases: readonly ConformanceCase[] = [
             ]),
         },
       ),
+    ],
+  },
+  {
+    name: 'annotations emptied by an apply stay owned by their updater, so a third applier conflicts on the map',
+    source:
+      'sigs.k8s.io/structured-merge-diff typed/remove.go removingWalker.doMap (emptied map kept under its key) + merge/update.go Updater.update',
+    // `u` creates with `a` by update, `p` applies `b`, `u` updates `a` away (owning the map itself, "."), `p` applies
+    // without annotations, which empties the map: RemoveItems keeps it under its key (null before v6.3.1, {} from
+    // it), so comparing the live object with the pruned one (Updater.update) removes nothing `u` owns.
+    steps: [
+      createBy('u', annotated('emptied', { a: 'x' })),
+      apply('emptied', 'p', annotated('emptied', { b: 'x' })),
+      mergePatch('emptied', 'u', { metadata: { annotations: { a: null } } }),
+      apply('emptied', 'p', annotated('emptied'), {
+        status: 200,
+        check: (r) => expect(entries(r.json)).toEqual([['u', 'Update', { 'f:metadata': { 'f:annotations': {} } }]]),
+      }),
+      apply('emptied', 'q', annotated('emptied', { c: 'x' }), {
+        status: 409,
+        json: {
+          reason: 'Conflict',
+          message:
+            'Apply failed with 1 conflict: conflict with "u" using coordination.k8s.io/v1: .metadata.annotations',
+          details: {
+            causes: [
+              {
+                reason: 'FieldManagerConflict',
+                message: 'conflict with "u" using coordination.k8s.io/v1',
+                field: '.metadata.annotations',
+              },
+            ],
+          },
+        },
+      }),
+    ],
+  },
+  {
+    name: 'a spec emptied by an apply stays owned by the applier of `spec: {}`; a later applier of a spec field does not conflict',
+    source:
+      'sigs.k8s.io/structured-merge-diff typed/remove.go removingWalker.doMap + merge/update.go Updater.update; the live Lease always has spec (a struct)',
+    steps: [
+      apply('emptied-spec', 'u', lease('emptied-spec', {}), { status: 201 }),
+      apply('emptied-spec', 'p', lease('emptied-spec', { holderIdentity: 'h' })),
+      apply(
+        'emptied-spec',
+        'p',
+        { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'emptied-spec' } },
+        {
+          status: 200,
+          json: { spec: {} },
+          check: (r) => expect(entries(r.json)).toEqual([['u', 'Apply', { 'f:spec': {} }]]),
+        },
+      ),
+      // Comparing the live `spec: {}` with the merged spec adds only holderIdentity, which nobody owns.
+      apply('emptied-spec', 'q', lease('emptied-spec', { holderIdentity: 'q' }), {
+        status: 200,
+        json: { spec: { holderIdentity: 'q' } },
+      }),
     ],
   },
 ];
