@@ -22,7 +22,9 @@ export interface GarbageCollector {
 /** Starts collecting the garbage of ctx's store; objects already stored join the graph at once. */
 export function startGarbageCollector(ctx: OperationContext): GarbageCollector {
   const state: GcState = newGcState();
-  ctx.store.current().forEach((key, obj) => adopt(state, key, obj));
+  ctx.store.current().forEach((key, obj) => {
+    adopt(state, key, obj);
+  });
   let timer: NodeJS.Immediate | undefined;
   let stopped = false;
   const schedule = (): void => {
