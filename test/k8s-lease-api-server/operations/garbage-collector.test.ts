@@ -266,6 +266,15 @@ describe('the garbage collector under a 20,000-long ownerReference chain', () =>
   });
   afterEach(() => server.close());
 
+  it('stops with close(): no slice runs after it', async () => {
+    buildChain(server, 100, false);
+    // The handle's delete is synchronous: the collector's first slice is only scheduled when close() comes.
+    expect(server.store.delete('default', 'link-0').ok).toBe(true);
+    await server.close();
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(server.store.size).toBe(99);
+  });
+
   it.each([
     ['Background', false],
     ['Foreground', true],
