@@ -4,7 +4,9 @@
 // kube-controller-manager's does (pkg/controller/garbagecollector).
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
+import { newGcState, observe, step } from '../../../templates/k8s-lease-api-server/src/operations/garbage-collector.js';
 import { NS_BASE, api, create, start, watch } from '../helpers.js';
+import { context } from '../helpers/operation-context.js';
 import { worstVersionLatency } from '../helpers/stall-probe.js';
 
 /** The collector works beside the requests: what it does shows a moment after the DELETE answers. */
@@ -294,4 +296,29 @@ describe('the garbage collector under a 20,000-long ownerReference chain', () =>
     },
     300_000,
   );
+});
+
+describe('the garbage collector step', () => {
+  // garbagecollector.go attemptToDeleteItem: an item whose object was re-created under its name (another uid)
+  // since it was queued is not acted on.
+  it('leaves alone an object created under a queued name since', () => {
+    const ctx = context();
+    const state = newGcState();
+    ctx.store.subscribe((event) => observe(ctx, state, event));
+    const refs = (uid: string) => [{ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', name: 'o', uid }];
+    ctx.store.commit('default/o', { metadata: { name: 'o', uid: 'u-o' } });
+    ctx.store.commit('default/d', { metadata: { name: 'd', uid: 'u-d', ownerReferences: refs('u-o') } });
+    ctx.store.commit('default/o', undefined);
+    expect(state.queue.size).toBe(1);
+    ctx.store.commit('default/d', undefined);
+    ctx.store.commit('default/d', { metadata: { name: 'd', uid: 'u-d2', ownerReferences: refs('u-gone') } });
+    while (step(ctx, state));
+    expect(ctx.store.get('default/d')?.metadata).toMatchObject({ uid: 'u-d2' });
+    // The same object, queued by its owner's removal, is collected.
+    ctx.store.commit('default/o', { metadata: { name: 'o', uid: 'u-o3' } });
+    ctx.store.commit('default/d', { metadata: { name: 'd', uid: 'u-d3', ownerReferences: refs('u-o3') } });
+    ctx.store.commit('default/o', undefined);
+    while (step(ctx, state));
+    expect(ctx.store.get('default/d')).toBeUndefined();
+  });
 });

@@ -3,28 +3,10 @@
 import { setImmediate as nextTick } from 'node:timers/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { JsonObject } from '../../../templates/k8s-lease-api-server/src/json.js';
-import { LEASE_RESOURCE } from '../../../templates/k8s-lease-api-server/src/lease-meta.js';
-import { NamespaceRegistry } from '../../../templates/k8s-lease-api-server/src/namespaces/namespace-registry.js';
-import { fallbackOpenApi } from '../../../templates/k8s-lease-api-server/src/openapi/fallback-openapi.js';
 import type { OperationContext } from '../../../templates/k8s-lease-api-server/src/operations/context.js';
 import type { GarbageCollector } from '../../../templates/k8s-lease-api-server/src/operations/gc-driver.js';
 import { startGarbageCollector } from '../../../templates/k8s-lease-api-server/src/operations/gc-driver.js';
-import { buildLeaseSchema } from '../../../templates/k8s-lease-api-server/src/schema/field-schema.js';
-import { LeaseStore } from '../../../templates/k8s-lease-api-server/src/store/lease-store.js';
-
-function context(): OperationContext {
-  const schema = buildLeaseSchema(fallbackOpenApi());
-  if (schema === undefined) throw new Error('the built-in OpenAPI document lacks the Lease schema');
-  const now = () => Date.parse('2024-05-01T10:00:00Z');
-  return {
-    store: new LeaseStore(100),
-    schema,
-    now,
-    namespaces: new NamespaceRegistry(now, []),
-    resource: LEASE_RESOURCE,
-    validate: () => [],
-  };
-}
+import { context } from '../helpers/operation-context.js';
 
 /** An owner marked for deletion with the orphan finalizer, and `count` dependents of it. */
 function orphaningOwner(ctx: OperationContext, count: number): void {

@@ -24,7 +24,10 @@ export const ORPHAN_BATCH = 64;
 
 export interface GcState {
   graph: GcGraph;
-  /** The work queue: store keys, each at most once, oldest first. */
+  /**
+   * The work queue: "uid key" items, each at most once, oldest first. The uid tells a queued object from one
+   * created under its name since, which is not the item's to act on (attemptToDeleteItem's UID check).
+   */
   queue: WorkQueue;
 }
 
@@ -54,11 +57,17 @@ function withMeta(obj: JsonObject, changes: Record<string, JsonValue | undefined
   return canonicalLease({ ...obj, metadata: meta });
 }
 
+/** Queues the object now at key, if any. */
+function enqueue(ctx: OperationContext, state: GcState, key: string): void {
+  const obj = ctx.store.get(key);
+  if (obj !== undefined) state.queue.add(`${uidOf(obj)} ${key}`);
+}
+
 /** Queues the owners of `obj` (by the links given) that wait for their dependents' deletion. */
 function queueWaitingOwners(ctx: OperationContext, state: GcState, namespace: string, uids: Iterable<string>): void {
   for (const uid of uids) {
     const key = state.graph.keyOf(namespace, uid);
-    if (key !== undefined && deletingDependents(ctx.store.get(key))) state.queue.add(key);
+    if (key !== undefined && deletingDependents(ctx.store.get(key))) enqueue(ctx, state, key);
   }
 }
 
@@ -71,7 +80,7 @@ function unblocked(prev: JsonObject | undefined, next: JsonObject): string[] {
 /** Takes in an object stored before the collector started; one left waiting on a GC finalizer is queued. */
 export function adopt(state: GcState, key: string, obj: JsonObject): void {
   state.graph.apply(key, undefined, obj);
-  if (waitsFor(obj, ORPHAN_FINALIZER) || deletingDependents(obj)) state.queue.add(key);
+  if (waitsFor(obj, ORPHAN_FINALIZER) || deletingDependents(obj)) state.queue.add(`${uidOf(obj)} ${key}`);
 }
 
 /** Takes in one store event: the graph follows it and what it affects is queued. */
@@ -81,15 +90,15 @@ export function observe(ctx: OperationContext, state: GcState, event: StoreEvent
   const { namespace } = splitKey(event.key);
   if (next === undefined) {
     const gone = event.prev ?? event.object;
-    for (const dependent of state.graph.dependentsOf(namespace, uidOf(gone)).keys()) state.queue.add(dependent);
+    for (const dependent of state.graph.dependentsOf(namespace, uidOf(gone)).keys()) enqueue(ctx, state, dependent);
     // graph_builder.go: "this is to let attempToDeleteItem check if all the owner's dependents are deleted".
     queueWaitingOwners(ctx, state, namespace, ownerLinks(gone).keys());
     return;
   }
-  if (waitsFor(next, ORPHAN_FINALIZER) && !waitsFor(event.prev, ORPHAN_FINALIZER)) state.queue.add(event.key);
+  if (waitsFor(next, ORPHAN_FINALIZER) && !waitsFor(event.prev, ORPHAN_FINALIZER)) enqueue(ctx, state, event.key);
   if (deletingDependents(next) && !deletingDependents(event.prev)) {
-    for (const dependent of state.graph.dependentsOf(namespace, uidOf(next)).keys()) state.queue.add(dependent);
-    state.queue.add(event.key);
+    for (const dependent of state.graph.dependentsOf(namespace, uidOf(next)).keys()) enqueue(ctx, state, dependent);
+    enqueue(ctx, state, event.key);
   }
   queueWaitingOwners(ctx, state, namespace, unblocked(event.prev, next));
   // A dependent that names an owner already waiting for its dependents is one of them.
@@ -97,7 +106,7 @@ export function observe(ctx: OperationContext, state: GcState, event: StoreEvent
   for (const uid of ownerLinks(next).keys()) {
     if (before.has(uid)) continue;
     const owner = state.graph.keyOf(namespace, uid);
-    if (owner !== undefined && deletingDependents(ctx.store.get(owner))) state.queue.add(event.key);
+    if (owner !== undefined && deletingDependents(ctx.store.get(owner))) enqueue(ctx, state, event.key);
   }
 }
 
@@ -123,7 +132,7 @@ function orphanDependents(ctx: OperationContext, state: GcState, key: string, ow
   const batch = [...take(state.graph.dependentsOf(namespace, uid).keys(), ORPHAN_BATCH)];
   for (const dependent of batch) dropOwnerRefs(ctx, dependent, new Set([uid]));
   // Queued again either way: to finish the batch, or for a foregroundDeletion finalizer beside the orphan one.
-  state.queue.add(key);
+  enqueue(ctx, state, key);
   if (state.graph.dependentsOf(namespace, uid).size > 0) return;
   dropFinalizer(ctx, key, owner, ORPHAN_FINALIZER);
 }
@@ -201,12 +210,15 @@ function unblockOwnerRefs(ctx: OperationContext, key: string, obj: JsonObject): 
   ctx.store.commit(key, withMeta(obj, { ownerReferences: unblocked }));
 }
 
-/** Works off the oldest queued key; false when the queue was empty. */
+/** Works off the oldest queued item; false when the queue was empty. */
 export function step(ctx: OperationContext, state: GcState): boolean {
-  const key = state.queue.take();
-  if (key === undefined) return false;
+  const item = state.queue.take();
+  if (item === undefined) return false;
+  const space = item.indexOf(' ');
+  const key = item.slice(space + 1);
   const obj = ctx.store.get(key);
-  if (obj === undefined) return true;
+  // Gone, or another object under the same name since it was queued: nothing of this item's to do.
+  if (obj === undefined || uidOf(obj) !== item.slice(0, space)) return true;
   if (waitsFor(obj, ORPHAN_FINALIZER)) orphanDependents(ctx, state, key, obj);
   else if (deletingDependents(obj)) processDeletingDependents(ctx, state, key, obj);
   else if (!deleting(obj)) attemptToDelete(ctx, state, key, obj);
