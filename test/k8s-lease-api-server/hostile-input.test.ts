@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../templates/k8s-lease-api-server/src/index.js';
 import type { ApiResponse, JsonBody, RequestOptions } from './helpers.js';
 import { NS_BASE, api, create, expectServerIntact, start } from './helpers.js';
+import { worstVersionLatency } from './helpers/stall-probe.js';
 
 const JSON_PATCH = 'application/json-patch+json';
 const MERGE = 'application/merge-patch+json';
@@ -436,29 +437,6 @@ function bigYaml(head: string): string {
 }
 
 const LEASE_YAML_HEAD = 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: big';
-
-/**
- * The slowest answer to back-to-back GET /version while `attack` runs: one probe is always in flight, so a
- * stalled event loop shows as a slow probe. The bound the tests assert is generous (the machine is shared);
- * before bodies were parsed off the event loop, these attacks stalled it for 10–22 s.
- */
-async function worstVersionLatency<T>(server: LeaseApiServer, attack: () => Promise<T>): Promise<[number, T]> {
-  let done = false;
-  let worst = 0;
-  const probes = (async () => {
-    while (!done) {
-      const started = performance.now();
-      const res = await fetch(`${server.url}/version`);
-      await res.arrayBuffer();
-      worst = Math.max(worst, performance.now() - started);
-    }
-  })();
-  const result = await attack().finally(() => {
-    done = true;
-  });
-  await probes;
-  return [worst, result];
-}
 
 describe('bounded under hostile bodies: no request stalls the others', () => {
   const PROBE_BOUND_MS = 1500;

@@ -51,6 +51,7 @@ import { LeaseStore } from './store/lease-store.js';
 import type { TestPki } from './tls/pki.js';
 import { createTestPki } from './tls/pki.js';
 import { dropCoordinatedLeaderElectionFields } from './operations/disabled-fields.js';
+import { startGarbageCollector } from './operations/gc-driver.js';
 
 // Every server in the process speaks Kubernetes protobuf (the codec holds no per-server state).
 setProtobufCodec(kubernetesProtobufCodec);
@@ -246,6 +247,8 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     candidateOps === undefined
       ? undefined
       : startElectionController(ops, candidateOps, typeof cle === 'object' ? (cle.resyncMs ?? 1000) : 1000);
+  // One collector per store: an owner only owns objects of its own store (Lease, or LeaseCandidate).
+  const collectors = [ops, ...(candidateOps === undefined ? [] : [candidateOps])].map(startGarbageCollector);
   const streams = new Set<WatchStream>();
   const state: ServerState = {
     ops,
@@ -297,6 +300,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   const close = (): Promise<void> => {
     closed ??= (async () => {
       controller?.stop();
+      for (const collector of collectors) collector.stop();
       for (const stream of [...streams]) stream.end();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

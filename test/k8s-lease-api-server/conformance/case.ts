@@ -24,7 +24,7 @@ export interface ConformanceStep {
   /**
    * Values of this step's JSON answer to keep for later steps: name → dotted path (e.g.
    * `{ token: 'metadata.continue' }`). A later step's `path` takes `{saved.<name>}` percent-encoded, and
-   * its expected `json` takes it as it is (a string equal to the placeholder becomes the value).
+   * its JSON body and expected `json` take it as it is (a string equal to the placeholder becomes the value).
    */
   save?: Readonly<Record<string, string>>;
   expect?: ConformanceExpectation;

@@ -160,7 +160,7 @@ function savedInPath(path: string, saved: Saved): string {
   );
 }
 
-/** `{saved.<name>}` strings in an expected JSON value become the saved value. */
+/** `{saved.<name>}` strings in an expected JSON value or a JSON body become the saved value. */
 function savedInJson(value: unknown, saved: Saved): unknown {
   if (typeof value === 'string')
     return value.replace(/^\{saved\.([A-Za-z0-9]+)\}$/, (_m, name: string) => saved.get(name) ?? '');
@@ -181,6 +181,9 @@ async function runStep(
   const step: ConformanceStep = {
     ...given,
     path: savedInPath(given.path, saved),
+    ...(given.body === undefined || typeof given.body === 'string' || given.body instanceof Uint8Array
+      ? {}
+      : { body: savedInJson(given.body, saved) as object }),
     ...(given.expect?.json === undefined
       ? {}
       : { expect: { ...given.expect, json: savedInJson(given.expect.json, saved) } }),

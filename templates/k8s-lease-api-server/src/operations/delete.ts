@@ -2,6 +2,8 @@
 // without graceful deletion (Lease, LeaseCandidate) and with the garbage collector enabled (kube-apiserver's
 // default): the propagation policy adds or removes the GC finalizers; an object left with finalizers is
 // only marked (deletionTimestamp, deletionGracePeriodSeconds 0) and goes when the last one is removed.
+// The answer comes at once: the garbage collector (gc-driver.ts) follows the store's events and does the
+// rest (orphaning, deleting dependents, removing the GC finalizers) beside later requests, as upstream.
 import type { JsonObject, JsonValue } from '../json.js';
 import { stringAt } from '../json.js';
 import { canonicalLease } from '../lease-shape.js';
@@ -12,7 +14,6 @@ import { notFound } from '../status.js';
 import { splitKey, storeKey } from '../store/lease-store.js';
 import { formatTime } from '../time.js';
 import type { OperationContext } from './context.js';
-import { collectGarbage } from './garbage-collector.js';
 import type { Preconditions } from './identity.js';
 import { checkDeletePreconditions, finalizersOf, metadataOf } from './identity.js';
 
@@ -97,12 +98,10 @@ function deleteExisting(
     // GuaranteedUpdate writes nothing when nothing changed (a repeated DELETE of a marked object).
     const unchanged = JSON.stringify(marked) === JSON.stringify(existing);
     const stored = unchanged ? existing : (ctx.store.commit(key, marked)?.object ?? marked);
-    collectGarbage(ctx, splitKey(key).namespace, []);
     return { object: stored, kept: true };
   }
   if (options.dryRun) return { object: existing, kept: false };
   const event = ctx.store.commit(key, undefined);
-  collectGarbage(ctx, splitKey(key).namespace, [stringAt(metadataOf(existing), 'uid') ?? '']);
   return { object: event?.object ?? existing, kept: false };
 }
 

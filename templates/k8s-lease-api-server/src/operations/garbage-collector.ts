@@ -1,34 +1,51 @@
-// A stand-in for kube-controller-manager's garbage collector, limited to the objects of one store and
-// one namespace (an owner only owns objects of its namespace). It runs synchronously after each
-// deletion, so the GC finalizers Store.Delete adds are processed at once:
-// - `orphan`: ownerReferences to the owner are removed from its dependents, then the finalizer;
-// - `foregroundDeletion`: the dependents are deleted (each in the background); once none with
-//   blockOwnerDeletion is left, the finalizer is removed;
-// - after an owner is gone (background): dependents all of whose owners are gone are deleted.
-// Removing the last finalizer deletes the owner (Store.Update's ShouldDeleteDuringUpdate).
-// Hand-written Kubernetes behaviour (pkg/controller/garbagecollector), reduced to what one store can see.
+// A stand-in for kube-controller-manager's garbage collector over the objects of one store, as a state (the
+// graph and a work queue of store keys) and a step that works off one queued key. Store events feed it
+// (`observe`, graph_builder.go processGraphChanges/processTransitions): an owner's removal queues its
+// dependents, and the owners among its own that wait for their dependents; an object that starts waiting
+// for its dependents to be orphaned or deleted is queued, and for a foreground deletion its dependents too.
+// `step` is attemptToDeleteItem, processDeletingDependentsItem and orphanDependents
+// (pkg/controller/garbagecollector/garbagecollector.go). Each key costs O(1) writes (an orphaning owner a
+// bounded batch, then it is queued again), so a deletion costs O(its dependents) in all. The driver
+// (gc-driver.ts) runs steps off the request path; a request only pays for `observe`.
 import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject, stringAt } from '../json.js';
 import { canonicalLease } from '../lease-shape.js';
-import { storeKey } from '../store/lease-store.js';
-import { formatTime } from '../time.js';
+import type { StoreEvent } from '../store/lease-store.js';
+import { splitKey } from '../store/lease-store.js';
 import type { OperationContext } from './context.js';
+import type { PropagationPolicy } from './delete.js';
+import { deleteLease, FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from './delete.js';
+import { GcGraph, ownerLinks, uidOf } from './gc-graph.js';
+import { WorkQueue } from './gc-queue.js';
 import { finalizersOf, metadataOf } from './identity.js';
 
-const ORPHAN = 'orphan';
-const FOREGROUND = 'foregroundDeletion';
+/** How many dependents one step of an orphaning owner releases before the owner goes back in the queue. */
+export const ORPHAN_BATCH = 64;
 
-interface OwnerRef {
-  uid: string;
-  blocks: boolean;
+export interface GcState {
+  graph: GcGraph;
+  /**
+   * The work queue: "uid key" items, each at most once, oldest first. The uid tells a queued object from one
+   * created under its name since, which is not the item's to act on (attemptToDeleteItem's UID check).
+   */
+  queue: WorkQueue;
 }
 
-function ownerRefs(obj: JsonObject): OwnerRef[] {
-  const refs = metadataOf(obj)['ownerReferences'];
-  if (!Array.isArray(refs)) return [];
-  return refs
-    .filter(isJsonObject)
-    .map((r) => ({ uid: stringAt(r, 'uid') ?? '', blocks: r['blockOwnerDeletion'] === true }));
+export function newGcState(): GcState {
+  return { graph: new GcGraph(), queue: new WorkQueue() };
+}
+
+function deleting(obj: JsonObject): boolean {
+  return stringAt(metadataOf(obj), 'deletionTimestamp') !== undefined;
+}
+
+function waitsFor(obj: JsonObject | undefined, finalizer: string): boolean {
+  return obj !== undefined && deleting(obj) && finalizersOf(obj).includes(finalizer);
+}
+
+/** node.isDeletingDependents: under deletion with the foregroundDeletion finalizer. */
+function deletingDependents(obj: JsonObject | undefined): boolean {
+  return waitsFor(obj, FOREGROUND_FINALIZER);
 }
 
 function withMeta(obj: JsonObject, changes: Record<string, JsonValue | undefined>): JsonObject {
@@ -40,102 +57,170 @@ function withMeta(obj: JsonObject, changes: Record<string, JsonValue | undefined
   return canonicalLease({ ...obj, metadata: meta });
 }
 
-class Collector {
-  /** uids deleted during this run: their dependents are collected in the background. */
-  private readonly gone = new Set<string>();
+/** Queues the object now at key, if any. */
+function enqueue(ctx: OperationContext, state: GcState, key: string): void {
+  const obj = ctx.store.get(key);
+  if (obj !== undefined) state.queue.add(`${uidOf(obj)} ${key}`);
+}
 
-  constructor(
-    private readonly ctx: OperationContext,
-    private readonly namespace: string,
-    deleted: readonly string[],
-  ) {
-    for (const uid of deleted) this.gone.add(uid);
-  }
-
-  private objects(): JsonObject[] {
-    return this.ctx.store.current().objectsIn(this.namespace);
-  }
-
-  private keyOf(obj: JsonObject): string {
-    return storeKey(this.namespace, stringAt(metadataOf(obj), 'name') ?? '');
-  }
-
-  private dependents(uid: string): JsonObject[] {
-    return this.objects().filter((o) => ownerRefs(o).some((r) => r.uid === uid));
-  }
-
-  /** Removes one finalizer; the last one leaving an object under deletion deletes it. */
-  private dropFinalizer(obj: JsonObject, finalizer: string): void {
-    const rest = finalizersOf(obj).filter((f) => f !== finalizer);
-    if (rest.length === 0) {
-      this.ctx.store.commit(this.keyOf(obj), undefined);
-      this.gone.add(stringAt(metadataOf(obj), 'uid') ?? '');
-      return;
-    }
-    this.ctx.store.commit(this.keyOf(obj), withMeta(obj, { finalizers: rest }));
-  }
-
-  /** Deletes a dependent as a background DELETE would: marked if it has finalizers of its own. */
-  private deleteDependent(obj: JsonObject): void {
-    if (stringAt(metadataOf(obj), 'deletionTimestamp') !== undefined) return;
-    if (finalizersOf(obj).length > 0) {
-      const marked = { deletionTimestamp: formatTime(this.ctx.now()), deletionGracePeriodSeconds: 0 };
-      this.ctx.store.commit(this.keyOf(obj), withMeta(obj, marked));
-      return;
-    }
-    this.ctx.store.commit(this.keyOf(obj), undefined);
-    this.gone.add(stringAt(metadataOf(obj), 'uid') ?? '');
-  }
-
-  /** One pass over the namespace; true when it changed something. */
-  private pass(): boolean {
-    for (const obj of this.objects()) {
-      const meta = metadataOf(obj);
-      const uid = stringAt(meta, 'uid') ?? '';
-      const deleting = stringAt(meta, 'deletionTimestamp') !== undefined;
-      if (deleting && finalizersOf(obj).includes(ORPHAN)) {
-        for (const dep of this.dependents(uid)) {
-          const kept = (metadataOf(dep)['ownerReferences'] as JsonValue[]).filter(
-            (r) => !isJsonObject(r) || stringAt(r, 'uid') !== uid,
-          );
-          this.ctx.store.commit(
-            this.keyOf(dep),
-            withMeta(dep, { ownerReferences: kept.length > 0 ? kept : undefined }),
-          );
-        }
-        this.dropFinalizer(obj, ORPHAN);
-        return true;
-      }
-      if (deleting && finalizersOf(obj).includes(FOREGROUND)) {
-        const deps = this.dependents(uid);
-        const pending = deps.filter((d) => stringAt(metadataOf(d), 'deletionTimestamp') === undefined);
-        for (const dep of pending) this.deleteDependent(dep);
-        const blocking = this.dependents(uid).filter((d) => ownerRefs(d).some((r) => r.uid === uid && r.blocks));
-        if (blocking.length === 0) {
-          this.dropFinalizer(obj, FOREGROUND);
-          return true;
-        }
-        if (pending.length > 0) return true;
-        continue;
-      }
-      const refs = ownerRefs(obj);
-      if (!deleting && refs.length > 0 && refs.every((r) => this.gone.has(r.uid))) {
-        this.deleteDependent(obj);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  run(): void {
-    // Each pass that changes something removes a finalizer, an owner reference or an object, so the
-    // number of passes is bounded by what the namespace holds.
-    let budget = 4 * (this.objects().length + 1);
-    while (budget-- > 0 && this.pass());
+/** Queues the owners of `obj` (by the links given) that wait for their dependents' deletion. */
+function queueWaitingOwners(ctx: OperationContext, state: GcState, namespace: string, uids: Iterable<string>): void {
+  for (const uid of uids) {
+    const key = state.graph.keyOf(namespace, uid);
+    if (key !== undefined && deletingDependents(ctx.store.get(key))) enqueue(ctx, state, key);
   }
 }
 
-/** Processes GC finalizers and orphaned dependents in `namespace`; `deleted` are uids just deleted. */
-export function collectGarbage(ctx: OperationContext, namespace: string, deleted: readonly string[]): void {
-  new Collector(ctx, namespace, deleted).run();
+/** The owners whose link from prev to next was dropped or stopped blocking (addUnblockedOwnersToDeleteQueue). */
+function unblocked(prev: JsonObject | undefined, next: JsonObject): string[] {
+  const after = ownerLinks(next);
+  return [...ownerLinks(prev)].filter(([uid, blocks]) => blocks && after.get(uid) !== true).map(([uid]) => uid);
+}
+
+/** Takes in an object stored before the collector started; one left waiting on a GC finalizer is queued. */
+export function adopt(state: GcState, key: string, obj: JsonObject): void {
+  state.graph.apply(key, undefined, obj);
+  if (waitsFor(obj, ORPHAN_FINALIZER) || deletingDependents(obj)) state.queue.add(`${uidOf(obj)} ${key}`);
+}
+
+/** Takes in one store event: the graph follows it and what it affects is queued. */
+export function observe(ctx: OperationContext, state: GcState, event: StoreEvent): void {
+  const next = event.type === 'DELETED' ? undefined : event.object;
+  state.graph.apply(event.key, event.prev, next);
+  const { namespace } = splitKey(event.key);
+  if (next === undefined) {
+    const gone = event.prev ?? event.object;
+    for (const dependent of state.graph.dependentsOf(namespace, uidOf(gone)).keys()) enqueue(ctx, state, dependent);
+    // graph_builder.go: "this is to let attempToDeleteItem check if all the owner's dependents are deleted".
+    queueWaitingOwners(ctx, state, namespace, ownerLinks(gone).keys());
+    return;
+  }
+  if (waitsFor(next, ORPHAN_FINALIZER) && !waitsFor(event.prev, ORPHAN_FINALIZER)) enqueue(ctx, state, event.key);
+  if (deletingDependents(next) && !deletingDependents(event.prev)) {
+    for (const dependent of state.graph.dependentsOf(namespace, uidOf(next)).keys()) enqueue(ctx, state, dependent);
+    enqueue(ctx, state, event.key);
+  }
+  queueWaitingOwners(ctx, state, namespace, unblocked(event.prev, next));
+  // A dependent that names an owner already waiting for its dependents is one of them.
+  const before = ownerLinks(event.prev);
+  for (const uid of ownerLinks(next).keys()) {
+    if (before.has(uid)) continue;
+    const owner = state.graph.keyOf(namespace, uid);
+    if (owner !== undefined && deletingDependents(ctx.store.get(owner))) enqueue(ctx, state, event.key);
+  }
+}
+
+/** Removes one finalizer; the last one leaving an object under deletion deletes it (ShouldDeleteDuringUpdate). */
+function dropFinalizer(ctx: OperationContext, key: string, obj: JsonObject, finalizer: string): void {
+  const rest = finalizersOf(obj).filter((f) => f !== finalizer);
+  ctx.store.commit(key, rest.length === 0 ? undefined : withMeta(obj, { finalizers: rest }));
+}
+
+/** The ownerReferences of the object at key without those to `uids` (GenerateDeleteOwnerRefStrategicMergeBytes). */
+function dropOwnerRefs(ctx: OperationContext, key: string, uids: ReadonlySet<string>): void {
+  const obj = ctx.store.get(key);
+  const refs = obj === undefined ? undefined : metadataOf(obj)['ownerReferences'];
+  if (obj === undefined || !Array.isArray(refs)) return;
+  const kept = refs.filter((r) => !isJsonObject(r) || !uids.has(stringAt(r, 'uid') ?? ''));
+  ctx.store.commit(key, withMeta(obj, { ownerReferences: kept.length > 0 ? kept : undefined }));
+}
+
+/** orphanDependents, a batch at a time; the orphan finalizer goes once no dependent is left. */
+function orphanDependents(ctx: OperationContext, state: GcState, key: string, owner: JsonObject): void {
+  const { namespace } = splitKey(key);
+  const uid = uidOf(owner);
+  const batch = [...take(state.graph.dependentsOf(namespace, uid).keys(), ORPHAN_BATCH)];
+  for (const dependent of batch) dropOwnerRefs(ctx, dependent, new Set([uid]));
+  // Queued again either way: to finish the batch, or for a foregroundDeletion finalizer beside the orphan one.
+  enqueue(ctx, state, key);
+  if (state.graph.dependentsOf(namespace, uid).size > 0) return;
+  dropFinalizer(ctx, key, owner, ORPHAN_FINALIZER);
+}
+
+function* take<T>(items: Iterator<T>, count: number): Generator<T> {
+  for (let i = 0; i < count; i++) {
+    const next = items.next();
+    if (next.done === true) return;
+    yield next.value;
+  }
+}
+
+/** processDeletingDependentsItem: each blocking dependent's removal queues the owner again (observe). */
+function processDeletingDependents(ctx: OperationContext, state: GcState, key: string, owner: JsonObject): void {
+  if (state.graph.blockingCount(splitKey(key).namespace, uidOf(owner)) > 0) return;
+  dropFinalizer(ctx, key, owner, FOREGROUND_FINALIZER);
+}
+
+interface OwnerClasses {
+  solid: string[];
+  dangling: string[];
+  waiting: string[];
+}
+
+/** classifyReferences: an owner is absent (dangling), waiting for its dependents' deletion, or solid. */
+function classifyOwners(ctx: OperationContext, state: GcState, namespace: string, obj: JsonObject): OwnerClasses {
+  const classes: OwnerClasses = { solid: [], dangling: [], waiting: [] };
+  for (const uid of ownerLinks(obj).keys()) {
+    const key = state.graph.keyOf(namespace, uid);
+    const owner = key === undefined ? undefined : ctx.store.get(key);
+    if (owner === undefined) classes.dangling.push(uid);
+    else if (deletingDependents(owner)) classes.waiting.push(uid);
+    else classes.solid.push(uid);
+  }
+  return classes;
+}
+
+/** The policy a collected object is deleted with when no owner makes it foreground: its own GC finalizer's, else Background. */
+function ownPolicy(obj: JsonObject): PropagationPolicy {
+  const finalizers = finalizersOf(obj);
+  if (finalizers.includes(ORPHAN_FINALIZER)) return 'Orphan';
+  if (finalizers.includes(FOREGROUND_FINALIZER)) return 'Foreground';
+  return 'Background';
+}
+
+/** attemptToDeleteItem for an object not under deletion. */
+function attemptToDelete(ctx: OperationContext, state: GcState, key: string, obj: JsonObject): void {
+  const { namespace, name } = splitKey(key);
+  const { solid, dangling, waiting } = classifyOwners(ctx, state, namespace, obj);
+  if (solid.length + dangling.length + waiting.length === 0) return;
+  if (solid.length > 0) {
+    // An owner still holds it: only the references to absent owners and to owners waiting for it go, or
+    // those owners would keep their foregroundDeletion finalizer for good.
+    if (dangling.length + waiting.length > 0) dropOwnerRefs(ctx, key, new Set([...dangling, ...waiting]));
+    return;
+  }
+  const uid = uidOf(obj);
+  const dependents = state.graph.dependentsOf(namespace, uid);
+  let policy = ownPolicy(obj);
+  if (waiting.length > 0 && dependents.size > 0) {
+    policy = 'Foreground';
+    // A dependent already deleting its own dependents may be waiting for this object: its references stop
+    // blocking first, so that the cycle cannot deadlock (unblockOwnerReferencesStrategicMergePatch).
+    if ([...dependents.keys()].some((d) => deletingDependents(ctx.store.get(d)))) unblockOwnerRefs(ctx, key, obj);
+  }
+  deleteLease(ctx, namespace, name, { dryRun: false, preconditions: { uid }, propagationPolicy: policy });
+}
+
+function unblockOwnerRefs(ctx: OperationContext, key: string, obj: JsonObject): void {
+  const refs = metadataOf(obj)['ownerReferences'];
+  if (!Array.isArray(refs)) return;
+  const unblocked = refs.map((r) =>
+    isJsonObject(r) && r['blockOwnerDeletion'] === true ? { ...r, blockOwnerDeletion: false } : r,
+  );
+  ctx.store.commit(key, withMeta(obj, { ownerReferences: unblocked }));
+}
+
+/** Works off the oldest queued item; false when the queue was empty. */
+export function step(ctx: OperationContext, state: GcState): boolean {
+  const item = state.queue.take();
+  if (item === undefined) return false;
+  const space = item.indexOf(' ');
+  const key = item.slice(space + 1);
+  const obj = ctx.store.get(key);
+  // Gone, or another object under the same name since it was queued: nothing of this item's to do.
+  if (obj === undefined || uidOf(obj) !== item.slice(0, space)) return true;
+  if (waitsFor(obj, ORPHAN_FINALIZER)) orphanDependents(ctx, state, key, obj);
+  else if (deletingDependents(obj)) processDeletingDependents(ctx, state, key, obj);
+  else if (!deleting(obj)) attemptToDelete(ctx, state, key, obj);
+  return true;
 }
