@@ -139,9 +139,9 @@ describe('other errors', () => {
     const bare = new RequestTimeoutError(250);
     expect(bare.name).toBe('RequestTimeoutError');
     expect(bare.timeoutMs).toBe(250);
-    expect(bare.message).toBe('Request timed out after 250 ms');
+    expect(bare.message).toBe('timed out after 250 ms');
     const withContext = new RequestTimeoutError(250, { method: 'GET', url: 'http://h:1/apis/x?watch=true' });
-    expect(withContext.message).toBe('GET /apis/x?watch=true: request timed out after 250 ms');
+    expect(withContext.message).toBe('GET /apis/x?watch=true: timed out after 250 ms');
     expect(withContext.url).toBe('http://h:1/apis/x?watch=true');
     expect(withContext.method).toBe('GET');
   });
@@ -159,6 +159,6 @@ describe('other errors', () => {
     expect(error.status).toBe(200);
     expect(error.body).toBe('<html>hi</html>');
     expect(error.cause).toBe(cause);
-    expect(error.message).toBe('GET /x: 200 response is not valid JSON: <html>hi</html>');
+    expect(error.message).toBe('GET /x: 200 body is not JSON: <html>hi</html>');
   });
 });

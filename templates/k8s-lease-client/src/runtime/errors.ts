@@ -209,7 +209,7 @@ export class RequestTimeoutError extends Error {
   declare readonly url: string | undefined;
 
   constructor(timeoutMs: number, context?: RequestContext) {
-    super(`${context ? `${where(context)}r` : 'R'}equest timed out after ${timeoutMs} ms`);
+    super(`${context ? where(context) : ''}timed out after ${timeoutMs} ms`);
     Object.assign(this, { timeoutMs }, context);
   }
 }
@@ -241,7 +241,7 @@ export class ResponseDecodeError extends Error {
   declare readonly body: string;
 
   constructor(init: ResponseDecodeErrorInit) {
-    super(`${where(init)}${init.status} response is not valid JSON: ${excerpt(init.body) || '(empty)'}`, {
+    super(`${where(init)}${init.status} body is not JSON: ${excerpt(init.body) || '(empty)'}`, {
       cause: init.cause,
     });
     Object.assign(this, init, { body: truncate(init.body) });
