@@ -209,7 +209,7 @@ export class RequestTimeoutError extends Error {
   declare readonly url: string | undefined;
 
   constructor(timeoutMs: number, context?: RequestContext) {
-    super(`${context ? where(context) : ''}timed out after ${timeoutMs} ms`);
+    super(`${where(context)}timed out after ${timeoutMs} ms`);
     Object.assign(this, { timeoutMs }, context);
   }
 }
@@ -241,7 +241,8 @@ export class ResponseDecodeError extends Error {
   declare readonly body: string;
 
   constructor(init: ResponseDecodeErrorInit) {
-    super(`${where(init)}${init.status} body is not JSON: ${excerpt(init.body) || '(empty)'}`, {
+    // The words inside the excerpt, as ConnectionError's: one bounded, escaped text after the status line.
+    super(`${where(init)}${init.status} ${excerpt(`body is not JSON: ${init.body}`)}`, {
       cause: init.cause,
     });
     Object.assign(this, init, { body: truncate(init.body) });
@@ -294,7 +295,7 @@ export class ResponseTooLargeError extends Error {
   declare readonly url: string | undefined;
 
   constructor(limit: string, maxBytes: number, context?: RequestContext) {
-    super(`${context ? where(context) : ''}response exceeds ${limit} (${maxBytes} bytes)`);
+    super(`${where(context)}response exceeds ${limit} (${maxBytes} bytes)`);
     Object.assign(this, { limit, maxBytes }, context);
   }
 }
@@ -434,9 +435,12 @@ function matches(error: unknown, httpStatus: number, reason: string): boolean {
   return error.reason === reason || !KNOWN_REASONS.has(error.reason);
 }
 
-/** `GET /path?query: `, the start of every request error's message: the origin is the same for every call and only makes messages longer. */
-function where({ method, url }: RequestContext): string {
-  return `${method} ${url.replace(/^[^/]*:\/\/[^/]*/, '') || '/'}: `;
+/**
+ * `GET /path?query: `, the start of every request error's message ('' for an error raised outside a request): the origin is
+ * the same for every call and only makes messages longer.
+ */
+function where(context: RequestContext | undefined): string {
+  return context ? `${context.method} ${context.url.replace(/^[^/]*:\/\/[^/]*/, '') || '/'}: ` : '';
 }
 
 /** Enough of a non-Status body (or a bad watch line) to recognise it — an HTML title, a proxy message — without flooding a log line. */
