@@ -105,6 +105,39 @@ describe('predicates', () => {
   });
 });
 
+describe('KubernetesApiError reason without a Status', () => {
+  // k8s.io/apimachinery/pkg/api/errors/errors.go, NewGenericServerResponse: the reason client-go gives a response
+  // whose body is not a Status. Two differences were already this client's: 410 is Gone (client-go: Unknown), and of
+  // the other 5xx only 500, 503 and 504 get a reason (client-go: InternalError for every other code ≥ 500); and a
+  // 409 is Conflict whatever the verb (client-go: AlreadyExists for a POST).
+  const synthesised: Record<number, string> = {
+    400: 'BadRequest',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'NotFound',
+    405: 'MethodNotAllowed',
+    406: 'NotAcceptable',
+    409: 'Conflict',
+    410: 'Gone',
+    415: 'UnsupportedMediaType',
+    422: 'Invalid',
+    429: 'TooManyRequests',
+    500: 'InternalError',
+    503: 'ServiceUnavailable',
+    504: 'Timeout',
+  };
+
+  it('is the synthesised reason for each status that has one, Unknown for every other', () => {
+    for (let status = 100; status < 600; status++) {
+      const error = new KubernetesApiError({ status, method: 'GET', url: 'http://h/x', body: 'plain text' });
+      expect([status, error.reason]).toEqual([status, synthesised[status] ?? 'Unknown']);
+    }
+    for (const status of [0, 399.5, 400.5, -1, 1000]) {
+      expect(new KubernetesApiError({ status, method: 'GET', url: 'http://h/x' }).reason).toBe('Unknown');
+    }
+  });
+});
+
 describe('KubernetesApiError constructor', () => {
   it('can be constructed directly, e.g. by fakes in tests', () => {
     const error = new KubernetesApiError({ status: 404, method: 'GET', url: 'http://h/x' });
