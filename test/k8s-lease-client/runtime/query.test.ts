@@ -69,9 +69,7 @@ describe('encodeQuery', () => {
   it('rejects unsupported value types from untyped callers', () => {
     const params = { a: { nested: true } } as unknown as Record<string, string>;
     expect(() => encodeQuery(params)).toThrow(TypeError);
-    expect(() => encodeQuery(params)).toThrow(
-      'Invalid a=[object Object]: not a string, boolean or safe integer',
-    );
+    expect(() => encodeQuery(params)).toThrow('Invalid a=[object Object]: not a string, boolean or safe integer');
     expect(() => encodeQuery({ b: 1n } as unknown as Record<string, string>)).toThrow(
       'Invalid b=1: not a string, boolean or safe integer',
     );
