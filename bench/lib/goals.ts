@@ -31,6 +31,11 @@ export const SLOW_WATCHER_EXTRA_LIVE_MB = 2 * SLOW_WATCHER_BUFFER_MIB + SLOW_WAT
  * JSON.parse-only ratio.
  */
 export const WATCH_GOAL_VS_FETCH_FLOOR = 0.85;
+/**
+ * watch: ours against @kubernetes/client-node, 1.4.0 on Node 20 and 2.x on Node 22, in the same run (issue 30, item 4):
+ * 15 % ahead, so a round's ±10–20 % noise does not decide the verdict; 1.0 until then.
+ */
+export const WATCH_GOAL_VS_CLIENT_NODE = 1.15;
 
 /**
  * server-scale: a paged LIST at the largest count may take this much × the count ratio × the smallest count's
@@ -160,12 +165,22 @@ export const GOALS: Readonly<Record<string, readonly GoalSpec[]>> = {
     {
       kind: 'figure',
       id: 'vs-client-node',
-      text: 'ours ≥ 1.0 × @kubernetes/client-node 1.4.0 (events/s, median of per-round ratios)',
+      text: `ours ≥ ${WATCH_GOAL_VS_CLIENT_NODE} × @kubernetes/client-node 1.4.0 on Node 20 (events/s, median of per-round ratios)`,
       figure: 'ratio ours / client-node (median of per-round ratios)',
       comparison: '≥',
-      threshold: 1,
+      threshold: WATCH_GOAL_VS_CLIENT_NODE,
       unit: '×',
       bar: 'ours ÷ client-node',
+    },
+    {
+      kind: 'figure',
+      id: 'vs-client-node-2',
+      text: `ours ≥ ${WATCH_GOAL_VS_CLIENT_NODE} × @kubernetes/client-node 2.0.1 on Node 22 (events/s, median of per-round ratios)`,
+      figure: 'Node 22: ratio ours / client-node 2.0.1 (median of per-round ratios)',
+      comparison: '≥',
+      threshold: WATCH_GOAL_VS_CLIENT_NODE,
+      unit: '×',
+      bar: 'ours ÷ client-node 2.0.1 (Node 22)',
     },
     {
       kind: 'figure',

@@ -126,8 +126,9 @@ function mb(bytes: number, digits = 1): number {
  * a 20,000-event warm-up stream, then the measured one. A separate untimed
  * run of ours forces a GC before every heap sample for the retained-heap slope.
  * Goals (declared in goals.ts), as medians of per-round ratios of
- * events/second within this run: ours ≥ 0.85 × the fetch floor, ours ≥ 1.0 ×
- * client-node; ours' retained heap grows < 1 MB per 100k events; ours and
+ * events/second within this run: ours ≥ 0.85 × the fetch floor, ours ≥ 1.15 ×
+ * client-node 1.4.0 (Node 20) and ≥ 1.15 × client-node 2.x (Node 22); ours'
+ * retained heap grows < 1 MB per 100k events; ours and
  * client-node receive every event, the last with the right resourceVersion.
  * Ours ÷ the byte-split floor and ÷ JSON.parse only are recorded as context.
  */

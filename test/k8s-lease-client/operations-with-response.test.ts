@@ -74,7 +74,7 @@ describe('…WithResponse tells a create (201) from a replace (200) and shows th
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(k8s.ResponseDecodeError);
     expect(String(error)).toBe(
-      'ResponseDecodeError: GET /apis/coordination.k8s.io/v1/namespaces/habits/leases/x: 200 response is not valid JSON: <html>',
+      'ResponseDecodeError: GET /apis/coordination.k8s.io/v1/namespaces/habits/leases/x: 200 body is not JSON: <html>',
     );
     expect((error as k8s.ResponseDecodeError).url).toBe(
       'http://127.0.0.1:1/apis/coordination.k8s.io/v1/namespaces/habits/leases/x',

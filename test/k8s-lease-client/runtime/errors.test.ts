@@ -105,6 +105,39 @@ describe('predicates', () => {
   });
 });
 
+describe('KubernetesApiError reason without a Status', () => {
+  // k8s.io/apimachinery/pkg/api/errors/errors.go, NewGenericServerResponse: the reason client-go gives a response
+  // whose body is not a Status. Two differences were already this client's: 410 is Gone (client-go: Unknown), and of
+  // the other 5xx only 500, 503 and 504 get a reason (client-go: InternalError for every other code ≥ 500); and a
+  // 409 is Conflict whatever the verb (client-go: AlreadyExists for a POST).
+  const synthesised: Record<number, string> = {
+    400: 'BadRequest',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'NotFound',
+    405: 'MethodNotAllowed',
+    406: 'NotAcceptable',
+    409: 'Conflict',
+    410: 'Gone',
+    415: 'UnsupportedMediaType',
+    422: 'Invalid',
+    429: 'TooManyRequests',
+    500: 'InternalError',
+    503: 'ServiceUnavailable',
+    504: 'Timeout',
+  };
+
+  it('is the synthesised reason for each status that has one, Unknown for every other', () => {
+    for (let status = 100; status < 600; status++) {
+      const error = new KubernetesApiError({ status, method: 'GET', url: 'http://h/x', body: 'plain text' });
+      expect([status, error.reason]).toEqual([status, synthesised[status] ?? 'Unknown']);
+    }
+    for (const status of [0, 399.5, 400.5, -1, 1000]) {
+      expect(new KubernetesApiError({ status, method: 'GET', url: 'http://h/x' }).reason).toBe('Unknown');
+    }
+  });
+});
+
 describe('KubernetesApiError constructor', () => {
   it('can be constructed directly, e.g. by fakes in tests', () => {
     const error = new KubernetesApiError({ status: 404, method: 'GET', url: 'http://h/x' });
@@ -139,9 +172,9 @@ describe('other errors', () => {
     const bare = new RequestTimeoutError(250);
     expect(bare.name).toBe('RequestTimeoutError');
     expect(bare.timeoutMs).toBe(250);
-    expect(bare.message).toBe('Request timed out after 250 ms');
+    expect(bare.message).toBe('timed out after 250 ms');
     const withContext = new RequestTimeoutError(250, { method: 'GET', url: 'http://h:1/apis/x?watch=true' });
-    expect(withContext.message).toBe('GET /apis/x?watch=true: request timed out after 250 ms');
+    expect(withContext.message).toBe('GET /apis/x?watch=true: timed out after 250 ms');
     expect(withContext.url).toBe('http://h:1/apis/x?watch=true');
     expect(withContext.method).toBe('GET');
   });
@@ -159,6 +192,6 @@ describe('other errors', () => {
     expect(error.status).toBe(200);
     expect(error.body).toBe('<html>hi</html>');
     expect(error.cause).toBe(cause);
-    expect(error.message).toBe('GET /x: 200 response is not valid JSON: <html>hi</html>');
+    expect(error.message).toBe('GET /x: 200 body is not JSON: <html>hi</html>');
   });
 });

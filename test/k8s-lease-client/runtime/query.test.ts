@@ -31,7 +31,7 @@ describe('encodeQuery', () => {
     (value) => {
       expect(() => encodeQuery({ limit: 1, timeoutSeconds: value })).toThrow(TypeError);
       expect(() => encodeQuery({ limit: 1, timeoutSeconds: value })).toThrow(
-        `Query parameter "timeoutSeconds" must be a string, boolean or safe integer, got ${String(value)}`,
+        `Invalid timeoutSeconds=${String(value)}: not a string, boolean or safe integer`,
       );
     },
   );
@@ -69,14 +69,12 @@ describe('encodeQuery', () => {
   it('rejects unsupported value types from untyped callers', () => {
     const params = { a: { nested: true } } as unknown as Record<string, string>;
     expect(() => encodeQuery(params)).toThrow(TypeError);
-    expect(() => encodeQuery(params)).toThrow(
-      'Query parameter "a" must be a string, boolean or safe integer, got [object Object]',
-    );
+    expect(() => encodeQuery(params)).toThrow('Invalid a=[object Object]: not a string, boolean or safe integer');
     expect(() => encodeQuery({ b: 1n } as unknown as Record<string, string>)).toThrow(
-      'Query parameter "b" must be a string, boolean or safe integer, got 1',
+      'Invalid b=1: not a string, boolean or safe integer',
     );
     expect(() => encodeQuery({ c: Symbol('s') } as unknown as Record<string, string>)).toThrow(
-      'Query parameter "c" must be a string, boolean or safe integer, got Symbol(s)',
+      'Invalid c=Symbol(s): not a string, boolean or safe integer',
     );
   });
 });

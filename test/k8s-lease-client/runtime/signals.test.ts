@@ -32,7 +32,7 @@ describe('combineSignals', () => {
     expect(reason).toMatchObject({
       name: 'RequestTimeoutError',
       timeoutMs: 100,
-      message: 'Request timed out after 100 ms',
+      message: 'timed out after 100 ms',
     });
     linked.dispose();
   });

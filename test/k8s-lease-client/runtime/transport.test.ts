@@ -314,7 +314,7 @@ describe('errors from a loopback server', () => {
     const error = await rejectionOf(createClient({ baseUrl: server.baseUrl }).request(GET));
     expect(error).toBeInstanceOf(ResponseDecodeError);
     expect(error).toMatchObject({ status: 200, body: '<html>login page</html>', method: 'GET' });
-    expect((error as Error).message).toBe(`GET ${LEASE_PATH}: 200 response is not valid JSON: <html>login page</html>`);
+    expect((error as Error).message).toBe(`GET ${LEASE_PATH}: 200 body is not JSON: <html>login page</html>`);
     expect((error as Error).cause).toBeInstanceOf(SyntaxError);
   });
 
@@ -338,7 +338,7 @@ describe('timeouts and aborts', () => {
     expect(Date.now() - started).toBeLessThan(900);
     expect(error).toBeInstanceOf(RequestTimeoutError);
     expect(error).toMatchObject({ timeoutMs: 50, method: 'GET', url: `${server.baseUrl}${LEASE_PATH}` });
-    expect((error as Error).message).toBe(`GET ${LEASE_PATH}: request timed out after 50 ms`);
+    expect((error as Error).message).toBe(`GET ${LEASE_PATH}: timed out after 50 ms`);
   });
 
   it('times out while the body is still arriving', async () => {

@@ -16,7 +16,7 @@ export function encodeQuery(params: Readonly<Record<string, QueryValue>> | undef
     // Beyond 2^53 String() switches to exponent notation and loses digits; Kubernetes wants plain decimal integers.
     // Other types are only reachable from untyped callers.
     if (!(Number.isSafeInteger(value) || typeof value === 'string' || typeof value === 'boolean')) {
-      throw new TypeError(`Query parameter "${key}" must be a string, boolean or safe integer, got ${String(value)}`);
+      throw new TypeError(`Invalid ${key}=${String(value)}: not a string, boolean or safe integer`);
     }
     // encodeURIComponent writes booleans as true/false and safe integers in plain decimal.
     out += `${out ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(value)}`;

@@ -171,7 +171,7 @@ export function createClient(options: ClientOptions): Client {
 
   const send = async (spec: RequestSpec, callOptions: CallOptions | undefined, stream?: true): Promise<unknown> => {
     const { method, path, body } = spec;
-    if (path[0] !== '/') throw new TypeError(`Invalid RequestSpec.path ${JSON.stringify(path)}`);
+    if (path[0] !== '/') throw new TypeError(`Invalid path ${JSON.stringify(path)}`);
     const url = baseUrl + path + (spec.query ?? '');
     // Resolved before the timer starts: the timeout bounds the HTTP exchange, not a slow credential plugin; a provider
     // that does network work (an OIDC refresh) bounds it itself by the call's signal and timeout.

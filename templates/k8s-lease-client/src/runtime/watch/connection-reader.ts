@@ -116,12 +116,19 @@ export async function* readConnection<T extends KubeObjectLike>({
     /** Initial events of a streaming (sendInitialEvents) connection, held until the initial-events-end bookmark. */
     const initial = new Map<string, T>();
     const unkeyed: T[] = [];
+    /**
+     * The next chunk is asked for before this one is decoded: with a read pending, fetch keeps taking bytes off the
+     * socket while the events are parsed and handed out. Without one, undici's body stream (high-water mark 0) stops
+     * reading at every chunk and the server stalls on a full socket until the next read. At most one chunk waits.
+     */
+    let ahead = readAhead(reader);
     try {
       reading: for (;;) {
         let chunk: ReadableStreamReadResult<Uint8Array>;
         watchdog.arm();
         try {
-          chunk = await reader.read();
+          chunk = await ahead;
+          if (!chunk.done) ahead = readAhead(reader);
         } catch (error) {
           if (isAborted(signal)) return FINISH;
           failed = true;
@@ -226,6 +233,13 @@ export async function* readConnection<T extends KubeObjectLike>({
   if (isAborted(signal)) return FINISH;
   const connection = { failed, lastedMs: Date.now() - connectedAt, delivered: progressed };
   return machine.feed({ kind: 'closed', connection, error: failure, resourceVersion: line.rv });
+}
+
+/** The reader's next chunk; a failure is handled where the read is awaited, not reported as unhandled meanwhile. */
+function readAhead(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+  const next = reader.read();
+  next.catch(ignore);
+  return next;
 }
 
 function resourceVersionOf<T extends KubeObjectLike>(event: RawEvent): string | undefined {
