@@ -8,6 +8,7 @@ import { resourceInfo } from '../lease-meta.js';
 import type { FieldSchema, ObjectSchema } from '../schema/field-schema.js';
 import type { FieldError } from '../status.js';
 import { ownerReferenceWording, validateObjectMeta, validateStrategy } from '../validation/validate-lease.js';
+import { validateUidUpdate } from '../validation/object-meta-update.js';
 import { releaseMinor } from '../release.js';
 import type { Semver } from './semver.js';
 import { parseSemver, ZERO_VERSION } from './semver.js';
@@ -167,7 +168,11 @@ export function candidateValidator(
   return (next, old) => {
     const nextSpec = objectAt(next, 'spec') ?? {};
     const meta = objectAt(next, 'metadata') ?? {};
-    const errors = [...validateObjectMeta(meta, configMapKeyErrors, wording), ...spec(nextSpec)];
+    const errors = [
+      ...validateObjectMeta(meta, configMapKeyErrors, wording),
+      ...validateUidUpdate(next, old),
+      ...spec(nextSpec),
+    ];
     if (old !== undefined) {
       const before = stringAt(objectAt(old, 'spec'), 'leaseName') ?? '';
       const after = stringAt(nextSpec, 'leaseName') ?? '';

@@ -116,7 +116,7 @@ export function patchLease(
     return err(invalidPatch(causeValue(patched.value)(), `strict decoding error: ${strict.join(', ')}`));
   const bound = bindToRequest(decoded.value.object, namespace, name);
   if (!bound.ok) return bound;
-  const stored = replaceExisting(ctx, existing, bound.value, name, options);
+  const stored = replaceExisting(ctx, existing, bound.value, name, options, 'validation');
   if (!stored.ok) return stored;
   return ok({ ...stored.value, warnings: strict });
 }

@@ -37,6 +37,9 @@ export function carryOver(
   const liveMeta = metadataOf(existing);
   const meta: JsonObject = { ...metadataOf(incoming) };
   for (const key of SERVER_OWNED) {
+    // rest.BeforeUpdate takes the live uid only when none is provided; one that differs is left for
+    // validation to refuse (field is immutable), as a patch's is.
+    if (key === 'uid' && (stringAt(meta, 'uid') ?? '') !== '') continue;
     const value: JsonValue | undefined = liveMeta[key];
     if (value === undefined) delete meta[key];
     else meta[key] = value;

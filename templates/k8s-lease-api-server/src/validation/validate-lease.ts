@@ -4,6 +4,7 @@ import { isJsonObject, numberAt, objectAt, stringAt } from '../json.js';
 import { dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../names.js';
 import { releaseMinor } from '../release.js';
 import type { FieldError } from '../status.js';
+import { validateUidUpdate } from './object-meta-update.js';
 
 const KNOWN_STRATEGIES = ['OldestEmulationVersion'];
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
@@ -224,11 +225,15 @@ export function validateObjectMeta(meta: JsonObject, rule: NameRule, wording: Ow
   ];
 }
 
-/** The Lease validator of a release: all semantic errors of a Lease about to be stored; empty when valid. */
-export function leaseValidator(release: string): (lease: JsonObject) => FieldError[] {
+/**
+ * The Lease validator of a release: all semantic errors of a Lease about to be stored (`old` the live one
+ * on update); empty when valid. rest.BeforeUpdate's order: the object's metadata, the update's checks, the spec.
+ */
+export function leaseValidator(release: string): (lease: JsonObject, old: JsonObject | undefined) => FieldError[] {
   const wording = ownerReferenceWording(release);
-  return (lease) => [
+  return (lease, old) => [
     ...validateObjectMeta(objectAt(lease, 'metadata') ?? {}, dns1123SubdomainName, wording),
+    ...validateUidUpdate(lease, old),
     ...validateLeaseSpec(objectAt(lease, 'spec') ?? {}),
   ];
 }

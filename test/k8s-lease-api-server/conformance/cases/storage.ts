@@ -2,7 +2,7 @@
 // no unconditional update, URL/body checks, type meta defaulted from the URL, preconditions, finalizers,
 // propagation policies, gated fields and etcd's size limit.
 import { expect } from 'vitest';
-import type { ConformanceCase } from '../case.js';
+import type { ConformanceCase, ConformanceResponse } from '../case.js';
 
 const LEASES = '/apis/coordination.k8s.io/v1/namespaces/{ns}/leases';
 
@@ -15,6 +15,32 @@ const lease = (name: string, metadata: object = {}, spec: object = { holderIdent
 
 const createStep = (name: string, metadata: object = {}, spec?: object) =>
   ({ method: 'POST', path: LEASES, body: lease(name, metadata, spec), expect: { status: 201 } }) as const;
+
+const UID_CAUSE = {
+  reason: 'FieldValueInvalid',
+  message: 'Invalid value: "not-the-uid": field is immutable',
+  field: 'metadata.uid',
+};
+
+/**
+ * What a patch that changes metadata.uid is answered. Upstream lists the cause once per validation pass that
+ * finds it (rest.BeforeUpdate's common fields, then the strategy's ValidateObjectMetaUpdate), so only its
+ * presence and that it is the only cause are checked; the message says it once (ToAggregate de-duplicates).
+ */
+const UID_IMMUTABLE = {
+  status: 422,
+  json: {
+    reason: 'Invalid',
+    message:
+      'Lease.coordination.k8s.io "uid" is invalid: metadata.uid: Invalid value: "not-the-uid": field is immutable',
+    details: { name: 'uid', group: 'coordination.k8s.io', kind: 'Lease' },
+  },
+  check: (r: ConformanceResponse) => {
+    const causes = (r.json as { details?: { causes?: unknown[] } }).details?.causes ?? [];
+    expect(causes.length).toBeGreaterThan(0);
+    for (const cause of causes) expect(cause).toEqual(UID_CAUSE);
+  },
+};
 
 export const cases: readonly ConformanceCase[] = [
   {
@@ -124,6 +150,60 @@ export const cases: readonly ConformanceCase[] = [
             message:
               'the API version in the data (coordination.k8s.io/v1beta1) does not match the expected API version (coordination.k8s.io/v1)',
           },
+        },
+      },
+    ],
+  },
+  {
+    name: 'a PATCH (JSON, merge, strategic merge or apply) that changes metadata.uid is 422 "field is immutable", not a precondition 409',
+    source:
+      'k8s.io/apiserver/pkg/endpoints/handlers/patch.go patchResource (rest.DefaultUpdatedObjectInfo(nil, …): no uid precondition); pkg/registry/rest/update.go BeforeUpdate (validateCommonFields); k8s.io/apimachinery/pkg/api/validation/objectmeta.go ValidateObjectMetaAccessorUpdate (ValidateImmutableField of metadata.uid)',
+    steps: [
+      createStep('uid'),
+      {
+        method: 'PATCH',
+        path: `${LEASES}/uid`,
+        headers: { 'Content-Type': 'application/json-patch+json' },
+        body: '[{"op":"replace","path":"/metadata/uid","value":"not-the-uid"}]',
+        expect: UID_IMMUTABLE,
+      },
+      {
+        method: 'PATCH',
+        path: `${LEASES}/uid`,
+        headers: { 'Content-Type': 'application/merge-patch+json' },
+        body: '{"metadata":{"uid":"not-the-uid"}}',
+        expect: UID_IMMUTABLE,
+      },
+      {
+        method: 'PATCH',
+        path: `${LEASES}/uid`,
+        headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
+        body: '{"metadata":{"uid":"not-the-uid"}}',
+        expect: UID_IMMUTABLE,
+      },
+      {
+        method: 'PATCH',
+        path: `${LEASES}/uid?fieldManager=applier`,
+        headers: { 'Content-Type': 'application/apply-patch+yaml' },
+        body: '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"uid","uid":"not-the-uid"}}',
+        expect: UID_IMMUTABLE,
+      },
+    ],
+  },
+  {
+    name: 'a PUT whose body carries another uid is 409: the body’s uid is a storage precondition',
+    source:
+      'k8s.io/apiserver/pkg/registry/rest/update.go defaultUpdatedObjectInfo.Preconditions; pkg/registry/generic/registry/store.go Store.Update (GuaranteedUpdate with storagePreconditions); pkg/storage/interfaces.go Preconditions.Check',
+    steps: [
+      createStep('puid'),
+      {
+        method: 'PUT',
+        path: `${LEASES}/puid`,
+        body: lease('puid', { uid: 'not-the-uid', resourceVersion: '{prev.metadata.resourceVersion}' }),
+        expect: {
+          status: 409,
+          json: { reason: 'Conflict', details: { name: 'puid', group: 'coordination.k8s.io', kind: 'leases' } },
+          text: /AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-uid, UID in object meta: [0-9a-f-]{36}"/,
         },
       },
     ],
