@@ -19,7 +19,7 @@ import { carryOver, persistCreate, persistUpdate } from './persist.js';
 /**
  * Store.Update with AllowUnconditionalUpdate() false (the Lease and LeaseCandidate strategies): an
  * update must carry the resourceVersion it read. The Invalid names the resource, not the kind
- * (GroupKind{Group, Kind: "leases"}); the value prints as Go's %#v of a uint64 zero.
+ * (GroupKind{Group, Kind: "leases"}); the value is the uint64 zero (`0x0` up to 1.33, `0` from 1.34).
  */
 function resourceVersionRequired(ctx: OperationContext, name: string): StatusError {
   return invalid(
@@ -28,7 +28,7 @@ function resourceVersionRequired(ctx: OperationContext, name: string): StatusErr
       {
         type: 'Invalid',
         field: 'metadata.resourceVersion',
-        rendered: '0x0',
+        value: { style: ctx.valueStyle, goType: 'uint64', value: 0 },
         detail: 'must be specified for an update',
       },
     ],

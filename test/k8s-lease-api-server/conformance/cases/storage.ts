@@ -58,9 +58,9 @@ export const cases: readonly ConformanceCase[] = [
     ],
   },
   {
-    name: 'a PUT without metadata.resourceVersion is 422, naming the resource',
+    name: 'a PUT without metadata.resourceVersion is 422, naming the resource (the uint64 zero as JSON, the newest release)',
     source:
-      'k8s.io/apiserver/pkg/registry/generic/registry/store.go Store.Update ("must be specified for an update"); lease/strategy.go AllowUnconditionalUpdate false',
+      'k8s.io/apiserver/pkg/registry/generic/registry/store.go Store.Update ("must be specified for an update"); lease/strategy.go AllowUnconditionalUpdate false; apimachinery field/errors.go Error.ErrorBody',
     steps: [
       createStep('u'),
       {
@@ -72,7 +72,7 @@ export const cases: readonly ConformanceCase[] = [
           json: {
             reason: 'Invalid',
             message:
-              'leases.coordination.k8s.io "u" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+              'leases.coordination.k8s.io "u" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update',
             details: { name: 'u', group: 'coordination.k8s.io', kind: 'leases' },
           },
         },

@@ -56,7 +56,13 @@ async function readWrite(
   kind: WriteKind,
   isApply: boolean,
 ): Promise<{ options: Result<WriteRequest, StatusError>; body: Result<Buffer, StatusError> }> {
-  const options = parseWriteOptions(ctx.url.searchParams, ctx.req.headers['user-agent'], kind, isApply);
+  const options = parseWriteOptions(
+    ctx.url.searchParams,
+    ctx.req.headers['user-agent'],
+    kind,
+    isApply,
+    ctx.state.ops.valueStyle,
+  );
   // Bytes, not text: a protobuf body would not survive a UTF-8 decode.
   const body = await readBodyBytes(ctx.req, ctx.res);
   return { options, body };
