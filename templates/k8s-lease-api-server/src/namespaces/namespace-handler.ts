@@ -91,13 +91,8 @@ export async function serveNamespaces(ctx: RequestContext): Promise<void> {
   if (method === 'POST') return createNamespace(ctx);
   ctx.req.resume();
   // The same query parsing and selector validation as a Lease list (400 with apimachinery's messages).
-  const request = parseListRequest(
-    ctx.url.searchParams,
-    undefined,
-    false,
-    ctx.state.watchList,
-    ctx.state.ops.valueStyle,
-  );
+  const { watchList, ops } = ctx.state;
+  const request = parseListRequest(ctx.url.searchParams, undefined, false, watchList, ops.valueStyle);
   if (method !== 'GET' || (request.ok && request.value.watch)) return sendStatus(ctx.res, methodNotAllowed());
   const representation = negotiateResponse(ctx);
   if (representation === undefined) return;

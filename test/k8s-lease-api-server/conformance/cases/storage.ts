@@ -42,6 +42,16 @@ const UID_IMMUTABLE = {
   },
 };
 
+/** A PATCH of Lease "uid" that tries to change its uid. */
+const uidPatch = (contentType: string, body: string, query = '') =>
+  ({
+    method: 'PATCH',
+    path: `${LEASES}/uid${query}`,
+    headers: { 'Content-Type': contentType },
+    body,
+    expect: UID_IMMUTABLE,
+  }) as const;
+
 export const cases: readonly ConformanceCase[] = [
   {
     name: 'a PUT of a missing Lease creates it with 201',
@@ -160,34 +170,14 @@ export const cases: readonly ConformanceCase[] = [
       'k8s.io/apiserver/pkg/endpoints/handlers/patch.go patchResource (rest.DefaultUpdatedObjectInfo(nil, …): no uid precondition); pkg/registry/rest/update.go BeforeUpdate (validateCommonFields); k8s.io/apimachinery/pkg/api/validation/objectmeta.go ValidateObjectMetaAccessorUpdate (ValidateImmutableField of metadata.uid)',
     steps: [
       createStep('uid'),
-      {
-        method: 'PATCH',
-        path: `${LEASES}/uid`,
-        headers: { 'Content-Type': 'application/json-patch+json' },
-        body: '[{"op":"replace","path":"/metadata/uid","value":"not-the-uid"}]',
-        expect: UID_IMMUTABLE,
-      },
-      {
-        method: 'PATCH',
-        path: `${LEASES}/uid`,
-        headers: { 'Content-Type': 'application/merge-patch+json' },
-        body: '{"metadata":{"uid":"not-the-uid"}}',
-        expect: UID_IMMUTABLE,
-      },
-      {
-        method: 'PATCH',
-        path: `${LEASES}/uid`,
-        headers: { 'Content-Type': 'application/strategic-merge-patch+json' },
-        body: '{"metadata":{"uid":"not-the-uid"}}',
-        expect: UID_IMMUTABLE,
-      },
-      {
-        method: 'PATCH',
-        path: `${LEASES}/uid?fieldManager=applier`,
-        headers: { 'Content-Type': 'application/apply-patch+yaml' },
-        body: '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"uid","uid":"not-the-uid"}}',
-        expect: UID_IMMUTABLE,
-      },
+      uidPatch('application/json-patch+json', '[{"op":"replace","path":"/metadata/uid","value":"not-the-uid"}]'),
+      uidPatch('application/merge-patch+json', '{"metadata":{"uid":"not-the-uid"}}'),
+      uidPatch('application/strategic-merge-patch+json', '{"metadata":{"uid":"not-the-uid"}}'),
+      uidPatch(
+        'application/apply-patch+yaml',
+        '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"uid","uid":"not-the-uid"}}',
+        '?fieldManager=applier',
+      ),
     ],
   },
   {

@@ -86,13 +86,8 @@ export async function serveDeleteCollection(ctx: RequestContext, namespace: stri
   if (representation === undefined) return void ctx.req.resume();
   const options = await readDeleteOptions(ctx);
   if (!options.ok) return fail(ctx, options.error);
-  const request = parseListRequest(
-    ctx.url.searchParams,
-    namespace,
-    false,
-    ctx.state.watchList,
-    ctx.state.ops.valueStyle,
-  );
+  const { watchList, ops } = ctx.state;
+  const request = parseListRequest(ctx.url.searchParams, namespace, false, watchList, ops.valueStyle);
   if (!request.ok) return fail(ctx, request.error);
   const { store } = ctx.state.ops;
   const page = listLeases(store, { ...request.value, limit: undefined, continueToken: undefined });
