@@ -45,10 +45,17 @@ describe('field error messages (TestErrorFormatting)', () => {
       'path.to.field: Invalid value: true: the details',
     ],
     [
-      { type: 'Invalid', field: 'path.to.field', value: null, detail: 'the details' },
+      { type: 'Invalid', field: 'path.to.field', detail: 'the details' },
       'path.to.field: Invalid value: null: the details',
     ],
-    [{ type: 'Invalid', field: 'spec.n', rendered: '0x0', detail: 'd' }, 'spec.n: Invalid value: 0x0: d'],
+    [
+      { type: 'Invalid', field: 'spec.n', value: { style: 'go-syntax', goType: 'uint64', value: 0 }, detail: 'd' },
+      'spec.n: Invalid value: 0x0: d',
+    ],
+    [
+      { type: 'Invalid', field: 'spec.n', value: { style: 'json', goType: 'uint64', value: 0 }, detail: 'd' },
+      'spec.n: Invalid value: 0: d',
+    ],
     [
       { type: 'NotSupported', field: 'spec.strategy', value: 'x', supported: ['OldestEmulationVersion', 'a'] },
       'spec.strategy: Unsupported value: "x": supported values: "OldestEmulationVersion", "a"',
@@ -57,9 +64,10 @@ describe('field error messages (TestErrorFormatting)', () => {
     expect(fieldErrorMessage(error)).toBe(message);
   });
 
-  it('quotes strings as Go %q and string lists as %#v', () => {
+  it('quotes strings as Go %q and string lists as the release renders them', () => {
     expect(formatFieldValue('a"b\n')).toBe('"a\\"b\\n"');
-    expect(formatFieldValue(['a', 'b'])).toBe('[]string{"a", "b"}');
+    expect(formatFieldValue({ style: 'go-syntax', goType: '[]string', items: ['a', 'b'] })).toBe('[]string{"a", "b"}');
+    expect(formatFieldValue({ style: 'json', goType: '[]string', items: ['a', 'b'] })).toBe('["a","b"]');
     expect(formatFieldValue(undefined)).toBe('null');
     expect(formatFieldValue(1.5)).toBe('1.5');
   });

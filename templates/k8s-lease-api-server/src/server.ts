@@ -20,6 +20,7 @@ import type { WatchStream } from './http/watch-stream.js';
 import type { JsonObject } from './json.js';
 import { isJsonObject, parseJson } from './json.js';
 import { LEASE_RESOURCE } from './lease-meta.js';
+import { valueStyleFor } from './field-value.js';
 import { leaseValidator } from './validation/validate-lease.js';
 import type { CandidateVersion } from './candidates/candidate-resource.js';
 import {
@@ -216,6 +217,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     now: clock.now,
     namespaces: new NamespaceRegistry(clock.now, options.namespaces ?? []),
     resource: LEASE_RESOURCE,
+    valueStyle: valueStyleFor(release),
     validate: leaseValidator(release),
     emptiedContainers: emptiedContainerOf(releaseMinor(release)),
     // The Lease strategy drops spec.strategy/preferredHolder while CoordinatedLeaderElection is off.
@@ -238,6 +240,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
       now: clock.now,
       namespaces: ops.namespaces,
       resource: candidateResource(version),
+      valueStyle: ops.valueStyle,
       validate: candidateValidator(version, release),
       emptiedContainers: ops.emptiedContainers,
     });

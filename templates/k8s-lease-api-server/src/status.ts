@@ -1,5 +1,7 @@
 // Failures as typed values, rendered as meta/v1 Status objects exactly where Kubernetes would.
-import type { JsonObject, JsonValue } from './json.js';
+import type { BadValue } from './field-value.js';
+import { renderBadValue } from './field-value.js';
+import type { JsonObject } from './json.js';
 import { GROUP, QUALIFIED_KIND, QUALIFIED_RESOURCE, RESOURCE } from './lease-meta.js';
 
 /** One cause of a failure (`metav1.StatusCause`), e.g. a field that failed validation. */
@@ -47,9 +49,8 @@ export interface FieldError {
   type: FieldErrorType;
   field: string;
   detail?: string | undefined;
-  value?: JsonValue | string[] | undefined;
-  /** The bad value exactly as Go prints it, where formatFieldValue cannot tell (e.g. `0x0`, a uint64's %#v). */
-  rendered?: string | undefined;
+  /** The bad value with the Go type that decides its rendering (field-value.ts). */
+  value?: BadValue | undefined;
   supported?: string[] | undefined;
 }
 
@@ -61,15 +62,9 @@ const CAUSE_REASONS: Record<FieldErrorType, string> = {
   TooLong: 'FieldValueTooLong',
 };
 
-/** Mirrors Go's %#v/%v choices in field.Error so messages read like the real server's. */
-export function formatFieldValue(value: JsonValue | string[] | undefined): string {
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string')) {
-    return `[]string{${value.map((v) => JSON.stringify(v)).join(', ')}}`;
-  }
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+/** The bad value as field.Error prints it in the release the value was styled for; a missing one as Go's nil. */
+export function formatFieldValue(value: BadValue | undefined): string {
+  return value === undefined ? 'null' : renderBadValue(value);
 }
 
 /**
@@ -112,7 +107,7 @@ function detailSuffix(detail: string | undefined): string {
 export function fieldErrorBody(e: FieldError): string {
   switch (e.type) {
     case 'Invalid':
-      return `Invalid value: ${e.rendered ?? quotedValue(e.value)}${detailSuffix(e.detail)}`;
+      return `Invalid value: ${quotedValue(e.value)}${detailSuffix(e.detail)}`;
     case 'Required':
       return `Required value${detailSuffix(e.detail)}`;
     case 'Forbidden':

@@ -70,7 +70,7 @@ describeWithTool(
           status: 422,
           reason: 'Invalid',
           message:
-            'leases.coordination.k8s.io "py-new" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+            'leases.coordination.k8s.io "py-new" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update',
         },
       });
     });

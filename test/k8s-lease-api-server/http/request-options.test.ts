@@ -433,7 +433,7 @@ describe('watch ListOptions validation with the WatchList gate (validateWatchOpt
       ['resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided'],
     ],
   ])('%s', (_name, query, gate, errors) => {
-    const parsed = parseListRequest(new URLSearchParams(query), 'default', false, gate);
+    const parsed = parseListRequest(new URLSearchParams(query), 'default', false, gate, 'json');
     expect(parsed.ok ? undefined : parsed.error.message).toBe(message(errors));
   });
 

@@ -75,6 +75,55 @@ describe('field validation', () => {
     });
   });
 
+  // The order strict errors are listed in: sigs.k8s.io/json meets a JSON body's keys in document order; a YAML
+  // body's JSON comes from YAMLToJSON, and a JSON or merge patch's result from json-patch v4, both
+  // json.Marshal of Go maps (sorted keys); a strategic merge patch's unknown fields are sorted by message
+  // (runtime/converter.go FromUnstructuredWithValidation).
+  describe('order of strict errors', () => {
+    const interleaved = `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"order"},"spec":{"zz":1,"holderIdentity":"a","holderIdentity":"b","aa":2}}`;
+    const inOrder = ['unknown field "spec.zz"', 'duplicate field "spec.holderIdentity"', 'unknown field "spec.aa"'];
+
+    it('a JSON body: unknown and duplicate fields in document order, in the 400 and in the Warning headers', async () => {
+      const strict = await api(server, 'POST', `${NS_BASE}?fieldValidation=Strict`, { body: interleaved });
+      expect(strict.status).toBe(400);
+      expect(strict.body.message).toBe(`${PREFIX}strict decoding error: ${inOrder.join(', ')}`);
+      const warned = await api(server, 'POST', NS_BASE, { body: interleaved });
+      expect(warned.status).toBe(201);
+      expect(warnings(warned.headers)).toEqual(inOrder);
+    });
+
+    it('a YAML body: go-yaml’s duplicates, then unknown fields by sorted key', async () => {
+      const yaml =
+        'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: yaml-order\n  zz: 1\nspec:\n  zz: 1\n  aa: 2\nbb: 3\n';
+      const res = await api(server, 'POST', `${NS_BASE}?fieldValidation=Strict`, { body: yaml, contentType: YAML });
+      expect(res.body.message).toBe(
+        `${PREFIX}strict decoding error: unknown field "bb", unknown field "metadata.zz", unknown field "spec.aa", unknown field "spec.zz"`,
+      );
+    });
+
+    it('a merge patch: the patch’s duplicates, then the result’s unknown fields by sorted key', async () => {
+      const res = await api(server, 'PATCH', `${NS_BASE}/target`, {
+        contentType: MERGE,
+        body: '{"spec":{"zz":1,"aa":2},"metadata":{"zz":1},"spec":{"zz":1,"aa":2}}',
+      });
+      expect(res.status).toBe(200);
+      expect(warnings(res.headers)).toEqual([
+        'duplicate field "spec"',
+        'unknown field "metadata.zz"',
+        'unknown field "spec.aa"',
+        'unknown field "spec.zz"',
+      ]);
+    });
+
+    it('a strategic merge patch: unknown fields sorted by message, the path unquoted', async () => {
+      const res = await api(server, 'PATCH', `${NS_BASE}/target`, {
+        contentType: STRATEGIC,
+        body: '{"metadata-x":1,"metadata":{"x":1}}',
+      });
+      expect(warnings(res.headers)).toEqual(['unknown field "metadata-x"', 'unknown field "metadata.x"']);
+    });
+  });
+
   describe('YAML bodies (json.go Serializer.unmarshal: YAMLToJSONStrict first, then the JSON strict errors)', () => {
     it('Strict: go-yaml duplicate keys by line under the YAML prefix, then unknown fields', async () => {
       const res = await api(server, 'POST', `${NS_BASE}?fieldValidation=Strict`, {

@@ -84,6 +84,47 @@ describe('PATCH requests', () => {
     expect(res.body.reason).toBe('Conflict');
   });
 
+  // patch.go patchResource builds its UpdatedObjectInfo from nil (no uid precondition), so a uid the patch
+  // changes reaches rest.BeforeUpdate's ValidateObjectMetaAccessorUpdate: 422 "field is immutable", where a
+  // PUT carrying the same uid is the storage precondition's 409.
+  it('refuses a uid change by every patch type and by apply as immutable (422), by PUT as a failed precondition (409)', async () => {
+    const uid = (await api(server, 'GET', `${NS_BASE}/p`)).body.metadata?.uid ?? '';
+    const message =
+      'Lease.coordination.k8s.io "p" is invalid: metadata.uid: Invalid value: "other-uid": field is immutable';
+    const attempts: Array<[string, unknown, string]> = [
+      [JSON_PATCH, [{ op: 'replace', path: '/metadata/uid', value: 'other-uid' }], ''],
+      [MERGE, { metadata: { uid: 'other-uid' } }, ''],
+      [STRATEGIC, { metadata: { uid: 'other-uid' } }, ''],
+      [
+        'application/apply-patch+yaml',
+        { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'p', uid: 'other-uid' } },
+        '?fieldManager=applier',
+      ],
+    ];
+    for (const [contentType, body, query] of attempts) {
+      const res = await api(server, 'PATCH', `${NS_BASE}/p${query}`, { contentType, body });
+      expect(res.status, contentType).toBe(422);
+      expect(res.body.message, contentType).toBe(message);
+      expect(res.body.details?.causes, contentType).toEqual([
+        {
+          reason: 'FieldValueInvalid',
+          message: 'Invalid value: "other-uid": field is immutable',
+          field: 'metadata.uid',
+        },
+      ]);
+    }
+    const same = await api(server, 'PATCH', `${NS_BASE}/p`, { contentType: MERGE, body: { metadata: { uid } } });
+    expect(same.status).toBe(200);
+    const current = (await api(server, 'GET', `${NS_BASE}/p`)).body;
+    const put = await api(server, 'PUT', `${NS_BASE}/p`, {
+      body: { ...current, metadata: { ...current.metadata, uid: 'other-uid' } },
+    });
+    expect(put.status).toBe(409);
+    expect(put.body.message).toContain(
+      `Precondition failed: UID in precondition: other-uid, UID in object meta: ${uid}`,
+    );
+  });
+
   it('warns about unknown fields the patch introduces', async () => {
     const res = await api(server, 'PATCH', `${NS_BASE}/p`, { contentType: MERGE, body: { spec: { bogus: 1 } } });
     expect(res.status).toBe(200);

@@ -38,10 +38,13 @@ describe('carryOver', () => {
       },
       MANAGED,
     );
+    // rest.BeforeUpdate keeps a uid the request provides (validation then refuses it as immutable).
     expect(next).toEqual({
-      metadata: { ...objectAt(LIVE, 'metadata'), labels: { new: 'label' } },
+      metadata: { ...objectAt(LIVE, 'metadata'), uid: 'forged', labels: { new: 'label' } },
       spec: { holderIdentity: 'new' },
     });
+    const unset = carryOver(LIVE, { metadata: { name: 'a', namespace: 'ns' }, spec: {} }, MANAGED);
+    expect(objectAt(unset, 'metadata')?.['uid']).toBe(objectAt(LIVE, 'metadata')?.['uid']);
   });
 
   it('writes the managedFields it is given, and none when there are none', () => {

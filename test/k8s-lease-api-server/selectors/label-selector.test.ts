@@ -25,14 +25,14 @@ describe('label selector grammar', () => {
     ['', true],
   ];
   it.each(cases)('%s → %s', (text, expected) => {
-    const parsed = parseLabelSelector(text);
+    const parsed = parseLabelSelector(text, 'json');
     expect(parsed.ok && matchesLabels(parsed.value, labels)).toBe(expected);
   });
 
   it('reports syntax errors', () => {
-    expect(parseLabelSelector('app in web').ok).toBe(false);
-    expect(parseLabelSelector('app in (a').ok).toBe(false);
-    expect(parseLabelSelector('=x').ok).toBe(false);
+    expect(parseLabelSelector('app in web', 'json').ok).toBe(false);
+    expect(parseLabelSelector('app in (a', 'json').ok).toBe(false);
+    expect(parseLabelSelector('=x', 'json').ok).toBe(false);
   });
 });
 

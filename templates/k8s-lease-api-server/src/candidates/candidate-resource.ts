@@ -6,8 +6,10 @@ import { objectAt, stringAt } from '../json.js';
 import type { ResourceInfo } from '../lease-meta.js';
 import { resourceInfo } from '../lease-meta.js';
 import type { FieldSchema, ObjectSchema } from '../schema/field-schema.js';
+import { valueStyleFor } from '../field-value.js';
 import type { FieldError } from '../status.js';
 import { ownerReferenceWording, validateObjectMeta, validateStrategy } from '../validation/validate-lease.js';
+import { validateUidUpdate } from '../validation/object-meta-update.js';
 import { releaseMinor } from '../release.js';
 import type { Semver } from './semver.js';
 import { parseSemver, ZERO_VERSION } from './semver.js';
@@ -164,10 +166,15 @@ export function candidateValidator(
 ): (next: JsonObject, old: JsonObject | undefined) => FieldError[] {
   const spec = hasStrategyList(version) ? validateSpecV1alpha1 : validateSpec;
   const wording = ownerReferenceWording(release);
+  const style = valueStyleFor(release);
   return (next, old) => {
     const nextSpec = objectAt(next, 'spec') ?? {};
     const meta = objectAt(next, 'metadata') ?? {};
-    const errors = [...validateObjectMeta(meta, configMapKeyErrors, wording), ...spec(nextSpec)];
+    const errors = [
+      ...validateObjectMeta(meta, configMapKeyErrors, wording, style),
+      ...validateUidUpdate(next, old, style),
+      ...spec(nextSpec),
+    ];
     if (old !== undefined) {
       const before = stringAt(objectAt(old, 'spec'), 'leaseName') ?? '';
       const after = stringAt(nextSpec, 'leaseName') ?? '';

@@ -2,6 +2,7 @@
 // malformed timestamps the way the Go decoder would, and normalises timestamps to the stored form.
 import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject, setOwn } from '../json.js';
+import { compareGoStrings } from '../go-strings.js';
 import type { ResourceInfo } from '../lease-meta.js';
 import { GROUP, LEASE_RESOURCE } from '../lease-meta.js';
 import { checkBodyType } from '../operations/type-meta.js';
@@ -55,6 +56,9 @@ function goTypeName(schema: FieldSchema): string {
   }
 }
 
+/** The order the decoder meets an object's keys in (LeaseDecoder). */
+export type KeyOrder = 'document' | 'sorted';
+
 function joinPath(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
@@ -65,8 +69,15 @@ const INT32_MAX = 2 ** 31 - 1;
 class LeaseDecoder {
   readonly unknown: string[] = [];
 
-  /** numbers: the body's literal text of non-plain-integer numbers by path (see ParsedJson.numbers). */
-  constructor(private readonly numbers: ReadonlyMap<string, string>) {}
+  /**
+   * numbers: the body's literal text of non-plain-integer numbers by path (see ParsedJson.numbers). `order`:
+   * the order Go's decoder meets an object's keys in: the body's, or sorted where the JSON it decodes was
+   * json.Marshal'ed from a Go map (YAMLToJSON, a merge or JSON patch's result).
+   */
+  constructor(
+    private readonly numbers: ReadonlyMap<string, string>,
+    private readonly order: KeyOrder,
+  ) {}
 
   private typeError(value: JsonValue, schema: FieldSchema, structName: string, path: string): never {
     const shown = typeof value === 'number' ? `number ${this.numbers.get(path) ?? String(value)}` : jsonTypeName(value);
@@ -127,16 +138,24 @@ class LeaseDecoder {
 
   decodeObject(value: JsonValue, schema: ObjectSchema, structName: string, path: string): JsonObject {
     if (!isJsonObject(value)) return this.typeError(value, schema, structName, path);
-    const out: JsonObject = {};
-    for (const [key, child] of Object.entries(value)) {
+    const entries = Object.entries(value);
+    const visited = this.order === 'sorted' ? [...entries].sort(([a], [b]) => compareGoStrings(a, b)) : entries;
+    const decoded = new Map<string, JsonValue>();
+    for (const [key, child] of visited) {
       const childPath = joinPath(path, key);
       const fieldSchema = schema.fields.get(key);
       if (fieldSchema === undefined) {
         this.unknown.push(childPath);
         continue;
       }
-      const decoded = this.decode(child, fieldSchema, schema.goName, childPath);
-      if (decoded !== undefined) out[key] = decoded;
+      const field = this.decode(child, fieldSchema, schema.goName, childPath);
+      if (field !== undefined) decoded.set(key, field);
+    }
+    // The object keeps the body's key order whatever order it was decoded in.
+    const out: JsonObject = {};
+    for (const [key] of entries) {
+      const field = decoded.get(key);
+      if (field !== undefined) out[key] = field;
     }
     return out;
   }
@@ -165,6 +184,7 @@ export function decodeLease(
   numbers: ReadonlyMap<string, string> = new Map(),
   resource: ResourceInfo = LEASE_RESOURCE,
   bare = false,
+  order: KeyOrder = 'document',
 ): Result<DecodedLease, string> {
   if (!isJsonObject(value)) {
     return err(
@@ -173,7 +193,7 @@ export function decodeLease(
   }
   const typeMeta = checkTypeMeta(value, resource);
   if (!typeMeta.ok) return typeMeta;
-  const decoder = new LeaseDecoder(numbers);
+  const decoder = new LeaseDecoder(numbers, order);
   try {
     const object = decoder.decodeObject(value, schema, schema.goName, '');
     return ok({ object, unknownFields: decoder.unknown });

@@ -7,10 +7,13 @@ import type { JsonObject, JsonValue } from '../json.js';
 import { MAX_NESTING_DEPTH, setOwn } from '../json.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
+import { goQuote } from '../selectors/strconv.js';
+import type { StrictShape } from './strict-shape.js';
+import { MAX_STRICT_ERRORS } from './strict-shape.js';
 
 export interface ParsedJson {
   value: JsonValue;
-  /** Paths such as "spec.holderIdentity" of keys that appeared more than once (the last one wins). */
+  /** Paths such as "spec.holderIdentity" of keys that appeared more than once (the last one wins), in the order met. */
   duplicates: string[];
   /** Where each repeated key (of `duplicates`, in order) starts in the text: YAML reports them by line. */
   duplicateOffsets: number[];
@@ -19,6 +22,11 @@ export interface ParsedJson {
    * Go decodes an integer field with strconv.ParseInt on that text, so the decoder must see it.
    */
   numbers: Map<string, string>;
+  /**
+   * Given the decoded type's shape: its strict decoding errors (`unknown field "spec.x"`, `duplicate field
+   * "spec.y"`) in the order the decoder meets them, each once, at most MAX_STRICT_ERRORS.
+   */
+  strictErrors?: string[] | undefined;
 }
 
 /** Go's scanner error once nesting passes its limit (encoding/json's maxNestingDepth). */
@@ -39,19 +47,39 @@ function joinPath(path: string, key: string): string {
   return path === '' ? key : `${path}.${key}`;
 }
 
+type ShapeAt = StrictShape | undefined;
+
+/** The shape a value of `shape` gives its children, when the value's JSON kind is the one the type decodes. */
+function objectShape(shape: ShapeAt): Extract<StrictShape, { kind: 'struct' | 'map' }> | undefined {
+  return shape?.kind === 'struct' || shape?.kind === 'map' ? shape : undefined;
+}
+
 class Parser {
   private pos = 0;
   private depth = 0;
   readonly duplicates: string[] = [];
   readonly duplicateOffsets: number[] = [];
   readonly numbers: Map<string, string> = new Map();
+  readonly strictErrors: string[] = [];
+  private readonly seenStrict = new Set<string>();
 
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    private readonly shape: ShapeAt,
+  ) {}
+
+  /** saveStrictError: each error once, in the order met, up to the decoder's bound. */
+  private saveStrict(kind: 'unknown field' | 'duplicate field', path: string): void {
+    const error = `${kind} ${goQuote(path)}`;
+    if (this.strictErrors.length >= MAX_STRICT_ERRORS || this.seenStrict.has(error)) return;
+    this.seenStrict.add(error);
+    this.strictErrors.push(error);
+  }
 
   parseDocument(): JsonValue {
     this.skipWhitespace();
     if (this.pos >= this.text.length) throw new SyntaxFailure('unexpected end of JSON input');
-    const value = this.parseValue('', 'looking for beginning of value');
+    const value = this.parseValue('', 'looking for beginning of value', this.shape);
     this.skipWhitespace();
     if (this.pos < this.text.length) {
       throw new SyntaxFailure(`invalid character ${describeChar(this.text[this.pos] ?? '')} after top-level value`);
@@ -79,13 +107,13 @@ class Parser {
     return value;
   }
 
-  private parseValue(path: string, context: string): JsonValue {
+  private parseValue(path: string, context: string, shape: ShapeAt): JsonValue {
     const ch = this.text[this.pos];
     switch (ch) {
       case '{':
-        return this.nested(() => this.parseObject(path));
+        return this.nested(() => this.parseObject(path, objectShape(shape)));
       case '[':
-        return this.nested(() => this.parseArray(path));
+        return this.nested(() => this.parseArray(path, shape?.kind === 'list' ? shape.items : undefined));
       case '"':
         return this.parseString();
       case 't':
@@ -167,7 +195,25 @@ class Parser {
     }
   }
 
-  private parseObject(path: string): JsonObject {
+  /**
+   * Strict checks happen at the key, before its value (decode.go object): a struct's undeclared key is
+   * unknown (and its value not looked into), a declared or map key seen before is a duplicate.
+   */
+  private strictKey(shape: ShapeAt, out: JsonObject, key: string, childPath: string): ShapeAt {
+    if (shape?.kind === 'map') {
+      if (Object.hasOwn(out, key)) this.saveStrict('duplicate field', childPath);
+      return shape.values;
+    }
+    if (shape?.kind !== 'struct') return undefined;
+    if (!Object.hasOwn(shape.fields, key)) {
+      this.saveStrict('unknown field', childPath);
+      return undefined;
+    }
+    if (Object.hasOwn(out, key)) this.saveStrict('duplicate field', childPath);
+    return shape.fields[key];
+  }
+
+  private parseObject(path: string, shape: ShapeAt): JsonObject {
     this.pos++;
     const out: JsonObject = {};
     this.skipWhitespace();
@@ -185,13 +231,15 @@ class Parser {
       this.pos++;
       this.skipWhitespace();
       const childPath = joinPath(path, key);
-      // A repeated key's earlier number must not outlive the value that replaces it.
-      this.numbers.delete(childPath);
-      const value = this.parseValue(childPath, 'looking for beginning of value');
+      const childShape = this.strictKey(shape, out, key, childPath);
+      // At the key, before its value, as Go's decoder meets it: a repeated key precedes what repeats inside it.
       if (Object.hasOwn(out, key)) {
         this.duplicates.push(childPath);
         this.duplicateOffsets.push(keyStart);
       }
+      // A repeated key's earlier number must not outlive the value that replaces it.
+      this.numbers.delete(childPath);
+      const value = this.parseValue(childPath, 'looking for beginning of value', childShape);
       setOwn(out, key, value);
       this.skipWhitespace();
       const next = this.text[this.pos];
@@ -207,7 +255,7 @@ class Parser {
     }
   }
 
-  private parseArray(path: string): JsonValue[] {
+  private parseArray(path: string, items: ShapeAt): JsonValue[] {
     this.pos++;
     const out: JsonValue[] = [];
     this.skipWhitespace();
@@ -217,7 +265,7 @@ class Parser {
     }
     for (;;) {
       this.skipWhitespace();
-      out.push(this.parseValue(`${path}[${out.length}]`, 'looking for beginning of value'));
+      out.push(this.parseValue(`${path}[${out.length}]`, 'looking for beginning of value', items));
       this.skipWhitespace();
       const next = this.text[this.pos];
       if (next === ',') {
@@ -233,8 +281,9 @@ class Parser {
   }
 }
 
-export function parseJsonStrict(text: string): Result<ParsedJson, string> {
-  const parser = new Parser(text);
+/** Parses `text`; with the shape of the type it decodes into, also its strict errors as the decoder meets them. */
+export function parseJsonStrict(text: string, shape?: StrictShape): Result<ParsedJson, string> {
+  const parser = new Parser(text, shape);
   try {
     const value = parser.parseDocument();
     return ok({
@@ -242,6 +291,7 @@ export function parseJsonStrict(text: string): Result<ParsedJson, string> {
       duplicates: parser.duplicates,
       duplicateOffsets: parser.duplicateOffsets,
       numbers: parser.numbers,
+      strictErrors: shape === undefined ? undefined : parser.strictErrors,
     });
   } catch (e) {
     if (e instanceof SyntaxFailure) return err(e.message);

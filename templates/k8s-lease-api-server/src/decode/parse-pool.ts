@@ -10,6 +10,7 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { BodyFormat, ParsedText, WireResult } from './parse-text.js';
 import { parseTextSync } from './parse-text.js';
+import type { StrictShape } from './strict-shape.js';
 
 /** Largest JSON body parsed on the event loop (a few ms of strict parsing). */
 export const INLINE_JSON_CHARS: number = 256 * 1024;
@@ -32,8 +33,8 @@ const HERE = import.meta.url;
  * The worker's entry. Under the test runner the sources are TypeScript: a one-line bootstrap registers
  * tsx in the worker, then imports the TypeScript entry.
  */
-function spawnWorker(text: string, format: BodyFormat): Worker {
-  const options = { workerData: { text, format }, resourceLimits: RESOURCE_LIMITS };
+function spawnWorker(text: string, format: BodyFormat, shape: StrictShape | undefined): Worker {
+  const options = { workerData: { text, format, shape }, resourceLimits: RESOURCE_LIMITS };
   if (!HERE.endsWith('.ts')) return new Worker(new URL('./parse-worker.js', HERE), options);
   const entry = new URL('./parse-worker.ts', HERE).href;
   const bootstrap = `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`;
@@ -50,12 +51,17 @@ function fromWire(wire: WireResult): Result<ParsedText, ParseFailure> {
   const parsed: ParsedText = { value: parseJson(wire.json), duplicates: wire.duplicates };
   if (wire.numbers !== undefined) parsed.numbers = new Map(wire.numbers);
   if (wire.duplicateLines !== undefined) parsed.duplicateLines = wire.duplicateLines;
+  if (wire.strictErrors !== undefined) parsed.strictErrors = wire.strictErrors;
   return ok(parsed);
 }
 
-function runWorker(text: string, format: BodyFormat): Promise<Result<ParsedText, ParseFailure>> {
+function runWorker(
+  text: string,
+  format: BodyFormat,
+  shape: StrictShape | undefined,
+): Promise<Result<ParsedText, ParseFailure>> {
   return new Promise((resolve) => {
-    const worker = spawnWorker(text, format);
+    const worker = spawnWorker(text, format, shape);
     let settled = false;
     const finish = (result: Result<ParsedText, ParseFailure>): void => {
       if (settled) return;
@@ -90,15 +96,19 @@ function release(): void {
   else running--;
 }
 
-/** Parses a body, in place when small, otherwise in the parse worker. */
-export async function parseText(text: string, format: BodyFormat): Promise<Result<ParsedText, ParseFailure>> {
+/** Parses a body, in place when small, otherwise in the parse worker; `shape` as parseTextSync's. */
+export async function parseText(
+  text: string,
+  format: BodyFormat,
+  shape?: StrictShape,
+): Promise<Result<ParsedText, ParseFailure>> {
   if (parsesInline(text, format)) {
-    const parsed = parseTextSync(text, format);
+    const parsed = parseTextSync(text, format, shape);
     return parsed.ok ? parsed : err({ kind: 'syntax', message: parsed.error });
   }
   if (!(await acquire())) return err({ kind: 'busy' });
   try {
-    return await runWorker(text, format);
+    return await runWorker(text, format, shape);
   } finally {
     release();
   }

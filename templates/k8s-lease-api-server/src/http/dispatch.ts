@@ -76,7 +76,7 @@ async function serveCollectionRead(
     const term = `metadata.name=${escapeFieldValue(name)}`;
     query.set('fieldSelector', existing === null || existing === '' ? term : `${existing},${term}`);
   }
-  const request = parseListRequest(query, namespace, forceWatch, ctx.state.watchList);
+  const request = parseListRequest(query, namespace, forceWatch, ctx.state.watchList, ctx.state.ops.valueStyle);
   const watching = request.ok ? request.value.watch : forceWatch || parseQueryBool(query.get('watch')) === true;
   const denied = authorizationFailure(ctx, watching ? 'watch' : 'list', namespace);
   if (denied !== undefined) return sendStatus(ctx.res, denied);

@@ -7,6 +7,7 @@ import type { ListQuery } from '../operations/list.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { leaseFieldRequirements, parseFieldSelector } from '../selectors/field-selector.js';
+import type { StyledValue, ValueStyle } from '../field-value.js';
 import { parseLabelSelector } from '../selectors/label-selector.js';
 import { parseInt64 } from '../selectors/strconv.js';
 import type { FieldError, StatusError } from '../status.js';
@@ -157,12 +158,13 @@ export function parseListRequest(
   namespace: string | undefined,
   forceWatch: boolean,
   watchListEnabled: boolean,
+  style: ValueStyle,
 ): Result<ListRequest, StatusError> {
   const timeout = intParam(query, 'timeoutSeconds');
   if (!timeout.ok) return timeout;
   const limit = intParam(query, 'limit');
   if (!limit.ok) return limit;
-  const labels = parseLabelSelector(query.get('labelSelector') ?? '');
+  const labels = parseLabelSelector(query.get('labelSelector') ?? '', style);
   // A selector's error quotes it (up to the 1 MiB a request line may have): the message is cut past
   // MAX_STATUS_MESSAGE_CHARS, as an Invalid Status's is.
   if (!labels.ok) return err(badRequest(boundedMessage(labels.error)));
@@ -189,12 +191,12 @@ export function parseListRequest(
   return ok({ ...request, fields: fields.value });
 }
 
-function dryRunOf(values: string[], optionsKind: string): Result<boolean, StatusError> {
+/** ValidateDryRun: the bad value is the whole []string, rendered as the release renders one. */
+function dryRunOf(values: string[], optionsKind: string, style: ValueStyle): Result<boolean, StatusError> {
   if (values.length === 0) return ok(false);
   if (values.every((v) => v === 'All')) return ok(true);
-  return err(
-    invalidOptions(optionsKind, [{ type: 'NotSupported', field: 'dryRun', value: values, supported: ['All'] }]),
-  );
+  const value: StyledValue = { style, goType: '[]string', items: values };
+  return err(invalidOptions(optionsKind, [{ type: 'NotSupported', field: 'dryRun', value, supported: ['All'] }]));
 }
 
 /** The default field manager is the User-Agent's product token, as the API server derives it. */
@@ -215,9 +217,10 @@ export function parseWriteOptions(
   userAgent: string | undefined,
   kind: WriteKind,
   isApply: boolean,
+  style: ValueStyle,
 ): Result<WriteRequest, StatusError> {
   const optionsKind = `${kind}Options`;
-  const dryRun = dryRunOf(query.getAll('dryRun'), optionsKind);
+  const dryRun = dryRunOf(query.getAll('dryRun'), optionsKind, style);
   if (!dryRun.ok) return dryRun;
   const errors: FieldError[] = [];
   const rawValidation = query.get('fieldValidation') ?? '';
@@ -341,6 +344,7 @@ function deleteOptionsTypeError(
 export function deleteOptionsFrom(
   rawQuery: URLSearchParams,
   fromBody: JsonObject | undefined,
+  style: ValueStyle,
   numbers: ReadonlyMap<string, string> = new Map(),
 ): Result<DeleteOptions, StatusError> {
   const hasBody = fromBody !== undefined;
@@ -354,7 +358,7 @@ export function deleteOptionsFrom(
   const bodyDryRun = Array.isArray(bodyObj['dryRun'])
     ? bodyObj['dryRun'].filter((v): v is string => typeof v === 'string')
     : [];
-  const dryRun = dryRunOf([...query.getAll('dryRun'), ...bodyDryRun], 'DeleteOptions');
+  const dryRun = dryRunOf([...query.getAll('dryRun'), ...bodyDryRun], 'DeleteOptions', style);
   if (!dryRun.ok) return dryRun;
   const grace = intParam(query, 'gracePeriodSeconds');
   if (!grace.ok) return grace;

@@ -67,7 +67,13 @@ async function createNamespace(ctx: RequestContext): Promise<void> {
   // createHandler negotiates the output before it reads the body.
   const representation = negotiateResponse(ctx);
   if (representation === undefined) return void ctx.req.resume();
-  const options = parseWriteOptions(ctx.url.searchParams, ctx.req.headers['user-agent'], 'Create', false);
+  const options = parseWriteOptions(
+    ctx.url.searchParams,
+    ctx.req.headers['user-agent'],
+    'Create',
+    false,
+    ctx.state.ops.valueStyle,
+  );
   // Bytes, not text: a protobuf body would not survive a UTF-8 decode.
   const body = await readBodyBytes(ctx.req, ctx.res);
   if (!options.ok) return sendStatus(ctx.res, options.error);
@@ -85,7 +91,8 @@ export async function serveNamespaces(ctx: RequestContext): Promise<void> {
   if (method === 'POST') return createNamespace(ctx);
   ctx.req.resume();
   // The same query parsing and selector validation as a Lease list (400 with apimachinery's messages).
-  const request = parseListRequest(ctx.url.searchParams, undefined, false, ctx.state.watchList);
+  const { watchList, ops } = ctx.state;
+  const request = parseListRequest(ctx.url.searchParams, undefined, false, watchList, ops.valueStyle);
   if (method !== 'GET' || (request.ok && request.value.watch)) return sendStatus(ctx.res, methodNotAllowed());
   const representation = negotiateResponse(ctx);
   if (representation === undefined) return;

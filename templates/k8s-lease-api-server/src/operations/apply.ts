@@ -101,7 +101,8 @@ export function applyLease(
     const created = persistCreate(ctx, built.value, options.dryRun);
     return created.ok ? ok({ ...created.value, warnings: decoded.value.warnings, created: true }) : created;
   }
-  const pre = checkUpdatePreconditions(config, existing, name, ctx.resource);
+  // An apply, like any patch, carries no uid precondition (patch.go): a uid it changes fails validation.
+  const pre = checkUpdatePreconditions(config, existing, name, ctx.resource, 'validation');
   if (!pre.ok) return pre;
   const applied = applyConfiguration(fm, existing, config, manager, force, raw);
   if (!applied.ok) return err(failureStatus(applied.error));

@@ -1,5 +1,6 @@
 // What every Lease operation needs: the store, the release's schema, the (controllable) clock and the
 // namespaces that exist (creates are admitted only into those).
+import type { ValueStyle } from '../field-value.js';
 import type { JsonObject } from '../json.js';
 import type { ResourceInfo } from '../lease-meta.js';
 import type { EmptiedContainer } from '../managed/typed-value.js';
@@ -16,6 +17,8 @@ export interface OperationContext {
   namespaces: NamespaceRegistry;
   /** Which resource (and group version) these operations serve: Lease, or LeaseCandidate in one of its versions. */
   resource: ResourceInfo;
+  /** How the release's field errors render values other than numbers, bools and strings (field-value.ts). */
+  valueStyle: ValueStyle;
   /** The resource's semantic validation of the state about to be stored (`old` on updates). */
   validate(next: JsonObject, old: JsonObject | undefined): FieldError[];
   /**

@@ -13,6 +13,9 @@ import { badRequest, internalError, tooManyRequests } from '../status.js';
 import type { ParseFailure } from '../decode/parse-pool.js';
 import type { DecodedLease } from '../decode/decode-lease.js';
 import type { FieldValidation } from './context.js';
+import { goQuote } from '../selectors/strconv.js';
+import type { StrictShape } from '../decode/strict-shape.js';
+import { MAX_STRICT_ERRORS, strictShapeOf } from '../decode/strict-shape.js';
 
 export interface DecodedBody {
   lease: DecodedLease['object'];
@@ -29,10 +32,12 @@ export interface ParsedBody {
   duplicates: string[];
   numbers?: ReadonlyMap<string, string> | undefined;
   duplicateLines?: string[] | undefined;
+  /** A JSON body's strict errors as the decoder meets them (ParsedJson.strictErrors), when parsed with its shape. */
+  strictErrors?: string[] | undefined;
 }
 
-export function parseBody(text: string): Result<ParsedJson, StatusError> {
-  const parsed = parseJsonStrict(text);
+export function parseBody(text: string, shape?: StrictShape): Result<ParsedJson, StatusError> {
+  const parsed = parseJsonStrict(text, shape);
   if (!parsed.ok) return err(badRequest(`couldn't get version/kind; json parse error: ${parsed.error}`));
   return ok(parsed.value);
 }
@@ -42,15 +47,27 @@ const YAML_STRICT_PREFIX = 'error converting YAML to JSON: yaml: unmarshal error
 
 /**
  * The strict decoding errors of a body in the order kube-apiserver's serializer lists them
- * (runtime/serializer/json Serializer.unmarshal): a YAML body's duplicate keys first, then the JSON
- * decoder's unknown (and, for JSON, duplicate) fields.
+ * (runtime/serializer/json Serializer.unmarshal): a YAML body's duplicate keys first (YAMLToJSONStrict),
+ * then what kjson.UnmarshalStrict meets, each once and at most MAX_STRICT_ERRORS. A JSON body parsed with
+ * its shape brings those in the order met (`ordered`); otherwise unknown fields (met in the order the
+ * decoder walked: sorted keys for YAML, whose JSON YAMLToJSON marshals from a map) precede duplicates.
  */
-export function strictErrors(unknown: string[], duplicates: string[], duplicateLines?: string[]): string[] {
-  const unknownErrors = unknown.map((f) => `unknown field ${JSON.stringify(f)}`);
-  if (duplicateLines === undefined)
-    return [...unknownErrors, ...duplicates.map((f) => `duplicate field ${JSON.stringify(f)}`)];
+export function strictErrors(
+  unknown: string[],
+  duplicates: string[],
+  duplicateLines?: string[],
+  ordered?: string[],
+): string[] {
+  if (ordered !== undefined) return ordered;
+  const decoder = [
+    ...new Set([
+      ...unknown.map((f) => `unknown field ${goQuote(f)}`),
+      ...(duplicateLines === undefined ? duplicates.map((f) => `duplicate field ${goQuote(f)}`) : []),
+    ]),
+  ].slice(0, MAX_STRICT_ERRORS);
+  if (duplicateLines === undefined) return decoder;
   const yaml = duplicateLines.length === 0 ? [] : [`${YAML_STRICT_PREFIX}  ${duplicateLines.join('\n  ')}`];
-  return [...yaml, ...unknownErrors];
+  return [...yaml, ...decoder];
 }
 
 /** handlers/rest.go addStrictDecodingWarnings: one warning per error, a YAML error split into its lines. */
@@ -72,8 +89,9 @@ export function fieldValidationOutcome(
   mode: FieldValidation,
   resource: ResourceInfo = LEASE_RESOURCE,
   duplicateLines?: string[],
+  ordered?: string[],
 ): Result<string[], StatusError> {
-  const problems = strictErrors(unknown, duplicates, duplicateLines);
+  const problems = strictErrors(unknown, duplicates, duplicateLines, ordered);
   if (problems.length === 0 || mode === 'Ignore') return ok([]);
   if (mode === 'Strict')
     return err(badRequest(`${cannotHandlePrefix(resource)}strict decoding error: ${problems.join(', ')}`));
@@ -88,10 +106,13 @@ export function decodeValue(
   numbers: ReadonlyMap<string, string> = new Map(),
   resource: ResourceInfo = LEASE_RESOURCE,
   duplicateLines?: string[],
+  ordered?: string[],
 ): Result<DecodedBody, StatusError> {
-  const decoded = decodeLease(value, schema, numbers, resource);
+  const order = duplicateLines === undefined ? 'document' : 'sorted';
+  const decoded = decodeLease(value, schema, numbers, resource, false, order);
   if (!decoded.ok) return err(badRequest(decoded.error));
-  const outcome = fieldValidationOutcome(decoded.value.unknownFields, duplicates, mode, resource, duplicateLines);
+  const { unknownFields } = decoded.value;
+  const outcome = fieldValidationOutcome(unknownFields, duplicates, mode, resource, duplicateLines, ordered);
   if (!outcome.ok) return outcome;
   return ok({ lease: decoded.value.object, warnings: outcome.value });
 }
@@ -101,9 +122,10 @@ export function decodeBody(
   schema: ObjectSchema,
   mode: FieldValidation,
 ): Result<DecodedBody, StatusError> {
-  const parsed = parseBody(text);
+  const parsed = parseBody(text, strictShapeOf(schema));
   if (!parsed.ok) return parsed;
-  return decodeValue(parsed.value.value, parsed.value.duplicates, schema, mode, parsed.value.numbers);
+  const { value, duplicates, numbers, strictErrors: ordered } = parsed.value;
+  return decodeValue(value, duplicates, schema, mode, numbers, LEASE_RESOURCE, undefined, ordered);
 }
 
 /** The Status for a body that did not parse; `syntax` words a parser error as the calling handler does. */

@@ -113,18 +113,27 @@ export function checkDeletePreconditions(
 }
 
 /**
+ * Where an update's uid is checked. A PUT's body is the UpdatedObjectInfo's object, whose uid
+ * (rest.defaultUpdatedObjectInfo.Preconditions) is a storage precondition: a 409. A patch or apply builds
+ * its UpdatedObjectInfo from nil (handlers/patch.go patchResource), so it has none; a uid it changes reaches
+ * validation instead (rest.BeforeUpdate, ValidateObjectMetaAccessorUpdate): a 422 "field is immutable".
+ */
+export type UidCheck = 'precondition' | 'validation';
+
+/**
  * Optimistic concurrency of an update of an existing object (generic registry Store.Update): the uid of
- * the body is a storage precondition, checked first; then a resourceVersion in the body must be the live
- * one (an empty one is the caller's matter: see AllowUnconditionalUpdate in update.ts).
+ * a PUT's body is a storage precondition, checked first; then a resourceVersion in the body must be the
+ * live one (an empty one is the caller's matter: see AllowUnconditionalUpdate in update.ts).
  */
 export function checkUpdatePreconditions(
   incoming: JsonObject,
   existing: JsonObject,
   name: string,
   resource: ResourceInfo = LEASE_RESOURCE,
+  uidCheck: UidCheck = 'precondition',
 ): Result<void, StatusError> {
   const inMeta = metadataOf(incoming);
-  const uid = stringAt(inMeta, 'uid') ?? '';
+  const uid = uidCheck === 'precondition' ? (stringAt(inMeta, 'uid') ?? '') : '';
   const namespace = stringAt(metadataOf(existing), 'namespace') ?? '';
   const pre = checkStoragePreconditions(existing, uid === '' ? {} : { uid }, resource, namespace, name);
   if (!pre.ok) return pre;

@@ -7,7 +7,7 @@ import { applyMergePatch } from '../patch/merge-patch.js';
 import type { PatchError } from '../patch/patch-error.js';
 import { applyStrategicMergePatch } from '../patch/strategic-merge-patch.js';
 import { goValue } from '../patch/go-format.js';
-import { jsonPatchStrictErrors, mapPatchStrictErrors } from '../patch/patch-strict.js';
+import { jsonPatchStrictErrors, mapPatchStrictErrors, patchedUnknownFields } from '../patch/patch-strict.js';
 import { jsonPatchedJson, mergePatchedJson } from '../patch/patched-json.js';
 import { decodeLease } from '../decode/decode-lease.js';
 import type { ParsedText } from '../decode/parse-text.js';
@@ -106,17 +106,22 @@ export function patchLease(
   if (!patched.ok) return err(toStatus(patched.error, causeValue(null)));
   // The patched object decodes as a body would (strictly under Strict and Warn), but its failures are an
   // Invalid `patch` field (patch.go applyPatchToCurrentObject, applyPatchToObject), not a 400.
-  const decoded = decodeLease(patched.value, ctx.schema, undefined, ctx.resource, true);
+  // The patched JSON is json.Marshal'ed from Go maps (json-patch v4's partialDoc, the strategic merge's map),
+  // so the decoder meets every object's keys sorted.
+  const decoded = decodeLease(patched.value, ctx.schema, undefined, ctx.resource, true, 'sorted');
   if (!decoded.ok) return err(invalidPatch(causeValue(patched.value)(), decoded.error));
   const strict =
     mode === 'Ignore'
       ? []
-      : [...patchErrors.value, ...decoded.value.unknownFields.map((f) => `unknown field ${JSON.stringify(f)}`)];
+      : [
+          ...patchErrors.value,
+          ...patchedUnknownFields(type === 'strategic' ? 'unstructured' : 'json', decoded.value.unknownFields),
+        ];
   if (strict.length > 0 && mode === 'Strict')
     return err(invalidPatch(causeValue(patched.value)(), `strict decoding error: ${strict.join(', ')}`));
   const bound = bindToRequest(decoded.value.object, namespace, name);
   if (!bound.ok) return bound;
-  const stored = replaceExisting(ctx, existing, bound.value, name, options);
+  const stored = replaceExisting(ctx, existing, bound.value, name, options, 'validation');
   if (!stored.ok) return stored;
   return ok({ ...stored.value, warnings: strict });
 }

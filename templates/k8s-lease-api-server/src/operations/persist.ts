@@ -1,12 +1,14 @@
 // The common tail of every write: carry server-owned metadata over, enforce finalizer rules,
 // validate, and commit unless nothing changed or it is a dry run.
+import { goStringSlice } from '../field-value.js';
+import { compareGoStrings } from '../go-strings.js';
 import type { JsonObject, JsonValue } from '../json.js';
 import { deepEqual, stringAt } from '../json.js';
 import { canonicalLease } from '../lease-shape.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
-import { alreadyExists, formatFieldValue, invalid } from '../status.js';
+import { alreadyExists, invalid } from '../status.js';
 import { storeKey } from '../store/lease-store.js';
 import type { OperationContext } from './context.js';
 import { finalizersOf, metadataOf } from './identity.js';
@@ -37,6 +39,9 @@ export function carryOver(
   const liveMeta = metadataOf(existing);
   const meta: JsonObject = { ...metadataOf(incoming) };
   for (const key of SERVER_OWNED) {
+    // rest.BeforeUpdate takes the live uid only when none is provided; one that differs is left for
+    // validation to refuse (field is immutable), as a patch's is.
+    if (key === 'uid' && (stringAt(meta, 'uid') ?? '') !== '') continue;
     const value: JsonValue | undefined = liveMeta[key];
     if (value === undefined) delete meta[key];
     else meta[key] = value;
@@ -88,9 +93,12 @@ function newFinalizersWhileDeleting(
   existing: JsonObject,
   next: JsonObject,
 ): StatusError | undefined {
-  const added = finalizersOf(next).filter((f) => !finalizersOf(existing).includes(f));
+  const live = new Set(finalizersOf(existing));
+  // sets.String Difference(...).List(): each new name once, sorted; printed with %#v in every release (a
+  // Sprintf in the detail, not the field error's value).
+  const added = [...new Set(finalizersOf(next).filter((f) => !live.has(f)))].sort(compareGoStrings);
   if (added.length === 0) return undefined;
-  const detail = `no new finalizers can be added if the object is being deleted, found new finalizers ${formatFieldValue(added)}`;
+  const detail = `no new finalizers can be added if the object is being deleted, found new finalizers ${goStringSlice(added)}`;
   const name = stringAt(metadataOf(next), 'name') ?? '';
   return invalid(name, [{ type: 'Forbidden', field: 'metadata.finalizers', detail }], ctx.resource.qualifiedKind);
 }

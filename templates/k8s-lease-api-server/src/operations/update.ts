@@ -11,6 +11,7 @@ import { storeKey } from '../store/lease-store.js';
 import { formatTime } from '../time.js';
 import type { OperationContext, WriteOptions } from './context.js';
 import { admitCreate, newLease } from './create.js';
+import type { UidCheck } from './identity.js';
 import { bindToRequest, checkStoragePreconditions, checkUpdatePreconditions, metadataOf } from './identity.js';
 import type { PersistOutcome } from './persist.js';
 import { carryOver, persistCreate, persistUpdate } from './persist.js';
@@ -18,7 +19,7 @@ import { carryOver, persistCreate, persistUpdate } from './persist.js';
 /**
  * Store.Update with AllowUnconditionalUpdate() false (the Lease and LeaseCandidate strategies): an
  * update must carry the resourceVersion it read. The Invalid names the resource, not the kind
- * (GroupKind{Group, Kind: "leases"}); the value prints as Go's %#v of a uint64 zero.
+ * (GroupKind{Group, Kind: "leases"}); the value is the uint64 zero (`0x0` up to 1.33, `0` from 1.34).
  */
 function resourceVersionRequired(ctx: OperationContext, name: string): StatusError {
   return invalid(
@@ -27,7 +28,7 @@ function resourceVersionRequired(ctx: OperationContext, name: string): StatusErr
       {
         type: 'Invalid',
         field: 'metadata.resourceVersion',
-        rendered: '0x0',
+        value: { style: ctx.valueStyle, goType: 'uint64', value: 0 },
         detail: 'must be specified for an update',
       },
     ],
@@ -37,7 +38,8 @@ function resourceVersionRequired(ctx: OperationContext, name: string): StatusErr
 
 /**
  * Replaces `existing` with the decoded `incoming` (already bound to the URL) on behalf of
- * options.fieldManager: PUT, and the tail of non-apply patches.
+ * options.fieldManager: PUT (its uid a precondition), and the tail of non-apply patches (a uid they
+ * change is a validation error).
  */
 export function replaceExisting(
   ctx: OperationContext,
@@ -45,8 +47,9 @@ export function replaceExisting(
   bound: JsonObject,
   name: string,
   options: WriteOptions,
+  uidCheck: UidCheck,
 ): Result<PersistOutcome, StatusError> {
-  const pre = checkUpdatePreconditions(bound, existing, name, ctx.resource);
+  const pre = checkUpdatePreconditions(bound, existing, name, ctx.resource, uidCheck);
   if (!pre.ok) return pre;
   if ((stringAt(metadataOf(bound), 'resourceVersion') ?? '') === '') return err(resourceVersionRequired(ctx, name));
   const fm = fieldManagerFor(ctx.schema, ctx.resource, formatTime(ctx.now()), ctx.emptiedContainers);
@@ -103,6 +106,6 @@ export function updateLease(
   if (!bound.ok) return bound;
   const existing = ctx.store.get(storeKey(namespace, name));
   if (existing === undefined) return createOnUpdate(ctx, namespace, name, bound.value, options);
-  const replaced = replaceExisting(ctx, existing, bound.value, name, options);
+  const replaced = replaceExisting(ctx, existing, bound.value, name, options, 'precondition');
   return replaced.ok ? ok({ ...replaced.value, created: false }) : replaced;
 }

@@ -6,13 +6,17 @@ import type { JsonValue } from '../json.js';
 import { isJsonObject } from '../json.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
+import { MAX_STRICT_ERRORS } from '../decode/strict-shape.js';
+import { compareGoStrings } from '../go-strings.js';
+import { goQuote } from '../selectors/strconv.js';
 import { goKindName } from './json-patch.js';
 
 const OP_FIELDS = new Set(['op', 'path', 'from', 'value']);
 const STRING_FIELDS = new Set(['op', 'path', 'from']);
 
+/** sigs.k8s.io/json's strictError.Error: strconv.Quote of the path. */
 function quoted(path: string): string {
-  return JSON.stringify(path);
+  return goQuote(path);
 }
 
 /**
@@ -41,7 +45,23 @@ export function jsonPatchStrictErrors(patch: JsonValue, duplicates: readonly str
   return ok(errors.map((e) => `json patch ${e}`));
 }
 
-/** kjson.UnmarshalStrict(patch, &map[string]any{}): only duplicate fields can be strict errors. */
+/** kjson.UnmarshalStrict(patch, &map[string]any{}): only duplicate fields can be strict errors, each once, in the order met. */
 export function mapPatchStrictErrors(duplicates: readonly string[]): string[] {
-  return duplicates.map((path) => `duplicate field ${quoted(path)}`);
+  return [...new Set(duplicates)].slice(0, MAX_STRICT_ERRORS).map((path) => `duplicate field ${quoted(path)}`);
+}
+
+/** Which decoder reads a patched object: kjson.UnmarshalStrict, or (strategic merge) the unstructured converter. */
+export type PatchedObjectDecoder = 'json' | 'unstructured';
+
+/**
+ * The patched object's unknown fields, given in the order a decoder walking sorted keys meets them, as the
+ * apiserver words them. A JSON or merge patch's result goes through kjson.UnmarshalStrict (strconv.Quote,
+ * in that order, each once, at most MAX_STRICT_ERRORS); a strategic merge patch's through
+ * runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation, which words each with
+ * `unknown field "%s"` and sorts the messages (converter.go).
+ */
+export function patchedUnknownFields(decoder: PatchedObjectDecoder, unknown: readonly string[]): string[] {
+  if (decoder === 'json')
+    return [...new Set(unknown.map((path) => `unknown field ${goQuote(path)}`))].slice(0, MAX_STRICT_ERRORS);
+  return unknown.map((path) => `unknown field "${path}"`).sort(compareGoStrings);
 }

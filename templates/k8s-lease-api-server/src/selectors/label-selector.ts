@@ -3,6 +3,8 @@
 import { labelValueErrors, qualifiedNameErrors } from '../names.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
+import type { ValueStyle } from '../field-value.js';
+import { renderBadValue } from '../field-value.js';
 import { goQuote, parseInt64 } from './strconv.js';
 import { sortByBytes } from '../byte-order.js';
 import { MAX_STATUS_CAUSES, truncateQuoted } from '../status.js';
@@ -137,9 +139,9 @@ function invalidValue(path: string, value: string, detail: string): string {
   return `${path}: Invalid value: ${goQuote(truncateQuoted(value))}: ${detail}`;
 }
 
-/** []string printed with %#v, as field.Invalid does for a values slice. */
-function goStringSlice(values: string[]): string {
-  return `[]string{${values.map(goQuote).join(', ')}}`;
+/** The values slice as field.Invalid renders it in the release (`[]string{…}` up to 1.33, JSON from 1.34). */
+function valuesSlice(values: string[], style: ValueStyle): string {
+  return renderBadValue({ style, goType: '[]string', items: values });
 }
 
 // validateLabelKey with a nil *field.Path, whose String() is "<nil>".
@@ -155,22 +157,29 @@ function aggregate(messages: string[]): string {
 }
 
 /** labels.NewRequirement's checks for the operators the parser can produce. */
-function newRequirement(key: string, op: LabelOperator, values: string[]): Result<LabelRequirement, string> {
+function newRequirement(
+  key: string,
+  op: LabelOperator,
+  values: string[],
+  style: ValueStyle,
+): Result<LabelRequirement, string> {
   const errors: string[] = [];
   const badKey = keyError(key, 'key');
   if (badKey !== undefined) errors.push(badKey);
   if ((op === 'in' || op === 'notin') && values.length === 0) {
     errors.push(
-      `values: Invalid value: ${goStringSlice(values)}: for 'in', 'notin' operators, values set can't be empty`,
+      `values: Invalid value: ${valuesSlice(values, style)}: for 'in', 'notin' operators, values set can't be empty`,
     );
   }
   if ((op === 'eq' || op === 'neq') && values.length !== 1) {
-    errors.push(`values: Invalid value: ${goStringSlice(values)}: exact-match compatibility requires one single value`);
+    errors.push(
+      `values: Invalid value: ${valuesSlice(values, style)}: exact-match compatibility requires one single value`,
+    );
   }
   if (op === 'gt' || op === 'lt') {
     if (values.length !== 1)
       errors.push(
-        `values: Invalid value: ${goStringSlice(values)}: for 'Gt', 'Lt' operators, exactly one value is required`,
+        `values: Invalid value: ${valuesSlice(values, style)}: for 'Gt', 'Lt' operators, exactly one value is required`,
       );
     values.forEach((v, i) => {
       if (!parseInt64(v).ok)
@@ -201,7 +210,10 @@ type Step<T> = Result<T, string>;
 class Parser {
   private position = 0;
 
-  constructor(private readonly tokens: Tokens) {}
+  constructor(
+    private readonly tokens: Tokens,
+    private readonly style: ValueStyle,
+  ) {}
 
   private at(index: number, asValue: boolean): Token {
     const token = this.tokens.at(index);
@@ -242,12 +254,12 @@ class Parser {
     const head = this.keyAndInferredOperator();
     if (!head.ok) return head;
     const { key, op: inferred } = head.value;
-    if (inferred !== undefined) return newRequirement(key, inferred, []);
+    if (inferred !== undefined) return newRequirement(key, inferred, [], this.style);
     const op = this.operator();
     if (!op.ok) return op;
     const values = op.value === 'in' || op.value === 'notin' ? this.valueSet() : this.exactValue();
     if (!values.ok) return values;
-    return newRequirement(key, op.value, values.value);
+    return newRequirement(key, op.value, values.value, this.style);
   }
 
   private keyAndInferredOperator(): Step<{ key: string; op: 'exists' | 'notexists' | undefined }> {
@@ -334,9 +346,9 @@ class Parser {
   }
 }
 
-/** labels.Parse: the requirements, or the error text kube-apiserver puts in its 400. */
-export function parseLabelSelector(text: string): Result<LabelRequirement[], string> {
-  return new Parser(new Tokens(text)).parse();
+/** labels.Parse: the requirements, or the error text kube-apiserver puts in its 400 (values rendered in `style`). */
+export function parseLabelSelector(text: string, style: ValueStyle): Result<LabelRequirement[], string> {
+  return new Parser(new Tokens(text), style).parse();
 }
 
 function hasLabel(labels: Readonly<Record<string, string>>, key: string): boolean {

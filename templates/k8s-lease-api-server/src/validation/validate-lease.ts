@@ -1,14 +1,17 @@
 // Semantic validation of a decoded Lease (pkg/apis/coordination/validation plus ObjectMeta rules).
-import type { JsonObject, JsonValue } from '../json.js';
+import type { JsonObject } from '../json.js';
 import { isJsonObject, numberAt, objectAt, stringAt } from '../json.js';
 import { dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../names.js';
 import { releaseMinor } from '../release.js';
+import type { ValueStyle } from '../field-value.js';
+import { valueStyleFor } from '../field-value.js';
 import type { FieldError } from '../status.js';
+import { validateUidUpdate } from './object-meta-update.js';
 
 const KNOWN_STRATEGIES = ['OldestEmulationVersion'];
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
-function invalidEach(field: string, value: JsonValue, messages: string[]): FieldError[] {
+function invalidEach(field: string, value: string, messages: string[]): FieldError[] {
   return messages.map((detail) => ({ type: 'Invalid', field, value, detail }));
 }
 
@@ -92,7 +95,7 @@ function ownerVersion(apiVersion: string): { group: string; version: string } {
 }
 
 /** objectmeta.go validateOwnerReference, for one reference. */
-function validateOwnerReference(owner: JsonObject, wording: OwnerReferenceWording): FieldError[] {
+function validateOwnerReference(owner: JsonObject, wording: OwnerReferenceWording, style: ValueStyle): FieldError[] {
   const errors: FieldError[] = [];
   const apiVersion = stringAt(owner, 'apiVersion') ?? '';
   const kind = stringAt(owner, 'kind') ?? '';
@@ -112,20 +115,25 @@ function validateOwnerReference(owner: JsonObject, wording: OwnerReferenceWordin
   }
   // BannedOwners: core v1 Events may not own anything.
   if (group === '' && version === 'v1' && kind === 'Event') {
-    errors.push({ type: 'Invalid', field, value: owner, detail: '/v1, Kind=Event is disallowed from being an owner' });
+    errors.push({
+      type: 'Invalid',
+      field,
+      value: { style, goType: 'OwnerReference', owner },
+      detail: '/v1, Kind=Event is disallowed from being an owner',
+    });
   }
   return errors;
 }
 
 /** objectmeta.go ValidateOwnerReferences: each reference's errors, and one more for each controller after the first. */
-function validateOwnerReferences(meta: JsonObject, wording: OwnerReferenceWording): FieldError[] {
+function validateOwnerReferences(meta: JsonObject, wording: OwnerReferenceWording, style: ValueStyle): FieldError[] {
   const owners = meta['ownerReferences'];
   if (!Array.isArray(owners)) return [];
   const errors: FieldError[] = [];
   let firstController = '';
   for (const owner of owners) {
     if (!isJsonObject(owner)) continue;
-    errors.push(...validateOwnerReference(owner, wording));
+    errors.push(...validateOwnerReference(owner, wording, style));
     if (owner['controller'] !== true) continue;
     const current = `${stringAt(owner, 'kind') ?? ''}/${stringAt(owner, 'name') ?? ''}`;
     if (firstController === '') firstController = current;
@@ -133,7 +141,7 @@ function validateOwnerReferences(meta: JsonObject, wording: OwnerReferenceWordin
       errors.push({
         type: 'Invalid',
         field: 'metadata.ownerReferences',
-        value: owners,
+        value: { style, goType: '[]OwnerReference', owners: owners.filter(isJsonObject) },
         detail: `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`,
       });
   }
@@ -141,7 +149,7 @@ function validateOwnerReferences(meta: JsonObject, wording: OwnerReferenceWordin
 }
 
 /** objectmeta.go ValidateFinalizers: each name at the list's path (no index), and never orphan with foregroundDeletion. */
-function validateFinalizers(meta: JsonObject): FieldError[] {
+function validateFinalizers(meta: JsonObject, style: ValueStyle): FieldError[] {
   const finalizers = meta['finalizers'];
   if (!Array.isArray(finalizers)) return [];
   const names = finalizers.filter((f): f is string => typeof f === 'string');
@@ -150,7 +158,7 @@ function validateFinalizers(meta: JsonObject): FieldError[] {
     errors.push({
       type: 'Invalid',
       field: 'metadata.finalizers',
-      value: names,
+      value: { style, goType: '[]string', items: names },
       detail: 'finalizer orphan and foregroundDeletion cannot be both set',
     });
   }
@@ -267,24 +275,34 @@ export function validateLeaseSpec(spec: JsonObject): FieldError[] {
 }
 
 /** ValidateObjectMeta for a namespaced object, in validateObjectMetaAccessorWithOptsCommon's order. */
-export function validateObjectMeta(meta: JsonObject, rule: NameRule, wording: OwnerReferenceWording): FieldError[] {
+export function validateObjectMeta(
+  meta: JsonObject,
+  rule: NameRule,
+  wording: OwnerReferenceWording,
+  style: ValueStyle,
+): FieldError[] {
   return [
     ...validateName(meta, rule),
     ...validateNamespace(meta),
     ...validateGeneration(meta),
     ...validateLabels(meta),
     ...validateAnnotations(meta),
-    ...validateOwnerReferences(meta, wording),
-    ...validateFinalizers(meta),
+    ...validateOwnerReferences(meta, wording, style),
+    ...validateFinalizers(meta, style),
     ...validateManagedFields(meta),
   ];
 }
 
-/** The Lease validator of a release: all semantic errors of a Lease about to be stored; empty when valid. */
-export function leaseValidator(release: string): (lease: JsonObject) => FieldError[] {
+/**
+ * The Lease validator of a release: all semantic errors of a Lease about to be stored (`old` the live one
+ * on update); empty when valid. rest.BeforeUpdate's order: the object's metadata, the update's checks, the spec.
+ */
+export function leaseValidator(release: string): (lease: JsonObject, old: JsonObject | undefined) => FieldError[] {
   const wording = ownerReferenceWording(release);
-  return (lease) => [
-    ...validateObjectMeta(objectAt(lease, 'metadata') ?? {}, dns1123SubdomainName, wording),
+  const style = valueStyleFor(release);
+  return (lease, old) => [
+    ...validateObjectMeta(objectAt(lease, 'metadata') ?? {}, dns1123SubdomainName, wording, style),
+    ...validateUidUpdate(lease, old, style),
     ...validateLeaseSpec(objectAt(lease, 'spec') ?? {}),
   ];
 }

@@ -23,7 +23,86 @@ const setUp = (name: string) => ({ method: 'POST' as const, path: LEASES, body: 
 const yamlWithDuplicate = (name: string): string =>
   `apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: ${name}\nspec:\n  holderIdentity: a\n  bogus: 1\n  holderIdentity: b\n`;
 
+/** A create body whose unknown and repeated fields alternate: spec.zz, spec.holderIdentity (again), spec.aa. */
+const interleaved = (name: string): string =>
+  `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"${name}"},"spec":{"zz":1,"holderIdentity":"a","holderIdentity":"b","aa":2}}`;
+const INTERLEAVED_ERRORS = 'unknown field "spec.zz", duplicate field "spec.holderIdentity", unknown field "spec.aa"';
+const DECODE_GO =
+  'sigs.k8s.io/json internal/golang/encoding/json decode.go decodeState.object, kubernetes_patch.go saveStrictError';
+
 export const cases: readonly ConformanceCase[] = [
+  {
+    name: 'a Strict JSON create lists unknown and duplicate fields in the order the decoder meets them',
+    source: `${DECODE_GO} (strict errors saved at each key, in document order); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go Serializer.unmarshal`,
+    steps: [
+      {
+        method: 'POST',
+        path: `${LEASES}?fieldValidation=Strict`,
+        headers: { 'Content-Type': 'application/json' },
+        body: interleaved('strict-order'),
+        expect: { status: 400, json: { message: `${PREFIX}strict decoding error: ${INTERLEAVED_ERRORS}` } },
+      },
+    ],
+  },
+  {
+    name: 'a JSON create under Warn warns once per strict error, in the same order',
+    source: `${DECODE_GO}; k8s.io/apiserver/pkg/endpoints/handlers/rest.go addStrictDecodingWarnings`,
+    steps: [
+      {
+        method: 'POST',
+        path: LEASES,
+        headers: { 'Content-Type': 'application/json' },
+        body: interleaved('warn-order'),
+        expect: {
+          status: 201,
+          headers: {
+            warning:
+              '299 - "unknown field \\"spec.zz\\"", 299 - "duplicate field \\"spec.holderIdentity\\"", 299 - "unknown field \\"spec.aa\\""',
+          },
+        },
+      },
+    ],
+  },
+  {
+    name: 'a Strict YAML create lists unknown fields by sorted key, as YAMLToJSON marshals a Go map',
+    source:
+      'sigs.k8s.io/yaml yaml.go yamlToJSONTarget (json.Marshal of map[string]interface{}); k8s.io/apimachinery/pkg/runtime/serializer/json/json.go Serializer.unmarshal',
+    steps: [
+      {
+        method: 'POST',
+        path: `${LEASES}?fieldValidation=Strict`,
+        headers: YAML,
+        body: 'apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata:\n  name: yaml-order\n  zz: 1\nspec:\n  zz: 1\n  aa: 2\nbb: 3\n',
+        expect: {
+          status: 400,
+          json: {
+            message: `${PREFIX}strict decoding error: unknown field "bb", unknown field "metadata.zz", unknown field "spec.aa", unknown field "spec.zz"`,
+          },
+        },
+      },
+    ],
+  },
+  {
+    name: 'a merge patch under Warn warns about the patch’s duplicates, then the result’s unknown fields by sorted key',
+    source:
+      'k8s.io/apiserver/pkg/endpoints/handlers/patch.go jsonPatcher.applyPatchToCurrentObject (appliedStrictErrs first); gopkg.in/evanphx/json-patch.v4 merge.go MergePatch (json.Marshal of the merged map)',
+    steps: [
+      setUp('merge-order'),
+      {
+        method: 'PATCH',
+        path: `${LEASES}/merge-order`,
+        headers: MERGE,
+        body: '{"spec":{"zz":1},"metadata":{"zz":1},"spec":{"zz":1,"aa":2}}',
+        expect: {
+          status: 200,
+          headers: {
+            warning:
+              '299 - "duplicate field \\"spec\\"", 299 - "unknown field \\"metadata.zz\\"", 299 - "unknown field \\"spec.aa\\"", 299 - "unknown field \\"spec.zz\\""',
+          },
+        },
+      },
+    ],
+  },
   {
     name: 'a Strict update with an unknown field is 400 with the strict decoding error',
     source: 'k8s.io/apiserver/pkg/endpoints/handlers/update.go UpdateResource (StrictSerializer; transformDecodeError)',

@@ -152,7 +152,7 @@ export const cases: readonly ConformanceCase[] = [
               reason: 'Invalid',
               code: 422,
               message:
-                'leases.coordination.k8s.io "lock" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+                'leases.coordination.k8s.io "lock" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update',
             }),
         },
       },

@@ -2,7 +2,7 @@
 // no unconditional update, URL/body checks, type meta defaulted from the URL, preconditions, finalizers,
 // propagation policies, gated fields and etcd's size limit.
 import { expect } from 'vitest';
-import type { ConformanceCase } from '../case.js';
+import type { ConformanceCase, ConformanceResponse } from '../case.js';
 
 const LEASES = '/apis/coordination.k8s.io/v1/namespaces/{ns}/leases';
 
@@ -15,6 +15,42 @@ const lease = (name: string, metadata: object = {}, spec: object = { holderIdent
 
 const createStep = (name: string, metadata: object = {}, spec?: object) =>
   ({ method: 'POST', path: LEASES, body: lease(name, metadata, spec), expect: { status: 201 } }) as const;
+
+const UID_CAUSE = {
+  reason: 'FieldValueInvalid',
+  message: 'Invalid value: "not-the-uid": field is immutable',
+  field: 'metadata.uid',
+};
+
+/**
+ * What a patch that changes metadata.uid is answered. Upstream lists the cause once per validation pass that
+ * finds it (rest.BeforeUpdate's common fields, then the strategy's ValidateObjectMetaUpdate), so only its
+ * presence and that it is the only cause are checked; the message says it once (ToAggregate de-duplicates).
+ */
+const UID_IMMUTABLE = {
+  status: 422,
+  json: {
+    reason: 'Invalid',
+    message:
+      'Lease.coordination.k8s.io "uid" is invalid: metadata.uid: Invalid value: "not-the-uid": field is immutable',
+    details: { name: 'uid', group: 'coordination.k8s.io', kind: 'Lease' },
+  },
+  check: (r: ConformanceResponse) => {
+    const causes = (r.json as { details?: { causes?: unknown[] } }).details?.causes ?? [];
+    expect(causes.length).toBeGreaterThan(0);
+    for (const cause of causes) expect(cause).toEqual(UID_CAUSE);
+  },
+};
+
+/** A PATCH of Lease "uid" that tries to change its uid. */
+const uidPatch = (contentType: string, body: string, query = '') =>
+  ({
+    method: 'PATCH',
+    path: `${LEASES}/uid${query}`,
+    headers: { 'Content-Type': contentType },
+    body,
+    expect: UID_IMMUTABLE,
+  }) as const;
 
 export const cases: readonly ConformanceCase[] = [
   {
@@ -32,9 +68,9 @@ export const cases: readonly ConformanceCase[] = [
     ],
   },
   {
-    name: 'a PUT without metadata.resourceVersion is 422, naming the resource',
+    name: 'a PUT without metadata.resourceVersion is 422, naming the resource (the uint64 zero as JSON, the newest release)',
     source:
-      'k8s.io/apiserver/pkg/registry/generic/registry/store.go Store.Update ("must be specified for an update"); lease/strategy.go AllowUnconditionalUpdate false',
+      'k8s.io/apiserver/pkg/registry/generic/registry/store.go Store.Update ("must be specified for an update"); lease/strategy.go AllowUnconditionalUpdate false; apimachinery field/errors.go Error.ErrorBody',
     steps: [
       createStep('u'),
       {
@@ -46,7 +82,7 @@ export const cases: readonly ConformanceCase[] = [
           json: {
             reason: 'Invalid',
             message:
-              'leases.coordination.k8s.io "u" is invalid: metadata.resourceVersion: Invalid value: 0x0: must be specified for an update',
+              'leases.coordination.k8s.io "u" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update',
             details: { name: 'u', group: 'coordination.k8s.io', kind: 'leases' },
           },
         },
@@ -124,6 +160,40 @@ export const cases: readonly ConformanceCase[] = [
             message:
               'the API version in the data (coordination.k8s.io/v1beta1) does not match the expected API version (coordination.k8s.io/v1)',
           },
+        },
+      },
+    ],
+  },
+  {
+    name: 'a PATCH (JSON, merge, strategic merge or apply) that changes metadata.uid is 422 "field is immutable", not a precondition 409',
+    source:
+      'k8s.io/apiserver/pkg/endpoints/handlers/patch.go patchResource (rest.DefaultUpdatedObjectInfo(nil, …): no uid precondition); pkg/registry/rest/update.go BeforeUpdate (validateCommonFields); k8s.io/apimachinery/pkg/api/validation/objectmeta.go ValidateObjectMetaAccessorUpdate (ValidateImmutableField of metadata.uid)',
+    steps: [
+      createStep('uid'),
+      uidPatch('application/json-patch+json', '[{"op":"replace","path":"/metadata/uid","value":"not-the-uid"}]'),
+      uidPatch('application/merge-patch+json', '{"metadata":{"uid":"not-the-uid"}}'),
+      uidPatch('application/strategic-merge-patch+json', '{"metadata":{"uid":"not-the-uid"}}'),
+      uidPatch(
+        'application/apply-patch+yaml',
+        '{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"uid","uid":"not-the-uid"}}',
+        '?fieldManager=applier',
+      ),
+    ],
+  },
+  {
+    name: 'a PUT whose body carries another uid is 409: the body’s uid is a storage precondition',
+    source:
+      'k8s.io/apiserver/pkg/registry/rest/update.go defaultUpdatedObjectInfo.Preconditions; pkg/registry/generic/registry/store.go Store.Update (GuaranteedUpdate with storagePreconditions); pkg/storage/interfaces.go Preconditions.Check',
+    steps: [
+      createStep('puid'),
+      {
+        method: 'PUT',
+        path: `${LEASES}/puid`,
+        body: lease('puid', { uid: 'not-the-uid', resourceVersion: '{prev.metadata.resourceVersion}' }),
+        expect: {
+          status: 409,
+          json: { reason: 'Conflict', details: { name: 'puid', group: 'coordination.k8s.io', kind: 'leases' } },
+          text: /AdditionalErrorMsg: Precondition failed: UID in precondition: not-the-uid, UID in object meta: [0-9a-f-]{36}"/,
         },
       },
     ],

@@ -32,15 +32,16 @@ async function readDeleteOptions(ctx: RequestContext): Promise<Result<DeleteOpti
   const body = await readBodyBytes(ctx.req, ctx.res);
   if (!body.ok) return body;
   const query = ctx.url.searchParams;
-  if (body.value.length === 0) return deleteOptionsFrom(query, undefined);
+  const style = ctx.state.ops.valueStyle;
+  if (body.value.length === 0) return deleteOptionsFrom(query, undefined, style);
   const format = inputFormat(ctx.req.headers['content-type']);
   if (format === undefined) return err(unknownFormat());
   if (format === 'protobuf') {
     const decoded = decodeDeleteOptionsBody(body.value);
-    return decoded.ok ? deleteOptionsFrom(query, decoded.value.value, decoded.value.numbers) : decoded;
+    return decoded.ok ? deleteOptionsFrom(query, decoded.value.value, style, decoded.value.numbers) : decoded;
   }
   const text = body.value.toString('utf8');
-  if (format === 'json' && text.trim() === '') return deleteOptionsFrom(query, undefined);
+  if (format === 'json' && text.trim() === '') return deleteOptionsFrom(query, undefined, style);
   // Off the event loop when large, as every other body (decode/parse-pool.ts): a 3 MiB YAML DeleteOptions
   // composed in place would stall every other request for seconds.
   const parsed = await parseText(text, format);
@@ -52,7 +53,7 @@ async function readDeleteOptions(ctx: RequestContext): Promise<Result<DeleteOpti
     );
   const value = parsed.value.value;
   if (!isJsonObject(value)) return err(badRequest('the body of a delete request must be a DeleteOptions object'));
-  return deleteOptionsFrom(query, value, parsed.value.numbers);
+  return deleteOptionsFrom(query, value, style, parsed.value.numbers);
 }
 
 export async function serveDelete(ctx: RequestContext, namespace: string, name: string): Promise<void> {
@@ -85,7 +86,8 @@ export async function serveDeleteCollection(ctx: RequestContext, namespace: stri
   if (representation === undefined) return void ctx.req.resume();
   const options = await readDeleteOptions(ctx);
   if (!options.ok) return fail(ctx, options.error);
-  const request = parseListRequest(ctx.url.searchParams, namespace, false, ctx.state.watchList);
+  const { watchList, ops } = ctx.state;
+  const request = parseListRequest(ctx.url.searchParams, namespace, false, watchList, ops.valueStyle);
   if (!request.ok) return fail(ctx, request.error);
   const { store } = ctx.state.ops;
   const page = listLeases(store, { ...request.value, limit: undefined, continueToken: undefined });

@@ -23,6 +23,7 @@ import { parseWriteOptions } from '../request-options.js';
 import { sendStatus, warningHeaders } from '../respond.js';
 import { fail, sendObject } from '../answer.js';
 import { negotiateResponse } from './read.js';
+import { strictShapeOf } from '../../decode/strict-shape.js';
 
 const PATCH_TYPES: Record<string, NonApplyPatchType | 'apply'> = {
   'application/json-patch+json': 'json',
@@ -42,7 +43,8 @@ async function parseObjectBody(
     const decoded = decodeResourceBody(bytes, ctx.state.ops.resource);
     return decoded.ok ? ok({ value: decoded.value.value, duplicates: [], numbers: decoded.value.numbers }) : decoded;
   }
-  const parsed = await parseText(bytes.toString('utf8'), type);
+  // The shape has a JSON body's strict errors collected in the order the decoder meets them.
+  const parsed = await parseText(bytes.toString('utf8'), type, strictShapeOf(ctx.state.ops.schema));
   if (parsed.ok) return parsed;
   return err(
     parseFailureStatus(parsed.error, (message) =>
@@ -56,7 +58,13 @@ async function readWrite(
   kind: WriteKind,
   isApply: boolean,
 ): Promise<{ options: Result<WriteRequest, StatusError>; body: Result<Buffer, StatusError> }> {
-  const options = parseWriteOptions(ctx.url.searchParams, ctx.req.headers['user-agent'], kind, isApply);
+  const options = parseWriteOptions(
+    ctx.url.searchParams,
+    ctx.req.headers['user-agent'],
+    kind,
+    isApply,
+    ctx.state.ops.valueStyle,
+  );
   // Bytes, not text: a protobuf body would not survive a UTF-8 decode.
   const body = await readBodyBytes(ctx.req, ctx.res);
   return { options, body };
@@ -87,6 +95,7 @@ async function decodeObjectWrite(
     parsed.value.numbers,
     ctx.state.ops.resource,
     parsed.value.duplicateLines,
+    parsed.value.strictErrors,
   );
   if (!decoded.ok) return decoded;
   return ok({ options: options.value, lease: decoded.value.lease, headers: warningHeaders(decoded.value.warnings) });
