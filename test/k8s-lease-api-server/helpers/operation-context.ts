@@ -20,5 +20,6 @@ export function context(): OperationContext {
     validate: () => [],
     // The newest releases' structured-merge-diff (v6.3.2+): an emptied map stays as {}.
     emptiedContainers: 'empty',
+    valueStyle: 'json',
   };
 }
