@@ -212,4 +212,48 @@ export const cases: readonly ConformanceCase[] = [
       },
     ],
   },
+  {
+    name: "a 1.33 watch's BOOKMARK carries an empty Lease: spec {} and creationTimestamp null",
+    source:
+      'k8s.io/apiserver/pkg/storage/cacher/cacher.go dispatchEvents (bookmark object from newFunc, only its resourceVersion set); apimachinery meta/v1 types.go ObjectMeta.CreationTimestamp (omitempty, Time marshals zero as null)',
+    serverArgs: ['--release', '1.33'],
+    steps: [
+      createLease('a'),
+      {
+        method: 'GET',
+        path: `${LEASES}?${WATCH_LIST}`,
+        readEvents: 2,
+        expect: {
+          status: 200,
+          check: (r) => {
+            const bookmark = r.text.split('\n')[1] ?? '';
+            expect(bookmark).toMatch(
+              /^\{"type":"BOOKMARK","object":\{"kind":"Lease","apiVersion":"coordination\.k8s\.io\/v1","metadata":\{"resourceVersion":"\d+","creationTimestamp":null,"annotations":\{"k8s\.io\/initial-events-end":"true"\}\},"spec":\{\}\}\}$/,
+            );
+          },
+        },
+      },
+    ],
+  },
+  {
+    name: "from 1.34 a watch's BOOKMARK has no creationTimestamp, still spec {}",
+    source:
+      'kubernetes/kubernetes#130989 (1.34: ObjectMeta.CreationTimestamp omitzero); storage/cacher/cacher.go dispatchEvents',
+    steps: [
+      createLease('a'),
+      {
+        method: 'GET',
+        path: `${LEASES}?${WATCH_LIST}`,
+        readEvents: 2,
+        expect: {
+          status: 200,
+          json: [{ type: 'ADDED' }, { type: 'BOOKMARK', object: { kind: 'Lease', spec: {} } }],
+          check: (r) => {
+            const metadata = events(r.json)[1]?.object['metadata'];
+            expect(Object.keys(metadata as object)).toEqual(['resourceVersion', 'annotations']);
+          },
+        },
+      },
+    ],
+  },
 ];
