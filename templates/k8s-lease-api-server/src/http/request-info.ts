@@ -8,6 +8,11 @@ import type { Route } from './route.js';
 const COLLECTION_VERBS: Readonly<Record<string, string>> = { GET: 'list', POST: 'create', DELETE: 'deletecollection' };
 const ITEM_VERBS: Readonly<Record<string, string>> = { GET: 'get', PUT: 'update', PATCH: 'patch', DELETE: 'delete' };
 
+/** core/v1 namespaces: a namespace's own namespace is its name (requestinfo.go reads /namespaces/{name}). */
+function coreNamespaces(verb: string, namespace: string): FlowRequest {
+  return { kind: 'resource', verb, group: '', resource: 'namespaces', namespace };
+}
+
 /** `watch` as dispatch decides it for the Lease routes (the core namespaces are not watched here). */
 export function requestInfo(route: Route, method: string, watch: boolean, pathname: string): FlowRequest {
   const verb = requestVerb(route, method, watch);
@@ -22,21 +27,9 @@ export function requestInfo(route: Route, method: string, watch: boolean, pathna
         namespace: route.namespace ?? '',
       };
     case 'namespaces':
-      return {
-        kind: 'resource',
-        verb: COLLECTION_VERBS[method] ?? verb,
-        group: '',
-        resource: 'namespaces',
-        namespace: '',
-      };
+      return coreNamespaces(COLLECTION_VERBS[method] ?? verb, '');
     case 'namespace':
-      return {
-        kind: 'resource',
-        verb: ITEM_VERBS[method] ?? verb,
-        group: '',
-        resource: 'namespaces',
-        namespace: route.name,
-      };
+      return coreNamespaces(ITEM_VERBS[method] ?? verb, route.name);
     default:
       return { kind: 'nonResource', verb, path: pathname };
   }

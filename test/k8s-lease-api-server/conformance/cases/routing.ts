@@ -83,22 +83,6 @@ export const cases: readonly ConformanceCase[] = [
     ],
   },
   {
-    name: 'a YAML watch passes the router and is refused by the stream negotiation, listing only the stream types',
-    source:
-      'k8s.io/apiserver/pkg/endpoints/handlers/negotiation/negotiate.go NegotiateOutputMediaTypeStream; negotiation/errors.go errNotAcceptable',
-    steps: [
-      {
-        method: 'GET',
-        path: `${LEASES}?watch=true`,
-        headers: { Accept: 'application/yaml' },
-        expect: {
-          status: 406,
-          json: { reason: 'NotAcceptable', message: `only the following media types are accepted: ${STREAMS}` },
-        },
-      },
-    ],
-  },
-  {
     name: "a PATCH with a Content-Type that is no patch type is the router's 415, before the handler reads the body",
     source: `k8s.io/apiserver/pkg/endpoints/installer.go (PATCH Consumes the patch types); go-restful/v3 jsr311.go detectRoute ("415: Unsupported Media Type"); ${HANDLER_SOURCE}`,
     steps: [
