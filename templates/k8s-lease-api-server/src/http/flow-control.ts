@@ -88,9 +88,21 @@ const FLOW_SCHEMAS: readonly FlowSchema[] = [
   { name: 'catch-all', priorityLevel: 'catch-all', matches: (s) => inGroup(s, EVERYONE) },
 ];
 
+/** Computed once per object: there are a dozen of them and every request names two. */
+const uids = new Map<string, string>();
+
 /** A UID that stays the same across runs for the same object: a name-based (version 5 style) UUID. */
 function stableUid(kind: string, name: string): string {
-  const hex = createHash('sha1').update(`flowcontrol.apiserver.k8s.io/${kind}/${name}`).digest('hex');
+  const key = `${kind}/${name}`;
+  const known = uids.get(key);
+  if (known !== undefined) return known;
+  const uid = nameBasedUid(key);
+  uids.set(key, uid);
+  return uid;
+}
+
+function nameBasedUid(key: string): string {
+  const hex = createHash('sha1').update(`flowcontrol.apiserver.k8s.io/${key}`).digest('hex');
   const variant = ((Number.parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16);
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
 }
