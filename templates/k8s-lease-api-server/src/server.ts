@@ -270,6 +270,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     watchBlockedTimeoutMs: options.watchBlockedTimeoutMs ?? DEFAULT_WATCH_BLOCKED_MS,
     watchBatching: options.watchBatching === false ? undefined : watchBatching(),
     freshnessTimeoutMs: options.resourceVersionWaitMs ?? BLOCK_TIMEOUT_MS,
+    release,
     watchList: options.watchList ?? watchListEnabled(release),
     aggregatedDiscovery: options.aggregatedDiscovery ?? true,
     requestLog: [],

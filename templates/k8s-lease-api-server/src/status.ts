@@ -257,12 +257,25 @@ export function notAcceptable(message: string): StatusError {
   return { code: 406, reason: 'NotAcceptable', message };
 }
 
+/**
+ * go-restful's 405 as the apiserver's serviceErrorHandler writes it: NewGenericServerResponse always sets
+ * details, here with nothing in them (`"details":{}`), and the router's Allow header is not passed on.
+ */
 export function methodNotAllowed(): StatusError {
   return {
     code: 405,
     reason: 'MethodNotAllowed',
     message: 'the server does not allow this method on the requested resource',
+    details: {},
   };
+}
+
+/**
+ * go-restful's 404 for a path under a registered web service (an unknown resource, subresource or
+ * version of the group) through serviceErrorHandler: empty details, no cause.
+ */
+export function routeNotFound(): StatusError {
+  return { code: 404, reason: 'NotFound', message: 'the server could not find the requested resource', details: {} };
 }
 
 export function pathNotFound(): StatusError {

@@ -106,6 +106,7 @@ describe('watch', () => {
         kind: 'Lease',
         apiVersion: 'coordination.k8s.io/v1',
         metadata: { resourceVersion: server.store.resourceVersion },
+        spec: {},
       },
     });
     w.close();

@@ -114,6 +114,27 @@ export function authenticate(req: IncomingMessage, config: AuthConfig, publicEnd
   return { ok: false, error: unauthorized(), ...warning };
 }
 
+/** The subject's O attributes: x509's CommonNameUserConversion reads the groups from them. */
+function organizations(req: IncomingMessage): string[] {
+  const socket = req.socket;
+  if (!(socket instanceof TLSSocket)) return [];
+  const o: unknown = socket.getPeerCertificate()?.subject?.O;
+  if (typeof o === 'string') return [o];
+  return Array.isArray(o) ? o.filter((g): g is string => typeof g === 'string') : [];
+}
+
+/**
+ * The groups of the caller `authenticate` named: anonymous is system:unauthenticated; everyone else gets
+ * system:authenticated (the group authenticator.AuthenticatedGroupAdder adds), after their certificate's
+ * organisations when a client certificate named them.
+ */
+export function callerGroups(req: IncomingMessage, config: AuthConfig, user: string): string[] {
+  if (user === ANONYMOUS_USER) return ['system:unauthenticated'];
+  const certificate = certificateOutcome(req, config);
+  const fromCertificate = certificate.kind === 'user' && certificate.user === user ? organizations(req) : [];
+  return [...fromCertificate, 'system:authenticated'];
+}
+
 /** Resource access for an authenticated user; only the forbidden tokens are denied. */
 export function authorize(
   user: string,

@@ -4,8 +4,13 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { serveNamespace, serveNamespaces } from '../namespaces/namespace-handler.js';
 import { VERSION } from '../lease-meta.js';
 import { parseResourceVersion } from '../operations/list.js';
-import { internalError, methodNotAllowed, pathNotFound } from '../status.js';
-import { authenticate } from './auth.js';
+import type { StatusError } from '../status.js';
+import { internalError, methodNotAllowed, pathNotFound, routeNotFound } from '../status.js';
+import { authenticate, callerGroups } from './auth.js';
+import { setAuditId } from './audit-id.js';
+import { allowCompression } from './compression.js';
+import { classify, flowControlHeaders } from './flow-control.js';
+import { requestInfo } from './request-info.js';
 import { authorizationFailure } from './authorization.js';
 import { applyCors } from './cors.js';
 import type { StreamFault } from './faults.js';
@@ -30,11 +35,19 @@ import { escapeFieldValue } from '../selectors/field-selector.js';
 import { sendJsonText, sendStatus, warningHeaders } from './respond.js';
 import type { Route } from './route.js';
 import type { OperationContext } from '../operations/context.js';
-import { routeFor } from './route.js';
+import { routeFor, underRestfulService } from './route.js';
+import { selectRoute } from './route-selection.js';
 import type { RequestRecord, ServerState } from './server-state.js';
 import { REQUEST_LOG_LIMIT } from './server-state.js';
 import { tableOptionsFor } from './transform.js';
 import { withListDefaults } from './watch-list.js';
+
+/** A request RequestInfo calls a resource request: the Leases' (and LeaseCandidates') routes and the namespaces'. */
+function isResourceRoute(route: Route): boolean {
+  return (
+    route.kind === 'collection' || route.kind === 'item' || route.kind === 'namespaces' || route.kind === 'namespace'
+  );
+}
 
 function isWatchRequest(route: Route, query: URLSearchParams): boolean {
   if (route.kind !== 'collection' && route.kind !== 'item') return false;
@@ -104,6 +117,7 @@ async function serveCollectionRead(
     {
       ...deps,
       store: state.ops.store,
+      release: state.release,
       bookmarkIntervalMs: state.bookmarkIntervalMs,
       bufferBytes: state.watchBufferBytes,
       blockedTimeoutMs: state.watchBlockedTimeoutMs,
@@ -125,13 +139,13 @@ function forResource(ctx: RequestContext, key: string): RequestContext | undefin
 async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault | undefined): Promise<void> {
   if (route.kind === 'collection' || route.kind === 'item') {
     const scoped = forResource(ctx, route.resource);
-    return scoped === undefined ? sendStatus(ctx.res, pathNotFound()) : serveResource(scoped, route, fault);
+    return scoped === undefined ? sendStatus(ctx.res, routeNotFound()) : serveResource(scoped, route, fault);
   }
   switch (route.kind) {
     case 'versionDiscovery': {
       const document = ctx.state.discovery.versions[route.version];
       return document === undefined
-        ? sendStatus(ctx.res, pathNotFound())
+        ? sendStatus(ctx.res, routeNotFound())
         : sendJsonText(ctx.res, 200, document, { Vary: 'Accept' });
     }
     case 'version':
@@ -149,12 +163,28 @@ async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault 
     case 'openapiV2':
       return serveOpenApiV2(ctx);
     case 'unknown':
-      return sendStatus(ctx.res, pathNotFound());
+      return sendStatus(ctx.res, underRestfulService(ctx.url.pathname) ? routeNotFound() : pathNotFound());
     case 'namespaces':
       return serveNamespaces(ctx);
     case 'namespace':
       return serveNamespace(ctx, route.name);
   }
+}
+
+/**
+ * go-restful's refusal of the request before any handler (route-selection.ts) — after the authorization
+ * filter, which runs first in kube-apiserver's chain, so a caller denied the verb still gets its 403.
+ */
+function routerRefusal(
+  ctx: RequestContext,
+  route: Extract<Route, { kind: 'collection' | 'item' }>,
+  method: string,
+): StatusError | undefined {
+  const path = { kind: route.kind, namespaced: route.namespace !== undefined, watchPath: route.watchPath };
+  const refused = selectRoute(path, method, ctx.req.headers['content-type'] ?? '', ctx.req.headers.accept ?? '');
+  if (refused === undefined) return undefined;
+  const verb = requestVerb(route, method, isWatchRequest(route, ctx.url.searchParams));
+  return authorizationFailure(ctx, verb, route.namespace) ?? refused;
 }
 
 async function serveResource(
@@ -163,6 +193,11 @@ async function serveResource(
   fault: StreamFault | undefined,
 ): Promise<void> {
   const method = ctx.req.method ?? 'GET';
+  const refused = routerRefusal(ctx, route, method);
+  if (refused !== undefined) {
+    ctx.req.resume();
+    return sendStatus(ctx.res, refused);
+  }
   switch (route.kind) {
     case 'collection':
       if (method === 'GET') return serveCollectionRead(ctx, route.namespace, route.watchPath, undefined, fault);
@@ -198,6 +233,7 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
   const url = new URL(req.url ?? '/', 'http://localhost');
   const entry = record(state, req, res, url);
   try {
+    setAuditId(req, res);
     if (applyCors(state.cors, req, res)) return;
     const route = routeFor(url.pathname);
     const latency = state.faults.latencyMs;
@@ -235,6 +271,13 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
       return sendStatus(res, auth.error);
     }
     entry.user = auth.user;
+    // The APF filter runs after authentication and before authorization: a 403 is classified, a 401 is not.
+    const subject = { user: auth.user, groups: callerGroups(req, state.auth, auth.user) };
+    for (const [name, value] of Object.entries(
+      flowControlHeaders(classify(subject, requestInfo(route, method, watch, url.pathname))),
+    ))
+      res.setHeader(name, value);
+    if (isResourceRoute(route) && !watch) allowCompression(res);
     const ctx: RequestContext = { req, res, url, state, accept: parseAccept(req.headers.accept), user: auth.user };
     await serveRoute(ctx, route, fault?.kind === 'stream' ? fault.fault : undefined);
   } catch (e) {

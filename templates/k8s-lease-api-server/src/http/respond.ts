@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { JsonObject } from '../json.js';
 import type { StatusError } from '../status.js';
 import { statusObject } from '../status.js';
+import { sendGzipped, shouldGzip } from './compression.js';
 import type { Representation } from './negotiation.js';
 import { CONTENT_TYPES, DEFAULT_ENDPOINT, negotiateOutput, notAcceptableError } from './negotiation.js';
 import type { ObjectType } from './protobuf-hook.js';
@@ -27,16 +28,19 @@ export function sendBody(
   headers: Record<string, string | string[]> = {},
 ): void {
   if (res.headersSent || res.destroyed) return;
+  const gzip = shouldGzip(res, body.length);
   const base = {
     'Content-Type': type,
-    'Content-Length': body.length,
+    ...(gzip ? {} : { 'Content-Length': body.length }),
     'Cache-Control': 'no-cache, private',
   };
   try {
+    if (gzip) return sendGzipped(res, code, { ...base, ...headers }, body);
     res.writeHead(code, { ...base, ...headers });
   } catch {
     // The response may follow a committed write: an extra header Node refuses must not turn it into a 500.
     for (const name of Object.keys(headers)) res.removeHeader(name);
+    if (gzip) return sendGzipped(res, code, base, body);
     res.writeHead(code, base);
   }
   res.end(body);
@@ -99,8 +103,9 @@ export function sendRepresented(
 /**
  * Every failure Status goes out as ErrorNegotiated writes it: in the media type the request negotiates
  * without transformations (DefaultEndpointRestrictions) — so a YAML client gets YAML errors and a protobuf
- * client a protobuf Status — and in JSON when that negotiation fails (the original failure is never
- * hidden behind a negotiation problem, as WriteObjectNegotiated would otherwise do).
+ * client a protobuf Status — and, when that negotiation fails, as WriteRawJSON writes the original failure
+ * (never hidden behind the negotiation problem): json.MarshalIndent with two spaces, the layout
+ * JSON.stringify(…, 2) writes. A Status with details.retryAfterSeconds also gets its Retry-After header.
  */
 export function sendStatus(
   res: ServerResponse,
@@ -109,13 +114,15 @@ export function sendStatus(
 ): void {
   const negotiated = negotiateOutput(res.req?.headers.accept, DEFAULT_ENDPOINT);
   const status = statusObject(error);
+  const retryAfter = error.details?.retryAfterSeconds ?? 0;
+  const all = retryAfter > 0 ? { 'Retry-After': String(retryAfter), ...headers } : headers;
+  if (!negotiated.ok) return sendJsonText(res, error.code, JSON.stringify(status, null, 2), all);
   const json = JSON.stringify(status);
-  const mediaType = negotiated.ok ? negotiated.value.mediaType : 'json';
-  if (mediaType === 'yaml')
-    return sendBody(res, error.code, CONTENT_TYPES.yaml, Buffer.from(yamlFromJson(json)), headers);
+  const mediaType = negotiated.value.mediaType;
+  if (mediaType === 'yaml') return sendBody(res, error.code, CONTENT_TYPES.yaml, Buffer.from(yamlFromJson(json)), all);
   const bytes = mediaType === 'protobuf' ? protobufCodec()?.encodeObject(status) : undefined;
-  if (bytes !== undefined) return sendBody(res, error.code, CONTENT_TYPES.protobuf, asBuffer(bytes), headers);
-  sendJsonText(res, error.code, json, headers);
+  if (bytes !== undefined) return sendBody(res, error.code, CONTENT_TYPES.protobuf, asBuffer(bytes), all);
+  sendJsonText(res, error.code, json, all);
 }
 
 // k8s.io/apiserver/pkg/endpoints/filters/warning.go: truncateAtTotalRunes, truncateItemRunes.

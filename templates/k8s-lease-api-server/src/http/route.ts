@@ -89,3 +89,12 @@ export function routeFor(pathname: string): Route {
   if (segments[0] === 'watch') return resourceRoute(version, segments.slice(1), true);
   return resourceRoute(version, segments, false);
 }
+
+/**
+ * Whether kube-apiserver's director hands the path to go-restful (pkg/server/handler.go director.ServeHTTP):
+ * it is under a registered web service's root — the group's (/apis/coordination.k8s.io) or core v1's — so an
+ * unknown resource, subresource or version there is go-restful's JSON 404, not the plain mux's.
+ */
+export function underRestfulService(pathname: string): boolean {
+  return pathname.startsWith(`/apis/${GROUP}/`) || pathname.startsWith('/api/v1/');
+}

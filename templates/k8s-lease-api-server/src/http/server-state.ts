@@ -62,6 +62,8 @@ export interface ServerState {
   watchBatching: WatchBatching | undefined;
   /** How long a read or sendInitialEvents watch waits for a resourceVersion the store has not reached. */
   freshnessTimeoutMs: number;
+  /** The release served (e.g. `1.33.0`), for what differs between releases at the HTTP layer. */
+  release: string;
   /** The release's WatchList feature gate (watch-list defaulting of ListOptions). */
   watchList: boolean;
   aggregatedDiscovery: boolean;

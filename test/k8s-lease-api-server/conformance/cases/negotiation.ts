@@ -112,10 +112,10 @@ export const cases: readonly ConformanceCase[] = [
     ],
   },
   {
-    name: 'an Accept nothing matches is 406 listing json, yaml and protobuf',
+    name: 'an Accept the router takes but no serializer accepts (a stream other than watch) is 406 listing json, yaml and protobuf',
     source:
-      'k8s.io/apiserver/pkg/endpoints/handlers/negotiation/errors.go NewNotAcceptableError; negotiate.go MediaTypesForSerializer',
-    steps: [get(LEASES, 'text/html', { status: 406, json: NOT_ACCEPTABLE })],
+      'k8s.io/apiserver/pkg/endpoints/handlers/negotiation/negotiate.go acceptMediaTypeOptions (stream=watch only); errors.go NewNotAcceptableError; MediaTypesForSerializer (text/html never gets this far: routing.ts)',
+    steps: [get(LEASES, 'application/json;stream=other', { status: 406, json: NOT_ACCEPTABLE })],
   },
   {
     name: 'an unknown as= kind is not acceptable (406), not ignored',

@@ -15,6 +15,9 @@ const createLease = (name: string): ConformanceStep => ({
   expect: { status: 201 },
 });
 
+/** A watch-list request read up to its first event and the initial-events-end bookmark. */
+const watchListOfTwo: ConformanceStep = { method: 'GET', path: `${LEASES}?${WATCH_LIST}`, readEvents: 2 };
+
 type Event = { type: string; object: Record<string, unknown> };
 const events = (json: unknown): Event[] => json as Event[];
 
@@ -208,6 +211,47 @@ export const cases: readonly ConformanceCase[] = [
           status: 200,
           json: [{ type: 'ADDED', object: { kind: 'Lease', metadata: { name: 'a' } } }],
           check: (r) => expect(events(r.json)).toHaveLength(1),
+        },
+      },
+    ],
+  },
+  {
+    name: "a 1.33 watch's BOOKMARK carries an empty Lease: spec {} and creationTimestamp null",
+    source:
+      'k8s.io/apiserver/pkg/storage/cacher/cacher.go dispatchEvents (bookmark object from newFunc, only its resourceVersion set); apimachinery meta/v1 types.go ObjectMeta.CreationTimestamp (omitempty, Time marshals zero as null)',
+    // 1.33's WatchList gate is off by default; on, so that the watch-list request is served.
+    serverArgs: ['--release', '1.33', '--feature-gates', 'WatchList=true'],
+    steps: [
+      createLease('a'),
+      {
+        ...watchListOfTwo,
+        expect: {
+          status: 200,
+          check: (r) => {
+            const bookmark = r.text.split('\n')[1] ?? '';
+            expect(bookmark).toMatch(
+              /^\{"type":"BOOKMARK","object":\{"kind":"Lease","apiVersion":"coordination\.k8s\.io\/v1","metadata":\{"resourceVersion":"\d+","creationTimestamp":null,"annotations":\{"k8s\.io\/initial-events-end":"true"\}\},"spec":\{\}\}\}$/,
+            );
+          },
+        },
+      },
+    ],
+  },
+  {
+    name: "from 1.34 a watch's BOOKMARK has no creationTimestamp, still spec {}",
+    source:
+      'kubernetes/kubernetes#130989 (1.34: ObjectMeta.CreationTimestamp omitzero); storage/cacher/cacher.go dispatchEvents',
+    steps: [
+      createLease('a'),
+      {
+        ...watchListOfTwo,
+        expect: {
+          status: 200,
+          json: [{ type: 'ADDED' }, { type: 'BOOKMARK', object: { kind: 'Lease', spec: {} } }],
+          check: (r) => {
+            const metadata = events(r.json)[1]?.object['metadata'];
+            expect(Object.keys(metadata as object)).toEqual(['resourceVersion', 'annotations']);
+          },
         },
       },
     ],

@@ -22,7 +22,7 @@ import type { ObjectType, ProtobufCodec } from '../protobuf-hook.js';
 import { protobufCodec } from '../protobuf-hook.js';
 import type { ListRequest } from '../request-options.js';
 import { watchTimeoutMs } from '../request-options.js';
-import { INITIAL_EVENTS_END_ANNOTATION } from '../table.js';
+import { bookmarkObject } from '../bookmark-object.js';
 import type { TableOptions } from '../transform.js';
 import { transformObject } from '../transform.js';
 import { asBuffer } from '../respond.js';
@@ -35,6 +35,8 @@ export interface WatchDeps {
   store: LeaseStore;
   /** What the events' objects are typed as. */
   resource: ResourceInfo;
+  /** The release served: how a bookmark's object is serialised (bookmark-object.ts). */
+  release: string;
   now(): number;
   bookmarkIntervalMs: number;
   /** See LeaseApiServerOptions.watchBufferBytes. */
@@ -154,13 +156,6 @@ export function watchEncoder(
   return codec === undefined ? jsonEncoder(embed, deps.resource, shareKey) : protobufEncoder(embed, codec, shareKey);
 }
 
-/** A bookmark's object: an empty object of the resource carrying only the resourceVersion (and the end-of-initial-events annotation). */
-function bookmarkObject(rv: number, initialEventsEnd: boolean): JsonObject {
-  const metadata: JsonObject = { resourceVersion: String(rv) };
-  if (initialEventsEnd) metadata['annotations'] = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
-  return { metadata };
-}
-
 function isUnfiltered(selection: Selection): boolean {
   return selection.namespace === undefined && selection.labels.length === 0 && selection.fields.length === 0;
 }
@@ -267,7 +262,7 @@ function streamEvents(res: ServerResponse, request: ListRequest, encode: WatchEn
   let unsubscribe: () => void = () => undefined;
   const stream = openStream(res, request, encode, deps, () => unsubscribe());
   const bookmark = (rv: number, end: boolean): void =>
-    stream.send(encode.event('BOOKMARK', bookmarkObject(rv, end)), false);
+    stream.send(encode.event('BOOKMARK', bookmarkObject(rv, end, deps.resource, deps.release)), false);
   const deliver = eventSender(stream, encode, deps.batching);
   const idle = deps.fault?.idle;
   if (idle !== undefined) {
