@@ -4,6 +4,7 @@ import { benchGenerate } from './generate/generate.bench.js';
 import { benchHostileBody } from './hostile-body/hostile-body.bench.js';
 import { benchInformerScale } from './informer-scale/informer-scale.bench.js';
 import { benchLeaderElection } from './leader-election/leader-election.bench.js';
+import { benchParseFairness } from './parse-fairness/parse-fairness.bench.js';
 import { benchPackageSize } from './package-size/package-size.bench.js';
 import { benchReads } from './reads/reads.bench.js';
 import { benchServerScale } from './server-scale/server-scale.bench.js';
@@ -35,6 +36,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   'informer-scale': benchInformerScale,
   'candidate-flood': benchCandidateFlood,
   'hostile-body': benchHostileBody,
+  'parse-fairness': benchParseFairness,
   'server-scale': benchServerScale,
 };
 

@@ -359,6 +359,25 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => ChartDef>> = {
       },
     ],
   }),
+  'parse-fairness': (f) => ({
+    title: "parse-fairness: one user's large bodies while another floods YAML Namespaces",
+    caption:
+      "The authorised user's p99 for 300 KiB JSON creates and YAML applies, quiet and flooded (lower is better).",
+    panels: [
+      {
+        title: 'p99 (ms)',
+        unit: 'ms',
+        bars: [
+          bar(f, 'JSON, quiet', 'quiet: JSON create p99 (ms)'),
+          bar(f, 'JSON, 3 MiB flood', '3 MiB flood: JSON create p99 (ms)', true),
+          bar(f, 'JSON, 1.4 MiB flood', '1.4 MiB flood: JSON create p99 (ms)', true),
+          bar(f, 'YAML, quiet', 'quiet: YAML apply p99 (ms)'),
+          bar(f, 'YAML, 3 MiB flood', '3 MiB flood: YAML apply p99 (ms)', true),
+          bar(f, 'YAML, 1.4 MiB flood', '1.4 MiB flood: YAML apply p99 (ms)', true),
+        ],
+      },
+    ],
+  }),
   'server-scale': (f) => {
     const counts = String(f['Lease counts'] ?? '')
       .split(', ')

@@ -28,6 +28,7 @@ const ORDER = [
   'package-size',
   'candidate-flood',
   'hostile-body',
+  'parse-fairness',
 ];
 
 function rank(name: string): number {

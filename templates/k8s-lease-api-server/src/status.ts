@@ -306,6 +306,11 @@ export function forbidden(
   };
 }
 
+/** apimachinery's NewRequestEntityTooLargeError: 413, its prefix before `message`. */
+export function requestEntityTooLarge(message: string): StatusError {
+  return { code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: ${message}` };
+}
+
 export function tooManyRequests(retryAfterSeconds: number): StatusError {
   return {
     code: 429,

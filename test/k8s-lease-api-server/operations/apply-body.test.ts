@@ -31,7 +31,7 @@ describe('parseApplyBody', () => {
   });
 
   it('answers the same off the event loop', async () => {
-    expect(await parseApplyBodyAsync('{"a":1}')).toEqual(parseApplyBody('{"a":1}'));
-    expect(await parseApplyBodyAsync('{"a":')).toEqual(parseApplyBody('{"a":'));
+    expect(await parseApplyBodyAsync('{"a":1}', 'user')).toEqual(parseApplyBody('{"a":1}'));
+    expect(await parseApplyBodyAsync('{"a":', 'user')).toEqual(parseApplyBody('{"a":'));
   });
 });

@@ -85,10 +85,25 @@ describe('parseFailureStatus', () => {
     expect(parseFailureStatus({ kind: 'syntax', message: 'bad' }, (m) => badRequest(`x: ${m}`))).toEqual(
       badRequest('x: bad'),
     );
-    expect(parseFailureStatus({ kind: 'busy' }, badRequest)).toMatchObject({ code: 429, reason: 'TooManyRequests' });
+    // server/filters/maxinflight.go tooManyRequests: APF's text and a retry after one second.
+    expect(parseFailureStatus({ kind: 'busy' }, badRequest)).toEqual({
+      code: 429,
+      reason: 'TooManyRequests',
+      message: 'Too many requests, please try again later.',
+      details: { retryAfterSeconds: 1 },
+    });
     expect(parseFailureStatus({ kind: 'failed', message: 'boom' }, badRequest)).toMatchObject({
       code: 500,
       message: 'Internal error occurred: the request body could not be decoded: boom',
     });
+  });
+
+  it('answers a parse that outgrew the worker 413 in NewRequestEntityTooLargeError’s words, a decoder’s refusal as it is', () => {
+    expect(parseFailureStatus({ kind: 'tooLarge' }, badRequest)).toEqual({
+      code: 413,
+      reason: 'RequestEntityTooLarge',
+      message: "Request entity too large: decoding the body needs more than the parser's 768 MB of memory",
+    });
+    expect(parseFailureStatus({ kind: 'refused', status: badRequest('no') }, badRequest)).toEqual(badRequest('no'));
   });
 });

@@ -1,14 +1,6 @@
-// The parse worker: reads the one body parse-pool.ts hands it (JSON or YAML) and posts the result back.
+// The parse worker: runs the one job parse-pool.ts hands it (worker-job.ts) and posts the reply back.
 import { parentPort, workerData } from 'node:worker_threads';
-import type { BodyFormat } from './parse-text.js';
-import { parseTextSync, toWire } from './parse-text.js';
-import type { StrictShape } from './strict-shape.js';
+import type { WorkerJob } from './worker-job.js';
+import { runJob } from './worker-job.js';
 
-interface Job {
-  text: string;
-  format: BodyFormat;
-  shape: StrictShape | undefined;
-}
-
-const job = workerData as Job;
-parentPort?.postMessage(toWire(parseTextSync(job.text, job.format, job.shape)));
+parentPort?.postMessage(runJob(workerData as WorkerJob));

@@ -3,14 +3,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
+import { requestEntityTooLarge } from '../status.js';
 
 export const MAX_BODY_BYTES: number = 3 * 1024 * 1024;
 
-const TOO_LARGE: StatusError = {
-  code: 413,
-  reason: 'RequestEntityTooLarge',
-  message: 'Request entity too large: limit is 3145728',
-};
+/** rest.go limitedReadBody's refusal. */
+const TOO_LARGE: StatusError = requestEntityTooLarge(`limit is ${MAX_BODY_BYTES}`);
 
 /** How long the rest of a refused body is read and thrown away before the connection is closed (Go's rstAvoidanceDelay). */
 const DISCARD_MS = 500;

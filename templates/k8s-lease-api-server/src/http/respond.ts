@@ -100,6 +100,16 @@ export function sendRepresented(
   }
 }
 
+/** ErrorNegotiated: a Status whose details carry retryAfterSeconds is sent with that Retry-After header. */
+function withRetryAfter(
+  error: StatusError,
+  headers: Record<string, string | string[]>,
+): Record<string, string | string[]> {
+  const seconds = error.details?.retryAfterSeconds;
+  if (seconds === undefined || seconds <= 0 || 'Retry-After' in headers) return headers;
+  return { ...headers, 'Retry-After': String(Math.trunc(seconds)) };
+}
+
 /**
  * Every failure Status goes out as ErrorNegotiated writes it: in the media type the request negotiates
  * without transformations (DefaultEndpointRestrictions) — so a YAML client gets YAML errors and a protobuf
@@ -114,8 +124,7 @@ export function sendStatus(
 ): void {
   const negotiated = negotiateOutput(res.req?.headers.accept, DEFAULT_ENDPOINT);
   const status = statusObject(error);
-  const retryAfter = error.details?.retryAfterSeconds ?? 0;
-  const all = retryAfter > 0 ? { 'Retry-After': String(retryAfter), ...headers } : headers;
+  const all = withRetryAfter(error, headers);
   if (!negotiated.ok) return sendJsonText(res, error.code, JSON.stringify(status, null, 2), all);
   const json = JSON.stringify(status);
   const mediaType = negotiated.value.mediaType;

@@ -1,7 +1,7 @@
 // core/v1 namespaces over HTTP: list, get and create (what `kubectl create namespace x` sends).
 // Namespaces are cluster-scoped and carry no Lease semantics, so the forbidden tokens (which only
 // lose access to Leases) may use them; watch, update, patch and delete answer 405 (see the registry).
-import { parseText } from '../decode/parse-pool.js';
+import { decodeProtobuf, parseText } from '../decode/parse-pool.js';
 import type { JsonValue } from '../json.js';
 import { isJsonObject } from '../json.js';
 import { parseFailureStatus } from '../operations/decode-body.js';
@@ -19,16 +19,20 @@ import { matchesLabels } from '../selectors/label-selector.js';
 import { answer, fail } from '../http/answer.js';
 import { negotiateResponse } from '../http/handlers/read.js';
 import { payloadOf, sendStatus } from '../http/respond.js';
-import { decodeNamespaceProtobuf } from '../protobuf/request-body.js';
 import { checkBodyType } from '../operations/type-meta.js';
+import { ETCD_MAX_REQUEST_BYTES, REQUEST_TOO_LARGE } from '../operations/storage-size.js';
 import type { TargetType } from '../operations/type-meta.js';
 import { NAMESPACE_INFO, NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
 
 const NAMESPACE_TYPE: TargetType = { group: '', version: 'v1', kind: NAMESPACE_KIND, internalPackage: 'core' };
 
-async function parseNamespaceBody(text: string, format: 'json' | 'yaml'): Promise<Result<JsonValue, StatusError>> {
+async function parseNamespaceBody(
+  text: string,
+  format: 'json' | 'yaml',
+  user: string,
+): Promise<Result<JsonValue, StatusError>> {
   // Off the event loop when large (parse-pool.ts): any caller, even one refused Leases, may send one.
-  const parsed = await parseText(text, format);
+  const parsed = await parseText(text, format, user);
   if (parsed.ok) return ok(parsed.value.value);
   return err(
     parseFailureStatus(parsed.error, (message) =>
@@ -49,18 +53,32 @@ function checkTypeMeta(value: JsonValue): Result<JsonValue, StatusError> {
   return ok({ ...value, kind: NAMESPACE_KIND, apiVersion: 'v1' });
 }
 
+async function decodeNamespaceText(
+  bytes: Buffer,
+  type: InputFormat,
+  user: string,
+): Promise<Result<JsonValue, StatusError>> {
+  if (type === 'protobuf') {
+    const decoded = await decodeProtobuf(bytes, { kind: 'namespace' }, user);
+    return decoded.ok ? ok(decoded.value.value) : err(parseFailureStatus(decoded.error, badRequest));
+  }
+  const parsed = await parseNamespaceBody(bytes.toString('utf8'), type, user);
+  return parsed.ok ? checkTypeMeta(parsed.value) : parsed;
+}
+
+/**
+ * A Namespace is stored in etcd as a Lease is, so it meets the same 1.5 MiB limit and etcd's refusal
+ * (operations/storage-size.ts). Here the body is measured, before it is parsed, so that nobody may keep
+ * the parse workers busy with bodies that could never be stored (see the README's differences).
+ */
 async function decodeNamespaceBody(
   bytes: Buffer,
   type: InputFormat | undefined,
+  user: string,
 ): Promise<Result<JsonValue, StatusError>> {
   if (type === undefined) return err(unknownFormat());
-  if (type === 'protobuf') {
-    const decoded = decodeNamespaceProtobuf(bytes);
-    return decoded.ok ? ok(decoded.value.value) : decoded;
-  }
-  const text = bytes.toString('utf8');
-  const parsed = await parseNamespaceBody(text, type);
-  return parsed.ok ? checkTypeMeta(parsed.value) : parsed;
+  if (bytes.length > ETCD_MAX_REQUEST_BYTES) return err(REQUEST_TOO_LARGE);
+  return decodeNamespaceText(bytes, type, user);
 }
 
 async function createNamespace(ctx: RequestContext): Promise<void> {
@@ -78,7 +96,7 @@ async function createNamespace(ctx: RequestContext): Promise<void> {
   const body = await readBodyBytes(ctx.req, ctx.res);
   if (!options.ok) return sendStatus(ctx.res, options.error);
   if (!body.ok) return sendStatus(ctx.res, body.error);
-  const typed = await decodeNamespaceBody(body.value, inputFormat(ctx.req.headers['content-type']));
+  const typed = await decodeNamespaceBody(body.value, inputFormat(ctx.req.headers['content-type']), ctx.user);
   if (!typed.ok) return sendStatus(ctx.res, typed.error);
   const created = ctx.state.ops.namespaces.create(typed.value, options.value.dryRun);
   if (!created.ok) return sendStatus(ctx.res, created.error);

@@ -32,8 +32,8 @@ export function parseApplyBody(text: string): ApplyConfig {
   return config(parsed.ok ? parsed : err({ kind: 'syntax', message: parsed.error }), format);
 }
 
-/** parseApplyBody, with a large body parsed off the event loop (parse-pool.ts). */
-export async function parseApplyBodyAsync(text: string): Promise<ApplyConfig> {
+/** parseApplyBody, with a large body parsed off the event loop (parse-pool.ts), queued as `flow`'s. */
+export async function parseApplyBodyAsync(text: string, flow: string): Promise<ApplyConfig> {
   const format = formatOf(text);
-  return config(await parseText(text, format), format);
+  return config(await parseText(text, format, flow), format);
 }

@@ -9,8 +9,9 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { ObjectSchema } from '../schema/field-schema.js';
 import type { StatusError } from '../status.js';
-import { badRequest, internalError, tooManyRequests } from '../status.js';
+import { badRequest, internalError, requestEntityTooLarge, tooManyRequests } from '../status.js';
 import type { ParseFailure } from '../decode/parse-pool.js';
+import { RESOURCE_LIMITS } from '../decode/parse-pool.js';
 import type { DecodedLease } from '../decode/decode-lease.js';
 import type { FieldValidation } from './context.js';
 import { goQuote } from '../selectors/strconv.js';
@@ -128,14 +129,30 @@ export function decodeBody(
   return decodeValue(value, duplicates, schema, mode, numbers, LEASE_RESOURCE, undefined, ordered);
 }
 
+/**
+ * A body whose parse outgrew the worker's heap. kube-apiserver has no such limit (Go parses such a body in
+ * place), so the nearest upstream answer is used: the 413 of apimachinery's NewRequestEntityTooLargeError,
+ * as limitedReadBody answers a body over its size limit, the message saying which limit was met.
+ */
+function parseTooLarge(): StatusError {
+  return requestEntityTooLarge(
+    `decoding the body needs more than the parser's ${RESOURCE_LIMITS.maxOldGenerationSizeMb ?? 0} MB of memory`,
+  );
+}
+
 /** The Status for a body that did not parse; `syntax` words a parser error as the calling handler does. */
 export function parseFailureStatus(failure: ParseFailure, syntax: (message: string) => StatusError): StatusError {
   switch (failure.kind) {
     case 'syntax':
       return syntax(failure.message);
     case 'busy':
-      // As kube-apiserver's max-in-flight filter answers when its queue is full.
+      // As API Priority and Fairness answers a request whose queue is full (server/filters/maxinflight.go
+      // tooManyRequests: 429, "Too many requests, please try again later.", Retry-After: 1).
       return tooManyRequests(1);
+    case 'tooLarge':
+      return parseTooLarge();
+    case 'refused':
+      return failure.status;
     case 'failed':
       return internalError(`the request body could not be decoded: ${failure.message}`);
   }

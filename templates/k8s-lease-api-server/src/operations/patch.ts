@@ -15,7 +15,7 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import { typedJson } from '../serialize.js';
 import type { StatusError } from '../status.js';
-import { badRequest, invalidPatch, notFound, unprocessableGeneric } from '../status.js';
+import { badRequest, invalidPatch, notFound, requestEntityTooLarge, unprocessableGeneric } from '../status.js';
 import { storeKey } from '../store/lease-store.js';
 import type { FieldValidation, OperationContext, WriteOptions } from './context.js';
 import { bindToRequest } from './identity.js';
@@ -29,8 +29,7 @@ function toStatus(error: PatchError, patchedValue: () => string): StatusError {
     case 400:
       return badRequest(error.message);
     case 413:
-      // apimachinery's NewRequestEntityTooLargeError prefixes the message.
-      return { code: 413, reason: 'RequestEntityTooLarge', message: `Request entity too large: ${error.message}` };
+      return requestEntityTooLarge(error.message);
     case 422:
       return error.undecodable ? invalidPatch(patchedValue(), error.message) : unprocessableGeneric();
   }

@@ -2,14 +2,13 @@
 // Lease storage does not set ReturnDeletedObject, so an immediate delete answers
 // with a Success Status; an object kept by finalizers is returned as it now is. A collection delete
 // answers with the list it deleted, as listed (Store.DeleteCollection). Both negotiate their output first.
-import { parseText } from '../../decode/parse-pool.js';
+import { decodeProtobuf, parseText } from '../../decode/parse-pool.js';
 import type { JsonObject } from '../../json.js';
 import { isJsonObject, objectAt, stringAt } from '../../json.js';
 import type { DeleteOptions } from '../../operations/delete.js';
 import { deleteCollection, deleteLease } from '../../operations/delete.js';
 import { parseFailureStatus } from '../../operations/decode-body.js';
 import { listLeases } from '../../operations/list.js';
-import { decodeDeleteOptionsBody } from '../../protobuf/request-body.js';
 import type { Result } from '../../result.js';
 import { err } from '../../result.js';
 import type { StatusError } from '../../status.js';
@@ -37,14 +36,15 @@ async function readDeleteOptions(ctx: RequestContext): Promise<Result<DeleteOpti
   const format = inputFormat(ctx.req.headers['content-type']);
   if (format === undefined) return err(unknownFormat());
   if (format === 'protobuf') {
-    const decoded = decodeDeleteOptionsBody(body.value);
-    return decoded.ok ? deleteOptionsFrom(query, decoded.value.value, style, decoded.value.numbers) : decoded;
+    const decoded = await decodeProtobuf(body.value, { kind: 'deleteOptions' }, ctx.user);
+    if (!decoded.ok) return err(parseFailureStatus(decoded.error, badRequest));
+    return deleteOptionsFrom(query, decoded.value.value, style, decoded.value.numbers);
   }
   const text = body.value.toString('utf8');
   if (format === 'json' && text.trim() === '') return deleteOptionsFrom(query, undefined, style);
   // Off the event loop when large, as every other body (decode/parse-pool.ts): a 3 MiB YAML DeleteOptions
   // composed in place would stall every other request for seconds.
-  const parsed = await parseText(text, format);
+  const parsed = await parseText(text, format, ctx.user);
   if (!parsed.ok)
     return err(
       parseFailureStatus(parsed.error, (message) =>

@@ -1,4 +1,4 @@
-import { parseText } from '../../decode/parse-pool.js';
+import { decodeProtobuf, parseText } from '../../decode/parse-pool.js';
 import { parseApplyBodyAsync } from '../../operations/apply-body.js';
 import { applyLease } from '../../operations/apply.js';
 import { createLease } from '../../operations/create.js';
@@ -11,7 +11,6 @@ import type { Result } from '../../result.js';
 import { err, ok } from '../../result.js';
 import type { StatusError } from '../../status.js';
 import { badRequest } from '../../status.js';
-import { decodeResourceBody } from '../../protobuf/request-body.js';
 import { authorizationFailure } from '../authorization.js';
 import { readBodyBytes } from '../body.js';
 import type { InputFormat } from '../input-media.js';
@@ -39,13 +38,12 @@ async function parseObjectBody(
   ctx: RequestContext,
 ): Promise<Result<ParsedBody, StatusError>> {
   if (type === undefined) return err(unknownFormat());
-  if (type === 'protobuf') {
-    const decoded = decodeResourceBody(bytes, ctx.state.ops.resource);
-    return decoded.ok ? ok({ value: decoded.value.value, duplicates: [], numbers: decoded.value.numbers }) : decoded;
-  }
   // The shape has a JSON body's strict errors collected in the order the decoder meets them.
-  const parsed = await parseText(bytes.toString('utf8'), type, strictShapeOf(ctx.state.ops.schema));
-  if (parsed.ok) return parsed;
+  const parsed =
+    type === 'protobuf'
+      ? await decodeProtobuf(bytes, { kind: 'resource', resource: ctx.state.ops.resource }, ctx.user)
+      : await parseText(bytes.toString('utf8'), type, ctx.user, strictShapeOf(ctx.state.ops.schema));
+  if (parsed.ok) return ok({ duplicates: [], ...parsed.value });
   return err(
     parseFailureStatus(parsed.error, (message) =>
       badRequest(`couldn't get version/kind; ${type} parse error: ${message}`),
@@ -144,7 +142,7 @@ export async function servePatch(ctx: RequestContext, namespace: string, name: s
   const ops = ctx.state.ops;
   const text = body.value.toString('utf8');
   if (isApply) {
-    const config = await parseApplyBodyAsync(text);
+    const config = await parseApplyBodyAsync(text, ctx.user);
     if (!config.ok) return fail(ctx, config.error);
     const applied = applyLease(ops, namespace, name, text, options.value.force, options.value, config);
     if (!applied.ok) return fail(ctx, applied.error);
@@ -157,7 +155,7 @@ export async function servePatch(ctx: RequestContext, namespace: string, name: s
     );
   }
   // A syntax error is worded per patch type by patchLease; the worker's own failures answer here.
-  const parsed = await parseText(text, 'json');
+  const parsed = await parseText(text, 'json', ctx.user);
   if (!parsed.ok && parsed.error.kind !== 'syntax') return fail(ctx, parseFailureStatus(parsed.error, badRequest));
   const patch = parsed.ok ? parsed : err(parsed.error.kind === 'syntax' ? parsed.error.message : '');
   const patched = patchLease(ops, namespace, name, patchType, patch, options.value);
