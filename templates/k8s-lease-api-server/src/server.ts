@@ -37,6 +37,7 @@ import type { KubeconfigOptions, LeaseApiServer, LeaseApiServerOptions, TlsMater
 import { fallbackOpenApi } from './openapi/fallback-openapi.js';
 import { isDnsLabel } from './namespaces/namespace-names.js';
 import { NamespaceRegistry } from './namespaces/namespace-registry.js';
+import { startNamespaceController } from './namespaces/namespace-controller-driver.js';
 import { packagedDocument, packagedReleases } from './openapi/packaged-documents.js';
 import { resolveRelease } from './release.js';
 import { buildOpenApiDocuments } from './openapi/served-openapi.js';
@@ -243,6 +244,11 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     candidateOps === undefined
       ? undefined
       : startElectionController(ops, candidateOps, typeof cle === 'object' ? (cle.resyncMs ?? 1000) : 1000);
+  // One context per store: LeaseCandidate's versions share one, its preferred version named first.
+  const content = new Map<string, OperationContext>([[LEASE_ROUTE_KEY, ops]]);
+  if (candidateOps !== undefined && versions[0] !== undefined)
+    content.set(`${versions[0]}/leasecandidates`, candidateOps);
+  const namespaceController = startNamespaceController(ops.namespaces, content, clock.now);
   const streams = new Set<WatchStream>();
   const state: ServerState = {
     ops,
@@ -294,6 +300,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
   const close = (): Promise<void> => {
     closed ??= (async () => {
       controller?.stop();
+      namespaceController.stop();
       for (const stream of [...streams]) stream.end();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -153,7 +153,7 @@ async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault 
     case 'namespaces':
       return serveNamespaces(ctx);
     case 'namespace':
-      return serveNamespace(ctx, route.name);
+      return serveNamespace(ctx, route.name, route.subresource);
   }
 }
 
