@@ -29,10 +29,10 @@ export interface NamespaceController {
 }
 
 /** One bounded look at a namespace's content across the served resources (one context per store). */
-function observe(
+export function observeNamespace(
   name: string,
-  registry: NamespaceRegistry,
-  resources: ReadonlyMap<string, OperationContext>,
+  registry: Pick<NamespaceRegistry, 'get'>,
+  resources: ReadonlyMap<string, Pick<OperationContext, 'store' | 'resource'>>,
   failures: readonly string[],
   limits: { slice: number; scan: number },
   now: number,
@@ -128,7 +128,7 @@ export function startNamespaceController(
     timer = undefined;
     const head = state.queue[0];
     if (head === undefined || stopped) return;
-    const observed = observe(head, registry, resources, failures.get(head) ?? [], limits, now());
+    const observed = observeNamespace(head, registry, resources, failures.get(head) ?? [], limits, now());
     const result = step(state, observed);
     state = result.state;
     for (const effect of result.effects) apply(effect);
