@@ -15,6 +15,19 @@ import { BASE, api, create, lease, start, watch } from '../helpers.js';
 
 const NS = '/api/v1/namespaces';
 
+interface Condition {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+}
+
+/** A Namespace's status (the helpers' JsonBody types `status` as a Status's string). */
+function conditionsOf(text: string): Condition[] {
+  const parsed: { status?: { conditions?: Condition[] } } = JSON.parse(text);
+  return parsed.status?.conditions ?? [];
+}
+
 async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -101,16 +114,10 @@ describe('namespace deletion', () => {
     await create(server, 'kept', undefined, { finalizers: ['example.com/hold'] }, 'team');
     await create(server, 'free', undefined, undefined, 'team');
     expect((await api(server, 'DELETE', `${NS}/team`)).status).toBe(200);
-    const conditionsSet = async (): Promise<boolean> => {
-      const ns = await api(server, 'GET', `${NS}/team`);
-      const status = ns.body['status'] as { conditions?: unknown[] } | undefined;
-      return (status?.conditions?.length ?? 0) === 5;
-    };
+    const conditionsSet = async (): Promise<boolean> =>
+      conditionsOf((await api(server, 'GET', `${NS}/team`)).text).length === 5;
     await eventually(conditionsSet, 'the deletion conditions');
-    const ns = await api(server, 'GET', `${NS}/team`);
-    const conditions = (
-      ns.body['status'] as { conditions: { type: string; status: string; reason: string; message: string }[] }
-    ).conditions;
+    const conditions = conditionsOf((await api(server, 'GET', `${NS}/team`)).text);
     expect(conditions.map(({ type, status, reason, message }) => ({ type, status, reason, message }))).toEqual([
       {
         type: 'NamespaceDeletionDiscoveryFailure',
