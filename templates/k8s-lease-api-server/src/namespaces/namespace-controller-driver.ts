@@ -5,12 +5,12 @@
 // it sleeps and looks again.
 import { isJsonObject } from '../json.js';
 import type { OperationContext } from '../operations/context.js';
-import { deleteLease, FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../operations/delete.js';
+import { deleteLease } from '../operations/delete.js';
 import { namespaceRange } from '../store/snapshot.js';
 import { splitKey } from '../store/lease-store.js';
 import type { ContentRef, ControllerState, Effect, Observation } from './namespace-controller.js';
 import { enqueue, step } from './namespace-controller.js';
-import { isTerminating, metadataFinalizers } from './namespace-delete.js';
+import { GC_FINALIZERS, isTerminating, metadataFinalizers } from './namespace-delete.js';
 import type { NamespaceRegistry } from './namespace-registry.js';
 
 export interface NamespaceControllerOptions {
@@ -106,7 +106,7 @@ export function startNamespaceController(
         failures.delete(effect.name);
         return void registry.finalize(effect.name, effect.finalizers, false);
       case 'releaseGcFinalizers':
-        return registry.releaseMetadataFinalizers(effect.name, [ORPHAN_FINALIZER, FOREGROUND_FINALIZER]);
+        return registry.releaseMetadataFinalizers(effect.name, GC_FINALIZERS);
     }
   };
 

@@ -4,10 +4,15 @@
 // (namespace-controller-driver.ts) observes, applies the effects and schedules the next step.
 import type { JsonObject, JsonValue } from '../json.js';
 import { isJsonObject, stringAt } from '../json.js';
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../operations/delete.js';
 import type { ContentTotals } from './namespace-conditions.js';
 import { nextConditions } from './namespace-conditions.js';
-import { isTerminating, KUBERNETES_FINALIZER, metadataFinalizers, specFinalizers } from './namespace-delete.js';
+import {
+  GC_FINALIZERS,
+  isTerminating,
+  KUBERNETES_FINALIZER,
+  metadataFinalizers,
+  specFinalizers,
+} from './namespace-delete.js';
 
 export interface ControllerState {
   /** Names of terminating namespaces still to work on, head first. */
@@ -47,8 +52,6 @@ export interface StepResult {
   effects: Effect[];
   pace: Pace;
 }
-
-const GC_FINALIZERS: readonly string[] = [ORPHAN_FINALIZER, FOREGROUND_FINALIZER];
 
 export function enqueue(state: ControllerState, name: string): ControllerState {
   return state.queue.includes(name) ? state : { queue: [...state.queue, name] };

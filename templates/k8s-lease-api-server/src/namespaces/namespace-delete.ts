@@ -3,13 +3,27 @@
 // the options ask); the namespace controller then empties it and takes its "kubernetes" finalizer off.
 import type { JsonObject } from '../json.js';
 import { isJsonObject, stringAt } from '../json.js';
-import type { DeleteOptions } from '../operations/delete.js';
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../operations/delete.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
 import { formatTime } from '../time.js';
 import { namespaceConflict, namespaceImmortal } from './namespace-errors.js';
+
+/**
+ * The DeleteOptions a namespace DELETE reads (operations/delete.ts DeleteOptions has this shape; stated here
+ * because the operations import the namespace registry).
+ */
+export interface NamespaceDeleteOptions {
+  dryRun: boolean;
+  preconditions: { uid?: string | undefined; resourceVersion?: string | undefined };
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground' | undefined;
+  orphanDependents?: boolean | undefined;
+}
+
+/** metav1.FinalizerOrphanDependents and metav1.FinalizerDeleteDependents, the garbage collector's. */
+export const ORPHAN_FINALIZER = 'orphan';
+export const FOREGROUND_FINALIZER = 'foregroundDeletion';
+export const GC_FINALIZERS: readonly string[] = [ORPHAN_FINALIZER, FOREGROUND_FINALIZER];
 
 /** The namespaces the NamespaceLifecycle admission plugin never lets go (its immortalNamespaces). */
 export const IMMORTAL_NAMESPACES: readonly string[] = ['default', 'kube-system', 'kube-public'];
@@ -39,7 +53,10 @@ export function isTerminating(ns: JsonObject): boolean {
 }
 
 /** REST.Delete's own precondition checks, worded as it words them (not as the generic store does). */
-export function checkNamespacePreconditions(ns: JsonObject, options: DeleteOptions): Result<void, StatusError> {
+export function checkNamespacePreconditions(
+  ns: JsonObject,
+  options: NamespaceDeleteOptions,
+): Result<void, StatusError> {
   const meta = metaOf(ns);
   const name = stringAt(meta, 'name') ?? '';
   const uid = stringAt(meta, 'uid') ?? '';
@@ -65,7 +82,10 @@ export function admitNamespaceDelete(name: string): Result<void, StatusError> {
 }
 
 /** shouldHaveOrphanFinalizer / shouldHaveDeleteDependentsFinalizer: options first, else what the namespace has. */
-function gcFinalizersWanted(current: string[], options: DeleteOptions): { orphan: boolean; foreground: boolean } {
+function gcFinalizersWanted(
+  current: string[],
+  options: NamespaceDeleteOptions,
+): { orphan: boolean; foreground: boolean } {
   if (options.orphanDependents !== undefined)
     return { orphan: options.orphanDependents, foreground: !options.orphanDependents };
   if (options.propagationPolicy !== undefined)
@@ -74,7 +94,7 @@ function gcFinalizersWanted(current: string[], options: DeleteOptions): { orphan
 }
 
 /** The first DELETE's update of a namespace not yet terminating. */
-export function markTerminating(ns: JsonObject, options: DeleteOptions, now: number): JsonObject {
+export function markTerminating(ns: JsonObject, options: NamespaceDeleteOptions, now: number): JsonObject {
   const meta = metaOf(ns);
   const current = metadataFinalizers(ns);
   const wanted = gcFinalizersWanted(current, options);

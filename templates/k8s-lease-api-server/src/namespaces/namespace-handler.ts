@@ -13,8 +13,7 @@ import { badRequest, invalid, methodNotAllowed } from '../status.js';
 import type { FieldError } from '../status.js';
 import { readDeleteOptions } from '../http/handlers/delete.js';
 import { qualifiedNameErrors } from '../names.js';
-import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../operations/delete.js';
-import { KUBERNETES_FINALIZER } from './namespace-delete.js';
+import { GC_FINALIZERS, KUBERNETES_FINALIZER } from './namespace-delete.js';
 import { namespaceConflict } from './namespace-errors.js';
 import { serveNamespaceWatch } from './namespace-watch.js';
 import { OBJECT_MODIFIED } from '../status.js';
@@ -147,7 +146,7 @@ async function deleteNamespace(ctx: RequestContext, name: string): Promise<void>
   answer(ctx, code, representation, { kind: 'object', object }, payloadOf(object), {}, NAMESPACE_INFO);
 }
 
-const STANDARD_FINALIZERS: readonly string[] = [KUBERNETES_FINALIZER, ORPHAN_FINALIZER, FOREGROUND_FINALIZER];
+const STANDARD_FINALIZERS: readonly string[] = [KUBERNETES_FINALIZER, ...GC_FINALIZERS];
 
 /** ValidateNamespaceFinalizeUpdate: each finalizer a qualified name, one without a "/" a standard one. */
 function finalizerErrors(finalizers: string[]): FieldError[] {

@@ -14,7 +14,6 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { FieldError, StatusError } from '../status.js';
 import { invalid } from '../status.js';
-import type { DeleteOptions } from '../operations/delete.js';
 import { LeaseStore, storeKey } from '../store/lease-store.js';
 import { formatTime } from '../time.js';
 import {
@@ -23,6 +22,7 @@ import {
   isReleased,
   isTerminating,
   markTerminating,
+  type NamespaceDeleteOptions,
   metadataFinalizers,
 } from './namespace-delete.js';
 import { namespaceAlreadyExists, namespaceNotFound, NAMESPACE_RESOURCE } from './namespace-errors.js';
@@ -147,7 +147,7 @@ export class NamespaceRegistry {
    * it; a later one answers it unchanged while spec.finalizers remain, else deletes it unless metadata
    * finalizers keep it.
    */
-  delete(name: string, options: DeleteOptions): Result<NamespaceWriteOutcome, StatusError> {
+  delete(name: string, options: NamespaceDeleteOptions): Result<NamespaceWriteOutcome, StatusError> {
     const existing = this.get(name);
     if (existing === undefined) return err(namespaceNotFound(name));
     const pre = checkNamespacePreconditions(existing, options);
