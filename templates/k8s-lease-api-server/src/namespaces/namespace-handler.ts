@@ -15,7 +15,7 @@ import { readDeleteOptions } from '../http/handlers/delete.js';
 import { qualifiedNameErrors } from '../names.js';
 import { GC_FINALIZERS, KUBERNETES_FINALIZER } from './namespace-delete.js';
 import { namespaceConflict } from './namespace-errors.js';
-import { serveNamespaceWatch } from './namespace-watch.js';
+import { serveWatchRequest } from '../http/handlers/watch-request.js';
 import { OBJECT_MODIFIED } from '../status.js';
 import { readBodyBytes } from '../http/body.js';
 import type { InputFormat } from '../http/input-media.js';
@@ -98,7 +98,15 @@ export async function serveNamespaces(ctx: RequestContext): Promise<void> {
   const representation = negotiateResponse(ctx);
   if (representation === undefined) return;
   if (!request.ok) return fail(ctx, request.error);
-  if (request.value.watch) return serveNamespaceWatch(ctx, request.value, representation);
+  // A watch (kubectl delete --wait lists and watches the namespace by metadata.name) streams the namespace store.
+  if (request.value.watch)
+    return serveWatchRequest(
+      ctx,
+      request.value,
+      representation,
+      { store: ctx.state.ops.namespaces.store, resource: NAMESPACE_INFO },
+      undefined,
+    );
   const { labels, fields } = request.value;
   const registry = ctx.state.ops.namespaces;
   const items = registry
