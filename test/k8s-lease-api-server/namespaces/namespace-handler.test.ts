@@ -16,9 +16,7 @@ import { BASE, api, create, lease, start, watch } from '../helpers.js';
 const NS = '/api/v1/namespaces';
 
 interface Condition {
-  type: string;
   status: string;
-  reason: string;
   message: string;
 }
 
@@ -118,37 +116,10 @@ describe('namespace deletion', () => {
       conditionsOf((await api(server, 'GET', `${NS}/team`)).text).length === 5;
     await eventually(conditionsSet, 'the deletion conditions');
     const conditions = conditionsOf((await api(server, 'GET', `${NS}/team`)).text);
-    expect(conditions.map(({ type, status, reason, message }) => ({ type, status, reason, message }))).toEqual([
-      {
-        type: 'NamespaceDeletionDiscoveryFailure',
-        status: 'False',
-        reason: 'ResourcesDiscovered',
-        message: 'All resources successfully discovered',
-      },
-      {
-        type: 'NamespaceDeletionGroupVersionParsingFailure',
-        status: 'False',
-        reason: 'ParsedGroupVersions',
-        message: 'All legacy kube types successfully parsed',
-      },
-      {
-        type: 'NamespaceDeletionContentFailure',
-        status: 'False',
-        reason: 'ContentDeleted',
-        message: 'All content successfully deleted, may be waiting on finalization',
-      },
-      {
-        type: 'NamespaceContentRemaining',
-        status: 'True',
-        reason: 'SomeResourcesRemain',
-        message: 'Some resources are remaining: leases.coordination.k8s.io has 1 resource instances',
-      },
-      {
-        type: 'NamespaceFinalizersRemaining',
-        status: 'True',
-        reason: 'SomeFinalizerRemain',
-        message: 'Some finalizers are remaining: example.com/hold in 1 resource instances',
-      },
+    // The full five are pinned by the conformance case and namespace-conditions.test.ts; here, what holds it.
+    expect(conditions.filter((c) => c.status === 'True').map((c) => c.message)).toEqual([
+      'Some resources are remaining: leases.coordination.k8s.io has 1 resource instances',
+      'Some finalizers are remaining: example.com/hold in 1 resource instances',
     ]);
     expect((await api(server, 'GET', `${BASE}/namespaces/team/leases/free`)).status).toBe(404);
     const kept = await api(server, 'GET', `${BASE}/namespaces/team/leases/kept`);
