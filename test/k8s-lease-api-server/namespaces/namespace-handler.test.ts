@@ -35,6 +35,12 @@ async function eventually(check: () => Promise<boolean>, what: string, timeoutMs
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** status.phase of a Namespace answer (the helpers' JsonBody types `status` as a Status's string). */
+function registryPhase(res: { text: string }): string | undefined {
+  const parsed: { status?: { phase?: string } } = JSON.parse(res.text);
+  return parsed.status?.phase;
+}
+
 const gone = (server: LeaseApiServer, name: string) => async (): Promise<boolean> =>
   (await api(server, 'GET', `${NS}/${name}`)).status === 404;
 
@@ -65,24 +71,8 @@ describe('namespace deletion', () => {
     expect(deleted.body.metadata?.finalizers).toBeUndefined();
     const refused = await api(server, 'POST', `${BASE}/namespaces/team/leases`, { body: lease('late') });
     // Either refused as terminating, or (if the controller already finished) as a missing namespace.
-    if (refused.status === 403)
-      expect(refused.body).toMatchObject({
-        reason: 'Forbidden',
-        message:
-          'leases.coordination.k8s.io "late" is forbidden: unable to create new content in namespace team because it is being terminated',
-        details: {
-          name: 'late',
-          group: 'coordination.k8s.io',
-          kind: 'leases',
-          causes: [
-            {
-              reason: 'NamespaceTerminating',
-              message: 'namespace team is being terminated',
-              field: 'metadata.namespace',
-            },
-          ],
-        },
-      });
+    // The whole Status is pinned by the conformance case (cases/namespaces.ts); here, that it is this refusal.
+    if (refused.status === 403) expect(refused.body.details?.causes?.[0]?.reason).toBe('NamespaceTerminating');
     else expect(refused.status).toBe(404);
     const events = [await leases.next(), await leases.next()];
     expect(events.map((e) => [e.type, e.object.metadata?.name]).sort()).toEqual([
@@ -132,19 +122,11 @@ describe('namespace deletion', () => {
     await eventually(gone(server, 'team'), 'the namespace to go once the finalizer is removed');
   });
 
-  it('refuses to delete default, kube-system and kube-public with the lifecycle plugin 403', async () => {
-    for (const name of ['default', 'kube-system', 'kube-public']) {
-      const res = await api(server, 'DELETE', `${NS}/${name}`);
-      expect(res.status).toBe(403);
-      expect(res.body).toMatchObject({
-        kind: 'Status',
-        status: 'Failure',
-        reason: 'Forbidden',
-        code: 403,
-        message: `namespaces "${name}" is forbidden: this namespace may not be deleted`,
-        details: { name, kind: 'namespaces' },
-      });
-    }
+  it('refuses to delete default, kube-system and kube-public with the lifecycle plugin 403, not kube-node-lease', async () => {
+    // The Status itself is pinned by the conformance case (cases/namespaces.ts).
+    for (const name of ['default', 'kube-system', 'kube-public'])
+      expect((await api(server, 'DELETE', `${NS}/${name}`)).status).toBe(403);
+    expect(registryPhase(await api(server, 'GET', `${NS}/default`))).toBe('Active');
     expect((await api(server, 'DELETE', `${NS}/kube-node-lease`)).status).toBe(200);
   });
 
