@@ -38,6 +38,7 @@ import type { KubeconfigOptions, LeaseApiServer, LeaseApiServerOptions, TlsMater
 import { fallbackOpenApi } from './openapi/fallback-openapi.js';
 import { isDnsLabel } from './namespaces/namespace-names.js';
 import { NamespaceRegistry } from './namespaces/namespace-registry.js';
+import { startNamespaceController } from './namespaces/namespace-controller-driver.js';
 import { packagedDocument, packagedReleases } from './openapi/packaged-documents.js';
 import { emptiedContainerOf } from './managed/typed-value.js';
 import { releaseMinor, resolveRelease } from './release.js';
@@ -252,6 +253,11 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
       : startElectionController(ops, candidateOps, typeof cle === 'object' ? (cle.resyncMs ?? 1000) : 1000);
   // One collector per store: an owner only owns objects of its own store (Lease, or LeaseCandidate).
   const collectors = [ops, ...(candidateOps === undefined ? [] : [candidateOps])].map(startGarbageCollector);
+  // One context per store: LeaseCandidate's versions share one, its preferred version named first.
+  const content = new Map<string, OperationContext>([[LEASE_ROUTE_KEY, ops]]);
+  if (candidateOps !== undefined && versions[0] !== undefined)
+    content.set(`${versions[0]}/leasecandidates`, candidateOps);
+  const namespaceController = startNamespaceController(ops.namespaces, content, clock.now);
   const streams = new Set<WatchStream>();
   const state: ServerState = {
     ops,
@@ -305,6 +311,7 @@ export async function startLeaseApiServer(options: LeaseApiServerOptions = {}): 
     closed ??= (async () => {
       controller?.stop();
       for (const collector of collectors) collector.stop();
+      namespaceController.stop();
       for (const stream of [...streams]) stream.end();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

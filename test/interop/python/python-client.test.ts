@@ -1,7 +1,7 @@
 // A second real client beside kubectl: the official Kubernetes Python client (a python3 that imports kubernetes,
 // found by test/helpers/external-tools.ts; .ci/run installs Debian's python3-kubernetes) against the packed server package, installed into a fresh project and started
 // as users start it. Create, read, replace (and a stale replace), strategic and JSON patches, list with a
-// label selector and in pages, 404, watch (watch=True) and delete.
+// label selector and in pages, 404, watch (watch=True) and delete; namespace deletion (delete_namespace).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,6 +14,7 @@ import { installPackedPackages, startPackedServer, type PackedServer } from '../
 
 const SCENARIO = fileURLToPath(new URL('./lease_scenario.py', import.meta.url));
 const WRITE_SCENARIO = fileURLToPath(new URL('./write_semantics_scenario.py', import.meta.url));
+const NAMESPACE_SCENARIO = fileURLToPath(new URL('./namespace_delete_scenario.py', import.meta.url));
 describeWithTool(
   'python-kubernetes',
   findPython(),
@@ -71,6 +72,39 @@ describeWithTool(
           reason: 'Invalid',
           message:
             'leases.coordination.k8s.io "py-new" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update',
+        },
+      });
+    });
+
+    // storage.go REST.Delete (the namespace answered, marked); namespaced_resources_deleter.go (emptied,
+    // then gone); lifecycle/admission.go (NamespaceTerminating 403, immortal kube-system); store.go Create
+    // ("object is being deleted").
+    it('deletes a namespace with delete_namespace, and meets the lifecycle refusals', () => {
+      const run = spawnSync(python, [NAMESPACE_SCENARIO, kubeconfig], { encoding: 'utf8', timeout: 90_000 });
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      expect(JSON.parse(run.stdout)).toEqual({
+        deleted: [200, 'Namespace', 'Terminating', ['kubernetes']],
+        gone: true,
+        leases_left: [],
+        create_in_terminating: {
+          status: 403,
+          reason: 'Forbidden',
+          message:
+            'leases.coordination.k8s.io "late" is forbidden: unable to create new content in namespace py-held because it is being terminated',
+          causes: ['NamespaceTerminating'],
+        },
+        recreate: {
+          status: 409,
+          reason: 'AlreadyExists',
+          message: 'object is being deleted: namespaces "py-held" already exists',
+          causes: [],
+        },
+        protected: {
+          status: 403,
+          reason: 'Forbidden',
+          message: 'namespaces "kube-system" is forbidden: this namespace may not be deleted',
+          causes: [],
         },
       });
     });

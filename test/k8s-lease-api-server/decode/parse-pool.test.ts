@@ -123,7 +123,9 @@ describe('runInWorker', () => {
     const yaml = `${Array.from({ length: 190_000 }, (_, i) => `- ${i % 10}`).join('\n')}\n`;
     const small = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 };
     // The same heap holds the worker and a small body's parse: what it cannot hold is the large one.
-    expect(await runInWorker({ kind: 'text', text: '- 1\n', format: 'yaml', shape: undefined }, small)).toMatchObject({ ok: true });
+    expect(await runInWorker({ kind: 'text', text: '- 1\n', format: 'yaml', shape: undefined }, small)).toMatchObject({
+      ok: true,
+    });
     expect(await runInWorker({ kind: 'text', text: yaml, format: 'yaml', shape: undefined }, small)).toEqual({
       ok: false,
       error: { kind: 'tooLarge' },

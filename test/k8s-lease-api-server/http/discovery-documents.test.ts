@@ -34,7 +34,19 @@ describe('buildDiscoveryDocuments', () => {
       versions: ['v1'],
       serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '127.0.0.1:6443' }],
     });
-    expect(JSON.parse(docs.apiV1).resources.map((r: { name: string }) => r.name)).toEqual(['namespaces']);
+    // The namespace verbs served, and the subresources as the legacy list names them
+    // (pkg/registry/core/rest/storage_core.go registers namespaces/finalize and namespaces/status).
+    expect(JSON.parse(docs.apiV1).resources.map((r: { name: string; verbs: string[] }) => [r.name, r.verbs])).toEqual([
+      ['namespaces', ['create', 'delete', 'get', 'list', 'watch']],
+      ['namespaces/finalize', ['update']],
+      ['namespaces/status', ['get']],
+    ]);
+    const core = JSON.parse(docs.aggregated.v2.api).items[0].versions[0].resources[0];
+    expect(core.verbs).toEqual(['create', 'delete', 'get', 'list', 'watch']);
+    expect(core.subresources.map((s: { subresource: string; verbs: string[] }) => [s.subresource, s.verbs])).toEqual([
+      ['finalize', ['update']],
+      ['status', ['get']],
+    ]);
   });
 
   it('lists the group versions with v1 preferred, and the leases resource of v1', () => {

@@ -20,7 +20,7 @@ describe('discovery', () => {
     expect(res.body).toMatchObject({ major: '1', minor: '31', gitVersion: 'v1.31.1', platform: 'linux/amd64' });
   });
 
-  it('serves /api and an /api/v1 listing only namespaces, with the verbs served', async () => {
+  it('serves /api and an /api/v1 listing only namespaces and their subresources, with the verbs served', async () => {
     const apiRes = await api(server, 'GET', '/api');
     expect(apiRes.body).toMatchObject({ kind: 'APIVersions', versions: ['v1'] });
     const v1 = await api(server, 'GET', '/api/v1');
@@ -33,10 +33,13 @@ describe('discovery', () => {
           singularName: 'namespace',
           namespaced: false,
           kind: 'Namespace',
-          verbs: ['create', 'get', 'list'],
+          verbs: ['create', 'delete', 'get', 'list', 'watch'],
           shortNames: ['ns'],
           storageVersionHash: 'Q3oi5N2YM8M=',
         },
+        // storage_core.go registers namespaces/finalize and namespaces/status; subresources have no singularName.
+        { name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] },
+        { name: 'namespaces/status', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['get'] },
       ],
     });
   });
@@ -108,8 +111,12 @@ describe('discovery', () => {
                   responseKind: { group: '', version: '', kind: 'Namespace' },
                   scope: 'Cluster',
                   singularResource: 'namespace',
-                  verbs: ['create', 'get', 'list'],
+                  verbs: ['create', 'delete', 'get', 'list', 'watch'],
                   shortNames: ['ns'],
+                  subresources: [
+                    { subresource: 'finalize', verbs: ['update'] },
+                    { subresource: 'status', verbs: ['get'] },
+                  ],
                 },
               ],
             },

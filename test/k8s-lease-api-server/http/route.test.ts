@@ -21,7 +21,12 @@ describe('routeFor', () => {
     ['/openapi/v3/apis/coordination.k8s.io/v1alpha2', { kind: 'openapiGroupVersion', version: 'v1alpha2' }],
     ['/openapi/v2', { kind: 'openapiV2' }],
     ['/api/v1/namespaces', { kind: 'namespaces' }],
-    ['/api/v1/namespaces/team-a', { kind: 'namespace', name: 'team-a' }],
+    ['/api/v1/namespaces/team-a', { kind: 'namespace', name: 'team-a', subresource: undefined }],
+    // The subresources kube-apiserver registers for namespaces (storage_core.go: namespaces/finalize, /status).
+    ['/api/v1/namespaces/team-a/finalize', { kind: 'namespace', name: 'team-a', subresource: 'finalize' }],
+    ['/api/v1/namespaces/team-a/status', { kind: 'namespace', name: 'team-a', subresource: 'status' }],
+    ['/api/v1/namespaces/team-a/other', { kind: 'unknown' }],
+    ['/api/v1/namespaces/team-a/finalize/x', { kind: 'unknown' }],
   ])('%s → %j', (path, route) => {
     expect(routeFor(path)).toEqual(route);
   });

@@ -73,6 +73,56 @@ describe('NamespaceRegistry', () => {
   });
 });
 
+describe('NamespaceRegistry deletion (storage.go REST.Delete, FinalizeREST.Update)', () => {
+  const del = { dryRun: false, preconditions: {} };
+
+  it('marks on the first DELETE, answers the same on the next, and deletes once finalized', () => {
+    const registry = new NamespaceRegistry(() => NOW, ['team']);
+    const events: string[] = [];
+    registry.store.subscribe((e) => events.push(e.type));
+    const first = registry.delete('team', del);
+    expect(first.ok && first.value.deleted).toBe(false);
+    expect(registry.isTerminating('team')).toBe(true);
+    const second = registry.delete('team', del);
+    expect(second.ok && second.value.object).toEqual(registry.get('team'));
+    expect(events).toEqual(['MODIFIED']);
+    // Store.Create on an object with a deletionTimestamp.
+    const again = registry.create({ metadata: { name: 'team' } }, false);
+    expect(again.ok ? '' : again.error.message).toBe('object is being deleted: namespaces "team" already exists');
+    const finalized = registry.finalize('team', [], false);
+    expect(finalized.ok && finalized.value.deleted).toBe(true);
+    expect(registry.has('team')).toBe(false);
+    expect(events).toEqual(['MODIFIED', 'DELETED']);
+    expect(registry.delete('team', del)).toEqual({ ok: false, error: namespaceNotFound('team') });
+  });
+
+  it('a DELETE of a finalized namespace deletes it unless metadata finalizers keep it', () => {
+    const registry = new NamespaceRegistry(() => NOW, ['a', 'b']);
+    registry.delete('a', del);
+    registry.finalize('a', ['example.com/x'], false);
+    registry.delete('b', { ...del, propagationPolicy: 'Orphan' });
+    registry.finalize('b', [], false);
+    expect(registry.has('b')).toBe(true);
+    expect(registry.delete('b', del)).toMatchObject({ ok: true, value: { deleted: false } });
+    registry.releaseMetadataFinalizers('b', ['orphan']);
+    expect(registry.has('b')).toBe(false);
+    registry.finalize('a', [], false);
+    expect(registry.has('a')).toBe(false);
+  });
+
+  it('finalizes an active namespace without deleting it, and stores nothing on a dry run', () => {
+    const registry = new NamespaceRegistry(() => NOW, ['team']);
+    const rv = registry.resourceVersion;
+    expect(registry.finalize('team', [], true)).toMatchObject({ ok: true, value: { deleted: false } });
+    expect(registry.resourceVersion).toBe(rv);
+    expect(registry.delete('team', { ...del, dryRun: true })).toMatchObject({ ok: true, value: { deleted: false } });
+    expect(registry.isTerminating('team')).toBe(false);
+    registry.finalize('team', [], false);
+    expect(registry.get('team')?.['spec']).toEqual({});
+    expect(registry.has('team')).toBe(true);
+  });
+});
+
 describe('namespace Status errors', () => {
   it('name the core resource without a group', () => {
     expect(namespaceNotFound('gone')).toEqual({

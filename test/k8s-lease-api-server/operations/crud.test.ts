@@ -470,7 +470,8 @@ describe('namespaces (NamespaceLifecycle admission)', () => {
       message: 'namespaces "nowhere" already exists',
       details: { name: 'nowhere', kind: 'namespaces' },
     });
-    expect((await api(server, 'DELETE', '/api/v1/namespaces/nowhere')).status).toBe(405);
+    // Update and patch are not served (README); delete is (namespaces/namespace-handler.test.ts).
+    expect((await api(server, 'PATCH', '/api/v1/namespaces/nowhere', { body: {} })).status).toBe(405);
     expect((await api(server, 'GET', '/api/v1/namespaces/nowhere')).status).toBe(200);
   });
 

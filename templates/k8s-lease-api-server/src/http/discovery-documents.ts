@@ -96,9 +96,9 @@ const leaseDiscoveryResource: JsonObject = {
   verbs: [...VERBS],
 };
 
-// core/v1 namespaces, with only the verbs this server serves (see namespaces/namespace-registry.ts);
-// kube-apiserver's own entry also lists delete, patch, update and watch.
-const NAMESPACE_VERBS = ['create', 'get', 'list'];
+// core/v1 namespaces, with only the verbs this server serves (see namespaces/namespace-handler.ts):
+// kube-apiserver's own entry also lists patch and update, and its status subresource patch and update.
+const NAMESPACE_VERBS = ['create', 'delete', 'get', 'list', 'watch'];
 
 const namespaceDiscoveryResource: JsonObject = {
   resource: 'namespaces',
@@ -107,6 +107,10 @@ const namespaceDiscoveryResource: JsonObject = {
   singularResource: 'namespace',
   verbs: NAMESPACE_VERBS,
   shortNames: ['ns'],
+  subresources: [
+    { subresource: 'finalize', responseKind: { group: '', version: '', kind: 'Namespace' }, verbs: ['update'] },
+    { subresource: 'status', responseKind: { group: '', version: '', kind: 'Namespace' }, verbs: ['get'] },
+  ],
 };
 
 const namespaceApiResource: JsonObject = {
@@ -118,6 +122,12 @@ const namespaceApiResource: JsonObject = {
   shortNames: ['ns'],
   storageVersionHash: 'Q3oi5N2YM8M=',
 };
+
+/** The subresources as the legacy APIResourceList names them ("namespaces/finalize"). */
+const namespaceSubresources: JsonObject[] = [
+  { name: 'namespaces/finalize', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['update'] },
+  { name: 'namespaces/status', singularName: '', namespaced: false, kind: 'Namespace', verbs: ['get'] },
+];
 
 /** candidateVersions: the group versions serving LeaseCandidate, preferred first (none unless enabled). */
 export function buildDiscoveryDocuments(
@@ -141,7 +151,11 @@ export function buildDiscoveryDocuments(
       versions: ['v1'],
       serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
     }),
-    apiV1: JSON.stringify({ kind: 'APIResourceList', groupVersion: 'v1', resources: [namespaceApiResource] }),
+    apiV1: JSON.stringify({
+      kind: 'APIResourceList',
+      groupVersion: 'v1',
+      resources: [namespaceApiResource, ...namespaceSubresources],
+    }),
     apis: JSON.stringify({ kind: 'APIGroupList', apiVersion: 'v1', groups: [apiGroup(candidateVersions)] }),
     group: JSON.stringify({ kind: 'APIGroup', apiVersion: 'v1', ...apiGroup(candidateVersions) }),
     groupVersion: JSON.stringify({

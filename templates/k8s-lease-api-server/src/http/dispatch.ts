@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { serveNamespace, serveNamespaces } from '../namespaces/namespace-handler.js';
 import { VERSION } from '../lease-meta.js';
-import { parseResourceVersion } from '../operations/list.js';
 import type { StatusError } from '../status.js';
 import { internalError, methodNotAllowed, pathNotFound, routeNotFound } from '../status.js';
 import { authenticate, callerGroups } from './auth.js';
@@ -25,10 +24,10 @@ import {
   serveVersion,
 } from './handlers/discovery.js';
 import { negotiateResponse, serveGet, serveList } from './handlers/read.js';
-import { serveWatch, watchEncoder } from './handlers/watch.js';
+import { serveWatchRequest } from './handlers/watch-request.js';
 import { fail } from './answer.js';
 import { serveCreate, servePatch, serveUpdate } from './handlers/write.js';
-import { RESOURCE_ENDPOINT, negotiateStream, parseAccept } from './negotiation.js';
+import { parseAccept } from './negotiation.js';
 import type { RequestContext } from './request-context.js';
 import { parseListRequest, parseQueryBool } from './request-options.js';
 import { escapeFieldValue } from '../selectors/field-selector.js';
@@ -39,8 +38,6 @@ import { routeFor, underRestfulService } from './route.js';
 import { selectRoute } from './route-selection.js';
 import type { RequestRecord, ServerState } from './server-state.js';
 import { REQUEST_LOG_LIMIT } from './server-state.js';
-import { tableOptionsFor } from './transform.js';
-import { withListDefaults } from './watch-list.js';
 
 /** A request RequestInfo calls a resource request: the Leases' (and LeaseCandidates') routes and the namespaces'. */
 function isResourceRoute(route: Route): boolean {
@@ -98,35 +95,8 @@ async function serveCollectionRead(
   if (representation === undefined) return;
   if (!request.ok) return fail(ctx, request.error);
   if (!request.value.watch) return serveList(ctx, request.value, representation);
-  const rvText = request.value.resourceVersion ?? '';
-  if (rvText !== '') {
-    const rv = parseResourceVersion(rvText);
-    if (!rv.ok) return fail(ctx, rv.error);
-  }
-  // serveWatchHandler: TableOptions, then a serializer that can stream.
-  const tableOptions = tableOptionsFor(representation.target, ctx.url.searchParams);
-  if (!tableOptions.ok) return fail(ctx, tableOptions.error);
-  const stream = negotiateStream(ctx.req.headers.accept, RESOURCE_ENDPOINT);
-  if (!stream.ok) return fail(ctx, stream.error);
-  const state = ctx.state;
-  const deps = { resource: state.ops.resource, now: state.ops.now };
-  await serveWatch(
-    ctx.res,
-    withListDefaults(request.value, state.watchList),
-    watchEncoder(stream.value, tableOptions.value, deps),
-    {
-      ...deps,
-      store: state.ops.store,
-      release: state.release,
-      bookmarkIntervalMs: state.bookmarkIntervalMs,
-      bufferBytes: state.watchBufferBytes,
-      blockedTimeoutMs: state.watchBlockedTimeoutMs,
-      freshnessTimeoutMs: state.freshnessTimeoutMs,
-      fault,
-      streams: state.streams,
-      batching: state.watchBatching,
-    },
-  );
+  const { store, resource } = ctx.state.ops;
+  return serveWatchRequest(ctx, request.value, representation, { store, resource }, fault);
 }
 
 /** The request's context with the operations of the resource it addresses; undefined when that resource is not served. */
@@ -167,7 +137,7 @@ async function serveRoute(ctx: RequestContext, route: Route, fault: StreamFault 
     case 'namespaces':
       return serveNamespaces(ctx);
     case 'namespace':
-      return serveNamespace(ctx, route.name);
+      return serveNamespace(ctx, route.name, route.subresource);
   }
 }
 

@@ -18,7 +18,8 @@ export type Route =
   | { kind: 'collection'; resource: string; namespace: string | undefined; watchPath: boolean }
   | { kind: 'item'; resource: string; namespace: string; name: string; watchPath: boolean }
   | { kind: 'namespaces' }
-  | { kind: 'namespace'; name: string }
+  /** One namespace, or its finalize or status subresource. */
+  | { kind: 'namespace'; name: string; subresource: 'finalize' | 'status' | undefined }
   | { kind: 'unknown' };
 
 /** core/v1 namespaces: the one core resource served, so `kubectl create namespace` works. */
@@ -76,7 +77,10 @@ export function routeFor(pathname: string): Route {
   if (path.startsWith(`${CORE_NAMESPACES}/`)) {
     const segments = path.slice(CORE_NAMESPACES.length + 1).split('/');
     const name = decode(segments[0] ?? '');
-    return segments.length === 1 && name !== undefined ? { kind: 'namespace', name } : { kind: 'unknown' };
+    const sub = segments[1];
+    if (name === undefined || segments.length > 2) return { kind: 'unknown' };
+    if (sub === undefined) return { kind: 'namespace', name, subresource: undefined };
+    return sub === 'finalize' || sub === 'status' ? { kind: 'namespace', name, subresource: sub } : { kind: 'unknown' };
   }
   if (path.startsWith(`/openapi/v3${GROUP_PREFIX}`)) {
     const version = path.slice(`/openapi/v3${GROUP_PREFIX}`.length);

@@ -1,6 +1,7 @@
-// core/v1 namespaces over HTTP: list, get and create (what `kubectl create namespace x` sends).
-// Namespaces are cluster-scoped and carry no Lease semantics, so the forbidden tokens (which only
-// lose access to Leases) may use them; watch, update, patch and delete answer 405 (see the registry).
+// core/v1 namespaces over HTTP: list, watch, get, create (what `kubectl create namespace x` sends),
+// delete, the finalize subresource (PUT) and the status subresource (GET). Namespaces are cluster-scoped
+// and carry no Lease semantics, so the forbidden tokens (which only lose access to Leases) may use them;
+// update and patch answer 405.
 import { decodeProtobuf, parseText } from '../decode/parse-pool.js';
 import type { JsonValue } from '../json.js';
 import { isJsonObject } from '../json.js';
@@ -8,7 +9,14 @@ import { parseFailureStatus } from '../operations/decode-body.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { StatusError } from '../status.js';
-import { badRequest, methodNotAllowed } from '../status.js';
+import { badRequest, invalid, methodNotAllowed } from '../status.js';
+import type { FieldError } from '../status.js';
+import { readDeleteOptions } from '../http/handlers/delete.js';
+import { qualifiedNameErrors } from '../names.js';
+import { GC_FINALIZERS, KUBERNETES_FINALIZER } from './namespace-delete.js';
+import { namespaceConflict } from './namespace-errors.js';
+import { serveWatchRequest } from '../http/handlers/watch-request.js';
+import { OBJECT_MODIFIED } from '../status.js';
 import { readBodyBytes } from '../http/body.js';
 import type { InputFormat } from '../http/input-media.js';
 import { inputFormat, unknownFormat } from '../http/input-media.js';
@@ -111,10 +119,19 @@ export async function serveNamespaces(ctx: RequestContext): Promise<void> {
   // The same query parsing and selector validation as a Lease list (400 with apimachinery's messages).
   const { watchList, ops } = ctx.state;
   const request = parseListRequest(ctx.url.searchParams, undefined, false, watchList, ops.valueStyle);
-  if (method !== 'GET' || (request.ok && request.value.watch)) return sendStatus(ctx.res, methodNotAllowed());
+  if (method !== 'GET') return sendStatus(ctx.res, methodNotAllowed());
   const representation = negotiateResponse(ctx);
   if (representation === undefined) return;
   if (!request.ok) return fail(ctx, request.error);
+  // A watch (kubectl delete --wait lists and watches the namespace by metadata.name) streams the namespace store.
+  if (request.value.watch)
+    return serveWatchRequest(
+      ctx,
+      request.value,
+      representation,
+      { store: ctx.state.ops.namespaces.store, resource: NAMESPACE_INFO },
+      undefined,
+    );
   const { labels, fields } = request.value;
   const registry = ctx.state.ops.namespaces;
   const items = registry
@@ -137,12 +154,118 @@ export async function serveNamespaces(ctx: RequestContext): Promise<void> {
   answer(ctx, 200, representation, subject, payloadOf(list), {}, NAMESPACE_INFO);
 }
 
-export function serveNamespace(ctx: RequestContext, name: string): void {
+function serveNamespaceGet(ctx: RequestContext, name: string): void {
   ctx.req.resume();
-  if ((ctx.req.method ?? 'GET') !== 'GET') return sendStatus(ctx.res, methodNotAllowed());
   const representation = negotiateResponse(ctx);
   if (representation === undefined) return;
   const found = ctx.state.ops.namespaces.get(name);
   if (found === undefined) return fail(ctx, namespaceNotFound(name));
   answer(ctx, 200, representation, { kind: 'object', object: found }, payloadOf(found), {}, NAMESPACE_INFO);
+}
+
+/**
+ * DELETE (REST.Delete): 200 with the namespace, marked or as it was last; 202 when it stays and the
+ * caller asked for dependents to go first (orphanDependents false), as the delete handler answers.
+ */
+async function deleteNamespace(ctx: RequestContext, name: string): Promise<void> {
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return void ctx.req.resume();
+  const options = await readDeleteOptions(ctx);
+  if (!options.ok) return fail(ctx, options.error);
+  const deleted = ctx.state.ops.namespaces.delete(name, options.value);
+  if (!deleted.ok) return fail(ctx, deleted.error);
+  const { object } = deleted.value;
+  const code = !deleted.value.deleted && options.value.orphanDependents === false ? 202 : 200;
+  answer(ctx, code, representation, { kind: 'object', object }, payloadOf(object), {}, NAMESPACE_INFO);
+}
+
+const STANDARD_FINALIZERS: readonly string[] = [KUBERNETES_FINALIZER, ...GC_FINALIZERS];
+
+/** ValidateNamespaceFinalizeUpdate: each finalizer a qualified name, one without a "/" a standard one. */
+function finalizerErrors(finalizers: string[]): FieldError[] {
+  return finalizers.flatMap((value, i) => {
+    const field = `spec.finalizers[${i}]`;
+    const errors: FieldError[] = qualifiedNameErrors(value).map((detail) => ({
+      type: 'Invalid',
+      field,
+      value,
+      detail,
+    }));
+    if (!value.includes('/') && !STANDARD_FINALIZERS.includes(value))
+      errors.push({
+        type: 'Invalid',
+        field,
+        value,
+        detail: 'name is neither a standard finalizer name nor is it fully qualified',
+      });
+    return errors;
+  });
+}
+
+/** The finalize update's body: its name (must be the URL's), resourceVersion and spec.finalizers. */
+function finalizeRequest(
+  body: JsonValue,
+  name: string,
+): Result<{ finalizers: string[]; resourceVersion: string }, StatusError> {
+  const object = isJsonObject(body) ? body : {};
+  const meta = isJsonObject(object['metadata']) ? object['metadata'] : {};
+  const given = typeof meta['name'] === 'string' ? meta['name'] : '';
+  if (given !== name)
+    return err(badRequest(`the name of the object (${given}) does not match the name on the URL (${name})`));
+  const spec = isJsonObject(object['spec']) ? object['spec'] : {};
+  const list = spec['finalizers'] ?? [];
+  if (!Array.isArray(list) || list.some((f) => typeof f !== 'string'))
+    return err(badRequest('spec.finalizers: must be a list of strings'));
+  const finalizers = list.filter((f): f is string => typeof f === 'string');
+  const errors = finalizerErrors(finalizers);
+  if (errors.length > 0) return err(invalid(name, errors, NAMESPACE_KIND));
+  return ok({
+    finalizers,
+    resourceVersion: typeof meta['resourceVersion'] === 'string' ? meta['resourceVersion'] : '',
+  });
+}
+
+/** PUT …/finalize (FinalizeREST.Update): spec.finalizers replaced; the namespace goes once none are left. */
+async function finalizeNamespace(ctx: RequestContext, name: string): Promise<void> {
+  const representation = negotiateResponse(ctx);
+  if (representation === undefined) return void ctx.req.resume();
+  const options = parseWriteOptions(
+    ctx.url.searchParams,
+    ctx.req.headers['user-agent'],
+    'Update',
+    false,
+    ctx.state.ops.valueStyle,
+  );
+  const body = await readBodyBytes(ctx.req, ctx.res);
+  if (!options.ok) return sendStatus(ctx.res, options.error);
+  if (!body.ok) return sendStatus(ctx.res, body.error);
+  const typed = await decodeNamespaceBody(body.value, inputFormat(ctx.req.headers['content-type']), ctx.user);
+  if (!typed.ok) return fail(ctx, typed.error);
+  const request = finalizeRequest(typed.value, name);
+  if (!request.ok) return fail(ctx, request.error);
+  const registry = ctx.state.ops.namespaces;
+  const current = registry.get(name);
+  if (current === undefined) return fail(ctx, namespaceNotFound(name));
+  const liveRv = isJsonObject(current['metadata']) ? current['metadata']['resourceVersion'] : undefined;
+  // AllowUnconditionalUpdate: an empty resourceVersion updates whatever is stored.
+  if (request.value.resourceVersion !== '' && request.value.resourceVersion !== liveRv)
+    return fail(ctx, namespaceConflict(name, OBJECT_MODIFIED));
+  const done = registry.finalize(name, request.value.finalizers, options.value.dryRun);
+  if (!done.ok) return fail(ctx, done.error);
+  const { object } = done.value;
+  answer(ctx, 200, representation, { kind: 'object', object }, payloadOf(object), {}, NAMESPACE_INFO);
+}
+
+export function serveNamespace(
+  ctx: RequestContext,
+  name: string,
+  subresource: 'finalize' | 'status' | undefined,
+): Promise<void> | void {
+  const method = ctx.req.method ?? 'GET';
+  if (subresource === undefined && method === 'GET') return serveNamespaceGet(ctx, name);
+  if (subresource === undefined && method === 'DELETE') return deleteNamespace(ctx, name);
+  if (subresource === 'status' && method === 'GET') return serveNamespaceGet(ctx, name);
+  if (subresource === 'finalize' && method === 'PUT') return finalizeNamespace(ctx, name);
+  ctx.req.resume();
+  return sendStatus(ctx.res, methodNotAllowed());
 }

@@ -1,10 +1,10 @@
 // The core/v1 Namespaces this server knows: enough of them for NamespaceLifecycle admission (a Lease
-// can only be created in an existing namespace) and for `kubectl create namespace`.
-//
-// Deliberately small: a namespace is created (POST) or declared at start, read and listed; it is
-// never deleted (DELETE answers 405: a real cluster terminates namespaces asynchronously through the
-// namespace controller, which this server does not imitate). Namespaces have their own resourceVersion
-// sequence, apart from the Leases' (clients compare resourceVersions within one resource only).
+// can only be created in an existing namespace, never in a terminating one), `kubectl create namespace`
+// and `kubectl delete namespace`. A namespace is created (POST) or declared at start, read, listed and
+// watched, deleted in two steps (namespace-delete.ts marks it, the namespace controller empties and
+// finalizes it). Namespaces live in a store of their own, with their own resourceVersion sequence
+// apart from the Leases' (clients compare resourceVersions within one resource only); its keys are
+// "/<name>", the form of a key without a namespace, so LIST and watch code serve it unchanged.
 import { randomUUID } from 'node:crypto';
 import type { JsonObject, JsonValue } from '../json.js';
 import type { ResourceInfo } from '../lease-meta.js';
@@ -14,11 +14,24 @@ import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
 import type { FieldError, StatusError } from '../status.js';
 import { invalid } from '../status.js';
+import { LeaseStore, storeKey } from '../store/lease-store.js';
 import { formatTime } from '../time.js';
+import {
+  admitNamespaceDelete,
+  checkNamespacePreconditions,
+  isReleased,
+  isTerminating,
+  markTerminating,
+  type NamespaceDeleteOptions,
+  metadataFinalizers,
+} from './namespace-delete.js';
+import { namespaceAlreadyExists, namespaceNotFound, NAMESPACE_RESOURCE } from './namespace-errors.js';
 import { SYSTEM_NAMESPACES } from './namespace-names.js';
 
+export { namespaceAlreadyExists, namespaceNotFound } from './namespace-errors.js';
+
 export const NAMESPACE_KIND = 'Namespace';
-export const NAMESPACE_RESOURCE = 'namespaces';
+export { NAMESPACE_RESOURCE };
 
 /** core/v1 Namespace as response negotiation sees it (Table printer, PartialObjectMetadata errors). */
 export const NAMESPACE_INFO: ResourceInfo = {
@@ -34,25 +47,6 @@ export const NAMESPACE_INFO: ResourceInfo = {
 };
 /** The label kube-apiserver puts on every namespace (NamespaceDefaultLabelName, GA in 1.22). */
 const NAME_LABEL = 'kubernetes.io/metadata.name';
-
-/** As apimachinery's errors.NewNotFound(v1.Resource("namespaces"), name): the core group is empty, so omitted. */
-export function namespaceNotFound(name: string): StatusError {
-  return {
-    code: 404,
-    reason: 'NotFound',
-    message: `${NAMESPACE_RESOURCE} ${JSON.stringify(name)} not found`,
-    details: { name, kind: NAMESPACE_RESOURCE },
-  };
-}
-
-export function namespaceAlreadyExists(name: string): StatusError {
-  return {
-    code: 409,
-    reason: 'AlreadyExists',
-    message: `${NAMESPACE_RESOURCE} ${JSON.stringify(name)} already exists`,
-    details: { name, kind: NAMESPACE_RESOURCE },
-  };
-}
 
 function stringMapErrors(
   value: JsonValue | undefined,
@@ -83,35 +77,47 @@ function stringMap(value: JsonValue | undefined): Record<string, string> {
   );
 }
 
+/** What a DELETE or a finalize did: the namespace as the answer shows it, and whether it is gone. */
+export interface NamespaceWriteOutcome {
+  object: JsonObject;
+  deleted: boolean;
+}
+
+/** How many events of namespace history a watch may resume from. */
+const NAMESPACE_HISTORY = 10_000;
+
 export class NamespaceRegistry {
-  readonly #items = new Map<string, JsonObject>();
-  #resourceVersion = 0;
+  /** Every namespace, keyed "/<name>"; watches and the namespace controller subscribe to it. */
+  readonly store: LeaseStore = new LeaseStore(NAMESPACE_HISTORY, 0);
   readonly #now: () => number;
 
   constructor(now: () => number, declared: readonly string[]) {
     this.#now = now;
     for (const name of [...SYSTEM_NAMESPACES, ...declared])
-      if (!this.#items.has(name)) this.#store(this.#build(name, {}, {}));
+      if (!this.has(name)) this.store.commit(storeKey('', name), this.#build(name, {}, {}));
   }
 
   has(name: string): boolean {
-    return this.#items.has(name);
+    return this.get(name) !== undefined;
   }
 
   get(name: string): JsonObject | undefined {
-    return this.#items.get(name);
+    return this.store.get(storeKey('', name));
+  }
+
+  /** Whether the namespace exists and is being deleted (NamespaceLifecycle refuses creates into it). */
+  isTerminating(name: string): boolean {
+    const ns = this.get(name);
+    return ns !== undefined && isTerminating(ns);
   }
 
   get resourceVersion(): string {
-    return String(this.#resourceVersion);
+    return String(this.store.resourceVersion);
   }
 
   /** Sorted by name, as etcd returns keys. */
   list(): JsonObject[] {
-    return [...this.#items.keys()].sort().flatMap((name) => {
-      const item = this.#items.get(name);
-      return item === undefined ? [] : [item];
-    });
+    return this.store.current().objectsIn(undefined);
   }
 
   /** POST /api/v1/namespaces with a decoded body: the new Namespace, or the Status kube-apiserver answers. */
@@ -127,12 +133,80 @@ export class NamespaceRegistry {
     errors.push(...stringMapErrors(meta['labels'], 'metadata.labels', qualifiedNameErrors, labelValueErrors));
     errors.push(...stringMapErrors(meta['annotations'], 'metadata.annotations', qualifiedNameErrors, () => []));
     if (errors.length > 0) return err(invalid(name, errors, NAMESPACE_KIND));
-    if (this.#items.has(name)) return err(namespaceAlreadyExists(name));
+    const existing = this.get(name);
+    if (existing !== undefined) return err(namespaceAlreadyExists(name, isTerminating(existing)));
     const built = this.#build(name, stringMap(meta['labels']), stringMap(meta['annotations']));
-    if (!dryRun) return ok(this.#store(built));
+    if (!dryRun) return ok(this.#commit(name, built));
     // A dry run is never stored, so it has no resourceVersion (omitempty drops the empty string).
     const { resourceVersion: _rv, ...unversioned } = isJsonObject(built['metadata']) ? built['metadata'] : {};
     return ok({ ...built, metadata: unversioned });
+  }
+
+  /**
+   * DELETE /api/v1/namespaces/{name} (REST.Delete): the first marks the namespace Terminating and answers
+   * it; a later one answers it unchanged while spec.finalizers remain, else deletes it unless metadata
+   * finalizers keep it.
+   */
+  delete(name: string, options: NamespaceDeleteOptions): Result<NamespaceWriteOutcome, StatusError> {
+    const existing = this.get(name);
+    if (existing === undefined) return err(namespaceNotFound(name));
+    const pre = checkNamespacePreconditions(existing, options);
+    if (!pre.ok) return pre;
+    if (!isTerminating(existing)) {
+      const admitted = admitNamespaceDelete(name);
+      if (!admitted.ok) return admitted;
+      const marked = markTerminating(existing, options, this.#now());
+      return ok({ object: options.dryRun ? marked : this.#commit(name, marked), deleted: false });
+    }
+    if (!isReleased(existing)) return ok({ object: existing, deleted: false });
+    if (!options.dryRun) this.store.commit(storeKey('', name), undefined);
+    return ok({ object: existing, deleted: true });
+  }
+
+  /**
+   * PUT /api/v1/namespaces/{name}/finalize (FinalizeREST.Update with the finalize strategy): spec.finalizers
+   * replaced, nothing else; a terminating namespace left with no finalizers is deleted by the update.
+   */
+  finalize(name: string, finalizers: string[], dryRun: boolean): Result<NamespaceWriteOutcome, StatusError> {
+    const existing = this.get(name);
+    if (existing === undefined) return err(namespaceNotFound(name));
+    const spec = isJsonObject(existing['spec']) ? existing['spec'] : {};
+    const next: JsonObject = { ...existing, spec: { ...spec, finalizers } };
+    if (finalizers.length === 0) delete (next['spec'] as JsonObject)['finalizers'];
+    return ok(this.#write(name, next, dryRun));
+  }
+
+  /** The namespace controller's UpdateStatus: the conditions it keeps in status.conditions. */
+  setConditions(name: string, conditions: JsonValue[]): void {
+    const existing = this.get(name);
+    if (existing === undefined) return;
+    const status = isJsonObject(existing['status']) ? existing['status'] : {};
+    this.#commit(name, { ...existing, status: { ...status, conditions } });
+  }
+
+  /**
+   * The garbage collector's part for a namespace: once it has no dependents left, the orphan and
+   * foregroundDeletion finalizers come off (a namespace owns nothing here once emptied).
+   */
+  releaseMetadataFinalizers(name: string, release: readonly string[]): void {
+    const existing = this.get(name);
+    if (existing === undefined) return;
+    const kept = metadataFinalizers(existing).filter((f) => !release.includes(f));
+    const { finalizers: _gone, ...meta } = isJsonObject(existing['metadata']) ? existing['metadata'] : {};
+    this.#write(name, { ...existing, metadata: kept.length > 0 ? { ...meta, finalizers: kept } : meta }, false);
+  }
+
+  /** An update, deleting instead when it releases a terminating namespace (ShouldDeleteNamespaceDuringUpdate). */
+  #write(name: string, next: JsonObject, dryRun: boolean): NamespaceWriteOutcome {
+    const deleted = isReleased(next);
+    if (dryRun) return { object: next, deleted };
+    if (!deleted) return { object: this.#commit(name, next), deleted };
+    const event = this.store.commit(storeKey('', name), undefined);
+    return { object: event?.object ?? next, deleted };
+  }
+
+  #commit(name: string, next: JsonObject): JsonObject {
+    return this.store.commit(storeKey('', name), next)?.object ?? next;
   }
 
   #build(name: string, labels: Record<string, string>, annotations: Record<string, string>): JsonObject {
@@ -151,13 +225,5 @@ export class NamespaceRegistry {
       spec: { finalizers: ['kubernetes'] },
       status: { phase: 'Active' },
     };
-  }
-
-  #store(built: JsonObject): JsonObject {
-    this.#resourceVersion++;
-    const meta = isJsonObject(built['metadata']) ? built['metadata'] : {};
-    const stored: JsonObject = { ...built, metadata: { ...meta, resourceVersion: String(this.#resourceVersion) } };
-    this.#items.set(typeof meta['name'] === 'string' ? meta['name'] : '', stored);
-    return stored;
   }
 }

@@ -87,7 +87,7 @@ export function applyLease(
   const manager = options.fieldManager;
   const existing = ctx.store.get(storeKey(namespace, name));
   if (existing === undefined) {
-    const admitted = admitCreate(ctx, namespace);
+    const admitted = admitCreate(ctx, namespace, name);
     if (!admitted.ok) return admitted;
     const applied = applyConfiguration(fm, undefined, config, manager, force, raw);
     if (!applied.ok) return err(failureStatus(applied.error));

@@ -7,7 +7,7 @@ import { stringAt } from '../json.js';
 import { canonicalLease } from '../lease-shape.js';
 import { managedFieldsAfterUpdate } from '../managed/field-manager.js';
 import { fieldManagerFor } from '../managed/resource-field-manager.js';
-import { namespaceNotFound } from '../namespaces/namespace-registry.js';
+import { namespaceNotFound, namespaceTerminating } from '../namespaces/namespace-errors.js';
 import { generateNameSuffix } from '../names.js';
 import type { Result } from '../result.js';
 import { err, ok } from '../result.js';
@@ -58,11 +58,16 @@ export function newLease(
 
 /**
  * NamespaceLifecycle admission (plugin/pkg/admission/namespace/lifecycle): a create into a namespace
- * that does not exist fails with the NotFound of the namespace lookup. It runs after decoding and
+ * that does not exist fails with the NotFound of the namespace lookup, one into a terminating namespace
+ * with 403 and the NamespaceTerminating cause, naming the object as admission.NewForbidden does (its
+ * name, else its generateName, else "Unknown": names are generated later). It runs after decoding and
  * before validation, so a missing namespace wins over an invalid body.
  */
-export function admitCreate(ctx: OperationContext, namespace: string): Result<void, StatusError> {
-  return ctx.namespaces.has(namespace) ? ok(undefined) : err(namespaceNotFound(namespace));
+export function admitCreate(ctx: OperationContext, namespace: string, name: string): Result<void, StatusError> {
+  if (!ctx.namespaces.has(namespace)) return err(namespaceNotFound(namespace));
+  if (ctx.namespaces.isTerminating(namespace))
+    return err(namespaceTerminating(namespace, name === '' ? 'Unknown' : name, ctx.resource));
+  return ok(undefined);
 }
 
 export function createLease(
@@ -73,7 +78,8 @@ export function createLease(
 ): Result<PersistOutcome, StatusError> {
   const bound = bindToRequest(body, namespace, undefined);
   if (!bound.ok) return bound;
-  const admitted = admitCreate(ctx, namespace);
+  const meta = metadataOf(bound.value);
+  const admitted = admitCreate(ctx, namespace, stringAt(meta, 'name') || (stringAt(meta, 'generateName') ?? ''));
   if (!admitted.ok) return admitted;
   const now = formatTime(ctx.now());
   // The field manager starts from the managedFields the client sent, if they decode (decodeLiveOrNew).

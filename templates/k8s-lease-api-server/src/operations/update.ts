@@ -80,7 +80,7 @@ function createOnUpdate(
   const uid = stringAt(metadataOf(bound), 'uid') ?? '';
   const pre = checkStoragePreconditions(undefined, uid === '' ? {} : { uid }, ctx.resource, namespace, name);
   if (!pre.ok) return pre;
-  const admitted = admitCreate(ctx, namespace);
+  const admitted = admitCreate(ctx, namespace, name);
   if (!admitted.ok) return admitted;
   const { resourceVersion: _rv, ...meta } = metadataOf(bound);
   const sent = meta['managedFields'];

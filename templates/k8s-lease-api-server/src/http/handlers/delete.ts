@@ -27,7 +27,7 @@ import { listPayload, negotiateResponse } from './read.js';
  * The request's DeleteOptions: a body is decoded by its Content-Type with the meta-internal codecs
  * (JSON, YAML, protobuf; anything else is 415), an empty body leaves them to the query (delete.go DeleteResource).
  */
-async function readDeleteOptions(ctx: RequestContext): Promise<Result<DeleteOptions, StatusError>> {
+export async function readDeleteOptions(ctx: RequestContext): Promise<Result<DeleteOptions, StatusError>> {
   const body = await readBodyBytes(ctx.req, ctx.res);
   if (!body.ok) return body;
   const query = ctx.url.searchParams;
