@@ -3,7 +3,7 @@ import type { JsonObject } from '../json.js';
 import { isJsonObject, numberAt, objectAt, stringAt } from '../json.js';
 import { dns1123LabelErrors, dns1123SubdomainErrors, labelValueErrors, qualifiedNameErrors } from '../names.js';
 import { releaseMinor } from '../release.js';
-import type { ValueStyle } from '../field-value.js';
+import type { BadValue, ValueStyle } from '../field-value.js';
 import { valueStyleFor } from '../field-value.js';
 import type { FieldError } from '../status.js';
 import { validateUidUpdate } from './object-meta-update.js';
@@ -131,6 +131,9 @@ function validateOwnerReferences(meta: JsonObject, wording: OwnerReferenceWordin
   if (!Array.isArray(owners)) return [];
   const errors: FieldError[] = [];
   let firstController = '';
+  // One value for every such error: the Status renders it once (status.ts caches by the value object), where a
+  // copy per error would cost the whole list for each extra controller (20,000 of them: 400 million entries).
+  let whole: BadValue | undefined;
   for (const owner of owners) {
     if (!isJsonObject(owner)) continue;
     errors.push(...validateOwnerReference(owner, wording, style));
@@ -141,7 +144,7 @@ function validateOwnerReferences(meta: JsonObject, wording: OwnerReferenceWordin
       errors.push({
         type: 'Invalid',
         field: 'metadata.ownerReferences',
-        value: { style, goType: '[]OwnerReference', owners: owners.filter(isJsonObject) },
+        value: (whole ??= { style, goType: '[]OwnerReference', owners: owners.filter(isJsonObject) }),
         detail: `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`,
       });
   }
