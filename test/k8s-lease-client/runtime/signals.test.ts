@@ -74,12 +74,15 @@ describe('combineSignals', () => {
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
-  it('passes an already-aborted caller signal straight through without a timer', () => {
+  it('aborts at once with an already-aborted caller signal\'s reason, leaving no timer or listener', () => {
     const caller = new AbortController();
-    caller.abort(new Error('before'));
+    const reason = new Error('before');
+    caller.abort(reason);
     const linked = combineSignals(caller.signal, 1000);
-    expect(linked.signal).toBe(caller.signal);
+    expect(linked.signal?.aborted).toBe(true);
+    expect(linked.signal?.reason).toBe(reason);
     expect(vi.getTimerCount()).toBe(0);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
   it('wraps a live caller signal even without a timeout, so its listener is removed on dispose', () => {

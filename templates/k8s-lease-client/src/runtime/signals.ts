@@ -44,8 +44,6 @@ export function combineSignals(
   }
   // Nothing to combine: no signal for fetch, and one shared object for the plain calls on the hot path.
   if (!signal && timeoutMs === undefined) return NONE;
-  // Already aborted: fetch rejects at once with the caller's reason, nothing to wire up or clean.
-  if (signal?.aborted) return { ...NONE, signal };
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const stopTimer = (): void => clearTimeout(timer);
@@ -62,5 +60,8 @@ export function combineSignals(
   // Removed again by dispose(), whichever way this ends.
   signal?.addEventListener('abort', onAbort);
   if (timeoutMs !== undefined) timer = setTimeout(() => abort(new RequestTimeoutError(timeoutMs, context)), timeoutMs);
+  // Already aborted: no event will come, so abort now with the caller's reason (fetch then rejects at once); that
+  // also clears the timer and the listener just set.
+  if (signal?.aborted) onAbort();
   return { signal: controller.signal, dispose, stopTimer };
 }
