@@ -74,7 +74,7 @@ describe('combineSignals', () => {
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
-  it('aborts at once with an already-aborted caller signal\'s reason, leaving no timer or listener', () => {
+  it("aborts at once with an already-aborted caller signal's reason, leaving no timer or listener", () => {
     const caller = new AbortController();
     const reason = new Error('before');
     caller.abort(reason);

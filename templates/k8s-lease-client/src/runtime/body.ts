@@ -21,7 +21,7 @@ export const DEFAULT_MAX_RESPONSE_BYTES: number = 64 * 1024 * 1024;
  * decoded bytes have arrived, the body is cancelled (which closes the connection) and the read rejects with
  * a ResponseTooLargeError naming `maxResponseBytes`: at most one chunk past the limit is ever held.
  */
-export async function readText(response: Response, maxBytes: number, context: RequestContext): Promise<string> {
+export async function readText(response: Response, maxBytes: number, context?: RequestContext): Promise<string> {
   const reader = response.body?.getReader();
   const decoder = new TextDecoder();
   let text = '';
