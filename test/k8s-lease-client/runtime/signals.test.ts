@@ -11,13 +11,16 @@ describe('combineSignals', () => {
     vi.useRealTimers();
   });
 
-  it('returns one shared object and no signal when there is nothing to combine', () => {
+  it('returns no signal, no timer and a cleanup that does nothing when there is nothing to combine', () => {
     const a = combineSignals(undefined, undefined);
-    const b = combineSignals(undefined, undefined);
     expect(a.signal).toBeUndefined();
-    expect(a).toBe(b);
-    expect(() => a.dispose()).not.toThrow();
     expect(vi.getTimerCount()).toBe(0);
+    expect(() => {
+      a.stopTimer();
+      a.dispose();
+      a.dispose();
+    }).not.toThrow();
+    expect(a.signal).toBeUndefined();
   });
 
   it('aborts with a RequestTimeoutError when the timeout elapses', () => {

@@ -14,7 +14,7 @@ import type { RequestContext } from './errors.js';
  * Default of `ClientOptions.maxResponseBytes` (and of `limitResponseBytes`): far above any Lease LIST page (500
  * Leases ≈ 250 KB), far below what endangers the client's memory.
  */
-export const DEFAULT_MAX_RESPONSE_BYTES: number = 64 * 1024 * 1024;
+export const DEFAULT_MAX_RESPONSE_BYTES: number = 2 ** 26; // 64 MiB, written as the minifier leaves it shortest
 
 /**
  * The body as text (UTF-8, a BOM dropped, as `response.text()`), '' for none. Once more than `maxBytes`
