@@ -75,6 +75,14 @@ describe('namespaceSegment', () => {
     expect(error.value).toBe(value);
     expect(error.message).toBe(`Invalid namespace "${'X'.repeat(80)}…": must be no more than 63 characters`);
   });
+
+  it('never cuts a surrogate pair in half when shortening', () => {
+    // 79 characters, then an emoji (two UTF-16 code units) across the 80-character cut.
+    const value = `${'X'.repeat(79)}😀${'X'.repeat(20)}`;
+    const error = rejection(() => namespaceSegment(value));
+    expect(error.value).toBe(value);
+    expect(error.message).toBe(`Invalid namespace "${'X'.repeat(79)}…": must be no more than 63 characters`);
+  });
 });
 
 describe('nameSegment', () => {

@@ -11,13 +11,16 @@ describe('combineSignals', () => {
     vi.useRealTimers();
   });
 
-  it('returns one shared object and no signal when there is nothing to combine', () => {
+  it('returns no signal, no timer and a cleanup that does nothing when there is nothing to combine', () => {
     const a = combineSignals(undefined, undefined);
-    const b = combineSignals(undefined, undefined);
     expect(a.signal).toBeUndefined();
-    expect(a).toBe(b);
-    expect(() => a.dispose()).not.toThrow();
     expect(vi.getTimerCount()).toBe(0);
+    expect(() => {
+      a.stopTimer();
+      a.dispose();
+      a.dispose();
+    }).not.toThrow();
+    expect(a.signal).toBeUndefined();
   });
 
   it('aborts with a RequestTimeoutError when the timeout elapses', () => {
@@ -74,12 +77,15 @@ describe('combineSignals', () => {
     expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
-  it('passes an already-aborted caller signal straight through without a timer', () => {
+  it("aborts at once with an already-aborted caller signal's reason, leaving no timer or listener", () => {
     const caller = new AbortController();
-    caller.abort(new Error('before'));
+    const reason = new Error('before');
+    caller.abort(reason);
     const linked = combineSignals(caller.signal, 1000);
-    expect(linked.signal).toBe(caller.signal);
+    expect(linked.signal?.aborted).toBe(true);
+    expect(linked.signal?.reason).toBe(reason);
     expect(vi.getTimerCount()).toBe(0);
+    expect(getEventListeners(caller.signal, 'abort')).toHaveLength(0);
   });
 
   it('wraps a live caller signal even without a timeout, so its listener is removed on dispose', () => {

@@ -18,8 +18,9 @@ export async function errorFromResponse(
   response: Response,
   maxBytes: number = DEFAULT_MAX_RESPONSE_BYTES,
 ): Promise<KubernetesApiError> {
-  // An aborted, failed, already-consumed or too large body leaves '': the status line alone still makes a useful error.
-  const body = await readText(response, maxBytes, { method, url }).catch(() => '');
+  // An aborted, failed, already-consumed or too large body leaves '': the status line alone still makes a useful error
+  // (so the read's own error, which would name the request, is never seen).
+  const body = await readText(response, maxBytes).catch(() => '');
   let parsed: KubernetesStatus | undefined;
   try {
     parsed = JSON.parse(body) as KubernetesStatus;

@@ -204,7 +204,7 @@ export class InvalidPathParameterError extends Error {
 
   constructor(parameter: 'namespace' | 'name', value: string, reason: string) {
     // JSON escaping makes control characters and trailing spaces visible in the message.
-    super(`Invalid ${parameter} ${JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value)}: ${reason}`);
+    super(`Invalid ${parameter} ${JSON.stringify(value.length > 80 ? `${truncate(value, 80)}…` : value)}: ${reason}`);
     Object.assign(this, { parameter, value, reason });
   }
 }

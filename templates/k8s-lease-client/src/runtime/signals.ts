@@ -17,9 +17,6 @@ export interface CombinedSignal {
   stopTimer(): void;
 }
 
-const noop = (): void => {};
-const NONE: CombinedSignal = Object.freeze({ signal: undefined, dispose: noop, stopTimer: noop });
-
 /**
  * A signal that aborts when the caller's `signal` aborts (with the caller's
  * reason, as fetch itself would) or when `timeoutMs` elapses (with a
@@ -42,10 +39,9 @@ export function combineSignals(
   if (timeoutMs !== undefined && !(timeoutMs >= 0 && timeoutMs < Infinity)) {
     throw new RangeError(`timeoutMs must be a finite number >= 0, got ${timeoutMs}`);
   }
-  // Nothing to combine: no signal for fetch, and one shared object for the plain calls on the hot path.
-  if (!signal && timeoutMs === undefined) return NONE;
-  // Already aborted: fetch rejects at once with the caller's reason, nothing to wire up or clean.
-  if (signal?.aborted) return { ...NONE, signal };
+  // Nothing to combine: no signal for fetch, nothing to clean. A fresh object rather than a shared frozen one: its
+  // allocation is nothing beside a fetch, and the shared one's declaration was in every bundle.
+  if (!signal && timeoutMs === undefined) return { signal: undefined, dispose() {}, stopTimer() {} };
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   const stopTimer = (): void => clearTimeout(timer);
@@ -62,5 +58,8 @@ export function combineSignals(
   // Removed again by dispose(), whichever way this ends.
   signal?.addEventListener('abort', onAbort);
   if (timeoutMs !== undefined) timer = setTimeout(() => abort(new RequestTimeoutError(timeoutMs, context)), timeoutMs);
+  // Already aborted: no event will come, so abort now with the caller's reason (fetch then rejects at once); that
+  // also clears the timer and the listener just set.
+  if (signal?.aborted) onAbort();
   return { signal: controller.signal, dispose, stopTimer };
 }

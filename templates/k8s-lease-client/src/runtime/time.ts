@@ -40,7 +40,7 @@ export function microTimeNow(clock?: () => number): MicroTime {
   const ms = Math.floor(totalMicros / 1000);
   // No range check, unlike formatMicroTime, which keeps it out of the bundles of renewers (they only need the
   // current time): the platform clock is always within years 0000..9999; an injected clock must be too (NaN throws).
-  return `${new Date(ms).toISOString().slice(0, 23)}${String(totalMicros - ms * 1000).padStart(3, '0')}Z` as MicroTime;
+  return new Date(ms).toISOString().replace('Z', `${String(totalMicros - ms * 1000).padStart(3, '0')}Z`) as MicroTime;
 }
 
 /** The current time as a Time (second precision). */
