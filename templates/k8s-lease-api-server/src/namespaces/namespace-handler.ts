@@ -21,6 +21,7 @@ import { readBodyBytes } from '../http/body.js';
 import type { InputFormat } from '../http/input-media.js';
 import { inputFormat, unknownFormat } from '../http/input-media.js';
 import type { RequestContext } from '../http/request-context.js';
+import type { WriteRequest } from '../http/request-options.js';
 import { parseListRequest, parseWriteOptions } from '../http/request-options.js';
 import { matchesFields } from '../selectors/field-selector.js';
 import { matchesLabels } from '../selectors/label-selector.js';
@@ -89,24 +90,28 @@ async function decodeNamespaceBody(
   return decodeNamespaceText(bytes, type, user);
 }
 
+/** A namespace write's options and decoded body, read in the order createHandler and updateHandler read them. */
+async function readNamespaceWrite(
+  ctx: RequestContext,
+  kind: 'Create' | 'Update',
+): Promise<Result<{ options: WriteRequest; value: JsonValue }, StatusError>> {
+  const { searchParams } = ctx.url;
+  const options = parseWriteOptions(searchParams, ctx.req.headers['user-agent'], kind, false, ctx.state.ops.valueStyle);
+  // Bytes, not text: a protobuf body would not survive a UTF-8 decode.
+  const body = await readBodyBytes(ctx.req, ctx.res);
+  if (!options.ok) return options;
+  if (!body.ok) return body;
+  const typed = await decodeNamespaceBody(body.value, inputFormat(ctx.req.headers['content-type']), ctx.user);
+  return typed.ok ? ok({ options: options.value, value: typed.value }) : typed;
+}
+
 async function createNamespace(ctx: RequestContext): Promise<void> {
   // createHandler negotiates the output before it reads the body.
   const representation = negotiateResponse(ctx);
   if (representation === undefined) return void ctx.req.resume();
-  const options = parseWriteOptions(
-    ctx.url.searchParams,
-    ctx.req.headers['user-agent'],
-    'Create',
-    false,
-    ctx.state.ops.valueStyle,
-  );
-  // Bytes, not text: a protobuf body would not survive a UTF-8 decode.
-  const body = await readBodyBytes(ctx.req, ctx.res);
-  if (!options.ok) return sendStatus(ctx.res, options.error);
-  if (!body.ok) return sendStatus(ctx.res, body.error);
-  const typed = await decodeNamespaceBody(body.value, inputFormat(ctx.req.headers['content-type']), ctx.user);
-  if (!typed.ok) return sendStatus(ctx.res, typed.error);
-  const created = ctx.state.ops.namespaces.create(typed.value, options.value.dryRun);
+  const write = await readNamespaceWrite(ctx, 'Create');
+  if (!write.ok) return sendStatus(ctx.res, write.error);
+  const created = ctx.state.ops.namespaces.create(write.value.value, write.value.options.dryRun);
   if (!created.ok) return sendStatus(ctx.res, created.error);
   const object = created.value;
   answer(ctx, 201, representation, { kind: 'object', object }, payloadOf(object), {}, NAMESPACE_INFO);
@@ -229,19 +234,10 @@ function finalizeRequest(
 async function finalizeNamespace(ctx: RequestContext, name: string): Promise<void> {
   const representation = negotiateResponse(ctx);
   if (representation === undefined) return void ctx.req.resume();
-  const options = parseWriteOptions(
-    ctx.url.searchParams,
-    ctx.req.headers['user-agent'],
-    'Update',
-    false,
-    ctx.state.ops.valueStyle,
-  );
-  const body = await readBodyBytes(ctx.req, ctx.res);
-  if (!options.ok) return sendStatus(ctx.res, options.error);
-  if (!body.ok) return sendStatus(ctx.res, body.error);
-  const typed = await decodeNamespaceBody(body.value, inputFormat(ctx.req.headers['content-type']), ctx.user);
-  if (!typed.ok) return fail(ctx, typed.error);
-  const request = finalizeRequest(typed.value, name);
+  const write = await readNamespaceWrite(ctx, 'Update');
+  if (!write.ok) return fail(ctx, write.error);
+  const options = write.value.options;
+  const request = finalizeRequest(write.value.value, name);
   if (!request.ok) return fail(ctx, request.error);
   const registry = ctx.state.ops.namespaces;
   const current = registry.get(name);
@@ -250,7 +246,7 @@ async function finalizeNamespace(ctx: RequestContext, name: string): Promise<voi
   // AllowUnconditionalUpdate: an empty resourceVersion updates whatever is stored.
   if (request.value.resourceVersion !== '' && request.value.resourceVersion !== liveRv)
     return fail(ctx, namespaceConflict(name, OBJECT_MODIFIED));
-  const done = registry.finalize(name, request.value.finalizers, options.value.dryRun);
+  const done = registry.finalize(name, request.value.finalizers, options.dryRun);
   if (!done.ok) return fail(ctx, done.error);
   const { object } = done.value;
   answer(ctx, 200, representation, { kind: 'object', object }, payloadOf(object), {}, NAMESPACE_INFO);
