@@ -45,7 +45,7 @@ export interface ElectArgs extends CommonArgs, ElectionTimings {
 export type OutputFormat = 'table' | 'wide' | 'json' | 'yaml';
 
 export interface ShowArgs extends CommonArgs {
-  /** get: one Lease, or all in the namespace; list: all. */
+  /** get: one Lease, or all in the namespace; list and watch: all. */
   readonly name: string | undefined;
   readonly allNamespaces: boolean;
   readonly selector: string | undefined;
@@ -62,11 +62,11 @@ export type Command =
   | { readonly kind: 'version' }
   | { readonly kind: 'lock'; readonly args: LockArgs }
   | { readonly kind: 'elect'; readonly args: ElectArgs }
-  | { readonly kind: 'get' | 'list'; readonly args: ShowArgs }
+  | { readonly kind: 'get' | 'list' | 'watch'; readonly args: ShowArgs }
   | { readonly kind: 'release'; readonly args: ReleaseArgs };
 
-export type Subcommand = 'lock' | 'elect' | 'get' | 'list' | 'release';
-const SUBCOMMANDS: readonly Subcommand[] = ['lock', 'elect', 'get', 'list', 'release'];
+export type Subcommand = 'lock' | 'elect' | 'get' | 'list' | 'watch' | 'release';
+const SUBCOMMANDS: readonly Subcommand[] = ['lock', 'elect', 'get', 'list', 'watch', 'release'];
 
 /** client-go's defaults (leaderelection.go: LeaseDuration 15 s, RenewDeadline 10 s, RetryPeriod 2 s). */
 export const DEFAULT_TIMINGS: ElectionTimings = { leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 2_000 };
@@ -224,9 +224,15 @@ function parseElect(argv: readonly string[]): Command {
   return { kind: 'elect', args: { ...parsed.args, restart: restart as RestartPolicy } };
 }
 
+const NO_NAME_HINT = {
+  get: '',
+  list: ' (list takes no name; use get NAME)',
+  watch: ' (watch takes no name; select with -l)',
+} as const;
+
 const FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'wide'];
 
-function parseShow(sub: 'get' | 'list', argv: readonly string[]): Command {
+function parseShow(sub: 'get' | 'list' | 'watch', argv: readonly string[]): Command {
   const { values, positionals } = parse(sub, OPTIONS.get, argv);
   if (values['help'] === true) return { kind: 'help', topic: sub };
   const output = values['output'] as string | undefined;
@@ -235,7 +241,7 @@ function parseShow(sub: 'get' | 'list', argv: readonly string[]): Command {
   const maxNames = sub === 'get' ? 1 : 0;
   if (positionals.length > maxNames)
     throw new UsageError(
-      `${sub}: unexpected ${JSON.stringify(positionals[maxNames])}${sub === 'list' ? ' (list takes no name; use get NAME)' : ''}`,
+      `${sub}: unexpected ${JSON.stringify(positionals[maxNames])}${NO_NAME_HINT[sub]}`,
     );
   const allNamespaces = values['all-namespaces'] === true;
   if (allNamespaces && positionals[0] !== undefined) throw new UsageError(`${sub}: a name cannot be given with -A`);
@@ -273,6 +279,7 @@ export function parseCommand(argv: readonly string[]): Command {
       return parseElect(rest);
     case 'get':
     case 'list':
+    case 'watch':
       return parseShow(first, rest);
     case 'release':
       return parseRelease(rest);

@@ -14,6 +14,7 @@ import { oneLine } from './messages.js';
 import { runRelease } from './release.js';
 import { runShow } from './show.js';
 import { USAGE } from './usage.js';
+import { runWatch } from './watch.js';
 
 /** The package's version (dist/cli/main.js sits two folders below its package.json); undefined from templates/. */
 function packageVersion(): string | undefined {
@@ -70,6 +71,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     if (command.kind === 'lock') return await runLock({ client, namespace, args: command.args, io });
     if (command.kind === 'elect') return await runElect({ client, namespace, args: command.args, io });
     if (command.kind === 'release') return await runRelease({ client, namespace, args: command.args, io });
+    if (command.kind === 'watch') return await runWatch({ client, namespace, args: command.args, io });
     return await runShow({ client, namespace, args: command.args, io });
   } catch (error) {
     io.stderr(`k8s-lease: ${oneLine(error)}\n`);

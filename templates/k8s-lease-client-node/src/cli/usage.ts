@@ -24,6 +24,7 @@ Commands:
   elect NAME -- COMMAND [ARGS...]  run COMMAND whenever this replica leads the election NAME
   get [NAME]                       show the Leases of a namespace, or one
   list [-A] [-l SELECTOR]          show Leases, in one namespace or all
+  watch [-A] [-l SELECTOR]         show Leases as list does, and again as they change
   release NAME                     give up a Lease this identity holds
 
 Run k8s-lease COMMAND --help for a command's options. k8s-lease --version prints the version.
@@ -90,6 +91,21 @@ As k8s-lease get without a name.
 
 Options:
   -o, --output FORMAT      json, yaml, or wide
+  -A, --all-namespaces     every namespace
+  -l, --selector SEL       a label selector, as kubectl's
+
+${CLUSTER}
+`,
+  watch: `Usage: k8s-lease watch [options]
+
+Prints the table of k8s-lease list, then follows the Leases as they change (list, then watch;
+reconnecting, and listing again if the watch falls too far behind). On a terminal the table is
+redrawn in place; on a pipe the header is printed once and each change adds one row, as
+kubectl get leases --watch prints it (a deleted Lease's last row included). Runs until SIGINT or
+SIGTERM (exit 130 or 143); 1 on an error retrying cannot mend.
+
+Options:
+  -o, --output FORMAT      json or yaml (each changed Lease as one object), or wide
   -A, --all-namespaces     every namespace
   -l, --selector SEL       a label selector, as kubectl's
 
