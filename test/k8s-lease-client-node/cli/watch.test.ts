@@ -21,11 +21,13 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 function put(namespace: string, name: string, holderIdentity: string, labels: Record<string, string> = {}): void {
+  const renewTime = new Date().toISOString().replace('Z', '000Z');
+  const spec: Record<string, unknown> = { holderIdentity, leaseDurationSeconds: 15, renewTime };
   const created = server.store.create({
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
     metadata: { name, namespace, labels },
-    spec: { holderIdentity, leaseDurationSeconds: 15, renewTime: new Date().toISOString().replace('Z', '000Z') },
+    spec,
   });
   if (!created.ok) throw new Error(`seed ${namespace}/${name}`);
 }
