@@ -35,7 +35,6 @@ const elect = (name: string, ...rest: string[]): string[] => [
 const lines = (file: string): string[] =>
   existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
 
-
 describe('k8s-lease elect', () => {
   it('restart policies: always and on-failure restart a failed command, never does not', () => {
     expect([restarts('always', 0), restarts('always', 1)]).toEqual([true, true]);

@@ -32,7 +32,6 @@ const FAST = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-perio
 const lock = (name: string, ...rest: string[]): string[] => ['lock', name, '--kubeconfig', kubeconfig, ...rest];
 const holder = (name: string): string | undefined => server.store.get('default', name)?.spec?.holderIdentity;
 
-
 describe('k8s-lease lock', () => {
   it("passes the command's exit code through, then releases the Lease (holder cleared, as client-go's release)", async () => {
     const name = `exit-${++seq}`;

@@ -20,7 +20,14 @@ export interface ElectionTimings {
   readonly retryPeriod: number;
 }
 
-export interface LockArgs extends CommonArgs, ElectionTimings {
+/** --healthz-port and --healthz-address, of lock and elect. */
+export interface HealthOptions {
+  /** undefined: no server; 0: any free port. */
+  readonly healthzPort: number | undefined;
+  readonly healthzAddress: string;
+}
+
+export interface LockArgs extends CommonArgs, ElectionTimings, HealthOptions {
   readonly name: string;
   readonly command: readonly [string, ...string[]];
   /** Give up acquiring after this many ms; undefined: wait for ever. */
@@ -34,7 +41,7 @@ export interface LockArgs extends CommonArgs, ElectionTimings {
 export type RestartPolicy = 'always' | 'on-failure' | 'never';
 const RESTART_POLICIES: readonly RestartPolicy[] = ['always', 'on-failure', 'never'];
 
-export interface ElectArgs extends CommonArgs, ElectionTimings {
+export interface ElectArgs extends CommonArgs, ElectionTimings, HealthOptions {
   readonly name: string;
   readonly command: readonly [string, ...string[]];
   readonly grace: number;
@@ -89,10 +96,16 @@ const TIMINGS = {
   'retry-period': { type: 'string' },
 } as const;
 
+const HEALTH = {
+  'healthz-port': { type: 'string' },
+  'healthz-address': { type: 'string' },
+} as const;
+
 const OPTIONS = {
   lock: {
     ...COMMON,
     ...TIMINGS,
+    ...HEALTH,
     timeout: { type: 'string' },
     grace: { type: 'string' },
     'fencing-env': { type: 'boolean' },
@@ -100,6 +113,7 @@ const OPTIONS = {
   elect: {
     ...COMMON,
     ...TIMINGS,
+    ...HEALTH,
     grace: { type: 'string' },
     'fencing-env': { type: 'boolean' },
     restart: { type: 'string' },
@@ -143,6 +157,27 @@ function timings(values: Record<string, string | boolean | undefined>): Election
   const renewDeadline = duration('renew-deadline', text('renew-deadline'), DEFAULT_TIMINGS.renewDeadline) as number;
   const retryPeriod = duration('retry-period', text('retry-period'), DEFAULT_TIMINGS.retryPeriod) as number;
   return { leaseDuration, renewDeadline, retryPeriod };
+}
+
+/**
+ * The default of --healthz-address: reachable from this host only, so nothing is exposed unasked. A kubelet probes
+ * the Pod's IP: in a Pod, give 0.0.0.0.
+ */
+export const DEFAULT_HEALTHZ_ADDRESS = '127.0.0.1';
+
+function health(sub: 'lock' | 'elect', values: Record<string, string | boolean | undefined>): HealthOptions {
+  const port = values['healthz-port'];
+  const address = values['healthz-address'];
+  const healthzAddress = typeof address === 'string' ? address : DEFAULT_HEALTHZ_ADDRESS;
+  if (healthzAddress.trim() === '') throw new UsageError(`${sub}: --healthz-address must not be empty`);
+  if (typeof port !== 'string') {
+    if (typeof address === 'string') throw new UsageError(`${sub}: --healthz-address needs --healthz-port`);
+    return { healthzPort: undefined, healthzAddress };
+  }
+  const healthzPort = /^\d{1,5}$/.test(port) ? Number(port) : Number.NaN;
+  if (!(healthzPort <= 65_535))
+    throw new UsageError(`${sub}: --healthz-port ${JSON.stringify(port)}: expected a port number from 0 to 65535`);
+  return { healthzPort, healthzAddress };
 }
 
 /**
@@ -200,6 +235,7 @@ function parseRunning(sub: 'lock' | 'elect', argv: readonly string[]) {
     args: {
       ...common(values),
       ...t,
+      ...health(sub, values),
       name,
       command: [program, ...programArgs] as [string, ...string[]],
       grace,
@@ -240,9 +276,7 @@ function parseShow(sub: 'get' | 'list' | 'watch', argv: readonly string[]): Comm
     throw new UsageError(`${sub}: -o ${JSON.stringify(output)}: expected json, yaml or wide`);
   const maxNames = sub === 'get' ? 1 : 0;
   if (positionals.length > maxNames)
-    throw new UsageError(
-      `${sub}: unexpected ${JSON.stringify(positionals[maxNames])}${NO_NAME_HINT[sub]}`,
-    );
+    throw new UsageError(`${sub}: unexpected ${JSON.stringify(positionals[maxNames])}${NO_NAME_HINT[sub]}`);
   const allNamespaces = values['all-namespaces'] === true;
   if (allNamespaces && positionals[0] !== undefined) throw new UsageError(`${sub}: a name cannot be given with -A`);
   return {

@@ -9,6 +9,13 @@ const CLUSTER = `Cluster (as kubectl):
 
 const IDENTITY = `  --identity ID            this candidate's holderIdentity (default: host name _ process id)`;
 
+const HEALTH = `Health (for probes and Prometheus):
+  --healthz-port N         serve /healthz (500 once leading without renewal for lease-duration
+                           + 20s, as client-go's HealthzAdaptor) and /metrics (client-go's
+                           leader_election_master_status and leader_election_slowpath_total);
+                           0 picks a free port, printed on stderr
+  --healthz-address A      the address to listen on (default 127.0.0.1; 0.0.0.0 in a Pod)`;
+
 const TIMINGS = `Timings (client-go's leader election; Go durations such as 15s, 1m30s, 500ms):
   --lease-duration D       how long others wait after the last renewal (default 15s)
   --renew-deadline D       how long the holder keeps trying to renew (default 10s)
@@ -50,6 +57,8 @@ ${IDENTITY}
 
 ${TIMINGS}
 
+${HEALTH}
+
 ${CLUSTER}
 `,
   elect: `Usage: k8s-lease elect NAME [options] -- COMMAND [ARGS...]
@@ -69,6 +78,8 @@ Options:
 ${IDENTITY}
 
 ${TIMINGS}
+
+${HEALTH}
 
 ${CLUSTER}
 `,
