@@ -7,12 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
 import { start } from '../helpers.js';
-import { capture, run, until } from './harness.js';
+import { capture, exited, run, spawnCli, until } from './harness.js';
 
 let server: LeaseApiServer;
 let kubeconfig: string;
 /** One namespace per case, so each case's watch sees only its own Leases. */
-const NAMESPACES = ['pipe', 'empty', 'tty', 'objects'];
+const NAMESPACES = ['pipe', 'empty', 'tty', 'objects', 'process'];
 
 beforeAll(async () => {
   server = await start({ namespaces: NAMESPACES });
@@ -139,6 +139,20 @@ describe('k8s-lease watch', () => {
     yaml.signal('SIGINT');
     expect((await jsonDone).code).toBe(130);
     expect((await yamlDone).code).toBe(130);
+  });
+
+  it('as a real process on a pipe: prints the table, and SIGINT ends it with 130 and nothing on stderr', async () => {
+    put('process', 'a', 'pod-1');
+    const child = spawnCli(['watch', '-n', 'process', '--kubeconfig', kubeconfig]);
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString('utf8');
+    });
+    const ended = exited(child);
+    await until(() => out.includes('pod-1'));
+    child.kill('SIGINT');
+    expect(await ended).toEqual({ code: 130, signal: null, err: '' });
+    expect(rows(out)).toEqual([expect.stringMatching(/^NAME\s+HOLDER/), expect.stringMatching(/^a\s+pod-1\s/)]);
   });
 
   it('fails in one line when the server refuses the list (401), and refuses a name', async () => {
