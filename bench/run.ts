@@ -1,4 +1,5 @@
 import { benchBundleSize } from './bundle-size/bundle-size.bench.js';
+import { benchCli } from './cli/cli.bench.js';
 import { benchCandidateFlood } from './candidate-flood/candidate-flood.bench.js';
 import { benchGenerate } from './generate/generate.bench.js';
 import { benchHostileBody } from './hostile-body/hostile-body.bench.js';
@@ -38,6 +39,7 @@ const BENCHMARKS: Record<string, (context: BenchContext) => Promise<BenchResult>
   'hostile-body': benchHostileBody,
   'parse-fairness': benchParseFairness,
   'server-scale': benchServerScale,
+  cli: benchCli,
 };
 
 const args = process.argv.slice(2);

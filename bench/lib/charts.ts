@@ -283,6 +283,44 @@ const CHARTS: Readonly<Record<string, (figures: Figures) => ChartDef>> = {
       },
     ],
   }),
+  cli: (f) => ({
+    title: 'cli: k8s-lease start-up and lock end to end',
+    caption: `Whole-process wall time, median of ${count(f, 'rounds')} rounds, against node -e 0 and kubectl get leases.`,
+    panels: [
+      {
+        title: 'wall time, whole process (median, lower is better)',
+        unit: 'ms',
+        bars: [
+          bar(f, 'node -e 0', 'node -e 0: median ms'),
+          bar(f, 'k8s-lease --version', 'k8s-lease --version: median ms', true),
+          bar(f, 'k8s-lease lock NAME -- true', 'k8s-lease lock: median ms', true),
+          bar(f, 'kubectl get leases', 'kubectl get leases: median ms'),
+        ],
+      },
+      {
+        title: 'k8s-lease --version ÷ node -e 0 (median of round ratios)',
+        unit: '×',
+        bars: [
+          {
+            ...bar(f, '--version ÷ node -e 0', 'ratio k8s-lease --version / node -e 0 (median of round ratios)', true),
+            showMissing: true,
+          },
+        ],
+        goal: 'startup-vs-node',
+      },
+      {
+        title: 'k8s-lease lock ÷ kubectl get leases (median of round ratios)',
+        unit: '×',
+        bars: [
+          {
+            ...bar(f, 'lock ÷ kubectl', 'ratio k8s-lease lock / kubectl get leases (median of round ratios)', true),
+            showMissing: true,
+          },
+        ],
+        goal: 'lock-vs-kubectl',
+      },
+    ],
+  }),
   'leader-election': (f) => ({
     title: 'leader-election: failover after the leader stops dead',
     caption: `Time from the leader's crash to a new leader (lower is better), ${count(f, 'failovers')} failovers, leaseDuration 2 s.`,

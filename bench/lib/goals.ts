@@ -38,6 +38,18 @@ export const WATCH_GOAL_VS_FETCH_FLOOR = 0.85;
 export const WATCH_GOAL_VS_CLIENT_NODE = 1.15;
 
 /**
+ * cli: `k8s-lease --version` loads the command's modules (the client, yaml, the kubeconfig loader) on top of Node's
+ * own start-up; four times `node -e 0` leaves room for that on a loaded machine, and catches a start-up that
+ * begins to load what only a subcommand needs.
+ */
+export const CLI_GOAL_STARTUP_VS_NODE = 4;
+/**
+ * cli: `lock NAME -- true` makes four requests and starts a child where `kubectl get leases` (discovery cached)
+ * makes one or two: twice kubectl's time is what a script that locks around each job should at most pay.
+ */
+export const CLI_GOAL_LOCK_VS_KUBECTL = 2;
+
+/**
  * server-scale: a paged LIST at the largest count may take this much × the count ratio × the smallest count's
  * (at most 20 % worse than linear: ≤ 12× for 100,000 ÷ 10,000, ≤ 6× for the quick run's 5,000 ÷ 1,000).
  */
@@ -278,6 +290,28 @@ export const GOALS: Readonly<Record<string, readonly GoalSpec[]>> = {
       threshold: PACKAGE_GOAL_CLIENT_UNPACKED_BYTES,
       unit: 'B',
       bar: 'k8s-lease-client',
+    },
+  ],
+  cli: [
+    {
+      kind: 'figure',
+      id: 'startup-vs-node',
+      text: 'k8s-lease --version ≤ 4 × node -e 0 (whole process, median of round ratios)',
+      figure: 'ratio k8s-lease --version / node -e 0 (median of round ratios)',
+      comparison: '≤',
+      threshold: CLI_GOAL_STARTUP_VS_NODE,
+      unit: '×',
+      bar: 'k8s-lease --version ÷ node -e 0',
+    },
+    {
+      kind: 'figure',
+      id: 'lock-vs-kubectl',
+      text: 'k8s-lease lock NAME -- true (acquire, run, release) ≤ 2 × kubectl get leases (median of round ratios)',
+      figure: 'ratio k8s-lease lock / kubectl get leases (median of round ratios)',
+      comparison: '≤',
+      threshold: CLI_GOAL_LOCK_VS_KUBECTL,
+      unit: '×',
+      bar: 'lock ÷ kubectl get leases',
     },
   ],
   'leader-election': [

@@ -33,9 +33,20 @@ describe('parseCommand', () => {
         grace: 2_500,
         timeout: undefined,
         fencingEnv: false,
+        healthzPort: undefined,
+        healthzAddress: '127.0.0.1',
       },
     });
     expect(defaultGrace(DEFAULT_TIMINGS)).toBe(2_500);
+  });
+
+  it('lock and elect: --healthz-port (0 for any free port) and --healthz-address', () => {
+    expect(parseCommand(['lock', 'x', '--healthz-port', '0', '--', 'true'])).toMatchObject({
+      args: { healthzPort: 0, healthzAddress: '127.0.0.1' },
+    });
+    expect(
+      parseCommand(['elect', 'x', '--healthz-port', '8080', '--healthz-address', '0.0.0.0', '--', 'true']),
+    ).toMatchObject({ kind: 'elect', args: { healthzPort: 8080, healthzAddress: '0.0.0.0' } });
   });
 
   it('lock: Go durations for the timings, --timeout and --grace', () => {
@@ -83,6 +94,17 @@ describe('parseCommand', () => {
     [['get', 'a', '-A'], 'get: a name cannot be given with -A'],
     [['list', 'a'], 'list: unexpected "a" (list takes no name; use get NAME)'],
     [['release'], 'release: a Lease name is required: k8s-lease release NAME'],
+    [
+      ['lock', 'x', '--healthz-port', '65536', '--', 'true'],
+      'lock: --healthz-port "65536": expected a port number from 0 to 65535',
+    ],
+    [
+      ['elect', 'x', '--healthz-port', '80.5', '--', 'true'],
+      'elect: --healthz-port "80.5": expected a port number from 0 to 65535',
+    ],
+    [['lock', 'x', '--healthz-address', '::1', '--', 'true'], 'lock: --healthz-address needs --healthz-port'],
+    [['get', '--healthz-port', '1'], "get: Unknown option '--healthz-port'"],
+    [['watch', 'a'], 'watch: unexpected "a" (watch takes no name; select with -l)'],
     [['explode'], 'unknown command "explode" (see k8s-lease --help)'],
   ])('refuses %j in one line', (argv, message) => {
     expect(() => parseCommand(argv)).toThrow(UsageError);

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
 import { restarts } from '../../../templates/k8s-lease-client-node/src/cli/elect.js';
 import { start } from '../helpers.js';
-import { capture, run } from './harness.js';
+import { capture, run, until } from './harness.js';
 
 let server: LeaseApiServer;
 let kubeconfig: string;
@@ -34,14 +34,6 @@ const elect = (name: string, ...rest: string[]): string[] => [
 ];
 const lines = (file: string): string[] =>
   existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
-
-async function until(condition: () => boolean, ms = 30_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('k8s-lease elect', () => {
   it('restart policies: always and on-failure restart a failed command, never does not', () => {

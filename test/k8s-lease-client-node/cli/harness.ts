@@ -15,7 +15,7 @@ export interface Captured {
   readonly signal: (signal: 'SIGINT' | 'SIGTERM') => void;
 }
 
-export function capture(now: () => number = Date.now): Captured {
+export function capture(now: () => number = Date.now, stdoutIsTty = false): Captured {
   let out = '';
   let err = '';
   const listeners = new Set<(signal: 'SIGINT' | 'SIGTERM') => void>();
@@ -23,6 +23,7 @@ export function capture(now: () => number = Date.now): Captured {
     io: {
       stdout: (text) => void (out += text),
       stderr: (text) => void (err += text),
+      stdoutIsTty,
       onSignal: (listener) => {
         listeners.add(listener);
         return () => listeners.delete(listener);
@@ -66,4 +67,13 @@ export function exited(
   });
   child.stdout?.resume();
   return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal, err })));
+}
+
+/** Polls `condition` every 20 ms; throws after `ms` (generous: the machine running the tests may be loaded). */
+export async function until(condition: () => boolean, ms = 30_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
+    await new Promise((r) => setTimeout(r, 20));
+  }
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
 import { start } from '../helpers.js';
-import { capture, exited, run, spawnCli } from './harness.js';
+import { capture, exited, run, spawnCli, until } from './harness.js';
 
 let server: LeaseApiServer;
 let kubeconfig: string;
@@ -31,14 +31,6 @@ afterAll(async () => {
 const FAST = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '200ms'];
 const lock = (name: string, ...rest: string[]): string[] => ['lock', name, '--kubeconfig', kubeconfig, ...rest];
 const holder = (name: string): string | undefined => server.store.get('default', name)?.spec?.holderIdentity;
-
-async function until(condition: () => boolean, ms = 20_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe('k8s-lease lock', () => {
   it("passes the command's exit code through, then releases the Lease (holder cleared, as client-go's release)", async () => {

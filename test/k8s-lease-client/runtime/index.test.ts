@@ -159,6 +159,7 @@ const TYPE_EXPORTS = [
   'FencingToken',
   'HealthzAdaptor',
   'HeartbeatOptions',
+  'LeaderElectionMetrics',
   'LeaderElector',
   'LeaderElectorOptions',
   'LeaseLockOptions',

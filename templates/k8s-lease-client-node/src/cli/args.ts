@@ -20,7 +20,14 @@ export interface ElectionTimings {
   readonly retryPeriod: number;
 }
 
-export interface LockArgs extends CommonArgs, ElectionTimings {
+/** --healthz-port and --healthz-address, of lock and elect. */
+export interface HealthOptions {
+  /** undefined: no server; 0: any free port. */
+  readonly healthzPort: number | undefined;
+  readonly healthzAddress: string;
+}
+
+export interface LockArgs extends CommonArgs, ElectionTimings, HealthOptions {
   readonly name: string;
   readonly command: readonly [string, ...string[]];
   /** Give up acquiring after this many ms; undefined: wait for ever. */
@@ -34,7 +41,7 @@ export interface LockArgs extends CommonArgs, ElectionTimings {
 export type RestartPolicy = 'always' | 'on-failure' | 'never';
 const RESTART_POLICIES: readonly RestartPolicy[] = ['always', 'on-failure', 'never'];
 
-export interface ElectArgs extends CommonArgs, ElectionTimings {
+export interface ElectArgs extends CommonArgs, ElectionTimings, HealthOptions {
   readonly name: string;
   readonly command: readonly [string, ...string[]];
   readonly grace: number;
@@ -45,7 +52,7 @@ export interface ElectArgs extends CommonArgs, ElectionTimings {
 export type OutputFormat = 'table' | 'wide' | 'json' | 'yaml';
 
 export interface ShowArgs extends CommonArgs {
-  /** get: one Lease, or all in the namespace; list: all. */
+  /** get: one Lease, or all in the namespace; list and watch: all. */
   readonly name: string | undefined;
   readonly allNamespaces: boolean;
   readonly selector: string | undefined;
@@ -62,11 +69,11 @@ export type Command =
   | { readonly kind: 'version' }
   | { readonly kind: 'lock'; readonly args: LockArgs }
   | { readonly kind: 'elect'; readonly args: ElectArgs }
-  | { readonly kind: 'get' | 'list'; readonly args: ShowArgs }
+  | { readonly kind: 'get' | 'list' | 'watch'; readonly args: ShowArgs }
   | { readonly kind: 'release'; readonly args: ReleaseArgs };
 
-export type Subcommand = 'lock' | 'elect' | 'get' | 'list' | 'release';
-const SUBCOMMANDS: readonly Subcommand[] = ['lock', 'elect', 'get', 'list', 'release'];
+export type Subcommand = 'lock' | 'elect' | 'get' | 'list' | 'watch' | 'release';
+const SUBCOMMANDS: readonly Subcommand[] = ['lock', 'elect', 'get', 'list', 'watch', 'release'];
 
 /** client-go's defaults (leaderelection.go: LeaseDuration 15 s, RenewDeadline 10 s, RetryPeriod 2 s). */
 export const DEFAULT_TIMINGS: ElectionTimings = { leaseDuration: 15_000, renewDeadline: 10_000, retryPeriod: 2_000 };
@@ -89,10 +96,16 @@ const TIMINGS = {
   'retry-period': { type: 'string' },
 } as const;
 
+const HEALTH = {
+  'healthz-port': { type: 'string' },
+  'healthz-address': { type: 'string' },
+} as const;
+
 const OPTIONS = {
   lock: {
     ...COMMON,
     ...TIMINGS,
+    ...HEALTH,
     timeout: { type: 'string' },
     grace: { type: 'string' },
     'fencing-env': { type: 'boolean' },
@@ -100,6 +113,7 @@ const OPTIONS = {
   elect: {
     ...COMMON,
     ...TIMINGS,
+    ...HEALTH,
     grace: { type: 'string' },
     'fencing-env': { type: 'boolean' },
     restart: { type: 'string' },
@@ -143,6 +157,27 @@ function timings(values: Record<string, string | boolean | undefined>): Election
   const renewDeadline = duration('renew-deadline', text('renew-deadline'), DEFAULT_TIMINGS.renewDeadline) as number;
   const retryPeriod = duration('retry-period', text('retry-period'), DEFAULT_TIMINGS.retryPeriod) as number;
   return { leaseDuration, renewDeadline, retryPeriod };
+}
+
+/**
+ * The default of --healthz-address: reachable from this host only, so nothing is exposed unasked. A kubelet probes
+ * the Pod's IP: in a Pod, give 0.0.0.0.
+ */
+export const DEFAULT_HEALTHZ_ADDRESS = '127.0.0.1';
+
+function health(sub: 'lock' | 'elect', values: Record<string, string | boolean | undefined>): HealthOptions {
+  const port = values['healthz-port'];
+  const address = values['healthz-address'];
+  const healthzAddress = typeof address === 'string' ? address : DEFAULT_HEALTHZ_ADDRESS;
+  if (healthzAddress.trim() === '') throw new UsageError(`${sub}: --healthz-address must not be empty`);
+  if (typeof port !== 'string') {
+    if (typeof address === 'string') throw new UsageError(`${sub}: --healthz-address needs --healthz-port`);
+    return { healthzPort: undefined, healthzAddress };
+  }
+  const healthzPort = /^\d{1,5}$/.test(port) ? Number(port) : Number.NaN;
+  if (!(healthzPort <= 65_535))
+    throw new UsageError(`${sub}: --healthz-port ${JSON.stringify(port)}: expected a port number from 0 to 65535`);
+  return { healthzPort, healthzAddress };
 }
 
 /**
@@ -200,6 +235,7 @@ function parseRunning(sub: 'lock' | 'elect', argv: readonly string[]) {
     args: {
       ...common(values),
       ...t,
+      ...health(sub, values),
       name,
       command: [program, ...programArgs] as [string, ...string[]],
       grace,
@@ -224,9 +260,15 @@ function parseElect(argv: readonly string[]): Command {
   return { kind: 'elect', args: { ...parsed.args, restart: restart as RestartPolicy } };
 }
 
+const NO_NAME_HINT = {
+  get: '',
+  list: ' (list takes no name; use get NAME)',
+  watch: ' (watch takes no name; select with -l)',
+} as const;
+
 const FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'wide'];
 
-function parseShow(sub: 'get' | 'list', argv: readonly string[]): Command {
+function parseShow(sub: 'get' | 'list' | 'watch', argv: readonly string[]): Command {
   const { values, positionals } = parse(sub, OPTIONS.get, argv);
   if (values['help'] === true) return { kind: 'help', topic: sub };
   const output = values['output'] as string | undefined;
@@ -234,9 +276,7 @@ function parseShow(sub: 'get' | 'list', argv: readonly string[]): Command {
     throw new UsageError(`${sub}: -o ${JSON.stringify(output)}: expected json, yaml or wide`);
   const maxNames = sub === 'get' ? 1 : 0;
   if (positionals.length > maxNames)
-    throw new UsageError(
-      `${sub}: unexpected ${JSON.stringify(positionals[maxNames])}${sub === 'list' ? ' (list takes no name; use get NAME)' : ''}`,
-    );
+    throw new UsageError(`${sub}: unexpected ${JSON.stringify(positionals[maxNames])}${NO_NAME_HINT[sub]}`);
   const allNamespaces = values['all-namespaces'] === true;
   if (allNamespaces && positionals[0] !== undefined) throw new UsageError(`${sub}: a name cannot be given with -A`);
   return {
@@ -273,6 +313,7 @@ export function parseCommand(argv: readonly string[]): Command {
       return parseElect(rest);
     case 'get':
     case 'list':
+    case 'watch':
       return parseShow(first, rest);
     case 'release':
       return parseRelease(rest);

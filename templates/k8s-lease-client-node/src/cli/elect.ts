@@ -9,6 +9,7 @@ import { fencingEnv, startCommand } from './child.js';
 import { formatDuration } from './duration.js';
 import { EXIT_ERROR, signalExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import type { ElectionProbes } from './probes.js';
 import { isFatal } from './lock.js';
 import { oneLine } from './messages.js';
 
@@ -17,6 +18,8 @@ export interface ElectRun {
   readonly namespace: string;
   readonly args: ElectArgs;
   readonly io: CliIo;
+  /** With --healthz-port: what the elector reports to. */
+  readonly probes?: ElectionProbes | undefined;
 }
 
 /** Between a command's end and its restart while still leading: a command that fails at once must not spin. */
@@ -33,7 +36,7 @@ type Ending =
   | { kind: 'fatal'; error: unknown }
   | { kind: 'signal'; signal: NodeJS.Signals };
 
-export async function runElect({ client, namespace, args, io }: ElectRun): Promise<number> {
+export async function runElect({ client, namespace, args, io, probes }: ElectRun): Promise<number> {
   const where = `${namespace}/${args.name}`;
   // An object, so that what the callbacks set is not narrowed away in the loop below.
   const end: { ending: Ending | undefined } = { ending: undefined };
@@ -61,6 +64,7 @@ export async function runElect({ client, namespace, args, io }: ElectRun): Promi
         retryPeriod: args.retryPeriod,
         releaseOnCancel: true,
         signal: stop.signal,
+        metrics: probes?.metrics,
         onStartedLeading: (term, token) => {
           const env = args.fencingEnv ? { ...io.env, ...fencingEnv(namespace, args.name, token) } : io.env;
           const supervise = (): void => {
@@ -98,6 +102,8 @@ export async function runElect({ client, namespace, args, io }: ElectRun): Promi
           io.stderr(`k8s-lease: ${line} (retrying)\n`);
         },
       });
+      // Each candidacy is a new elector: the health check follows the current one.
+      probes?.healthz.setLeaderElection(elector);
       await elector.run();
       const exit = await child?.exit;
       child = undefined;

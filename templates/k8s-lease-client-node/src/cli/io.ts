@@ -3,6 +3,8 @@
 export interface CliIo {
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** Whether stdout is a terminal: `watch` redraws its table in place there, and appends lines elsewhere. */
+  readonly stdoutIsTty: boolean;
   /** Subscribes to SIGINT and SIGTERM; returns the unsubscribe. */
   readonly onSignal: (listener: (signal: 'SIGINT' | 'SIGTERM') => void) => () => void;
   readonly env: NodeJS.ProcessEnv;
@@ -15,6 +17,7 @@ export function processIo(): CliIo {
   return {
     stdout: (text) => void process.stdout.write(text),
     stderr: (text) => void process.stderr.write(text),
+    stdoutIsTty: process.stdout.isTTY === true,
     onSignal: (listener) => {
       const on = (signal: NodeJS.Signals): void => listener(signal === 'SIGINT' ? 'SIGINT' : 'SIGTERM');
       process.on('SIGINT', on);

@@ -9,6 +9,7 @@ import type { RunningCommand } from './child.js';
 import { fencingEnv, startCommand } from './child.js';
 import { EXIT_ERROR, EXIT_LOST, EXIT_TIMEOUT, signalExitCode } from './exit-codes.js';
 import type { CliIo } from './io.js';
+import type { ElectionProbes } from './probes.js';
 import { oneLine } from './messages.js';
 
 export interface LockRun {
@@ -16,6 +17,8 @@ export interface LockRun {
   readonly namespace: string;
   readonly args: LockArgs;
   readonly io: CliIo;
+  /** With --healthz-port: what the elector reports to. */
+  readonly probes?: ElectionProbes | undefined;
 }
 
 /** A request error that retrying cannot mend: the credentials, the permissions, or the namespace are wrong. */
@@ -23,7 +26,7 @@ export function isFatal(error: unknown): boolean {
   return isUnauthorized(error) || isForbidden(error) || isNotFound(error);
 }
 
-export async function runLock({ client, namespace, args, io }: LockRun): Promise<number> {
+export async function runLock({ client, namespace, args, io, probes }: LockRun): Promise<number> {
   const where = `${namespace}/${args.name}`;
   const stop = new AbortController();
   let child: RunningCommand | undefined;
@@ -43,6 +46,7 @@ export async function runLock({ client, namespace, args, io }: LockRun): Promise
     retryPeriod: args.retryPeriod,
     releaseOnCancel: true,
     signal: stop.signal,
+    metrics: probes?.metrics,
     onStartedLeading: (term, token) => {
       clearTimeout(timer);
       const env = args.fencingEnv ? { ...io.env, ...fencingEnv(namespace, args.name, token) } : io.env;
@@ -73,6 +77,8 @@ export async function runLock({ client, namespace, args, io }: LockRun): Promise
       io.stderr(`k8s-lease: ${line} (retrying)\n`);
     },
   });
+
+  probes?.healthz.setLeaderElection(elector);
 
   const timer =
     args.timeout === undefined

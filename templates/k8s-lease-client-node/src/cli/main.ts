@@ -11,9 +11,11 @@ import type { CliIo } from './io.js';
 import { runElect } from './elect.js';
 import { runLock } from './lock.js';
 import { oneLine } from './messages.js';
+import { startProbes } from './probes.js';
 import { runRelease } from './release.js';
 import { runShow } from './show.js';
 import { USAGE } from './usage.js';
+import { runWatch } from './watch.js';
 
 /** The package's version (dist/cli/main.js sits two folders below its package.json); undefined from templates/. */
 function packageVersion(): string | undefined {
@@ -67,9 +69,18 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   try {
     cluster = await connect(command.args, io);
     const { client, namespace } = cluster;
-    if (command.kind === 'lock') return await runLock({ client, namespace, args: command.args, io });
-    if (command.kind === 'elect') return await runElect({ client, namespace, args: command.args, io });
+    if (command.kind === 'lock' || command.kind === 'elect') {
+      const probes = await startProbes(command.args, io);
+      try {
+        return command.kind === 'lock'
+          ? await runLock({ client, namespace, args: command.args, io, probes })
+          : await runElect({ client, namespace, args: command.args, io, probes });
+      } finally {
+        await probes?.close();
+      }
+    }
     if (command.kind === 'release') return await runRelease({ client, namespace, args: command.args, io });
+    if (command.kind === 'watch') return await runWatch({ client, namespace, args: command.args, io });
     return await runShow({ client, namespace, args: command.args, io });
   } catch (error) {
     io.stderr(`k8s-lease: ${oneLine(error)}\n`);

@@ -9,6 +9,13 @@ const CLUSTER = `Cluster (as kubectl):
 
 const IDENTITY = `  --identity ID            this candidate's holderIdentity (default: host name _ process id)`;
 
+const HEALTH = `Health (for probes and Prometheus):
+  --healthz-port N         serve /healthz (500 once leading without renewal for lease-duration
+                           + 20s, as client-go's HealthzAdaptor) and /metrics (client-go's
+                           leader_election_master_status and leader_election_slowpath_total);
+                           0 picks a free port, printed on stderr
+  --healthz-address A      the address to listen on (default 127.0.0.1; 0.0.0.0 in a Pod)`;
+
 const TIMINGS = `Timings (client-go's leader election; Go durations such as 15s, 1m30s, 500ms):
   --lease-duration D       how long others wait after the last renewal (default 15s)
   --renew-deadline D       how long the holder keeps trying to renew (default 10s)
@@ -24,6 +31,7 @@ Commands:
   elect NAME -- COMMAND [ARGS...]  run COMMAND whenever this replica leads the election NAME
   get [NAME]                       show the Leases of a namespace, or one
   list [-A] [-l SELECTOR]          show Leases, in one namespace or all
+  watch [-A] [-l SELECTOR]         show Leases as list does, and again as they change
   release NAME                     give up a Lease this identity holds
 
 Run k8s-lease COMMAND --help for a command's options. k8s-lease --version prints the version.
@@ -49,6 +57,8 @@ ${IDENTITY}
 
 ${TIMINGS}
 
+${HEALTH}
+
 ${CLUSTER}
 `,
   elect: `Usage: k8s-lease elect NAME [options] -- COMMAND [ARGS...]
@@ -68,6 +78,8 @@ Options:
 ${IDENTITY}
 
 ${TIMINGS}
+
+${HEALTH}
 
 ${CLUSTER}
 `,
@@ -90,6 +102,21 @@ As k8s-lease get without a name.
 
 Options:
   -o, --output FORMAT      json, yaml, or wide
+  -A, --all-namespaces     every namespace
+  -l, --selector SEL       a label selector, as kubectl's
+
+${CLUSTER}
+`,
+  watch: `Usage: k8s-lease watch [options]
+
+Prints the table of k8s-lease list, then follows the Leases as they change (list, then watch;
+reconnecting, and listing again if the watch falls too far behind). On a terminal the table is
+redrawn in place; on a pipe the header is printed once and each change adds one row, as
+kubectl get leases --watch prints it (a deleted Lease's last row included). Runs until SIGINT or
+SIGTERM (exit 130 or 143); 1 on an error retrying cannot mend.
+
+Options:
+  -o, --output FORMAT      json or yaml (each changed Lease as one object), or wide
   -A, --all-namespaces     every namespace
   -l, --selector SEL       a label selector, as kubectl's
 

@@ -251,6 +251,78 @@ describe('leader election (client-go semantics)', () => {
     expect(a.events).toEqual(['leader a', 'started', 'leader intruder', 'stopped']);
   });
 
+  describe("metrics: client-go's LeaderMetric figures (tools/leaderelection/metrics.go)", () => {
+    // client-go's leaderelection.go calls leaderOn in acquire() once it succeeded, leaderOff in renew() once its
+    // loop ended, and slowpathExercised in tryAcquireOrRenew's step 3 when IsLeader() (a renewal after a GET).
+    const recorder = (figures: string[]) => ({
+      on: (name: string) => void figures.push(`on ${name}`),
+      off: (name: string) => void figures.push(`off ${name}`),
+      slowpathExercised: (name: string) => void figures.push(`slowpath ${name}`),
+    });
+
+    it('on when it leads; renewals from the cache are no slow path, a 409 then GET + PUT is one; off at the end', async () => {
+      const clock = new VirtualClock();
+      const name = `le-${++seq}`;
+      const figures: string[] = [];
+      const a = candidate(clock, name, 'a', { metrics: recorder(figures) });
+      await settle();
+      await run(clock, 4_000, 250);
+      expect(figures).toEqual([`on ${name}`]);
+      server.setFaults({ httpError: { status: 409, count: 1, when: (r) => r.verb === 'update' } });
+      await run(clock, 2_000, 250);
+      expect(figures).toEqual([`on ${name}`, `slowpath ${name}`]);
+      a.cancel.abort();
+      await a.done;
+      expect(figures).toEqual([`on ${name}`, `slowpath ${name}`, `off ${name}`]);
+    });
+
+    it('nothing for a candidate that never leads; no slow path counted when another holder took the Lease', async () => {
+      const clock = new VirtualClock();
+      const waiting = `le-${++seq}`;
+      seed(waiting, heldBy('other', FOREIGN_TIME));
+      const idle: string[] = [];
+      const b = candidate(clock, waiting, 'b', { metrics: recorder(idle) });
+      const taken = `le-${++seq}`;
+      const lost: string[] = [];
+      const a = candidate(clock, taken, 'a', { metrics: recorder(lost) });
+      await settle();
+      const lease = server.store.get(NS, taken);
+      if (lease === undefined) throw new Error('no lease');
+      server.store.update({ ...lease, spec: { ...lease.spec, holderIdentity: 'intruder', leaseTransitions: 1 } });
+      await run(clock, 2_000, 250);
+      await a.done;
+      expect(lost).toEqual([`on ${taken}`, `off ${taken}`]);
+      b.cancel.abort();
+      await b.done;
+      expect(idle).toEqual([]);
+    });
+
+    it('a hook that throws is reported to onError; the Lease is still renewed', async () => {
+      const clock = new VirtualClock();
+      const name = `le-${++seq}`;
+      const boom = new Error('metrics down');
+      const errors: unknown[] = [];
+      const a = candidate(clock, name, 'a', {
+        onError: (e) => errors.push(e),
+        metrics: {
+          on: () => {
+            throw boom;
+          },
+          off: () => {},
+          slowpathExercised: () => {},
+        },
+      });
+      await settle();
+      const acquired = spec(name);
+      await run(clock, 4_000, 250);
+      expect(errors).toEqual([boom]);
+      expect(a.elector.isLeader()).toBe(true);
+      expect(spec(name).renewTime).not.toBe(acquired.renewTime);
+      a.cancel.abort();
+      await a.done;
+    });
+  });
+
   it('steps down (aborts the signal) when no renewal succeeds within renewDeadline, and the health check reports a stuck leader', async () => {
     const clock = new VirtualClock();
     const name = `le-${++seq}`;

@@ -26,6 +26,7 @@ import type { FencingToken } from './fencing.js';
 import { fencingTokenOf } from './fencing.js';
 import type { ElectionLease, ElectionRecord, LeaseLock } from './leaselock.js';
 import { leaseLock } from './leaselock.js';
+import type { LeaderElectionMetrics } from './metrics.js';
 import type { AttemptOutcome, ElectorState } from './machine.js';
 import { delayBeforeAttempt, step } from './machine.js';
 import type { Observation } from './observation.js';
@@ -157,6 +158,11 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     }
   };
 
+  const metrics = options.metrics;
+  const tell = (figure: (m: LeaderElectionMetrics) => void): void => {
+    if (metrics !== undefined) invoke(() => figure(metrics));
+  };
+
   const reportTransition = (): void => {
     const holder = holderOf(observation);
     // Unlike client-go, an empty holder (released) is not announced as a new leader, nor this candidate unless it
@@ -251,6 +257,8 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     const next: ElectionRecord = leader
       ? { ...record, acquireTime: spec.acquireTime ?? record.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }
       : { ...record, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 };
+    // Where client-go counts it: a renewal about to be written after a read, before knowing whether it succeeds.
+    if (leader) tell((m) => m.slowpathExercised(config.name));
     const written = await send(() => lock.update(next, signal));
     if (!written.ok) {
       failed(written.error);
@@ -332,6 +340,7 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
             acquireTime: undefined,
           };
           token = opened;
+          tell((m) => m.on(config.name));
           // As client-go's `go OnStartedLeading(ctx)`: the loop does not wait for it, and its end (or failure) does not end the term.
           invoke(() => options.onStartedLeading(controller.signal, opened), controller.signal);
         }
@@ -345,6 +354,8 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
       }
     } finally {
       leading?.abort(new Error(`stopped leading ${config.namespace}/${config.name}`));
+      // client-go's renew() sets the gauge off once its loop ends; a candidate that never led leaves it untouched.
+      if (leading !== undefined) tell((m) => m.off(config.name));
       // As client-go's `defer OnStoppedLeading()`: always, led or not.
       invoke(() => options.onStoppedLeading());
       ended = true;

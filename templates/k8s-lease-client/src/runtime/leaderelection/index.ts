@@ -11,6 +11,7 @@ export { runHeartbeat } from './heartbeat.js';
 export type { ElectionLease, ElectionLeaseSpec, ElectionOwnerReference } from './leaselock.js';
 export type { LeaseLockOptions } from './lock.js';
 export { withLeaseLock } from './lock.js';
+export type { LeaderElectionMetrics } from './metrics.js';
 export type { LeaderElectorOptions } from './options.js';
 export type {
   CandidateOptions,

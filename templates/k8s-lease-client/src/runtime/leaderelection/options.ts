@@ -3,6 +3,7 @@
 import type { Client } from '../transport.js';
 import type { ElectionClock } from './clock.js';
 import type { FencingToken } from './fencing.js';
+import type { LeaderElectionMetrics } from './metrics.js';
 
 /** client-go's wait.Jitter factor for the acquire loop: each retry waits retryPeriod × (1 + U[0, 1.2)). */
 export const JITTER_FACTOR = 1.2;
@@ -51,6 +52,11 @@ export interface LeaderElectorOptions {
   coordinated?: boolean | undefined;
   /** Cancels the election; with releaseOnCancel, the lease is released first. */
   signal?: AbortSignal | undefined;
+  /**
+   * Told when this candidate starts and stops leading and when a renewal took the slow path, as client-go's
+   * MetricsProvider is, named by the Lease's name. What it throws is reported to onError.
+   */
+  metrics?: LeaderElectionMetrics | undefined;
   /** Defaults to real time. */
   clock?: ElectionClock | undefined;
   /** Uniform in [0, 1) for the retry jitter. Default Math.random. */
