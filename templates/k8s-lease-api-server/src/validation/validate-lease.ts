@@ -134,6 +134,10 @@ function validateOwnerReferences(meta: JsonObject, wording: OwnerReferenceWordin
   // One value for every such error: the Status renders it once (status.ts caches by the value object), where a
   // copy per error would cost the whole list for each extra controller (20,000 of them: 400 million entries).
   let whole: BadValue | undefined;
+  const wholeList = (): BadValue => {
+    whole ??= { style, goType: '[]OwnerReference', owners: owners.filter(isJsonObject) };
+    return whole;
+  };
   for (const owner of owners) {
     if (!isJsonObject(owner)) continue;
     errors.push(...validateOwnerReference(owner, wording, style));
@@ -144,7 +148,7 @@ function validateOwnerReferences(meta: JsonObject, wording: OwnerReferenceWordin
       errors.push({
         type: 'Invalid',
         field: 'metadata.ownerReferences',
-        value: (whole ??= { style, goType: '[]OwnerReference', owners: owners.filter(isJsonObject) }),
+        value: wholeList(),
         detail: `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${current}`,
       });
   }
