@@ -1,25 +1,15 @@
-// `k8s-lease elect NAME -- COMMAND`: take part in an election and run the command whenever this replica leads, as
-// `etcdctl elect` campaigns. Leadership lost: the command is stopped (SIGTERM, SIGKILL after --grace) and the
-// replica rejoins with a new elector (an elector is one candidacy). The command ending while leading: --restart.
-import type { Client } from 'k8s-lease-client';
 import { createLeaderElector } from 'k8s-lease-client';
 import type { ElectArgs, RestartPolicy } from './args.js';
 import type { RunningCommand } from './child.js';
 import { fencingEnv, startCommand } from './child.js';
 import { formatDuration } from './duration.js';
 import { EXIT_ERROR, signalExitCode } from './exit-codes.js';
-import type { CliIo } from './io.js';
-import type { ElectionProbes } from './probes.js';
-import { isFatal } from './lock.js';
+import type { Candidacy } from './candidacy.js';
+import { electorOptions } from './candidacy.js';
 import { oneLine } from './messages.js';
 
-export interface ElectRun {
-  readonly client: Client;
-  readonly namespace: string;
+export interface ElectRun extends Candidacy {
   readonly args: ElectArgs;
-  readonly io: CliIo;
-  /** With --healthz-port: what the elector reports to. */
-  readonly probes?: ElectionProbes | undefined;
 }
 
 /** Between a command's end and its restart while still leading: a command that fails at once must not spin. */
@@ -36,7 +26,8 @@ type Ending =
   | { kind: 'fatal'; error: unknown }
   | { kind: 'signal'; signal: NodeJS.Signals };
 
-export async function runElect({ client, namespace, args, io, probes }: ElectRun): Promise<number> {
+export async function runElect(run: ElectRun): Promise<number> {
+  const { namespace, args, io, probes } = run;
   const where = `${namespace}/${args.name}`;
   // An object, so that what the callbacks set is not narrowed away in the loop below.
   const end: { ending: Ending | undefined } = { ending: undefined };
@@ -49,22 +40,15 @@ export async function runElect({ client, namespace, args, io, probes }: ElectRun
     if (child?.running() === true) child.process.kill(signal);
     else round?.abort();
   });
-  const warned = new Set<string>();
   try {
     while (end.ending === undefined) {
       const stop = new AbortController();
       round = stop;
       const elector = createLeaderElector({
-        client,
-        namespace,
-        name: args.name,
-        identity: args.identity,
-        leaseDuration: args.leaseDuration,
-        renewDeadline: args.renewDeadline,
-        retryPeriod: args.retryPeriod,
-        releaseOnCancel: true,
-        signal: stop.signal,
-        metrics: probes?.metrics,
+        ...electorOptions(run, stop.signal, (error) => {
+          end.ending ??= { kind: 'fatal', error };
+          stop.abort();
+        }),
         onStartedLeading: (term, token) => {
           const env = args.fencingEnv ? { ...io.env, ...fencingEnv(namespace, args.name, token) } : io.env;
           const supervise = (): void => {
@@ -90,17 +74,6 @@ export async function runElect({ client, namespace, args, io, probes }: ElectRun
           });
         },
         onStoppedLeading: () => {},
-        onError: (error) => {
-          if (isFatal(error)) {
-            end.ending ??= { kind: 'fatal', error };
-            stop.abort();
-            return;
-          }
-          const line = oneLine(error);
-          if (warned.has(line)) return;
-          warned.add(line);
-          io.stderr(`k8s-lease: ${line} (retrying)\n`);
-        },
       });
       // Each candidacy is a new elector: the health check follows the current one.
       probes?.healthz.setLeaderElection(elector);

@@ -1,32 +1,19 @@
-// `k8s-lease lock NAME -- COMMAND`: run a command while holding a Lease, as `etcdctl lock` and `consul lock` do for
-// their stores. The Lease is taken and kept by the library's elector (client-go's semantics, releaseOnCancel); this
-// file only starts and stops the child around the term it opens.
-import type { Client } from 'k8s-lease-client';
-import { createLeaderElector, isForbidden, isNotFound, isUnauthorized } from 'k8s-lease-client';
+import { createLeaderElector } from 'k8s-lease-client';
+import type { Candidacy } from './candidacy.js';
+import { electorOptions } from './candidacy.js';
 import type { LockArgs } from './args.js';
 import { formatDuration } from './duration.js';
 import type { RunningCommand } from './child.js';
 import { fencingEnv, startCommand } from './child.js';
 import { EXIT_ERROR, EXIT_LOST, EXIT_TIMEOUT, signalExitCode } from './exit-codes.js';
-import type { CliIo } from './io.js';
-import type { ElectionProbes } from './probes.js';
 import { oneLine } from './messages.js';
 
-export interface LockRun {
-  readonly client: Client;
-  readonly namespace: string;
+export interface LockRun extends Candidacy {
   readonly args: LockArgs;
-  readonly io: CliIo;
-  /** With --healthz-port: what the elector reports to. */
-  readonly probes?: ElectionProbes | undefined;
 }
 
-/** A request error that retrying cannot mend: the credentials, the permissions, or the namespace are wrong. */
-export function isFatal(error: unknown): boolean {
-  return isUnauthorized(error) || isForbidden(error) || isNotFound(error);
-}
-
-export async function runLock({ client, namespace, args, io, probes }: LockRun): Promise<number> {
+export async function runLock(run: LockRun): Promise<number> {
+  const { namespace, args, io, probes } = run;
   const where = `${namespace}/${args.name}`;
   const stop = new AbortController();
   let child: RunningCommand | undefined;
@@ -34,19 +21,12 @@ export async function runLock({ client, namespace, args, io, probes }: LockRun):
   let timedOut = false;
   let interrupted: NodeJS.Signals | undefined;
   let fatal: unknown;
-  const warned = new Set<string>();
 
   const elector = createLeaderElector({
-    client,
-    namespace,
-    name: args.name,
-    identity: args.identity,
-    leaseDuration: args.leaseDuration,
-    renewDeadline: args.renewDeadline,
-    retryPeriod: args.retryPeriod,
-    releaseOnCancel: true,
-    signal: stop.signal,
-    metrics: probes?.metrics,
+    ...electorOptions(run, stop.signal, (error) => {
+      fatal ??= error;
+      stop.abort();
+    }),
     onStartedLeading: (term, token) => {
       clearTimeout(timer);
       const env = args.fencingEnv ? { ...io.env, ...fencingEnv(namespace, args.name, token) } : io.env;
@@ -65,17 +45,6 @@ export async function runLock({ client, namespace, args, io, probes }: LockRun):
       });
     },
     onStoppedLeading: () => {},
-    onError: (error) => {
-      if (isFatal(error)) {
-        fatal ??= error;
-        stop.abort();
-        return;
-      }
-      const line = oneLine(error);
-      if (warned.has(line)) return;
-      warned.add(line);
-      io.stderr(`k8s-lease: ${line} (retrying)\n`);
-    },
   });
 
   probes?.healthz.setLeaderElection(elector);
