@@ -132,6 +132,17 @@ export function defaultIdentity(): string {
   return `${hostname()}_${process.pid}`;
 }
 
+/** What node:util's parseArgs gives for the options. */
+type Values = Record<string, string | boolean | undefined>;
+
+/** A string option's value; undefined when absent (a boolean option never reads as text). */
+function textOf(values: Values, key: string): string | undefined {
+  const value = values[key];
+  return typeof value === 'string' ? value : undefined;
+}
+
+function duration(flag: string, value: string | undefined, fallback: number): number;
+function duration(flag: string, value: string | undefined, fallback: undefined): number | undefined;
 function duration(flag: string, value: string | undefined, fallback: number | undefined): number | undefined {
   if (value === undefined) return fallback;
   const ms = parseDuration(value);
@@ -140,23 +151,25 @@ function duration(flag: string, value: string | undefined, fallback: number | un
   return ms;
 }
 
-function common(values: Record<string, string | boolean | undefined>): CommonArgs {
-  const text = (key: string): string | undefined => {
-    const value = values[key];
-    return typeof value === 'string' ? value : undefined;
-  };
-  const identity = text('identity') ?? defaultIdentity();
+function common(values: Values): CommonArgs {
+  const identity = textOf(values, 'identity') ?? defaultIdentity();
   if (identity.trim() === '') throw new UsageError('--identity must not be empty');
-  return { kubeconfig: text('kubeconfig'), context: text('context'), namespace: text('namespace'), identity };
+  return {
+    kubeconfig: textOf(values, 'kubeconfig'),
+    context: textOf(values, 'context'),
+    namespace: textOf(values, 'namespace'),
+    identity,
+  };
 }
 
-function timings(values: Record<string, string | boolean | undefined>): ElectionTimings {
-  const text = (key: string): string | undefined =>
-    typeof values[key] === 'string' ? (values[key] as string) : undefined;
-  const leaseDuration = duration('lease-duration', text('lease-duration'), DEFAULT_TIMINGS.leaseDuration) as number;
-  const renewDeadline = duration('renew-deadline', text('renew-deadline'), DEFAULT_TIMINGS.renewDeadline) as number;
-  const retryPeriod = duration('retry-period', text('retry-period'), DEFAULT_TIMINGS.retryPeriod) as number;
-  return { leaseDuration, renewDeadline, retryPeriod };
+function timings(values: Values): ElectionTimings {
+  const timing = (flag: keyof typeof TIMINGS, fallback: number): number =>
+    duration(flag, textOf(values, flag), fallback);
+  return {
+    leaseDuration: timing('lease-duration', DEFAULT_TIMINGS.leaseDuration),
+    renewDeadline: timing('renew-deadline', DEFAULT_TIMINGS.renewDeadline),
+    retryPeriod: timing('retry-period', DEFAULT_TIMINGS.retryPeriod),
+  };
 }
 
 /**
@@ -165,7 +178,7 @@ function timings(values: Record<string, string | boolean | undefined>): Election
  */
 export const DEFAULT_HEALTHZ_ADDRESS = '127.0.0.1';
 
-function health(sub: 'lock' | 'elect', values: Record<string, string | boolean | undefined>): HealthOptions {
+function health(sub: 'lock' | 'elect', values: Values): HealthOptions {
   const port = values['healthz-port'];
   const address = values['healthz-address'];
   const healthzAddress = typeof address === 'string' ? address : DEFAULT_HEALTHZ_ADDRESS;
@@ -200,10 +213,10 @@ function parse<O extends (typeof OPTIONS)[keyof typeof OPTIONS]>(
   sub: Subcommand,
   options: O,
   argv: readonly string[],
-): { values: Record<string, string | boolean | undefined>; positionals: string[] } {
+): { values: Values; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args: [...argv], options, strict: true, allowPositionals: true });
-    return { values: values as Record<string, string | boolean | undefined>, positionals };
+    return { values: values as Values, positionals };
   } catch (error) {
     // node:util's messages are one line already; they name the option.
     const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -224,7 +237,7 @@ function parseRunning(sub: 'lock' | 'elect', argv: readonly string[]) {
   const [program, ...programArgs] = command ?? [];
   if (program === undefined) throw new UsageError(`${sub}: a command is required after --: ${shape}`);
   const t = timings(values);
-  const grace = duration('grace', values['grace'] as string | undefined, defaultGrace(t)) as number;
+  const grace = duration('grace', textOf(values, 'grace'), defaultGrace(t));
   if (t.renewDeadline + grace >= t.leaseDuration)
     throw new UsageError(
       `${sub}: --renew-deadline ${formatDuration(t.renewDeadline)} + --grace ${formatDuration(grace)} must be below --lease-duration ${formatDuration(t.leaseDuration)}, or another replica could start before this one's command is killed`,
@@ -247,14 +260,14 @@ function parseRunning(sub: 'lock' | 'elect', argv: readonly string[]) {
 function parseLock(argv: readonly string[]): Command {
   const parsed = parseRunning('lock', argv);
   if (parsed.help) return { kind: 'help', topic: 'lock' };
-  const timeout = duration('timeout', parsed.values['timeout'] as string | undefined, undefined);
+  const timeout = duration('timeout', textOf(parsed.values, 'timeout'), undefined);
   return { kind: 'lock', args: { ...parsed.args, timeout } };
 }
 
 function parseElect(argv: readonly string[]): Command {
   const parsed = parseRunning('elect', argv);
   if (parsed.help) return { kind: 'help', topic: 'elect' };
-  const restart = (parsed.values['restart'] as string | undefined) ?? 'always';
+  const restart = textOf(parsed.values, 'restart') ?? 'always';
   if (!RESTART_POLICIES.includes(restart as RestartPolicy))
     throw new UsageError(`elect: --restart ${JSON.stringify(restart)}: expected always, on-failure or never`);
   return { kind: 'elect', args: { ...parsed.args, restart: restart as RestartPolicy } };
@@ -271,7 +284,7 @@ const FORMATS: readonly OutputFormat[] = ['json', 'yaml', 'wide'];
 function parseShow(sub: 'get' | 'list' | 'watch', argv: readonly string[]): Command {
   const { values, positionals } = parse(sub, OPTIONS.get, argv);
   if (values['help'] === true) return { kind: 'help', topic: sub };
-  const output = values['output'] as string | undefined;
+  const output = textOf(values, 'output');
   if (output !== undefined && !FORMATS.includes(output as OutputFormat))
     throw new UsageError(`${sub}: -o ${JSON.stringify(output)}: expected json, yaml or wide`);
   const maxNames = sub === 'get' ? 1 : 0;
@@ -285,7 +298,7 @@ function parseShow(sub: 'get' | 'list' | 'watch', argv: readonly string[]): Comm
       ...common(values),
       name: positionals[0],
       allNamespaces,
-      selector: values['selector'] as string | undefined,
+      selector: textOf(values, 'selector'),
       output: (output as OutputFormat | undefined) ?? 'table',
     },
   };
