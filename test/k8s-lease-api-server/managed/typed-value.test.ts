@@ -95,7 +95,18 @@ describe('removeItems (typed/remove.go)', () => {
   // remove_test.go removeCases: `{"setBool":[false]}` without setBool[false] is `{"setBool":null}` up to v6.3.0
   // and `{"setBool":[]}` from v6.3.1; "top-level map" `{"mapOfMapsRecursive":{"a":…}}` without a is
   // `{"mapOfMapsRecursive"}` (null) then `{"mapOfMapsRecursive":{}}`. The emptied container keeps its key.
-  it('leaves null under the key of a map or list it empties, up to structured-merge-diff v6.3.0', () => {
+  it.each([
+    {
+      title: 'leaves null under the key of a map or list it empties, up to structured-merge-diff v6.3.0',
+      emptied: 'null' as const,
+      expected: { metadata: { finalizers: null, annotations: null }, spec: null },
+    },
+    {
+      title: 'leaves the empty map or list under its key from structured-merge-diff v6.3.1 (Kubernetes 1.36)',
+      emptied: 'empty' as const,
+      expected: { metadata: { finalizers: [], annotations: {} }, spec: {} },
+    },
+  ])('$title', ({ emptied, expected }) => {
     const lease: JsonObject = {
       metadata: { finalizers: ['a'], annotations: { x: '1' } },
       spec: { holderIdentity: 'h' },
@@ -105,26 +116,7 @@ describe('removeItems (typed/remove.go)', () => {
       'f:metadata\nf:annotations\nf:x',
       'f:spec\nf:holderIdentity',
     ]);
-    expect(removeItems(lease, paths, TYPE, 'null')).toEqual({
-      metadata: { finalizers: null, annotations: null },
-      spec: null,
-    });
-  });
-
-  it('leaves the empty map or list under its key from structured-merge-diff v6.3.1 (Kubernetes 1.36)', () => {
-    const lease: JsonObject = {
-      metadata: { finalizers: ['a'], annotations: { x: '1' } },
-      spec: { holderIdentity: 'h' },
-    };
-    const paths = new Set([
-      'f:metadata\nf:finalizers\nv:"a"',
-      'f:metadata\nf:annotations\nf:x',
-      'f:spec\nf:holderIdentity',
-    ]);
-    expect(removeItems(lease, paths, TYPE, 'empty')).toEqual({
-      metadata: { finalizers: [], annotations: {} },
-      spec: {},
-    });
+    expect(removeItems(lease, paths, TYPE, emptied)).toEqual(expected);
   });
 
   it('follows the vendored structured-merge-diff: v6.3.0 through 1.35, v6.3.2 from 1.36', () => {
