@@ -3,7 +3,7 @@
 //
 //   node .ci/test-report.mjs failed-files <report>
 //     the test files with a failed test or a suite that failed to run, one per line
-//   TESTS_EXIT=<vitest's exit status> node .ci/test-report.mjs summary <report> [<rerun report>] <extra failures>
+//   TESTS_EXIT=<vitest's exit status> TESTS_LOG=<its output> node .ci/test-report.mjs summary <report> [<rerun report>] <extra failures>
 //     a line per failed and per flaky test, then "N passed, N failed, N skipped";
 //     exits 1 when a test failed in both runs (or in the only run), or vitest failed outside its tests
 //
@@ -47,6 +47,29 @@ function firstLines(text, lines) {
     .slice(0, lines)
     .join('\n  ')
     .slice(0, 600);
+}
+
+/**
+ * The section of vitest's log that names errors outside any test ("Unhandled Errors", "Type Errors"), cut to
+ * 40 lines: CI keeps only the tail of its log, where the tests step's output is long gone.
+ */
+function errorsOutsideTests(logPath) {
+  if (logPath === undefined || logPath === '') return '';
+  let lines;
+  try {
+    // Colours and the cursor codes of the default reporter make the log hard to read in a summary.
+    lines = readFileSync(logPath, 'utf8')
+      .replace(/\u001b\[[0-9;]*[A-Za-z]/g, '')
+      .split('\n');
+  } catch {
+    return '';
+  }
+  const start = lines.findIndex((line) => /Unhandled (Errors?|Rejection)|Type Errors|Failed Suites/.test(line));
+  if (start === -1) return '';
+  return lines
+    .slice(start, start + 40)
+    .join('\n  ')
+    .slice(0, 4000);
 }
 
 if (command === 'failed-files') {
@@ -108,6 +131,8 @@ if (command === 'failed-files') {
     console.log(
       `\nFAILED: vitest exited ${testsExit} with no failed test in its report (an unhandled error? see the tests step's log)`,
     );
+    const excerpt = errorsOutsideTests(process.env.TESTS_LOG);
+    if (excerpt !== '') console.log(`  what vitest printed about it:\n  ${excerpt}`);
   }
   console.log(`\n${passed} passed, ${failed} failed, ${skipped} skipped`);
   process.exitCode = failed - extra > 0 ? 1 : 0;
