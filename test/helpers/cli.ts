@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from './project.js';
+import { runProcess } from './run-process.js';
 
 export interface CliResult {
   status: number | null;
@@ -11,16 +11,15 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs one of the generator's commands the way `npm run` does, in a child process. */
-export function runCommand(script: 'spec-update' | 'generate' | 'fixtures-update', args: readonly string[]): CliResult {
-  const result = spawnSync(
+/** Runs one of the generator's commands the way `npm run` does, in a child process (not blocking the worker). */
+export async function runCommand(
+  script: 'spec-update' | 'generate' | 'fixtures-update',
+  args: readonly string[],
+): Promise<CliResult> {
+  const result = await runProcess(
     process.execPath,
     ['--import', 'tsx', join(PROJECT_ROOT, 'generator', 'cli', `${script}.ts`), ...args],
-    {
-      cwd: PROJECT_ROOT,
-      encoding: 'utf8',
-      timeout: 120_000,
-    },
+    { cwd: PROJECT_ROOT, timeoutMs: 120_000 },
   );
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

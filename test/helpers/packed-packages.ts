@@ -1,10 +1,11 @@
 // What users install: the generated packages packed with `npm pack` and installed into a fresh project,
 // and the packaged `lease-api-server` command started from there.
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from './cli.js';
 import { PROJECT_ROOT } from './project.js';
+import { runProcess } from './run-process.js';
 
 export const CLIENT_PACKAGE_DIR = join(PROJECT_ROOT, 'generated', 'k8s-lease-client');
 export const SERVER_PACKAGE_DIR = join(PROJECT_ROOT, 'generated', 'k8s-lease-api-server');
@@ -28,13 +29,16 @@ function npmEnv(): NodeJS.ProcessEnv {
   };
 }
 
-function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', env: npmEnv() });
+/** npm, not blocking the worker (vitest's RPC calls time out when it is blocked for 60 s); a failure throws. */
+async function npm(args: readonly string[], cwd: string, file = 'npm'): Promise<void> {
+  const run = await runProcess(file, args, { cwd, env: npmEnv() });
+  if (run.status !== 0)
+    throw new Error(`${file} ${args.join(' ')} exited ${run.status ?? run.signal}: ${run.stderr.trim()}`);
 }
 
 /** `npm run pack`, as the README tells users: the three tarballs, written into `packDir`. */
-function packAll(packDir: string): { client: string; server: string; node: string } {
-  npm(['run', '-s', 'pack', '--', '--pack-destination', packDir], PROJECT_ROOT);
+async function packAll(packDir: string): Promise<{ client: string; server: string; node: string }> {
+  await npm(['run', '-s', 'pack', '--', '--pack-destination', packDir], PROJECT_ROOT);
   const files = readdirSync(packDir);
   const find = (name: string): string => {
     const file = files.find((f) => new RegExp(`^${name}-\\d+\\.\\d+\\.\\d+\\.tgz$`).test(f));
@@ -53,21 +57,21 @@ function packAll(packDir: string): { client: string; server: string; node: strin
  * command (`npm install ./k8s-lease-client-*.tgz ./k8s-lease-client-node-*.tgz ./k8s-lease-api-server-*.tgz`,
  * globs expanded by a shell). Takes a few seconds; call it in beforeAll.
  */
-export function installPackedPackages(): PackedInstall {
+export async function installPackedPackages(): Promise<PackedInstall> {
   const packDir = tempDir('lease-pack-');
-  const tarballs = packAll(packDir);
+  const tarballs = await packAll(packDir);
   const projectDir = tempDir('lease-consumer-');
   writeFileSync(join(projectDir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   // --prefer-offline: the server's dependencies come from npm's cache when this project's own install put
   // them there, else from the registry, as for any user.
-  execFileSync(
-    'sh',
+  await npm(
     [
       '-c',
       'npm install --prefer-offline --no-package-lock "$0"/k8s-lease-client-*.tgz "$0"/k8s-lease-client-node-*.tgz "$0"/k8s-lease-api-server-*.tgz',
       packDir,
     ],
-    { cwd: projectDir, encoding: 'utf8', env: npmEnv() },
+    projectDir,
+    'sh',
   );
   return { clientTarball: tarballs.client, serverTarball: tarballs.server, nodeTarball: tarballs.node, projectDir };
 }

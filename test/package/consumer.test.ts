@@ -21,8 +21,8 @@ const TSC = join(PROJECT_ROOT, 'node_modules', 'typescript', 'bin', 'tsc');
 let install: PackedInstall;
 let consumerDir: string;
 
-beforeAll(() => {
-  install = installPackedPackages();
+beforeAll(async () => {
+  install = await installPackedPackages();
   consumerDir = install.projectDir;
 }, 240_000);
 

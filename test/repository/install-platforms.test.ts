@@ -4,12 +4,13 @@
 // would not do: it checks the platform of optional packages only. Packages come from this machine's npm cache where
 // it has them (--prefer-offline), else from the registry; scripts of dependencies are not run, since their binaries
 // are for another machine (and a faked win32 npm would look for cmd.exe to run them).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../helpers/project.js';
+import { runProcess } from '../helpers/run-process.js';
 
 const PRELOAD = fileURLToPath(new URL('./platform-preload.cjs', import.meta.url));
 const SCRATCH = join(PROJECT_ROOT, '.tmp', 'install-platforms', String(process.pid));
@@ -40,11 +41,15 @@ function postinstallArgs(): string[] {
   return args;
 }
 
-function npm(args: readonly string[], cwd: string, platform: string): { status: number | null; output: string } {
-  const run = spawnSync('npm', [...args, '--cache', CACHE], {
+/** Run without blocking the worker: one npm ci under load took 141 s, past vitest's 60 s RPC timeout. */
+async function npm(
+  args: readonly string[],
+  cwd: string,
+  platform: string,
+): Promise<{ status: number | null; output: string }> {
+  const run = await runProcess('npm', [...args, '--cache', CACHE], {
     cwd,
-    encoding: 'utf8',
-    timeout: 240_000,
+    timeoutMs: 240_000,
     env: {
       ...process.env,
       FAKE_PLATFORM: platform,
@@ -69,16 +74,16 @@ const PLATFORMS = [
 describe('npm ci on every platform a contributor may have', () => {
   it.each(PLATFORMS)(
     '$platform: installs, with the platform packages and Node builds of that platform',
-    ({ platform, nodes }) => {
+    async ({ platform, nodes }) => {
       const dir = join(SCRATCH, platform.replace('/', '-'));
       for (const file of manifests()) {
         mkdirSync(dirname(join(dir, file)), { recursive: true });
         copyFileSync(join(PROJECT_ROOT, file), join(dir, file));
       }
-      const install = npm(['ci', '--ignore-scripts', '--prefer-offline'], dir, platform);
+      const install = await npm(['ci', '--ignore-scripts', '--prefer-offline'], dir, platform);
       expect(install.status, install.output).toBe(0);
       // The root's postinstall, which `npm ci` runs after it: the Node builds for the runtime matrix.
-      const postinstall = npm(postinstallArgs(), dir, platform);
+      const postinstall = await npm(postinstallArgs(), dir, platform);
       expect(postinstall.status, postinstall.output).toBe(0);
 
       // npm took the platform it was given: esbuild's package for it, not this machine's.

@@ -9,9 +9,9 @@ import { manifestReleases, UPSTREAM_FIXTURES } from '../../helpers/project.js';
  * themselves a valid mirror, so rebuilding from them must give them back unchanged.
  */
 describe('npm run fixtures:update', () => {
-  it('rebuilt from the committed fixtures, writes exactly the committed fixtures', () => {
+  it('rebuilt from the committed fixtures, writes exactly the committed fixtures', async () => {
     const out = join(tempDir('lease-fixtures-'), 'upstream');
-    const result = runCommand('fixtures-update', ['--from', UPSTREAM_FIXTURES, '--out', out]);
+    const result = await runCommand('fixtures-update', ['--from', UPSTREAM_FIXTURES, '--out', out]);
     expect(result.status, result.stderr).toBe(0);
     for (const { release, contentHash } of manifestReleases()) {
       expect(result.stdout).toContain(`${release.padEnd(8)} kubernetes/v${release}/swagger.json`);
@@ -21,13 +21,13 @@ describe('npm run fixtures:update', () => {
     expect(treeDigest(out)).toBe(treeDigest(UPSTREAM_FIXTURES));
   });
 
-  it('a mirror without a release fails in one line and leaves the output directory as it was', () => {
+  it('a mirror without a release fails in one line and leaves the output directory as it was', async () => {
     const out = tempDir('lease-fixtures-');
     writeFileSync(join(out, 'sentinel.json'), '{}\n');
     const before = treeDigest(out);
     const mirror = tempDir('lease-mirror-');
     mkdirSync(join(mirror, 'kubernetes'));
-    const result = runCommand('fixtures-update', ['--from', mirror, '--out', out]);
+    const result = await runCommand('fixtures-update', ['--from', mirror, '--out', out]);
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split('\n')).toEqual([
       `error: ${mirror}: no document for release ${manifestReleases()[0]!.release} (looked for v${manifestReleases()[0]!.release}/swagger.json and v${manifestReleases()[0]!.release}/apis__coordination.k8s.io__v1_openapi.json, also under kubernetes/)`,
@@ -35,8 +35,8 @@ describe('npm run fixtures:update', () => {
     expect(treeDigest(out)).toBe(before);
   });
 
-  it('needs --from', () => {
-    const result = runCommand('fixtures-update', []);
+  it('needs --from', async () => {
+    const result = await runCommand('fixtures-update', []);
     expect(result.status).toBe(2);
     expect(result.stderr.trim()).toBe(
       'error: usage: npm run fixtures:update -- --from DIR [--spec-dir DIR] [--out DIR]',

@@ -5,13 +5,13 @@ import { copyOfSpecDir, runCommand, tempDir, treeDigest } from '../../helpers/cl
 import { manifestReleases, PROJECT_ROOT, UPSTREAM_FIXTURES } from '../../helpers/project.js';
 
 describe('npm run generate', () => {
-  it('regenerates every release offline, deterministically, one progress line per release', () => {
+  it('regenerates every release offline, deterministically, one progress line per release', async () => {
     const spec = copyOfSpecDir();
     const first = join(tempDir('lease-gen-a-'), 'generated');
     const second = join(tempDir('lease-gen-b-'), 'generated');
-    const a = runCommand('generate', ['--spec-dir', spec, '--out', first]);
+    const a = await runCommand('generate', ['--spec-dir', spec, '--out', first]);
     expect(a.status, a.stderr).toBe(0);
-    const b = runCommand('generate', ['--spec-dir', spec, '--out', second]);
+    const b = await runCommand('generate', ['--spec-dir', spec, '--out', second]);
     expect(b.status, b.stderr).toBe(0);
     expect(treeDigest(second)).toBe(treeDigest(first));
 
@@ -30,9 +30,9 @@ describe('npm run generate', () => {
     );
   });
 
-  it('the committed generated/ sources are what the generator produces', () => {
+  it('the committed generated/ sources are what the generator produces', async () => {
     const out = join(tempDir('lease-gen-c-'), 'generated');
-    const result = runCommand('generate', ['--out', out]);
+    const result = await runCommand('generate', ['--out', out]);
     expect(result.status, result.stderr).toBe(0);
     for (const pkg of ['k8s-lease-client', 'k8s-lease-api-server']) {
       expect(treeDigest(join(out, pkg, 'src'))).toBe(treeDigest(join(PROJECT_ROOT, 'generated', pkg, 'src')));
@@ -42,9 +42,9 @@ describe('npm run generate', () => {
     }
   });
 
-  it('every generated TypeScript file carries the do-not-edit header', () => {
+  it('every generated TypeScript file carries the do-not-edit header', async () => {
     const out = join(tempDir('lease-gen-d-'), 'generated');
-    expect(runCommand('generate', ['--out', out]).status).toBe(0);
+    expect((await runCommand('generate', ['--out', out])).status).toBe(0);
     for (const release of manifestReleases()) {
       const dir = `v${release.release.split('.').slice(0, 2).join('_')}`;
       for (const file of ['models.ts', 'paths.ts', 'operations.ts', 'watches.ts', 'index.ts']) {
@@ -57,11 +57,11 @@ describe('npm run generate', () => {
 });
 
 describe('npm run spec:update', () => {
-  it('refreshing a release leaves generated/ exactly as npm run generate makes it (no staging paths leak into headers)', () => {
+  it('refreshing a release leaves generated/ exactly as npm run generate makes it (no staging paths leak into headers)', async () => {
     const spec = copyOfSpecDir();
     const viaUpdate = join(tempDir('lease-gen-e-'), 'generated');
     const viaGenerate = join(tempDir('lease-gen-f-'), 'generated');
-    const update = runCommand('spec-update', [
+    const update = await runCommand('spec-update', [
       '--release',
       '1.35.0',
       '--from',
@@ -73,7 +73,7 @@ describe('npm run spec:update', () => {
     ]);
     expect(update.status, update.stderr).toBe(0);
     expect(update.stdout).toMatch(/^1\.35\.0: unchanged /);
-    expect(runCommand('generate', ['--spec-dir', spec, '--out', viaGenerate]).status).toBe(0);
+    expect((await runCommand('generate', ['--spec-dir', spec, '--out', viaGenerate])).status).toBe(0);
     expect(treeDigest(viaUpdate)).toBe(treeDigest(viaGenerate));
     expect(readFileSync(join(viaUpdate, 'k8s-lease-client', 'src', 'v1_35', 'models.ts'), 'utf8')).not.toContain(
       'staging',

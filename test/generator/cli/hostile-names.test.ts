@@ -47,7 +47,7 @@ describe('spec:update with spec names that are Object.prototype members', () => 
   let status: number | null;
   let stderr: string;
 
-  beforeAll(() => {
+  beforeAll(async () => {
     const doc = upstream();
     const definitions = doc['definitions'] as Record<string, Json>;
     defineOwn(definitions['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Json, '__proto__', {
@@ -67,7 +67,7 @@ describe('spec:update with spec names that are Object.prototype members', () => 
     ];
     spec = copyOfSpecDir();
     out = join(tempDir('lease-hostile-out-'), 'generated');
-    ({ status, stderr } = runCommand('spec-update', [
+    ({ status, stderr } = await runCommand('spec-update', [
       '--release',
       '1.35.0',
       '--spec',
@@ -112,7 +112,7 @@ describe('spec:update with spec names that are Object.prototype members', () => 
 });
 
 describe('spec:update with an operationId strict mode forbids', () => {
-  it.each(['eval', 'arguments'])('operationId %s is a one-line error, exit 2, nothing written', (operationId) => {
+  it.each(['eval', 'arguments'])('operationId %s is a one-line error, exit 2, nothing written', async (operationId) => {
     const doc = upstream();
     const named = (doc['paths'] as Record<string, Record<string, Json>>)[
       '/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}'
@@ -121,7 +121,7 @@ describe('spec:update with an operationId strict mode forbids', () => {
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-hostile-out-'), 'generated');
     const before = [treeDigest(spec), treeDigest(out)];
-    const result = runCommand('spec-update', [
+    const result = await runCommand('spec-update', [
       '--release',
       '1.35.0',
       '--spec',

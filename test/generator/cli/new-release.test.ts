@@ -56,14 +56,23 @@ function futureSwagger(): Json {
 }
 
 describe('a Kubernetes release the generator has never seen', () => {
-  it('spec:update --from regenerates cleanly and the diff lists what is new', () => {
+  it('spec:update --from regenerates cleanly and the diff lists what is new', async () => {
     const mirror = tempDir('lease-mirror-');
     mkdirSync(join(mirror, `v${FUTURE}`));
     writeFileSync(join(mirror, `v${FUTURE}`, 'swagger.json'), JSON.stringify(futureSwagger()));
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-out-'), 'generated');
 
-    const result = runCommand('spec-update', ['--release', FUTURE, '--from', mirror, '--spec-dir', spec, '--out', out]);
+    const result = await runCommand('spec-update', [
+      '--release',
+      FUTURE,
+      '--from',
+      mirror,
+      '--spec-dir',
+      spec,
+      '--out',
+      out,
+    ]);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout).toMatch(
       new RegExp(`${escaped(FUTURE)}: updated .*; API vs ${escaped(NEWEST)}: 0 breaking, 4 additive, 0 docs-only`),
@@ -110,10 +119,10 @@ describe('adding a release keeps npm test green without test:update-golden', () 
     return mirror;
   }
 
-  it("spec:update --golden-dir writes the new release's golden tables, as the golden test renders them", () => {
+  it("spec:update --golden-dir writes the new release's golden tables, as the golden test renders them", async () => {
     const spec = copyOfSpecDir();
     const golden = tempDir('lease-golden-');
-    const result = runCommand('spec-update', [
+    const result = await runCommand('spec-update', [
       '--release',
       FUTURE,
       '--from',
@@ -141,9 +150,9 @@ describe('adding a release keeps npm test green without test:update-golden', () 
     expect(readFileSync(join(golden, `v${FUTURE}.models.md`), 'utf8')).toContain('renewCount');
   });
 
-  it('with another --spec-dir and no --golden-dir, test/golden is left alone', () => {
+  it('with another --spec-dir and no --golden-dir, test/golden is left alone', async () => {
     const before = treeDigest(join(PROJECT_ROOT, 'test', 'golden'));
-    const result = runCommand('spec-update', [
+    const result = await runCommand('spec-update', [
       '--release',
       FUTURE,
       '--from',
@@ -157,14 +166,14 @@ describe('adding a release keeps npm test green without test:update-golden', () 
     expect(treeDigest(join(PROJECT_ROOT, 'test', 'golden'))).toBe(before);
   });
 
-  it('when generated/ cannot be written, the golden tables are left as they were too', () => {
+  it('when generated/ cannot be written, the golden tables are left as they were too', async () => {
     const spec = copyOfSpecDir();
     const golden = tempDir('lease-golden-');
     writeFileSync(join(golden, `v${FUTURE}.models.md`), 'previous tables\n');
     const before = [treeDigest(spec), treeDigest(golden)];
     const blocker = join(tempDir('lease-blocked-'), 'file');
     writeFileSync(blocker, 'not a directory');
-    const result = runCommand('spec-update', [
+    const result = await runCommand('spec-update', [
       '--release',
       FUTURE,
       '--from',
@@ -212,7 +221,7 @@ describe('the package version moves as CONTRIBUTING.md promises', () => {
     return part === 'minor' ? `${major}.${minor + 1}.0` : `${major}.${minor}.${patch + 1}`;
   }
 
-  it('a new Kubernetes release is a minor bump, with an entry in the package changelog the package ships', () => {
+  it('a new Kubernetes release is a minor bump, with an entry in the package changelog the package ships', async () => {
     const mirror = tempDir('lease-mirror-');
     mkdirSync(join(mirror, `v${FUTURE}`));
     writeFileSync(join(mirror, `v${FUTURE}`, 'swagger.json'), JSON.stringify(futureSwagger()));
@@ -221,7 +230,7 @@ describe('the package version moves as CONTRIBUTING.md promises', () => {
     const changelog = changelogCopy();
     const current = manifestVersion(spec);
     const minor = bumped(current, 'minor');
-    const result = runCommand('spec-update', [
+    const result = await runCommand('spec-update', [
       '--release',
       FUTURE,
       '--from',
@@ -245,7 +254,7 @@ describe('the package version moves as CONTRIBUTING.md promises', () => {
     expect(readFileSync(join(out, 'k8s-lease-client', 'PACKAGE_CHANGELOG.md'), 'utf8')).toBe(text);
 
     // Refreshing a release whose document did not change moves nothing.
-    const again = runCommand('spec-update', [
+    const again = await runCommand('spec-update', [
       '--release',
       FUTURE,
       '--from',
@@ -263,11 +272,11 @@ describe('the package version moves as CONTRIBUTING.md promises', () => {
     expect(readFileSync(changelog, 'utf8')).toBe(text);
   });
 
-  it('refreshing an unchanged release changes no byte of spec/ nor of the package changelog', () => {
+  it('refreshing an unchanged release changes no byte of spec/ nor of the package changelog', async () => {
     const spec = copyOfSpecDir();
     const changelog = changelogCopy();
     const before = [treeDigest(spec), readFileSync(changelog, 'utf8')];
-    const result = runCommand('spec-update', [
+    const result = await runCommand('spec-update', [
       '--release',
       NEWEST,
       '--spec',
@@ -283,7 +292,7 @@ describe('the package version moves as CONTRIBUTING.md promises', () => {
     expect([treeDigest(spec), readFileSync(changelog, 'utf8')]).toEqual(before);
   });
 
-  it('a refreshed release whose document changed is a patch bump', () => {
+  it('a refreshed release whose document changed is a patch bump', async () => {
     const doc = JSON.parse(readFileSync(upstreamSwagger(NEWEST), 'utf8')) as Json;
     (
       (doc['definitions'] as Record<string, Json>)['io.k8s.api.coordination.v1.LeaseSpec']!['properties'] as Record<
@@ -297,7 +306,7 @@ describe('the package version moves as CONTRIBUTING.md promises', () => {
     const out = join(tempDir('lease-out-'), 'generated');
     const changelog = changelogCopy();
     const patch = bumped(manifestVersion(spec), 'patch');
-    const result = runCommand('spec-update', [
+    const result = await runCommand('spec-update', [
       '--release',
       NEWEST,
       '--spec',

@@ -21,9 +21,9 @@ interface PackSummary {
 
 describe('the published packages', () => {
   let out: string;
-  beforeAll(() => {
+  beforeAll(async () => {
     out = join(tempDir('lease-pack-'), 'generated');
-    const result = runCommand('generate', ['--out', out]);
+    const result = await runCommand('generate', ['--out', out]);
     expect(result.status, result.stderr).toBe(0);
   });
 

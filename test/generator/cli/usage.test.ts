@@ -63,7 +63,7 @@ describe('npm run <command> -- --help', () => {
     },
   );
 
-  it('-h and --help win over other arguments and write nothing', () => {
+  it('-h and --help win over other arguments and write nothing', async () => {
     const spec = copyOfSpecDir();
     const out = tempDir('lease-help-out-');
     const before = [treeDigest(spec), treeDigest(out)];
@@ -72,15 +72,15 @@ describe('npm run <command> -- --help', () => {
       ['--release', '1.35.0', '--from', UPSTREAM_FIXTURES, '--spec-dir', spec, '--out', out, '--help'],
       ['--bogus', '--help'],
     ]) {
-      const result = runCommand('spec-update', args);
+      const result = await runCommand('spec-update', args);
       expect(result.status, result.stderr).toBe(0);
       expect(result.stdout).toMatch(/^usage: npm run spec:update -- --release X\.Y\.Z/);
     }
     expect([treeDigest(spec), treeDigest(out)]).toEqual(before);
   });
 
-  it('spec:update without --release prints the usage line as a one-line error, exit 2', () => {
-    const result = runCommand('spec-update', []);
+  it('spec:update without --release prints the usage line as a one-line error, exit 2', async () => {
+    const result = await runCommand('spec-update', []);
     expect(result.status).toBe(2);
     expect(result.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^error: usage: npm run spec:update -- --release X\.Y\.Z /),
@@ -102,13 +102,13 @@ describe('spec:update --release', () => {
     '1e3.0.0',
     '1234567.0.0',
     '١.٣٥.٠',
-  ])('%j is a one-line usage error, exit 2, nothing written', (release) => {
+  ])('%j is a one-line usage error, exit 2, nothing written', async (release) => {
     const spec = copyOfSpecDir();
     const out = join(tempDir('lease-rel-out-'), 'generated');
     mkdirSync(join(out, 'src'), { recursive: true });
     writeFileSync(join(out, 'src', 'sentinel.ts'), 'export const untouched = true;\n');
     const before = [treeDigest(spec), treeDigest(out)];
-    const result = runCommand('spec-update', [
+    const result = await runCommand('spec-update', [
       '--release',
       release,
       '--from',

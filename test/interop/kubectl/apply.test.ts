@@ -22,7 +22,7 @@ describeWithTool('kubectl', found.length > 0 ? found : undefined, 'kubectl and s
   let api: ServerApi;
 
   beforeAll(async () => {
-    ({ server, dir, kubeconfig } = await startServerForKubectl(installPackedPackages(), TOKEN));
+    ({ server, dir, kubeconfig } = await startServerForKubectl(await installPackedPackages(), TOKEN));
     api = serverApi(kubeconfig);
   }, 240_000);
   afterAll(() => server?.close());

@@ -18,7 +18,7 @@ describeWithTool('kubectl', found.length > 0 ? found : undefined, 'kubectl expla
   let kubeconfig: string;
 
   beforeAll(async () => {
-    ({ server, kubeconfig } = await startServerForKubectl(installPackedPackages(), TOKEN, [
+    ({ server, kubeconfig } = await startServerForKubectl(await installPackedPackages(), TOKEN, [
       '--release',
       '1.33',
       '--feature-gates',

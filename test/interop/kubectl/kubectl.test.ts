@@ -28,8 +28,8 @@ function holderLease(name: string, holder: string, labels: Record<string, string
 let install: PackedInstall;
 
 describeWithTool('kubectl', found.length > 0 ? found : undefined, 'kubectl conformance', (binaries) => {
-  beforeAll(() => {
-    install = installPackedPackages();
+  beforeAll(async () => {
+    install = await installPackedPackages();
   }, 240_000);
 
   describe.each(binaries)('$label', (binary) => {

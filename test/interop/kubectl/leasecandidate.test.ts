@@ -38,7 +38,7 @@ describeWithTool(
 
     beforeAll(async () => {
       let kubeconfig: string;
-      ({ server, dir, kubeconfig } = await startServerForKubectl(installPackedPackages(), TOKEN, [
+      ({ server, dir, kubeconfig } = await startServerForKubectl(await installPackedPackages(), TOKEN, [
         '--release',
         '1.33',
         '--feature-gates',

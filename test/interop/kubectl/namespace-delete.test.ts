@@ -19,8 +19,8 @@ const LEASE = (name: string, finalizers = ''): string =>
 let install: PackedInstall;
 
 describeWithTool('kubectl', found.length > 0 ? found : undefined, 'kubectl delete namespace', (binaries) => {
-  beforeAll(() => {
-    install = installPackedPackages();
+  beforeAll(async () => {
+    install = await installPackedPackages();
   }, 240_000);
 
   describe.each(binaries)('$label', (binary) => {

@@ -24,7 +24,7 @@ describeWithTool(
     let kubeconfig: string;
 
     beforeAll(async () => {
-      const install = installPackedPackages();
+      const install = await installPackedPackages();
       kubeconfig = join(mkdtempSync(join(tmpdir(), 'python-client-')), 'kubeconfig');
       server = await startPackedServer(install, ['--tls', '--token', 'python-token', '--kubeconfig', kubeconfig]);
     }, 240_000);

@@ -209,8 +209,8 @@ async function runStep(
 }
 
 describe('conformance with kube-apiserver (packed server)', () => {
-  beforeAll(() => {
-    install = installPackedPackages();
+  beforeAll(async () => {
+    install = await installPackedPackages();
   }, 240_000);
   afterAll(async () => {
     await Promise.all([...servers.values()].map(async (server) => (await server).close()));
