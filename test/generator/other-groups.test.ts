@@ -4,9 +4,13 @@
  * their own, and what comes out is named by the spec and type-checks under the strictest settings users turn on.
  *   scheduling.k8s.io: PriorityClass, cluster-scoped (v1), and Workload, namespaced (v1alpha1).
  *   discovery.k8s.io: EndpointSlice, namespaced (v1).
- * The plurals and scopes expected here are upstream's: pkg/registry/scheduling/priorityclass/storage/storage.go
- * (`schedulingapi.Resource("priorityclasses")`, NamespaceScoped false in its strategy) and
- * pkg/registry/discovery/endpointslice/storage/storage.go (`discovery.Resource("endpointslices")`, namespaced).
+ * The plurals and scopes expected here are kube-apiserver's (kubernetes/kubernetes): PriorityClass's NewREST in
+ * pkg/registry/scheduling/priorityclass/storage/storage.go (`scheduling.Resource("priorityclasses")`) and its
+ * strategy's NamespaceScoped() false (pkg/registry/scheduling/priorityclass/strategy.go); EndpointSlice's NewREST in
+ * pkg/registry/discovery/endpointslice/storage/storage.go (`discovery.Resource("endpointslices")`, SingularName
+ * `endpointslice`) and NamespaceScoped() true (pkg/registry/discovery/endpointslice/strategy.go). The
+ * `…ForAllNamespaces` name belongs to a namespaced resource's list across namespaces only (apiserver's
+ * endpoints/installer.go, registerResourceHandlers: `action.AllNamespaces`).
  */
 import { join } from 'node:path';
 import type ts from 'typescript';
