@@ -58,7 +58,10 @@ interface ExampleSubject {
   readonly mergePatch: string;
 }
 
-/** The kind an operation acts on, as its resource names it; a discovery operation acts on none. */
+/**
+ * The kind an operation acts on, as its resource names it. A resource whose kind the spec does not name gets the
+ * neutral word `Object` (`'my-object'`); the discovery operation's example names no object at all.
+ */
 function exampleSubject(
   operation: OperationIr,
   gv: GroupVersionIr,

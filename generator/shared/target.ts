@@ -5,7 +5,7 @@ import type { GroupVersion } from './group-version.js';
  * fields) would show nothing a user of the kind cares about: a Lease requires no field at all.
  */
 export interface KindExamples {
-  /** The `body` of a create, without `metadata`'s name (the example adds it). */
+  /** The members of a create's `body` besides `metadata` (the example names the object there): `spec: { … }`. */
   readonly create: string;
   /** The body of a merge patch. */
   readonly mergePatch: string;
