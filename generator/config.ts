@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { dirname, join, relative } from 'node:path';
+import type { GenerationTarget } from './shared/target.js';
 
 /** The project root: generator/ sits directly below it. */
 export const PROJECT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -9,6 +10,25 @@ export const PROJECT_ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
  * templates/k8s-lease-client/src/runtime/). Every other folder of templates/ is a package of hand-written code.
  */
 export const PACKAGE_NAME = 'k8s-lease-client';
+
+/**
+ * What the shipped packages cover: coordination.k8s.io, every version and kind each release serves (Lease in v1,
+ * at a release's root; LeaseCandidate in the alphas and betas). A Lease requires no field, so its README examples
+ * are written here rather than derived from its schema.
+ */
+export const LEASE_TARGET: GenerationTarget = {
+  group: 'coordination.k8s.io',
+  rootVersion: 'v1',
+  examples: new Map([
+    [
+      'Lease',
+      {
+        create: "spec: { holderIdentity: 'me', leaseDurationSeconds: 15 }",
+        mergePatch: "{ spec: { holderIdentity: 'me' } }",
+      },
+    ],
+  ]),
+};
 
 /**
  * Where the project lives: the packages' `repository`, `homepage` and `bugs` point here. The project has no

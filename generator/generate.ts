@@ -14,7 +14,8 @@ import { formatSources, isFormattedText } from './emit/format-sources.js';
 import { shareIdenticalModules } from './emit/share-identical-modules.js';
 import { openCacheFile } from './fs/cache-file.js';
 import { openReplacement } from './fs/atomic-output.js';
-import { displayPath, PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, TEMPLATES_DIR } from './config.js';
+import { displayPath, LEASE_TARGET, PACKAGE_NAME, PACKAGE_VERSION, PROJECT_ROOT, TEMPLATES_DIR } from './config.js';
+import type { GenerationTarget } from './shared/target.js';
 import { dependencyRanges } from './fs/project-dependencies.js';
 import { importedPackages, listPackageFolders, packageSources, type PackageFolder } from './fs/package-folders.js';
 import { annotateSince } from './ir/annotate-since.js';
@@ -33,6 +34,8 @@ export interface GenerateOptions {
   readonly displaySpecDir?: string;
   readonly outDir: string;
   readonly templatesDir?: string;
+  /** What to generate: the group, versions and kinds (default: the shipped packages', LEASE_TARGET). */
+  readonly target?: GenerationTarget;
   /** The client's own changelog, when spec:update has just added an entry it has not written yet (else the template's). */
   readonly packageChangelog?: string;
   /** Called once per release with what was emitted for it. */
@@ -113,8 +116,9 @@ export async function buildPackageFiles(
   formatting.catch(() => undefined);
 
   const version = manifest.packageVersion ?? PACKAGE_VERSION;
-  for (const [path, text] of emitPackageSkeleton({ name: PACKAGE_NAME, version, dir: client.dir }, annotated, diffs))
-    files.set(path, text);
+  const examples = (options.target ?? LEASE_TARGET).examples;
+  const info = { name: PACKAGE_NAME, version, dir: client.dir, ...(examples === undefined ? {} : { examples }) };
+  for (const [path, text] of emitPackageSkeleton(info, annotated, diffs)) files.set(path, text);
   // The package's own changes (runtime, packaging), hand-written, beside the generated API diff in CHANGELOG.md.
   files.set(PACKAGE_CHANGELOG_FILE, options.packageChangelog ?? (await readPackageChangelog(templatesDir)));
   addFiles(PACKAGE_NAME, files);
@@ -153,7 +157,8 @@ async function loadReleases(
       );
     seenModules.set(moduleName, entry.release);
     const loaded = await loadReleaseDocument(options.specDir, entry, options.displaySpecDir);
-    releases.push({ ...loaded, ir: buildReleaseIr(entry.release, loaded.document, loaded.documentPath) });
+    const target = options.target ?? LEASE_TARGET;
+    releases.push({ ...loaded, ir: buildReleaseIr(entry.release, loaded.document, loaded.documentPath, target) });
     loadMs.set(entry.release, performance.now() - started);
   }
   return { releases, loadMs };

@@ -7,7 +7,7 @@ import { normalizeUpstreamDocument } from './load/normalize-document.js';
 import { stableJson } from './load/canonical-json.js';
 import { download, findInMirror } from './load/locate-upstream.js';
 import { checkRelease, releaseSubpath } from './shared/release-names.js';
-import { displayPath, PACKAGE_NAME, PACKAGE_VERSION } from './config.js';
+import { displayPath, LEASE_TARGET, PACKAGE_NAME, PACKAGE_VERSION } from './config.js';
 import {
   bumpVersion,
   documentPathFor,
@@ -88,7 +88,7 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
   const known = manifest.releases.find((r) => r.release === options.release);
   const upstream = await locateSource(options, known?.upstream.swagger);
   const source = upstream.file;
-  const normalized = await normalizeUpstreamDocument(upstream, options.release);
+  const normalized = await normalizeUpstreamDocument(upstream, options.release, LEASE_TARGET);
   const entry = {
     release: options.release,
     document: documentPathFor(options.release),
@@ -174,7 +174,8 @@ export async function specUpdate(options: SpecUpdateOptions): Promise<SpecUpdate
 
 async function locateSource(options: SpecUpdateOptions, knownUrl: string | undefined): Promise<UpstreamDocument> {
   if (options.spec !== undefined) return readUpstreamDocument(options.spec);
-  if (options.from !== undefined) return readUpstreamDocument(await findInMirror(options.from, options.release));
+  if (options.from !== undefined)
+    return readUpstreamDocument(await findInMirror(options.from, options.release, LEASE_TARGET));
   if (knownUrl === undefined) {
     throw new GeneratorError(
       'unknown-release',

@@ -5,7 +5,7 @@
 // DIR has the layout `spec:update --from` reads (kubernetes/v<release>/swagger.json …).
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, resolve } from 'node:path';
-import { DEFAULT_SPEC_DIR, PROJECT_ROOT } from '../config.js';
+import { DEFAULT_SPEC_DIR, LEASE_TARGET, PROJECT_ROOT } from '../config.js';
 import { GeneratorError } from '../errors.js';
 import { replaceDirectory } from '../fs/atomic-output.js';
 import { findInMirror } from '../load/locate-upstream.js';
@@ -15,9 +15,10 @@ import { upstreamFixture } from '../load/upstream-fixture.js';
 import { readManifest } from '../manifest/manifest.js';
 import { parseCommandLine, usageText } from './flags.js';
 import { runCli, usageError } from './run-cli.js';
+import { openApiV3FileName } from '../shared/target.js';
 
 const V3_SNAPSHOTS = 'kubernetes-v3-snapshots';
-const V3_FILE = 'apis__coordination.k8s.io__v1_openapi.json';
+const V3_FILE = openApiV3FileName(LEASE_TARGET);
 
 const COMMAND = {
   name: 'fixtures:update',
@@ -50,14 +51,14 @@ await runCli(async (argv) => {
 
   const files = new Map<string, string>();
   for (const { release, contentHash } of manifest.releases) {
-    const source = await findInMirror(from, release);
+    const source = await findInMirror(from, release, LEASE_TARGET);
     const upstream = await readUpstreamDocument(source);
     const target = join('kubernetes', `v${release}`, basename(source));
-    const text = `${JSON.stringify(upstreamFixture(upstream), null, 2)}\n`;
+    const text = `${JSON.stringify(upstreamFixture(upstream, LEASE_TARGET.group), null, 2)}\n`;
     // The fixture stands in for upstream only if ingest cannot tell them apart.
     const [whole, cut] = await Promise.all([
-      normalizeUpstreamDocument(upstream, release),
-      normalizeUpstreamDocument(parseUpstreamDocument(target, text), release),
+      normalizeUpstreamDocument(upstream, release, LEASE_TARGET),
+      normalizeUpstreamDocument(parseUpstreamDocument(target, text), release, LEASE_TARGET),
     ]);
     if (cut.contentHash !== whole.contentHash) {
       throw new GeneratorError(

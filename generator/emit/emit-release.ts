@@ -99,7 +99,7 @@ function namespaceExport(namespace: string, gv: GroupVersionIr): string {
 
 /** An operation to name in a namespace's summary: the first create, else the first operation. */
 function exampleOperation(gv: GroupVersionIr): string {
-  return (gv.operations.find((o) => o.kind === 'create') ?? gv.operations[0])?.name ?? 'Lease';
+  return (gv.operations.find((o) => o.kind === 'create') ?? gv.operations[0])?.name ?? 'getAPIResources';
 }
 
 interface GroupVersionPlace {

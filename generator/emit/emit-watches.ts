@@ -20,6 +20,8 @@ export interface CollectionFunctions {
   readonly list: OperationIr;
   /** The kind listed, e.g. `Lease` (the list response model without `List`). */
   readonly kind: string;
+  /** The kind in the plural, for prose: `Leases`, `PriorityClasses`. */
+  readonly kinds: string;
   readonly watch: string;
   readonly listAll: string;
   readonly informer: string;
@@ -32,6 +34,8 @@ export interface CollectionFunctions {
  * (`?watch=true`), not on the deprecated /watch/ paths:
  *   listNamespacedLease       → watchNamespacedLeases, listAllNamespacedLeases, createNamespacedLeaseInformer
  *   listLeaseForAllNamespaces → watchLeasesForAllNamespaces, listAllLeasesForAllNamespaces, createLeaseInformerForAllNamespaces
+ *   listPriorityClass         → watchPriorityClasses, listAllPriorityClasses, createPriorityClassInformer
+ * The plural is the resource's, from the list's path (`priorityclasses`), not the kind with an `s`.
  */
 export function collectionFunctions(ir: GroupVersionIr): CollectionFunctions[] {
   return ir.operations
@@ -41,7 +45,9 @@ export function collectionFunctions(ir: GroupVersionIr): CollectionFunctions[] {
       if (response?.kind !== 'model' || !response.name.endsWith('List')) return [];
       const kind = response.name.slice(0, -'List'.length);
       const stem = list.name.replace(/^list/, '');
-      const plural = stem.replace(new RegExp(`${kind}(?=ForAllNamespaces$|$)`), `${kind}s`);
+      // Every list operation's path names its resource; the discovery path, which names none, lists nothing.
+      const kinds = pluralOfKind(kind, list.resource ?? `${kind.toLowerCase()}s`);
+      const plural = stem.replace(new RegExp(`${kind}(?=ForAllNamespaces$|$)`), kinds);
       const informer = stem.endsWith('ForAllNamespaces')
         ? `create${stem.replace(/ForAllNamespaces$/, '')}InformerForAllNamespaces`
         : `create${stem}Informer`;
@@ -49,6 +55,7 @@ export function collectionFunctions(ir: GroupVersionIr): CollectionFunctions[] {
         {
           list,
           kind,
+          kinds,
           watch: `watch${plural}`,
           listAll: `listAll${plural}`,
           informer,
@@ -57,6 +64,18 @@ export function collectionFunctions(ir: GroupVersionIr): CollectionFunctions[] {
         },
       ];
     });
+}
+
+/**
+ * A resource's plural in its kind's capitals: `PriorityClass` and `priorityclasses` → `PriorityClasses`,
+ * `NetworkPolicy` and `networkpolicies` → `NetworkPolicies`: the kind's letters as far as the two agree, then the
+ * plural's (apimachinery's UnsafeGuessKindToResource only guesses a plural; the path says it).
+ */
+export function pluralOfKind(kind: string, plural: string): string {
+  let shared = 0;
+  while (shared < kind.length && shared < plural.length && kind.charAt(shared).toLowerCase() === plural.charAt(shared))
+    shared++;
+  return shared === 0 ? plural.charAt(0).toUpperCase() + plural.slice(1) : kind.slice(0, shared) + plural.slice(shared);
 }
 
 export function watchStatements(
@@ -121,7 +140,7 @@ function selectionInterface(c: CollectionFunctions): InterfaceDeclarationStructu
     kind: StructureKind.Interface,
     name: c.params,
     isExported: true,
-    docs: jsDocs(`Which ${c.kind}s \`${c.watch}\`, \`${c.listAll}\` and \`${c.informer}\` cover.`),
+    docs: jsDocs(`Which ${c.kinds} \`${c.watch}\`, \`${c.listAll}\` and \`${c.informer}\` cover.`),
     properties: [
       ...c.list.pathParameters.map((p) => ({
         name: propertyName(p.name),
@@ -145,7 +164,7 @@ function watchFunction(context: CollectionContext): FunctionDeclarationStructure
     isExported: true,
     name: c.watch,
     docs: jsDocs(
-      `Watches ${c.kind}s (${where} with \`watch=true\`): an async iterable of typed events that lists first (or starts at \`options.resourceVersion\`), ` +
+      `Watches ${c.kinds} (${where} with \`watch=true\`): an async iterable of typed events that lists first (or starts at \`options.resourceVersion\`), ` +
         'resumes from the last resourceVersion after a lost connection, a server-side timeout or an idle stream (capped exponential backoff with jitter), ' +
         'and answers a 410 Gone by re-listing and yielding a `RESYNC` with the complete state. An in-stream ERROR is never yielded as an event. ' +
         'Abort `options.signal` (or `break`) to stop.',
@@ -188,7 +207,7 @@ function informerFunction(context: CollectionContext): FunctionDeclarationStruct
     isExported: true,
     name: c.informer,
     docs: jsDocs(
-      `An informer over ${c.kind}s (${where}): list + watch into a cache keyed by namespace/name, with onAdd/onUpdate/onDelete, ` +
+      `An informer over ${c.kinds} (${where}): list + watch into a cache keyed by namespace/name, with onAdd/onUpdate/onDelete, ` +
         '`hasSynced()`, and a resync after 410 that diffs the complete state against the cache. It survives disconnects; only `stop()`, the signal or a non-retriable error end it.',
       since,
     ),

@@ -6,10 +6,11 @@ import { join } from 'node:path';
 import Handlebars from 'handlebars';
 import { LICENSE_FILE, packageLinks } from '../config.js';
 import type { ReleaseDiff } from '../diff/types.js';
-import { leaseGroupVersion } from '../ir/build-release-ir.js';
+import { rootGroupVersionIr } from '../ir/build-release-ir.js';
 import { unexportedOperations } from '../ir/client-surface.js';
 import type { ReleaseIr } from '../ir/types.js';
 import { groupVersionNamespace } from '../shared/group-version.js';
+import type { KindExamples } from '../shared/target.js';
 import { releaseModuleName, releaseSubpath } from '../shared/release-names.js';
 import { clusterMinors, operationRows, whatItAdds } from './readme-tables.js';
 
@@ -18,6 +19,8 @@ export interface PackageInfo {
   readonly version: string;
   /** The package's folder in templates/, holding its skeletons. */
   readonly dir: string;
+  /** README example bodies by kind (the generation target's). */
+  readonly examples?: ReadonlyMap<string, KindExamples>;
 }
 
 /** The client package's skeletons: its releases (subpath exports, README tables) and the newest release's operations. */
@@ -59,7 +62,7 @@ export function emitPackageSkeleton(
       }),
       servedVersions: r.groupVersions.map((gv) => `\`${gv.version}\``).join(', '),
     })),
-    operations: operationRows(leaseGroupVersion(newest)),
+    operations: operationRows(rootGroupVersionIr(newest), info.examples),
   };
   return renderSkeleton(info.dir, data);
 }

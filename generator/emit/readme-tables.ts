@@ -5,7 +5,9 @@ import { changedMediaTypes, isUnusedMediaTypeChange, userFacingChanges } from '.
 import { clientOperations, queryParameters } from '../ir/client-surface.js';
 import type { GroupVersionIr, OperationIr } from '../ir/types.js';
 import { markdownCell } from '../shared/markdown.js';
+import type { KindExamples } from '../shared/target.js';
 import { operationCompanionNames } from './emit-operations.js';
+import { requiredFields } from './example-values.js';
 
 /** One table cell: what a release adds or breaks relative to the one before it, for users of the exported functions. */
 export function whatItAdds(release: string, diffs: readonly ReleaseDiff[], unexported: ReadonlySet<string>): string {
@@ -45,13 +47,50 @@ function summary(operation: OperationIr): string {
   return `${text.charAt(0).toUpperCase() + text.slice(1)}.`;
 }
 
-function example(operation: OperationIr): string {
+/** What an example call of one operation is written with: the kind it acts on and its bodies. */
+interface ExampleSubject {
+  /** `'my-priority-class'`: the name an example gives the object. */
+  readonly objectName: string;
+  /** `priorityClass`: the variable an example holds an object of the kind in. */
+  readonly variable: string;
+  /** The members of a create body besides `metadata`. */
+  readonly createFields: string;
+  readonly mergePatch: string;
+}
+
+/**
+ * The kind an operation acts on, as its resource names it. A resource whose kind the spec does not name gets the
+ * neutral word `Object` (`'my-object'`); the discovery operation's example names no object at all.
+ */
+function exampleSubject(
+  operation: OperationIr,
+  gv: GroupVersionIr,
+  examples: ReadonlyMap<string, KindExamples>,
+): ExampleSubject {
+  const kind = gv.resources.find((r) => r.plural === operation.resource)?.kind ?? 'Object';
+  const words = kind.split(/(?<=[a-z0-9])(?=[A-Z])/).map((w) => w.toLowerCase());
+  const given = examples.get(kind);
+  return {
+    objectName: `'my-${words.join('-')}'`,
+    variable: words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join(''),
+    createFields:
+      given?.create ??
+      requiredFields(
+        gv.models.find((m) => m.name === kind),
+        gv.models,
+      ),
+    mergePatch: given?.mergePatch ?? "{ metadata: { labels: { app: 'web' } } }",
+  };
+}
+
+function example(operation: OperationIr, subject: ExampleSubject): string {
   const target = operation.pathParameters
-    .map((p) => `${p.name}: ${p.name === 'namespace' ? "'default'" : "'my-lease'"}`)
+    .map((p) => `${p.name}: ${p.name === 'namespace' ? "'default'" : subject.objectName}`)
     .join(', ');
   const args = (extra: string): string => `{ ${[target, extra].filter(Boolean).join(', ')} }`;
   const call = (params: string): string =>
     `const result = await ${operation.name}(client${params === '' ? '' : `, ${params}`});`;
+  const object = subject.variable;
   switch (operation.kind) {
     case 'getAPIResources':
       return call('');
@@ -61,18 +100,20 @@ function example(operation: OperationIr): string {
     case 'listForAllNamespaces':
       return [
         call(args("labelSelector: 'app=web', limit: 100")),
-        'for (const lease of result.items) console.log(lease.metadata?.name);',
+        `for (const ${object} of result.items) console.log(${object}.metadata?.name);`,
       ].join('\n');
     case 'create':
       return call(
-        args("body: { metadata: { name: 'my-lease' }, spec: { holderIdentity: 'me', leaseDurationSeconds: 15 } }"),
+        args(
+          `body: { ${[`metadata: { name: ${subject.objectName} }`, subject.createFields].filter(Boolean).join(', ')} }`,
+        ),
       );
     case 'replace':
-      return call(args('body: lease'));
+      return call(args(`body: ${object}`));
     case 'patch':
-      return call(args("patch: { type: 'merge', body: { spec: { holderIdentity: 'me' } } }"));
+      return call(args(`patch: { type: 'merge', body: ${subject.mergePatch} }`));
     case 'delete':
-      return call(args('body: { preconditions: { resourceVersion: lease.metadata?.resourceVersion } }'));
+      return call(args(`body: { preconditions: { resourceVersion: ${object}.metadata?.resourceVersion } }`));
     case 'deleteCollection':
       return call(args("labelSelector: 'app=web'"));
     default:
@@ -91,15 +132,22 @@ export interface OperationRow {
   readonly companions: readonly string[];
 }
 
-/** The operations table: one row per function the client exports for the group version (the newest Lease API). */
-export function operationRows(gv: GroupVersionIr): OperationRow[] {
+/**
+ * The operations table: one row per function the client exports for the group version (the newest release's root
+ * version: the Lease API), with example calls written for the kind each acts on; `examples` gives a kind's bodies
+ * where its schema's required fields would show nothing useful (a Lease requires none).
+ */
+export function operationRows(
+  gv: GroupVersionIr,
+  examples: ReadonlyMap<string, KindExamples> = new Map(),
+): OperationRow[] {
   return clientOperations(gv).map((o) => ({
     name: o.name,
     method: o.method,
     path: markdownCell(o.path),
     query: queryParameters(o).map((p) => markdownCell(p.name)),
     summary: summary(o),
-    example: example(o),
+    example: example(o, exampleSubject(o, gv, examples)),
     companions: operationCompanionNames(o),
   }));
 }

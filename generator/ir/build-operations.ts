@@ -1,10 +1,19 @@
 import { GeneratorError } from '../errors.js';
 import { isJsonObject, type JsonObject } from '../shared/json.js';
 import { joinPointer } from '../shared/json-pointer.js';
-import { groupPathPrefix, type GroupVersion } from '../shared/group-version.js';
+import type { GroupVersion } from '../shared/group-version.js';
 import { typeRefOf } from './type-refs.js';
 import { pathBuilderName } from './build-path-templates.js';
-import type { HttpMethod, OperationIr, OperationKind, ParameterIr, RequestBodyIr, ResponseIr } from './types.js';
+import { resourceOfPath } from './build-resources.js';
+import type {
+  HttpMethod,
+  OperationIr,
+  OperationKind,
+  ParameterIr,
+  RequestBodyIr,
+  ResourceIr,
+  ResponseIr,
+} from './types.js';
 
 const METHODS: ReadonlyArray<[string, HttpMethod]> = [
   ['get', 'GET'],
@@ -17,24 +26,23 @@ const METHODS: ReadonlyArray<[string, HttpMethod]> = [
 interface Context {
   readonly file: string;
   readonly gv: GroupVersion;
+  readonly resources: readonly ResourceIr[];
 }
 
-/** The operations of one group version: those under its path prefix (the document holds every version of the group). */
-export function buildOperations(document: JsonObject, file: string, gv: GroupVersion): OperationIr[] {
-  const paths = isJsonObject(document['paths']) ? document['paths'] : {};
+/** The operations of the path items one group version serves (coveredPathItems: under its prefix, of the kinds covered). */
+export function buildOperations(
+  items: ReadonlyArray<{ readonly path: string; readonly item: JsonObject }>,
+  context: Context,
+): OperationIr[] {
+  const { file } = context;
   const operations: OperationIr[] = [];
-  const prefix = groupPathPrefix(gv);
-  for (const path of Object.keys(paths)
-    .filter((p) => p.startsWith(prefix))
-    .sort()) {
-    const item = paths[path];
-    if (!isJsonObject(item)) continue;
+  for (const { path, item } of items) {
     const pathPointer = joinPointer('/paths', path);
     const shared = parametersOf(item['parameters'], { file, pointer: `${pathPointer}/parameters` });
     for (const [key, method] of METHODS) {
       const operation = item[key];
       if (!isJsonObject(operation)) continue;
-      operations.push(buildOperation(path, method, operation, shared, { file, gv }, joinPointer(pathPointer, key)));
+      operations.push(buildOperation(path, method, operation, shared, context, joinPointer(pathPointer, key)));
     }
   }
   return operations;
@@ -58,14 +66,17 @@ function buildOperation(
     throw new GeneratorError('unsupported-schema', 'operation has no operationId', { file: context.file, pointer });
   const action = typeof operation['x-kubernetes-action'] === 'string' ? operation['x-kubernetes-action'] : undefined;
   const description = typeof operation['description'] === 'string' ? operation['description'] : '';
+  const resource = resourceOfPath(path, context.gv);
+  const namespacedResource = context.resources.some((r) => r.plural === resource && r.namespaced);
   return {
     operationId,
     name: clientFunctionName(operationId, context.gv),
-    kind: operationKindOf(action, path, { file: context.file, pointer }),
+    kind: operationKindOf(action, path, namespacedResource, { file: context.file, pointer }),
     action,
     method,
     path,
-    pathBuilder: pathBuilderName(path, context.gv),
+    pathBuilder: pathBuilderName(path, context.gv, context.resources),
+    resource,
     description,
     // Upstream's prose deprecations are turned into the flag by markProseDeprecations (load/fixups/upstream-bugs.ts).
     deprecated: operation['deprecated'] === true,
@@ -87,12 +98,17 @@ export function clientFunctionName(operationId: string, gv: GroupVersion): strin
   return operationId.replace(infix, '');
 }
 
+/**
+ * A list or watch outside `namespaces/{namespace}/` spans every namespace only when its resource is namespaced;
+ * a cluster-scoped resource has no other list.
+ */
 function operationKindOf(
   action: string | undefined,
   path: string,
+  namespacedResource: boolean,
   location: { file: string; pointer: string },
 ): OperationKind {
-  const namespaced = path.includes('{namespace}');
+  const acrossNamespaces = namespacedResource && !path.includes('{namespace}');
   switch (action) {
     case undefined:
       if (path.endsWith('/')) return 'getAPIResources';
@@ -100,7 +116,7 @@ function operationKindOf(
     case 'get':
       return 'read';
     case 'list':
-      return namespaced ? 'list' : 'listForAllNamespaces';
+      return acrossNamespaces ? 'listForAllNamespaces' : 'list';
     case 'post':
       return 'create';
     case 'put':
@@ -114,7 +130,7 @@ function operationKindOf(
     case 'watch':
       return 'watch';
     case 'watchlist':
-      return namespaced ? 'watchList' : 'watchListForAllNamespaces';
+      return acrossNamespaces ? 'watchListForAllNamespaces' : 'watchList';
   }
   throw new GeneratorError('unsupported-schema', `unknown x-kubernetes-action ${JSON.stringify(action)}`, location);
 }

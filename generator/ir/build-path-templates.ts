@@ -1,6 +1,6 @@
 import type { GroupVersion } from '../shared/group-version.js';
 import { groupPathPrefix } from '../shared/group-version.js';
-import type { PathTemplateIr } from './types.js';
+import type { PathTemplateIr, ResourceIr } from './types.js';
 
 /**
  * Names a path builder after the shape of its template:
@@ -9,8 +9,9 @@ import type { PathTemplateIr } from './types.js';
  *   …/namespaces/{namespace}/leases               → namespacedLeasesPath
  *   …/namespaces/{namespace}/leases/{name}        → namespacedLeasePath
  *   …/watch/namespaces/{namespace}/leases/{name}  → watchNamespacedLeasePath
+ *   …/priorityclasses/{name}                      → priorityclassPath (the kind's word, not the plural less an `s`)
  */
-export function pathBuilderName(template: string, gv: GroupVersion): string {
+export function pathBuilderName(template: string, gv: GroupVersion, resources: readonly ResourceIr[]): string {
   const rest = template.startsWith(groupPathPrefix(gv))
     ? template.slice(groupPathPrefix(gv).length)
     : template.replace(/^\//, '');
@@ -24,17 +25,28 @@ export function pathBuilderName(template: string, gv: GroupVersion): string {
       i++;
     } else if (segment.startsWith('{')) {
       // An object name after a collection selects one item of it: the collection word becomes singular.
-      const previous = words.pop() ?? '';
-      words.push(previous.endsWith('s') ? previous.slice(0, -1) : previous);
+      words.push(singular(words.pop() ?? '', resources));
     } else words.push(segment);
   }
   const camel = words.map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
   return `${camel}Path`;
 }
 
+/**
+ * A resource's singular: its kind in lower case, as apimachinery derives it (pkg/api/meta/restmapper.go,
+ * UnsafeGuessKindToResource) and as the registries name it (`priorityclass`), never the plural less an `s`
+ * (`priorityclasse`). A word the spec names no kind for loses a final `s`, the best guess left.
+ */
+function singular(plural: string, resources: readonly ResourceIr[]): string {
+  const kind = resources.find((r) => r.plural === plural)?.kind;
+  if (kind !== undefined) return kind.toLowerCase();
+  return plural.endsWith('s') ? plural.slice(0, -1) : plural;
+}
+
 export function buildPathTemplates(
   templates: ReadonlyArray<{ path: string; deprecated: boolean }>,
   gv: GroupVersion,
+  resources: readonly ResourceIr[],
 ): PathTemplateIr[] {
   const unique = new Map<string, boolean>();
   for (const t of templates) unique.set(t.path, (unique.get(t.path) ?? true) && t.deprecated);
@@ -42,7 +54,7 @@ export function buildPathTemplates(
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([template, deprecated]) => ({
       template,
-      builderName: pathBuilderName(template, gv),
+      builderName: pathBuilderName(template, gv, resources),
       parameters: [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!),
       deprecated,
     }));

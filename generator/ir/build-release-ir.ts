@@ -1,56 +1,66 @@
 import type { JsonObject } from '../shared/json.js';
 import { isJsonObject } from '../shared/json.js';
-import {
-  COORDINATION_GROUP,
-  COORDINATION_V1,
-  compareKubeVersions,
-  versionOfPath,
-  type GroupVersion,
-} from '../shared/group-version.js';
+import { compareKubeVersions, versionOfPath, type GroupVersion } from '../shared/group-version.js';
+import { coversVersion, rootGroupVersion, type GenerationTarget } from '../shared/target.js';
 import { GeneratorError } from '../errors.js';
 import { buildModels } from './build-models.js';
 import { buildOperations } from './build-operations.js';
 import { buildPathTemplates } from './build-path-templates.js';
+import { buildResources, coveredPathItems } from './build-resources.js';
 import { reachableSchemas } from './reachable-schemas.js';
 import type { GroupVersionIr, ReleaseIr } from './types.js';
 import { validateNames } from './validate-names.js';
 
 /**
- * Normalised document → IR: one entry per version of the group the document has paths for. The Lease API
- * (coordination.k8s.io/v1) must be among them. `file` is only used to name the place of a problem.
+ * Normalised document → IR: one entry per version of the target's group the document has paths for and the
+ * target covers, the root version (which must be among them: the Lease API's v1 for the shipped packages) first.
+ * `file` is only used to name the place of a problem.
  */
-export function buildReleaseIr(release: string, document: JsonObject, file: string): ReleaseIr {
-  const versions = servedVersions(document, COORDINATION_GROUP);
-  if (!versions.includes(COORDINATION_V1.version)) {
+export function buildReleaseIr(
+  release: string,
+  document: JsonObject,
+  file: string,
+  target: GenerationTarget,
+): ReleaseIr {
+  const root = rootGroupVersion(target);
+  const served = servedVersions(document, target.group);
+  if (!served.includes(root.version)) {
     throw new GeneratorError(
       'no-group-paths',
-      `no ${COORDINATION_V1.group}/${COORDINATION_V1.version} paths (the Lease API); found ${versions.join(', ') || 'none'}`,
+      `no ${root.group}/${root.version} paths (the root version, which every release must serve); found ${served.join(', ') || 'none'}`,
       { file, pointer: '/paths' },
     );
   }
+  const versions = [root.version, ...served.filter((v) => v !== root.version && coversVersion(target, v))];
   return {
     release,
-    groupVersions: versions.map((version) =>
-      buildGroupVersionIr(release, document, file, { group: COORDINATION_GROUP, version }),
-    ),
+    // A version left with none of the target's kinds has nothing to generate but its discovery call.
+    groupVersions: versions
+      .map((version) => buildGroupVersionIr(release, document, file, { gv: { group: target.group, version }, target }))
+      .filter((gv) => gv.root || gv.resources.length > 0),
   };
 }
 
-/** One group version of a release, built from the paths under its prefix and the schemas they reach. */
+/** One group version of a release, built from the paths under its prefix the target covers and the schemas they reach. */
 export function buildGroupVersionIr(
   release: string,
   document: JsonObject,
   file: string,
-  gv: GroupVersion,
+  { gv, target }: { readonly gv: GroupVersion; readonly target: GenerationTarget },
 ): GroupVersionIr {
-  const operations = buildOperations(document, file, gv);
+  const resources = buildResources(document, gv);
+  const items = coveredPathItems(document, gv, resources, target);
+  const operations = buildOperations(items, { file, gv, resources });
   const ir: GroupVersionIr = {
     release,
     group: gv.group,
     version: gv.version,
-    paths: buildPathTemplates(operations, gv),
+    root: gv.version === target.rootVersion,
+    // Only the covered kinds: a resource the target leaves out has no operation to describe.
+    resources: resources.filter((r) => operations.some((o) => o.resource === r.plural)),
+    paths: buildPathTemplates(operations, gv, resources),
     operations,
-    models: buildModels(document, file, reachableSchemas(document, gv)),
+    models: buildModels(document, file, reachableSchemas(document, items)),
   };
   validateNames(ir, file);
   return ir;
@@ -63,7 +73,7 @@ export function servedVersions(document: JsonObject, group: string): string[] {
   return [...versions].sort(compareKubeVersions);
 }
 
-/** The Lease API's group version of a release (always present: buildReleaseIr refuses a document without it). */
-export function leaseGroupVersion(ir: ReleaseIr): GroupVersionIr {
-  return ir.groupVersions.find((gv) => gv.group === COORDINATION_V1.group && gv.version === COORDINATION_V1.version)!;
+/** The root group version of a release (always present: buildReleaseIr refuses a document without it); the Lease API in the shipped packages. */
+export function rootGroupVersionIr(ir: ReleaseIr): GroupVersionIr {
+  return ir.groupVersions.find((gv) => gv.root)!;
 }

@@ -1,23 +1,22 @@
 import { isJsonObject, type JsonObject } from '../shared/json.js';
-import { groupPathPrefix, type GroupVersion } from '../shared/group-version.js';
 import { schemaNameOfRef } from './type-refs.js';
 
 /**
- * Names of the `#/components/schemas` entries one group version's paths reach through `$ref`, transitively.
+ * Names of the `#/components/schemas` entries one group version's path items (those the target covers) reach
+ * through `$ref`, transitively.
  * Examples and extensions are data, not schema (as in load/extract-group-subset.ts); a `$ref` that points
  * elsewhere is left for typeRefOf to report with its place.
  */
-export function reachableSchemas(document: JsonObject, gv: GroupVersion): Set<string> {
-  const paths = isJsonObject(document['paths']) ? document['paths'] : {};
+export function reachableSchemas(
+  document: JsonObject,
+  items: ReadonlyArray<{ readonly item: JsonObject }>,
+): Set<string> {
   const schemas =
     isJsonObject(document['components']) && isJsonObject(document['components']['schemas'])
       ? document['components']['schemas']
       : {};
-  const prefix = groupPathPrefix(gv);
   const reached = new Set<string>();
-  const pending: unknown[] = Object.keys(paths)
-    .filter((p) => p.startsWith(prefix))
-    .map((p) => paths[p]);
+  const pending: unknown[] = items.map(({ item }) => item);
   while (pending.length > 0) {
     const node = pending.pop();
     if (Array.isArray(node)) {

@@ -5,7 +5,10 @@
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/** The kinds of Lease operations the Kubernetes reference pages list. */
+/**
+ * The kinds of operations the Kubernetes reference pages list. The `…ForAllNamespaces` ones list a namespaced
+ * resource across namespaces; a cluster-scoped resource's list is a plain `list`.
+ */
 export type OperationKind =
   | 'getAPIResources'
   | 'read'
@@ -80,6 +83,8 @@ export interface OperationIr extends SinceIr {
   readonly path: string;
   /** Name of the path builder for `path` (see GroupVersionIr.paths). */
   readonly pathBuilder: string;
+  /** The plural of the resource it acts on (see GroupVersionIr.resources); undefined for the discovery operation. */
+  readonly resource: string | undefined;
   readonly description: string;
   readonly deprecated: boolean;
   readonly pathParameters: readonly ParameterIr[];
@@ -114,6 +119,16 @@ export interface ModelIr extends SinceIr {
   readonly shape: ModelShape;
 }
 
+/** A resource a group version serves, as its paths and `x-kubernetes-group-version-kind` say. */
+export interface ResourceIr {
+  /** The resource's name in URLs, e.g. `leases`, `priorityclasses`. */
+  readonly plural: string;
+  /** Its kind, e.g. `PriorityClass`; undefined when the spec names none. */
+  readonly kind: string | undefined;
+  /** Whether its objects live in a namespace (its paths are under `namespaces/{namespace}/`); else cluster-scoped. */
+  readonly namespaced: boolean;
+}
+
 /** One URL path template and the name of the function that builds it. */
 export interface PathTemplateIr {
   readonly template: string;
@@ -131,12 +146,15 @@ export interface GroupVersionIr {
   readonly release: string;
   readonly group: string;
   readonly version: string;
+  /** The generation target's root version: its modules are the release's own, the others get a namespace each. */
+  readonly root: boolean;
+  readonly resources: readonly ResourceIr[];
   readonly paths: readonly PathTemplateIr[];
   readonly operations: readonly OperationIr[];
   readonly models: readonly ModelIr[];
 }
 
-/** A release: one entry per group version it serves, coordination.k8s.io/v1 (the Lease API) first, then by Kubernetes version priority. */
+/** A release: one entry per group version it serves that the target covers, the root version first, then by Kubernetes version priority. */
 export interface ReleaseIr {
   readonly release: string;
   readonly groupVersions: readonly GroupVersionIr[];

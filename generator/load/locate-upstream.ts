@@ -2,11 +2,12 @@ import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GeneratorError } from '../errors.js';
 import { parseUpstreamDocument, type UpstreamDocument } from './read-document.js';
+import { openApiV3FileName, type GenerationTarget } from '../shared/target.js';
 
 /** Where an offline mirror may keep a release's document, in order of preference. */
-export function mirrorCandidates(dir: string, release: string): string[] {
+export function mirrorCandidates(dir: string, release: string, target: GenerationTarget): string[] {
   const v = `v${release}`;
-  const v3 = 'apis__coordination.k8s.io__v1_openapi.json';
+  const v3 = openApiV3FileName(target);
   return [
     join(dir, v, 'swagger.json'),
     join(dir, 'kubernetes', v, 'swagger.json'),
@@ -17,8 +18,8 @@ export function mirrorCandidates(dir: string, release: string): string[] {
   ];
 }
 
-export async function findInMirror(dir: string, release: string): Promise<string> {
-  for (const candidate of mirrorCandidates(dir, release)) {
+export async function findInMirror(dir: string, release: string, target: GenerationTarget): Promise<string> {
+  for (const candidate of mirrorCandidates(dir, release, target)) {
     try {
       await access(candidate);
       return candidate;
@@ -28,7 +29,7 @@ export async function findInMirror(dir: string, release: string): Promise<string
   }
   throw new GeneratorError(
     'missing-source',
-    `no document for release ${release} (looked for v${release}/swagger.json and v${release}/apis__coordination.k8s.io__v1_openapi.json, also under kubernetes/)`,
+    `no document for release ${release} (looked for v${release}/swagger.json and v${release}/${openApiV3FileName(target)}, also under kubernetes/)`,
     { file: dir },
   );
 }

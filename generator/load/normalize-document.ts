@@ -2,7 +2,8 @@ import type { UpstreamDocument } from './read-document.js';
 import { isJsonObject, setOwn, type JsonObject } from '../shared/json.js';
 import { resolveLocalRef } from '../shared/json-pointer.js';
 import { extractGroupSubset } from './extract-group-subset.js';
-import { COORDINATION_GROUP, COORDINATION_V1, groupPathPrefix, versionOfPath } from '../shared/group-version.js';
+import { groupPathPrefix, versionOfPath } from '../shared/group-version.js';
+import { rootGroupVersion, type GenerationTarget } from '../shared/target.js';
 import { swagger2ToOpenApi3 } from './swagger2-to-open-api3.js';
 import { applyFixups } from './fixups/apply-fixups.js';
 import { GeneratorError } from '../errors.js';
@@ -24,16 +25,19 @@ export interface NormalizedSpec {
 export async function normalizeUpstreamDocument(
   upstream: UpstreamDocument,
   release: string,
-  group: string = COORDINATION_GROUP,
+  target: GenerationTarget,
 ): Promise<NormalizedSpec> {
+  const { group } = target;
   const subset = extractGroupSubset(upstream, group);
-  // The Lease API is what every release entry exports: a document with only LeaseCandidate's versions is refused here, naming the upstream file.
+  // The root version is what every release entry exports (the Lease API's v1): a document with only other versions
+  // (LeaseCandidate's) is refused here, naming the upstream file.
   const paths = isJsonObject(subset['paths']) ? Object.keys(subset['paths']) : [];
-  if (group === COORDINATION_V1.group && !paths.some((p) => p.startsWith(groupPathPrefix(COORDINATION_V1)))) {
+  const root = rootGroupVersion(target);
+  if (!paths.some((p) => p.startsWith(groupPathPrefix(root)))) {
     const found = [...new Set(paths.map((p) => versionOfPath(p, group)))].join(', ');
     throw new GeneratorError(
       'no-group-paths',
-      `no ${COORDINATION_V1.group}/${COORDINATION_V1.version} paths (the Lease API); found ${found}`,
+      `no ${root.group}/${root.version} paths (the root version, which every release must serve); found ${found}`,
       { file: upstream.file, pointer: '/paths' },
     );
   }

@@ -1,5 +1,4 @@
 import { extractGroupSubset } from './extract-group-subset.js';
-import { COORDINATION_GROUP } from '../shared/group-version.js';
 import type { UpstreamDocument } from './read-document.js';
 import { isJsonObject, type JsonObject } from '../shared/json.js';
 
@@ -14,7 +13,7 @@ const API_CONTAINERS = new Set(['paths', 'definitions', 'parameters', 'responses
  * gives the same normalised document as ingesting the whole upstream document,
  * which lets tests run without the 3–4 MB originals.
  */
-export function upstreamFixture(upstream: UpstreamDocument, group: string = COORDINATION_GROUP): JsonObject {
+export function upstreamFixture(upstream: UpstreamDocument, group: string): JsonObject {
   const subset = extractGroupSubset(upstream, group);
   const { document } = upstream;
   const kept: Array<[string, unknown]> = [];

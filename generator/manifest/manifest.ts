@@ -14,7 +14,7 @@ export interface ReleaseEntry {
   readonly upstream: { readonly swagger: string };
 }
 
-/** The group and version are not recorded: the generator covers coordination.k8s.io/v1 only (shared/group-version.ts). */
+/** The group and versions are not recorded: they are the generation target's (LEASE_TARGET in config.ts). */
 export interface ReleaseManifest {
   /**
    * The generated packages' semver version (the three move in lockstep). spec:update bumps it: a minor for

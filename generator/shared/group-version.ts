@@ -4,12 +4,6 @@ export interface GroupVersion {
   readonly version: string;
 }
 
-/** The API group the generator covers: every version of it each release serves (Lease in v1, LeaseCandidate in the alphas and betas). */
-export const COORDINATION_GROUP = 'coordination.k8s.io';
-
-/** The group version of the Lease API: its modules sit at a release's root, as before the generator covered the whole group. */
-export const COORDINATION_V1: GroupVersion = { group: COORDINATION_GROUP, version: 'v1' };
-
 export function groupPathPrefix(gv: GroupVersion): string {
   return `/apis/${gv.group}/${gv.version}/`;
 }
@@ -39,10 +33,10 @@ export function compareKubeVersions(a: string, b: string): number {
 }
 
 /**
- * The namespace a group version's modules have in a release entry: none for the Lease API (its modules are the
- * release's own, as they were before the generator covered the whole group), its version otherwise
+ * The namespace a group version's modules have in a release entry: none for the target's root version (its modules
+ * are the release's own; the Lease API's, as before the generator covered the whole group), its version otherwise
  * (`v1beta1`: `import { v1beta1 } from 'k8s-lease-client/v1.33'`, or the subpath `k8s-lease-client/v1.33/v1beta1`).
  */
-export function groupVersionNamespace(gv: GroupVersion): string | undefined {
-  return gv.group === COORDINATION_V1.group && gv.version === COORDINATION_V1.version ? undefined : gv.version;
+export function groupVersionNamespace(gv: { readonly version: string; readonly root: boolean }): string | undefined {
+  return gv.root ? undefined : gv.version;
 }

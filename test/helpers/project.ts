@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PROJECT_ROOT } from '../../generator/config.js';
-import { buildReleaseIr, leaseGroupVersion } from '../../generator/ir/build-release-ir.js';
+import { LEASE_TARGET, PROJECT_ROOT } from '../../generator/config.js';
+import { buildReleaseIr, rootGroupVersionIr } from '../../generator/ir/build-release-ir.js';
 import type { GroupVersionIr, ReleaseIr } from '../../generator/ir/types.js';
 
 export { PROJECT_ROOT };
@@ -38,12 +38,12 @@ export function releaseDocument(release: string): Record<string, unknown> {
 }
 
 export function releaseIr(release: string): ReleaseIr {
-  return buildReleaseIr(release, releaseDocument(release), `spec/openapi/v${release}.json`);
+  return buildReleaseIr(release, releaseDocument(release), `spec/openapi/v${release}.json`, LEASE_TARGET);
 }
 
 /** The Lease API (coordination.k8s.io/v1) of a release's IR. */
 export function leaseIr(release: string): GroupVersionIr {
-  return leaseGroupVersion(releaseIr(release));
+  return rootGroupVersionIr(releaseIr(release));
 }
 
 /** The release's swagger.json cut down to the coordination.k8s.io group; it ingests exactly like the whole document. */

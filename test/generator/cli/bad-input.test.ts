@@ -2,10 +2,10 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { extractGroupSubset } from '../../../generator/load/extract-group-subset.js';
-import { COORDINATION_GROUP } from '../../../generator/shared/group-version.js';
 import { readUpstreamDocument } from '../../../generator/load/read-document.js';
 import { copyOfSpecDir, runCommand, tempDir, treeDigest } from '../../helpers/cli.js';
 import { upstreamSwagger } from '../../helpers/project.js';
+import { LEASE_TARGET } from '../../../generator/config.js';
 
 /**
  * Every kind of bad input gives one line on stderr naming the file (and the
@@ -17,7 +17,7 @@ type Json = Record<string, unknown>;
 let realSubset: Json;
 
 beforeAll(async () => {
-  realSubset = extractGroupSubset(await readUpstreamDocument(upstreamSwagger('1.35.0')), COORDINATION_GROUP);
+  realSubset = extractGroupSubset(await readUpstreamDocument(upstreamSwagger('1.35.0')), LEASE_TARGET.group);
 });
 
 function definitions(doc: Json): Record<string, Json> {
@@ -103,7 +103,8 @@ describe('bad input', () => {
     const line = await expectCleanFailure({
       command: 'spec-update',
       argv: () => ['--release', '1.35.0', '--spec', file],
-      message: /no coordination\.k8s\.io\/v1 paths \(the Lease API\); found v1alpha2, v1beta1/,
+      message:
+        /no coordination\.k8s\.io\/v1 paths \(the root version, which every release must serve\); found v1alpha2, v1beta1/,
     });
     expect(line).toContain(`${file}#/paths`);
   });

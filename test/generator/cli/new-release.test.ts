@@ -1,4 +1,4 @@
-import { PACKAGE_VERSION, TEMPLATES_DIR } from '../../../generator/config.js';
+import { LEASE_TARGET, PACKAGE_VERSION, TEMPLATES_DIR } from '../../../generator/config.js';
 import { packageChangelogPath } from '../../../generator/generate.js';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -144,6 +144,7 @@ describe('adding a release keeps npm test green without test:update-golden', () 
       FUTURE,
       JSON.parse(readFileSync(join(spec, 'openapi', `v${FUTURE}.json`), 'utf8')) as Record<string, unknown>,
       `spec/openapi/v${FUTURE}.json`,
+      LEASE_TARGET,
     );
     expect(readFileSync(join(golden, `v${FUTURE}.operations.md`), 'utf8')).toBe(renderOperationTables(ir));
     expect(readFileSync(join(golden, `v${FUTURE}.models.md`), 'utf8')).toBe(renderModelTables(ir));

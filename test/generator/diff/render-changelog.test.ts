@@ -4,7 +4,7 @@ import { renderChangelog } from '../../../generator/diff/render-changelog.js';
 import { unexportedOperations } from '../../../generator/ir/client-surface.js';
 import * as client from '../../../generated/k8s-lease-client/src/index.js';
 import { releaseIr } from '../../helpers/project.js';
-import { leaseGroupVersion } from '../../../generator/ir/build-release-ir.js';
+import { rootGroupVersionIr } from '../../../generator/ir/build-release-ir.js';
 
 const irs = ['1.31.1', '1.33.1'].map(releaseIr);
 const [v131, v133] = irs as [ReturnType<typeof releaseIr>, ReturnType<typeof releaseIr>];
@@ -40,7 +40,7 @@ describe('CHANGELOG.md is written for the client’s users', () => {
   });
 
   it('still lists a media-type change the JSON client does use', () => {
-    const lease = leaseGroupVersion(v133);
+    const lease = rootGroupVersionIr(v133);
     const removedJson = {
       release: 'next',
       groupVersions: v133.groupVersions.map((gv) =>

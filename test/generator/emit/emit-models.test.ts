@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { Project, SyntaxKind } from 'ts-morph';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReleaseIr, leaseGroupVersion } from '../../../generator/ir/build-release-ir.js';
+import { buildReleaseIr, rootGroupVersionIr } from '../../../generator/ir/build-release-ir.js';
 import { compareReleases, releaseModuleName } from '../../../generator/shared/release-names.js';
 import type { GroupVersionIr, ModelIr, ReleaseIr } from '../../../generator/ir/types.js';
 import { emitRelease } from '../../../generator/emit/emit-release.js';
@@ -30,6 +30,7 @@ import {
   type CheckResult,
 } from '../../helpers/type-check.js';
 import { PROJECT_ROOT } from '../../helpers/project.js';
+import { LEASE_TARGET } from '../../../generator/config.js';
 
 const SPEC_DIR = join(PROJECT_ROOT, 'spec');
 
@@ -197,7 +198,7 @@ beforeAll(async () => {
   fixtures = await Promise.all(
     manifest.releases.map(async (entry): Promise<ReleaseFixture> => {
       const document = readDocument(entry);
-      const whole = buildReleaseIr(entry.release, document, entry.document);
+      const whole = buildReleaseIr(entry.release, document, entry.document, LEASE_TARGET);
       const emitted = emitRelease({
         ir: whole,
         documentPath: `spec/${entry.document}`,
@@ -207,7 +208,7 @@ beforeAll(async () => {
         entry,
         module: releaseModuleName(entry.release),
         document,
-        ir: leaseGroupVersion(whole),
+        ir: rootGroupVersionIr(whole),
         whole,
         emitted,
         oracle: await oracleFor(document),
@@ -380,8 +381,8 @@ describe('a recursive schema emits a recursive type', () => {
   };
 
   it('emits an interface whose members refer to the interface itself, and it compiles', async () => {
-    const ir = buildReleaseIr('1.99.0', structuredClone(document), 'recursive.json');
-    expect(leaseGroupVersion(ir).models.map((m) => [m.name, m.schemaName])).toEqual([['Node', NODE]]);
+    const ir = buildReleaseIr('1.99.0', structuredClone(document), 'recursive.json', LEASE_TARGET);
+    expect(rootGroupVersionIr(ir).models.map((m) => [m.name, m.schemaName])).toEqual([['Node', NODE]]);
     const emitted = emitRelease({
       ir,
       documentPath: 'recursive.json',
@@ -411,7 +412,7 @@ describe('a recursive schema emits a recursive type', () => {
       entry: { release: '1.99.0', document: 'recursive.json', contentHash: 'sha256:test' },
       module: 'v1_99',
       document,
-      ir: leaseGroupVersion(ir),
+      ir: rootGroupVersionIr(ir),
       whole: ir,
       emitted,
       oracle: await oracleFor(document),

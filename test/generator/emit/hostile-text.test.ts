@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Project, type JSDocableNode } from 'ts-morph';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildReleaseIr, leaseGroupVersion } from '../../../generator/ir/build-release-ir.js';
+import { buildReleaseIr, rootGroupVersionIr } from '../../../generator/ir/build-release-ir.js';
 import { releaseModuleName } from '../../../generator/shared/release-names.js';
 import type { GroupVersionIr } from '../../../generator/ir/types.js';
 import { emitRelease } from '../../../generator/emit/emit-release.js';
@@ -26,6 +26,7 @@ import {
   type CheckResult,
 } from '../../helpers/type-check.js';
 import { PROJECT_ROOT } from '../../helpers/project.js';
+import { LEASE_TARGET } from '../../../generator/config.js';
 
 const SPEC_DIR = join(PROJECT_ROOT, 'spec');
 const RELEASE = '1.35.0';
@@ -128,9 +129,9 @@ function hostileDocument(withOpenComment = true): JsonObject {
 }
 
 function emit(document: JsonObject): { ir: GroupVersionIr; files: Map<string, string> } {
-  const ir = buildReleaseIr(RELEASE, document, DOCUMENT_PATH);
+  const ir = buildReleaseIr(RELEASE, document, DOCUMENT_PATH, LEASE_TARGET);
   return {
-    ir: leaseGroupVersion(ir),
+    ir: rootGroupVersionIr(ir),
     files: emitRelease({ ir, documentPath: DOCUMENT_PATH, contentHash: 'sha256:test' }),
   };
 }
@@ -434,18 +435,18 @@ describe('deterministic output with the DO NOT EDIT header', () => {
     (release) => {
       const entry = releases.find((r) => r.release === release)!;
       const document = JSON.parse(readFileSync(join(SPEC_DIR, entry.document), 'utf8')) as JsonObject;
-      const ir = buildReleaseIr(release, document, entry.document);
+      const ir = buildReleaseIr(release, document, entry.document, LEASE_TARGET);
       const source = { ir, documentPath: `spec/${entry.document}`, contentHash: entry.contentHash };
       const first = emitRelease(source);
       // Emitting other releases in between must not change the result either (no state kept between calls).
       for (const other of releases.filter((r) => r.release !== release)) {
         const otherDocument = JSON.parse(readFileSync(join(SPEC_DIR, other.document), 'utf8')) as JsonObject;
-        emitRelease({ ...source, ir: buildReleaseIr(other.release, otherDocument, other.document) });
+        emitRelease({ ...source, ir: buildReleaseIr(other.release, otherDocument, other.document, LEASE_TARGET) });
       }
       const second = emitRelease(source);
       const third = emitRelease({
         ...source,
-        ir: buildReleaseIr(release, structuredClone(document), entry.document),
+        ir: buildReleaseIr(release, structuredClone(document), entry.document, LEASE_TARGET),
       });
       const module = releaseModuleName(release);
       // The Lease API in the release folder, then one folder per other group version the release serves.
@@ -497,6 +498,7 @@ describe('deterministic output with the DO NOT EDIT header', () => {
             r.release,
             JSON.parse(readFileSync(join(SPEC_DIR, r.document), 'utf8')) as JsonObject,
             r.document,
+            LEASE_TARGET,
           ).groupVersions.length,
         0,
       );

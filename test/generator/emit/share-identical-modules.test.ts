@@ -6,6 +6,8 @@ const gv = (release: string, version: string): GroupVersionIr => ({
   release,
   group: 'coordination.k8s.io',
   version,
+  root: version === 'v1',
+  resources: [],
   paths: [],
   operations: [],
   models: [],

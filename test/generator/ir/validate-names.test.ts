@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildReleaseIr } from '../../../generator/ir/build-release-ir.js';
 import { GeneratorError } from '../../../generator/errors.js';
 import { releaseDocument } from '../../helpers/project.js';
+import { LEASE_TARGET } from '../../../generator/config.js';
 
 interface PathItem {
   get: { operationId: string };
@@ -18,7 +19,7 @@ function failure(edit: (doc: Json) => void): GeneratorError {
   const doc = structuredClone(releaseDocument('1.35.0')) as unknown as Json;
   edit(doc);
   try {
-    buildReleaseIr('1.35.0', doc as unknown as Record<string, unknown>, 'doc.json');
+    buildReleaseIr('1.35.0', doc as unknown as Record<string, unknown>, 'doc.json', LEASE_TARGET);
   } catch (error) {
     if (error instanceof GeneratorError) return error;
     throw error;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { extractGroupSubset } from '../../../generator/load/extract-group-subset.js';
-import { COORDINATION_GROUP } from '../../../generator/shared/group-version.js';
 import { GeneratorError } from '../../../generator/errors.js';
 import type { UpstreamDocument } from '../../../generator/load/read-document.js';
+import { LEASE_TARGET } from '../../../generator/config.js';
 
 function swagger(definitions: Record<string, unknown>, leaseProperties: Record<string, unknown>): UpstreamDocument {
   return {
@@ -35,7 +35,7 @@ describe('extractGroupSubset', () => {
           spec: { type: 'object', example: { $ref: '#/definitions/NotReached' } },
         },
       ),
-      COORDINATION_GROUP,
+      LEASE_TARGET.group,
     );
     expect(Object.keys(subset['definitions'] as object).sort()).toEqual(['Extra', 'Fencing', 'Lease']);
   });
@@ -46,7 +46,7 @@ describe('extractGroupSubset', () => {
         { 'Lease Fencing': { type: 'object' }, 'a/b': { type: 'string' } },
         { f: { $ref: '#/definitions/Lease%20Fencing' }, g: { $ref: '#/definitions/a~1b' } },
       ),
-      COORDINATION_GROUP,
+      LEASE_TARGET.group,
     );
     expect(Object.keys(subset['definitions'] as object).sort()).toEqual(['Lease', 'Lease Fencing', 'a/b']);
   });
@@ -54,7 +54,7 @@ describe('extractGroupSubset', () => {
   it('reports a malformed percent-encoding as a dangling ref with its pointer', () => {
     let error: unknown;
     try {
-      extractGroupSubset(swagger({}, { f: { $ref: '#/definitions/100%' } }), COORDINATION_GROUP);
+      extractGroupSubset(swagger({}, { f: { $ref: '#/definitions/100%' } }), LEASE_TARGET.group);
     } catch (e) {
       error = e;
     }

@@ -1,23 +1,25 @@
 import { describe, expect, it } from 'vitest';
 import { readUpstreamDocument } from '../../../generator/load/read-document.js';
 import { normalizeUpstreamDocument } from '../../../generator/load/normalize-document.js';
-import { buildReleaseIr, leaseGroupVersion } from '../../../generator/ir/build-release-ir.js';
+import { buildReleaseIr, rootGroupVersionIr } from '../../../generator/ir/build-release-ir.js';
 import { renderModelTables, renderOperationTables } from '../../../generator/ir/render-tables.js';
 import { contentHash } from '../../../generator/load/canonical-json.js';
 import { manifestReleases, releaseDocument, upstreamSwagger, V3_SNAPSHOT } from '../../helpers/project.js';
+import { LEASE_TARGET } from '../../../generator/config.js';
 
 describe('ingest of both upstream forms', () => {
   it('the per-group OpenAPI v3 snapshot and v1.30.0 swagger.json give the same tables and Lease models', async () => {
     const fromSwagger = await normalizeUpstreamDocument(
       await readUpstreamDocument(upstreamSwagger('1.30.0')),
       '1.30.0',
+      LEASE_TARGET,
     );
-    const fromV3 = await normalizeUpstreamDocument(await readUpstreamDocument(V3_SNAPSHOT), '1.30.0');
-    const a = buildReleaseIr('1.30.0', fromSwagger.document, 'swagger.json');
-    const b = buildReleaseIr('1.30.0', fromV3.document, 'v3.json');
+    const fromV3 = await normalizeUpstreamDocument(await readUpstreamDocument(V3_SNAPSHOT), '1.30.0', LEASE_TARGET);
+    const a = buildReleaseIr('1.30.0', fromSwagger.document, 'swagger.json', LEASE_TARGET);
+    const b = buildReleaseIr('1.30.0', fromV3.document, 'v3.json', LEASE_TARGET);
     expect(renderOperationTables(b)).toBe(renderOperationTables(a));
     const leaseModels = (ir: typeof a): unknown =>
-      leaseGroupVersion(ir).models.filter((m) => m.name.startsWith('Lease'));
+      rootGroupVersionIr(ir).models.filter((m) => m.name.startsWith('Lease'));
     expect(leaseModels(b)).toEqual(leaseModels(a));
     expect(renderModelTables(b)).toBe(renderModelTables(a));
     // The normal form absorbs every difference the snapshot's README lists (defaults, allOf wrappers, GVK lists).
@@ -27,7 +29,11 @@ describe('ingest of both upstream forms', () => {
   it.each(manifestReleases().map((r) => [r.release, r.contentHash] as const))(
     'ingest of the committed upstream fixture for %s gives the content hash spec/releases.json records, as the whole upstream document does',
     async (release, hash) => {
-      const normalized = await normalizeUpstreamDocument(await readUpstreamDocument(upstreamSwagger(release)), release);
+      const normalized = await normalizeUpstreamDocument(
+        await readUpstreamDocument(upstreamSwagger(release)),
+        release,
+        LEASE_TARGET,
+      );
       expect(normalized.contentHash).toBe(hash);
       expect(contentHash(releaseDocument(release))).toBe(hash);
     },

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { parseUpstreamDocument, readUpstreamDocument } from '../../../generator/load/read-document.js';
 import { upstreamFixture } from '../../../generator/load/upstream-fixture.js';
 import { manifestReleases, upstreamSwagger, V3_SNAPSHOT } from '../../helpers/project.js';
+import { LEASE_TARGET } from '../../../generator/config.js';
 
 /**
  * The committed fixtures stand in for upstream's whole documents (normalize-document.test.ts checks they ingest to the
@@ -42,14 +43,16 @@ describe('upstream fixtures', () => {
         compareReleases(release, '1.31.0') >= 0,
       );
       // Cutting a fixture again changes no byte: it holds nothing unreached, in the order the script writes.
-      expect(serialise(upstreamFixture(upstream))).toBe(readFileSync(upstreamSwagger(release), 'utf8'));
+      expect(serialise(upstreamFixture(upstream, LEASE_TARGET.group))).toBe(
+        readFileSync(upstreamSwagger(release), 'utf8'),
+      );
     },
   );
 
   it('cutting the per-group OpenAPI v3 snapshot gives it back byte for byte (securitySchemes and key order kept)', async () => {
     const upstream = await readUpstreamDocument(V3_SNAPSHOT);
     expect(upstream.format).toBe('openapi3');
-    expect(serialise(upstreamFixture(upstream))).toBe(readFileSync(V3_SNAPSHOT, 'utf8'));
+    expect(serialise(upstreamFixture(upstream, LEASE_TARGET.group))).toBe(readFileSync(V3_SNAPSHOT, 'utf8'));
   });
 
   it('keeps upstream order, drops what the group does not reach, and keeps a "__proto__" property as a property', () => {
@@ -74,7 +77,7 @@ describe('upstream fixtures', () => {
       },
       'x-vendor': { kept: true },
     });
-    const fixture = upstreamFixture(parseUpstreamDocument('doc.json', text));
+    const fixture = upstreamFixture(parseUpstreamDocument('doc.json', text), LEASE_TARGET.group);
     expect(Object.keys(fixture)).toEqual(['swagger', 'paths', 'info', 'definitions', 'x-vendor']);
     expect(Object.keys(fixture['info'] as object)).toEqual(['version', 'title']);
     expect(Object.keys(fixture['paths'] as object)).toEqual(['/apis/coordination.k8s.io/v1/leases']);

@@ -7,7 +7,7 @@ import { clientOperations } from '../../../generator/ir/client-surface.js';
 import { emitRelease, exportedModelNames } from '../../../generator/emit/emit-release.js';
 import { releaseModuleName } from '../../../generator/shared/release-names.js';
 import type { GroupVersionIr, ModelIr, ReleaseIr } from '../../../generator/ir/types.js';
-import { leaseGroupVersion } from '../../../generator/ir/build-release-ir.js';
+import { rootGroupVersionIr } from '../../../generator/ir/build-release-ir.js';
 import { tempDir } from '../../helpers/cli.js';
 import { manifestReleases, releaseIr } from '../../helpers/project.js';
 import { runtimeSources, typeCheckDirectory } from '../../helpers/type-check.js';
@@ -83,7 +83,7 @@ function emitPair(older: ReleaseIr, newer: ReleaseIr): Map<string, string> {
  * The Lease API of each release (the release entry's own exports): LeaseCandidate's group versions come and go
  * between releases as whole namespaces, which the diff lists as one entry each (test/generator/diff/group-versions.test.ts).
  */
-const leaseOnly = (ir: ReleaseIr): ReleaseIr => ({ release: ir.release, groupVersions: [leaseGroupVersion(ir)] });
+const leaseOnly = (ir: ReleaseIr): ReleaseIr => ({ release: ir.release, groupVersions: [rootGroupVersionIr(ir)] });
 
 function checkPair(wholeOlder: ReleaseIr, wholeNewer: ReleaseIr): { errors: string[]; breaking: number } {
   const [older, newer] = [leaseOnly(wholeOlder), leaseOnly(wholeNewer)];
@@ -94,8 +94,8 @@ function checkPair(wholeOlder: ReleaseIr, wholeNewer: ReleaseIr): { errors: stri
   const checker = compatibilityChecker(
     `./src/${releaseModuleName(older.release)}/index.js`,
     `./src/${releaseModuleName(newer.release)}/index.js`,
-    leaseGroupVersion(older),
-    leaseGroupVersion(newer),
+    rootGroupVersionIr(older),
+    rootGroupVersionIr(newer),
   );
   return { errors: compiles(files, checker), breaking: diffReleases(older, newer).counts.breaking };
 }
@@ -111,7 +111,7 @@ describe('type-level compatibility between consecutive releases', () => {
   });
 
   const base = leaseOnly(releaseIr('1.35.0'));
-  const lease = leaseGroupVersion(base);
+  const lease = rootGroupVersionIr(base);
   const next = (edit: (spec: ModelIr) => ModelIr): ReleaseIr => ({
     release: '1.36.0',
     groupVersions: [

@@ -19,12 +19,12 @@ import { normalizeUpstreamDocument } from '../../../../generator/load/normalize-
 import { parseUpstreamDocument, type UpstreamDocument } from '../../../../generator/load/read-document.js';
 import { convertSchema, swagger2ToOpenApi3 } from '../../../../generator/load/swagger2-to-open-api3.js';
 import { GeneratorError } from '../../../../generator/errors.js';
-import { COORDINATION_GROUP } from '../../../../generator/shared/group-version.js';
 import type { JsonObject } from '../../../../generator/shared/json.js';
 import { manifestReleases, releaseDocument, upstreamSwagger, V3_SNAPSHOT } from '../../../helpers/project.js';
+import { LEASE_TARGET } from '../../../../generator/config.js';
 
 const REF = { $ref: '#/components/schemas/X' };
-const SWAGGER: FixupContext = { release: '1.35.0', format: 'swagger2', group: COORDINATION_GROUP };
+const SWAGGER: FixupContext = { release: '1.35.0', format: 'swagger2', group: LEASE_TARGET.group };
 
 function fix(fixup: Fixup, input: JsonObject): { document: JsonObject; fixed: number } {
   return fixup.apply(structuredClone(input), SWAGGER);
@@ -154,7 +154,7 @@ describe('a fixup that finds nothing fails the ingest', () => {
     ) as JsonObject;
     expect(JSON.stringify(repaired)).not.toBe(JSON.stringify(swagger));
     const upstream: UpstreamDocument = { format: 'swagger2', file: 'swagger.json', document: repaired };
-    const failure = await normalizeUpstreamDocument(upstream, '1.36.0').then(
+    const failure = await normalizeUpstreamDocument(upstream, '1.36.0', LEASE_TARGET).then(
       () => undefined,
       (error: unknown) => error,
     );
@@ -173,13 +173,13 @@ function realUpstreamDocuments(): Array<[string, UpstreamDocument, FixupContext]
     return [
       `${release} swagger.json`,
       parseUpstreamDocument(file, readFileSync(file, 'utf8')),
-      { release, format: 'swagger2', group: COORDINATION_GROUP },
+      { release, format: 'swagger2', group: LEASE_TARGET.group },
     ];
   });
   const v3: [string, UpstreamDocument, FixupContext] = [
     'the OpenAPI v3 snapshot',
     parseUpstreamDocument(V3_SNAPSHOT, readFileSync(V3_SNAPSHOT, 'utf8')),
-    { release: '1.31.0', format: 'openapi3', group: COORDINATION_GROUP },
+    { release: '1.31.0', format: 'openapi3', group: LEASE_TARGET.group },
   ];
   return [...swaggers, v3];
 }
@@ -188,7 +188,7 @@ describe('the fixups on the real upstream documents', () => {
   it.each(realUpstreamDocuments())(
     'every fixup listed for %s finds something to fix there',
     async (_name, upstream, context) => {
-      const subset = extractGroupSubset(upstream, COORDINATION_GROUP);
+      const subset = extractGroupSubset(upstream, LEASE_TARGET.group);
       let document = upstream.format === 'swagger2' ? swagger2ToOpenApi3(subset) : subset;
       const found: Record<string, number> = {};
       for (const fixup of FIXUPS.filter((f) => f.appliesTo(context))) {
@@ -200,7 +200,7 @@ describe('the fixups on the real upstream documents', () => {
         Object.values(found).every((n) => n > 0),
         JSON.stringify(found),
       ).toBe(true);
-      expect((await normalizeUpstreamDocument(upstream, context.release)).document).toBeDefined();
+      expect((await normalizeUpstreamDocument(upstream, context.release, LEASE_TARGET)).document).toBeDefined();
     },
   );
 
@@ -218,7 +218,7 @@ describe('the fixups on the real upstream documents', () => {
       const document = releaseDocument(release);
       for (const fixup of FIXUPS) {
         expect(
-          fixup.apply(document, { release, format: 'openapi3', group: COORDINATION_GROUP }).fixed,
+          fixup.apply(document, { release, format: 'openapi3', group: LEASE_TARGET.group }).fixed,
           fixup.name,
         ).toBe(0);
       }
