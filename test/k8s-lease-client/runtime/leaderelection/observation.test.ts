@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type {
   ElectionLease,
   ElectionLeaseSpec,
-} from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/leaselock.js';
+} from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/lease-lock.js';
 import {
   endOfTerm,
   holderOf,

@@ -4,10 +4,14 @@
  * updates its LeaseCandidate, renews it every `renewInterval`, and answers
  * the controller's pings (spec.pingTime newer than spec.renewTime) at once.
  *
- * The paths and the structural type are hand-written, through the runtime
- * transport, because the generator does not emit LeaseCandidate clients yet;
- * this moves onto the generated client once it does. Results are values: a
- * failed renewal is reported to onError and retried at the next interval.
+ * The generator does emit LeaseCandidate operations and models, one module
+ * per served version (`k8s-lease-client/v1.33/v1beta1` and the like), but
+ * they belong to one release each, and this runtime is release-independent
+ * (it runs against v1alpha1, v1alpha2 or v1beta1, as `groupVersion` says):
+ * so, as lease-lock.ts does for the Lease, it writes the paths and a
+ * structural type by hand over the runtime transport, a type every release's
+ * generated `LeaseCandidate` is assignable to. Results are values: a failed
+ * renewal is reported to onError and retried at the next interval.
  */
 
 import { isNotFound } from '../errors.js';

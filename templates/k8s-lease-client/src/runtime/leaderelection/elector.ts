@@ -1,6 +1,6 @@
 /**
  * The leader elector: client-go's tools/leaderelection on a Lease, driven by
- * the state machine in machine.ts.
+ * the state machine in elector-state.ts.
  *
  * Guarantees and limits (as client-go's package documentation states them):
  * - The API server does not stop a deposed leader's other writes; the
@@ -9,7 +9,7 @@
  *   given to onStartedLeading, that guarded writes can carry and their
  *   receivers check.
  * - Never late: a reply handled after the term it would open could have
- *   ended (the process was paused in between) starts nothing (machine.ts).
+ *   ended (the process was paused in between) starts nothing (elector-state.ts).
  * - Expiry is judged by each candidate's own clock (the local time it saw the
  *   record change), never by timestamps another holder wrote. Any clock
  *   offset is tolerated, but the clocks must tick at about the same rate.
@@ -24,11 +24,11 @@ import { bounded } from './bounded.js';
 import { realClock } from './clock.js';
 import type { FencingToken } from './fencing.js';
 import { fencingTokenOf } from './fencing.js';
-import type { ElectionLease, ElectionRecord, LeaseLock } from './leaselock.js';
-import { leaseLock } from './leaselock.js';
+import type { ElectionLease, ElectionRecord, LeaseLock } from './lease-lock.js';
+import { leaseLock } from './lease-lock.js';
 import type { LeaderElectionMetrics } from './metrics.js';
-import type { AttemptOutcome, ElectorState } from './machine.js';
-import { delayBeforeAttempt, step } from './machine.js';
+import type { AttemptOutcome, ElectorState } from './elector-state.js';
+import { delayBeforeAttempt, step } from './elector-state.js';
 import type { Observation } from './observation.js';
 import { endOfTerm, holderOf, isLeaseValid, NOTHING_OBSERVED, observe, wrote } from './observation.js';
 import type { ElectorConfig, LeaderElectorOptions } from './options.js';
@@ -166,7 +166,7 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
   const reportTransition = (): void => {
     const holder = holderOf(observation);
     // Unlike client-go, an empty holder (released) is not announced as a new leader, nor this candidate unless it
-    // leads: a write of ours whose reply came too late (machine.ts) may already have been overwritten.
+    // leads: a write of ours whose reply came too late (elector-state.ts) may already have been overwritten.
     if (holder === reported || holder === '' || (holder === identity && state.kind !== 'leading')) return;
     reported = holder;
     const onNewLeader = options.onNewLeader;
@@ -188,7 +188,7 @@ function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: Lea
     observation = wrote(lease, clock.now());
   };
 
-  /** The time the last write was sent: the term a successful one opens is measured from it (machine.ts). */
+  /** The time the last write was sent: the term a successful one opens is measured from it (elector-state.ts). */
   let sentAt = 0;
   const send = <T>(write: () => Promise<T>): Promise<T> => {
     sentAt = clock.now();

@@ -14,8 +14,8 @@ import { microTimeNow } from '../time.js';
 import type { Client } from '../transport.js';
 import type { ElectionClock } from './clock.js';
 import { realClock } from './clock.js';
-import type { ElectionLease, ElectionLeaseMetadata, ElectionOwnerReference, LeaseLock } from './leaselock.js';
-import { leaseLock } from './leaselock.js';
+import type { ElectionLease, ElectionLeaseMetadata, ElectionOwnerReference, LeaseLock } from './lease-lock.js';
+import { leaseLock } from './lease-lock.js';
 
 /** Options of `runHeartbeat`: which Lease to keep renewed, by whom, and how often. */
 export interface HeartbeatOptions {

@@ -5,7 +5,7 @@
  * which another holder's clock wrote.
  */
 
-import type { ElectionLease, ElectionLeaseSpec } from './leaselock.js';
+import type { ElectionLease, ElectionLeaseSpec } from './lease-lock.js';
 
 export interface Observation {
   spec: ElectionLeaseSpec | undefined;

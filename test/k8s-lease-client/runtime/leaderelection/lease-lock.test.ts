@@ -8,11 +8,11 @@ import {
   isConflict,
   isUnauthorized,
 } from '../../../../templates/k8s-lease-client/src/runtime/errors.js';
-import { leaseLock } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/leaselock.js';
+import { leaseLock } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/lease-lock.js';
 import type {
   ElectionLeaseSpec,
   LockWrite,
-} from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/leaselock.js';
+} from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/lease-lock.js';
 import { createClient } from '../../../../templates/k8s-lease-client/src/runtime/transport.js';
 import type { Client } from '../../../../templates/k8s-lease-client/src/runtime/transport.js';
 import { start } from '../../../k8s-lease-api-server/helpers.js';
