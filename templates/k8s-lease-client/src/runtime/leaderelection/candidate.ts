@@ -113,18 +113,8 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
   let cache: ElectionLeaseCandidate | undefined;
   let running: Promise<void> | undefined;
 
-  const desired = (renewTime: MicroTime, base: ElectionLeaseCandidateSpec | undefined): ElectionLeaseCandidateSpec => {
-    const spec: ElectionLeaseCandidateSpec = {
-      ...base,
-      leaseName: options.leaseName,
-      binaryVersion: options.binaryVersion,
-      emulationVersion: options.emulationVersion,
-      renewTime,
-    };
-    if (version === 'v1alpha1') spec.preferredStrategies = [strategy];
-    else spec.strategy = strategy;
-    return spec;
-  };
+  const desired = (renewTime: MicroTime, base: ElectionLeaseCandidateSpec | undefined): ElectionLeaseCandidateSpec =>
+    desiredSpec(options, version, strategy, renewTime, base);
   const send = (
     method: 'GET' | 'POST' | 'PUT',
     path: string,
@@ -151,16 +141,6 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
       };
       cache = await send('POST', collection, body);
     }
-  };
-
-  /**
-   * client-go's enqueueLease condition: a ping is pending when pingTime is after renewTime, compared to the
-   * microsecond (Date.parse would drop the last three digits and miss a ping in the renewal's millisecond).
-   */
-  const pinged = (candidate: ElectionLeaseCandidate | undefined): boolean => {
-    const spec = candidate?.spec;
-    const ping = microseconds(spec?.pingTime);
-    return ping !== undefined && (spec?.renewTime === undefined || ping > (microseconds(spec.renewTime) ?? Infinity));
   };
 
   const attempt = async (work: () => Promise<void>): Promise<void> => {
@@ -192,6 +172,36 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
   };
 
   return { run: () => (running ??= loop()), current: () => cache };
+}
+
+/** What the candidate writes: its versions, the strategy in the field its group version has, and renewTime; the rest of `base` (the controller's pingTime) kept. */
+function desiredSpec(
+  options: CandidateOptions,
+  version: NonNullable<CandidateOptions['groupVersion']>,
+  strategy: string,
+  renewTime: MicroTime,
+  base: ElectionLeaseCandidateSpec | undefined,
+): ElectionLeaseCandidateSpec {
+  const spec: ElectionLeaseCandidateSpec = {
+    ...base,
+    leaseName: options.leaseName,
+    binaryVersion: options.binaryVersion,
+    emulationVersion: options.emulationVersion,
+    renewTime,
+  };
+  if (version === 'v1alpha1') spec.preferredStrategies = [strategy];
+  else spec.strategy = strategy;
+  return spec;
+}
+
+/**
+ * client-go's enqueueLease condition: a ping is pending when pingTime is after renewTime, compared to the
+ * microsecond (Date.parse would drop the last three digits and miss a ping in the renewal's millisecond).
+ */
+function pinged(candidate: ElectionLeaseCandidate | undefined): boolean {
+  const spec = candidate?.spec;
+  const ping = microseconds(spec?.pingTime);
+  return ping !== undefined && (spec?.renewTime === undefined || ping > (microseconds(spec.renewTime) ?? Infinity));
 }
 
 /** Microseconds since the epoch of a MicroTime (exact below 2^53, i.e. until year 2255); undefined if it is not one. */
