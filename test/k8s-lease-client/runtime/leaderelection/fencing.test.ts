@@ -7,7 +7,7 @@ import {
   fencingTokenOf,
   holdsFencingToken,
 } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/fencing.js';
-import type { ElectionLease } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/leaselock.js';
+import type { ElectionLease } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/lease-lock.js';
 import { asMicroTime } from '../../../../templates/k8s-lease-client/src/runtime/time.js';
 
 const T1 = asMicroTime('2026-01-01T00:00:00.000001Z');

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type {
   ElectionLease,
   ElectionLeaseSpec,
-} from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/leaselock.js';
+} from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/lease-lock.js';
 import {
   endOfTerm,
   holderOf,
@@ -64,7 +64,7 @@ describe('rawRecord', () => {
 describe('observe', () => {
   it('first sight of a record: observed now', () => {
     expect(observe(NOTHING_OBSERVED, leaseWith(SPEC), 5_000)).toEqual({
-      spec: SPEC,
+      lease: leaseWith(SPEC),
       raw: rawRecord(SPEC),
       time: 5_000,
     });
@@ -72,14 +72,18 @@ describe('observe', () => {
 
   it('the same record again keeps the time it was first seen (the holder stopped renewing)', () => {
     const first = observe(NOTHING_OBSERVED, leaseWith(SPEC), 5_000);
-    // A new resourceVersion alone (a label changed) is not a renewal.
-    expect(observe(first, leaseWith({ ...SPEC }, '2'), 9_000)).toBe(first);
+    // A new resourceVersion alone (a label changed) is not a renewal; but the next update must carry it.
+    expect(observe(first, leaseWith({ ...SPEC }, '2'), 9_000)).toEqual({ ...first, lease: leaseWith(SPEC, '2') });
   });
 
   it('a changed record moves the time, whatever renewTime says (another clock wrote it)', () => {
     const first = observe(NOTHING_OBSERVED, leaseWith(SPEC), 5_000);
     const renewed = { ...SPEC, renewTime: asMicroTime('2000-01-01T00:00:00.000000Z') };
-    expect(observe(first, leaseWith(renewed), 9_000)).toEqual({ spec: renewed, raw: rawRecord(renewed), time: 9_000 });
+    expect(observe(first, leaseWith(renewed), 9_000)).toEqual({
+      lease: leaseWith(renewed),
+      raw: rawRecord(renewed),
+      time: 9_000,
+    });
   });
 });
 
@@ -101,7 +105,7 @@ describe('holderOf', () => {
 
 describe('isLeaseValid', () => {
   const seen = (leaseDurationSeconds: number | undefined, time: number): Observation => ({
-    spec: { holderIdentity: 'a', ...(leaseDurationSeconds === undefined ? {} : { leaseDurationSeconds }) },
+    lease: leaseWith({ holderIdentity: 'a', ...(leaseDurationSeconds === undefined ? {} : { leaseDurationSeconds }) }),
     raw: '',
     time,
   });

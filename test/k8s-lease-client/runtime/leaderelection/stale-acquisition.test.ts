@@ -1,5 +1,5 @@
 // A candidate process paused between its acquiring write and the reply, woken after another candidate took the
-// Lease, must not start leading on the old reply (templates/k8s-lease-client/src/runtime/leaderelection/machine.ts: the acquiring →
+// Lease, must not start leading on the old reply (templates/k8s-lease-client/src/runtime/leaderelection/elector-state.ts: the acquiring →
 // leading step checks the term's deadline, measured from when the write was sent). client-go's acquire()
 // (tools/leaderelection/leaderelection.go) starts leading on any successful tryAcquireOrRenew, however late.
 //

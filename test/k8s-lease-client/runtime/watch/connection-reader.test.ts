@@ -15,7 +15,7 @@ import {
   INITIAL_EVENTS_END_ANNOTATION,
   type WatchNotification,
 } from '../../../../templates/k8s-lease-client/src/runtime/watch/event-shape.js';
-import { FINISH, Machine } from '../../../../templates/k8s-lease-client/src/runtime/watch/machine.js';
+import { FINISH, Machine } from '../../../../templates/k8s-lease-client/src/runtime/watch/state-holder.js';
 import { WatchDecodeError } from '../../../../templates/k8s-lease-client/src/runtime/watch/ndjson.js';
 import { initialState } from '../../../../templates/k8s-lease-client/src/runtime/watch/state.js';
 import type { WatchEffect } from '../../../../templates/k8s-lease-client/src/runtime/watch/state.js';

@@ -4,10 +4,14 @@
  * updates its LeaseCandidate, renews it every `renewInterval`, and answers
  * the controller's pings (spec.pingTime newer than spec.renewTime) at once.
  *
- * The paths and the structural type are hand-written, through the runtime
- * transport, because the generator does not emit LeaseCandidate clients yet;
- * this moves onto the generated client once it does. Results are values: a
- * failed renewal is reported to onError and retried at the next interval.
+ * The generator does emit LeaseCandidate operations and models, one module
+ * per served version (`k8s-lease-client/v1.33/v1beta1` and the like), but
+ * they belong to one release each, and this runtime is release-independent
+ * (it runs against v1alpha1, v1alpha2 or v1beta1, as `groupVersion` says):
+ * so, as lease-lock.ts does for the Lease, it writes the paths and a
+ * structural type by hand over the runtime transport, a type every release's
+ * generated `LeaseCandidate` is assignable to. Results are values: a failed
+ * renewal is reported to onError and retried at the next interval.
  */
 
 import { isNotFound } from '../errors.js';
@@ -109,18 +113,8 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
   let cache: ElectionLeaseCandidate | undefined;
   let running: Promise<void> | undefined;
 
-  const desired = (renewTime: MicroTime, base: ElectionLeaseCandidateSpec | undefined): ElectionLeaseCandidateSpec => {
-    const spec: ElectionLeaseCandidateSpec = {
-      ...base,
-      leaseName: options.leaseName,
-      binaryVersion: options.binaryVersion,
-      emulationVersion: options.emulationVersion,
-      renewTime,
-    };
-    if (version === 'v1alpha1') spec.preferredStrategies = [strategy];
-    else spec.strategy = strategy;
-    return spec;
-  };
+  const desired = (renewTime: MicroTime, base: ElectionLeaseCandidateSpec | undefined): ElectionLeaseCandidateSpec =>
+    desiredSpec(options, version, strategy, renewTime, base);
   const send = (
     method: 'GET' | 'POST' | 'PUT',
     path: string,
@@ -147,16 +141,6 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
       };
       cache = await send('POST', collection, body);
     }
-  };
-
-  /**
-   * client-go's enqueueLease condition: a ping is pending when pingTime is after renewTime, compared to the
-   * microsecond (Date.parse would drop the last three digits and miss a ping in the renewal's millisecond).
-   */
-  const pinged = (candidate: ElectionLeaseCandidate | undefined): boolean => {
-    const spec = candidate?.spec;
-    const ping = microseconds(spec?.pingTime);
-    return ping !== undefined && (spec?.renewTime === undefined || ping > (microseconds(spec.renewTime) ?? Infinity));
   };
 
   const attempt = async (work: () => Promise<void>): Promise<void> => {
@@ -188,6 +172,36 @@ export function createCandidate(options: CandidateOptions): LeaseCandidateRunner
   };
 
   return { run: () => (running ??= loop()), current: () => cache };
+}
+
+/** What the candidate writes: its versions, the strategy in the field its group version has, and renewTime; the rest of `base` (the controller's pingTime) kept. */
+function desiredSpec(
+  options: CandidateOptions,
+  version: NonNullable<CandidateOptions['groupVersion']>,
+  strategy: string,
+  renewTime: MicroTime,
+  base: ElectionLeaseCandidateSpec | undefined,
+): ElectionLeaseCandidateSpec {
+  const spec: ElectionLeaseCandidateSpec = {
+    ...base,
+    leaseName: options.leaseName,
+    binaryVersion: options.binaryVersion,
+    emulationVersion: options.emulationVersion,
+    renewTime,
+  };
+  if (version === 'v1alpha1') spec.preferredStrategies = [strategy];
+  else spec.strategy = strategy;
+  return spec;
+}
+
+/**
+ * client-go's enqueueLease condition: a ping is pending when pingTime is after renewTime, compared to the
+ * microsecond (Date.parse would drop the last three digits and miss a ping in the renewal's millisecond).
+ */
+function pinged(candidate: ElectionLeaseCandidate | undefined): boolean {
+  const spec = candidate?.spec;
+  const ping = microseconds(spec?.pingTime);
+  return ping !== undefined && (spec?.renewTime === undefined || ping > (microseconds(spec.renewTime) ?? Infinity));
 }
 
 /** Microseconds since the epoch of a MicroTime (exact below 2^53, i.e. until year 2255); undefined if it is not one. */

@@ -1,6 +1,9 @@
 /**
- * The leader elector: client-go's tools/leaderelection on a Lease, driven by
- * the state machine in machine.ts.
+ * The leader elector: client-go's tools/leaderelection on a Lease. The
+ * decisions are pure and elsewhere: what one attempt does (decision.ts,
+ * carried out by elector-attempt.ts) and how the elector's state moves
+ * (elector-state.ts). This file runs the loop around them, owns the one
+ * observation of the Lease, and calls the user's callbacks.
  *
  * Guarantees and limits (as client-go's package documentation states them):
  * - The API server does not stop a deposed leader's other writes; the
@@ -9,7 +12,7 @@
  *   given to onStartedLeading, that guarded writes can carry and their
  *   receivers check.
  * - Never late: a reply handled after the term it would open could have
- *   ended (the process was paused in between) starts nothing (machine.ts).
+ *   ended (the process was paused in between) starts nothing (elector-state.ts).
  * - Expiry is judged by each candidate's own clock (the local time it saw the
  *   record change), never by timestamps another holder wrote. Any clock
  *   offset is tolerated, but the clocks must tick at about the same rate.
@@ -18,21 +21,25 @@
  *   waking and steps down before sending anything.
  */
 
-import { ClientClosedError, isConflict, isKubernetesApiError } from '../errors.js';
-import { microTimeNow } from '../time.js';
+import { ClientClosedError, isKubernetesApiError } from '../errors.js';
 import { bounded } from './bounded.js';
 import { realClock } from './clock.js';
+import type { AttemptContext } from './elector-attempt.js';
+import { attempt } from './elector-attempt.js';
+import type { ElectorEvent, ElectorState } from './elector-state.js';
+import { delayBeforeAttempt, step } from './elector-state.js';
 import type { FencingToken } from './fencing.js';
 import { fencingTokenOf } from './fencing.js';
-import type { ElectionLease, ElectionRecord, LeaseLock } from './leaselock.js';
-import { leaseLock } from './leaselock.js';
+import type { GuardedCalls } from './guarded-calls.js';
+import { guardedCalls } from './guarded-calls.js';
+import type { LeaseLock } from './lease-lock.js';
+import { leaseLock } from './lease-lock.js';
 import type { LeaderElectionMetrics } from './metrics.js';
-import type { AttemptOutcome, ElectorState } from './machine.js';
-import { delayBeforeAttempt, step } from './machine.js';
 import type { Observation } from './observation.js';
-import { endOfTerm, holderOf, isLeaseValid, NOTHING_OBSERVED, observe, wrote } from './observation.js';
+import { holderOf, NOTHING_OBSERVED } from './observation.js';
 import type { ElectorConfig, LeaderElectorOptions } from './options.js';
 import { validateElectorOptions } from './options.js';
+import { release } from './release.js';
 
 /** The election as this candidate last saw it. preferredHolder and strategy are reported, never written. */
 export interface ObservedElection {
@@ -112,283 +119,205 @@ export interface LeaderElector {
 export function createLeaderElector(options: LeaderElectorOptions): LeaderElector {
   const validated = validateElectorOptions(options, options.clock ?? realClock);
   if (!validated.ok) throw new RangeError(`invalid leader election options: ${validated.message}`);
-  return elector(validated.config, options, leaseLock(options.client, options.namespace, options.name));
+  return electorOf(newRun(validated.config, options, leaseLock(options.client, options.namespace, options.name)));
 }
 
-function elector(config: ElectorConfig, options: LeaderElectorOptions, lock: LeaseLock): LeaderElector {
-  const { clock, identity, renewDeadline, retryPeriod } = config;
-  const cancel = options.signal;
-  let observation: Observation = NOTHING_OBSERVED;
-  let state: ElectorState = { kind: 'acquiring' };
-  let reported = '';
-  let running: Promise<void> | undefined;
-  let ended = false;
-  /** Set when a request found the client closed: the loop ends, and run() rejects with it. */
-  let closed: ClientClosedError | undefined;
+/** One elector's mutable facts; only the functions below change them. */
+interface Run {
+  readonly config: ElectorConfig;
+  readonly options: LeaderElectorOptions;
+  readonly lock: LeaseLock;
+  readonly calls: GuardedCalls;
+  /** The Lease as last read or written, and when its record last changed: kept here only. */
+  observation: Observation;
+  state: ElectorState;
+  /** The holder last announced to onNewLeader. */
+  reported: string;
   /** The fencing token of the term being led (or last led). */
-  let token: FencingToken | undefined;
+  token: FencingToken | undefined;
+  /** Set when a request found the client closed: the loop ends, and run() rejects with it. */
+  closed: ClientClosedError | undefined;
+  /** Aborts the guarded work of the term; set once this candidate started leading. */
+  leading: AbortController | undefined;
+  running: Promise<void> | undefined;
+  ended: boolean;
+}
 
-  // Nothing a user's callback does may break the loop: the Lease must still be renewed, released and onStoppedLeading called.
-  const report = (error: unknown): void => {
-    try {
-      config.onError(error);
-    } catch {
-      // An onError that throws has nowhere left to report to.
-    }
+function newRun(config: ElectorConfig, options: LeaderElectorOptions, lock: LeaseLock): Run {
+  return {
+    config,
+    options,
+    lock,
+    calls: guardedCalls(config.onError),
+    observation: NOTHING_OBSERVED,
+    state: { kind: 'acquiring' },
+    reported: '',
+    token: undefined,
+    closed: undefined,
+    leading: undefined,
+    running: undefined,
+    ended: false,
   };
-  const failed = (error: unknown): void => {
-    if (error instanceof ClientClosedError) closed ??= error;
-    // A 409 (a stale update's Conflict, a lost create race's AlreadyExists) is the normal end of a race, as client-go
-    // treats it (tryAcquireOrRenew returns false); a request cut by our own cancel, or by a closed client, is no failure.
-    else if (!(isKubernetesApiError(error) && error.status === 409) && cancel?.aborted !== true) report(error);
-  };
-  /** Runs a callback; a throw or a rejection is reported, except a rejection with the reason of its own aborted `signal` (work that stopped as asked). */
-  const invoke = (callback: () => void | Promise<void>, signal?: AbortSignal): void => {
-    try {
-      const result = callback();
-      if (result instanceof Promise) {
-        result.catch((error: unknown) => {
-          if (signal?.aborted && (error === signal.reason || (error instanceof Error && error.name === 'AbortError')))
-            return;
-          report(error);
-        });
-      }
-    } catch (error) {
-      report(error);
-    }
-  };
+}
 
-  const metrics = options.metrics;
-  const tell = (figure: (m: LeaderElectionMetrics) => void): void => {
-    if (metrics !== undefined) invoke(() => figure(metrics));
-  };
-
-  const reportTransition = (): void => {
-    const holder = holderOf(observation);
-    // Unlike client-go, an empty holder (released) is not announced as a new leader, nor this candidate unless it
-    // leads: a write of ours whose reply came too late (machine.ts) may already have been overwritten.
-    if (holder === reported || holder === '' || (holder === identity && state.kind !== 'leading')) return;
-    reported = holder;
-    const onNewLeader = options.onNewLeader;
-    if (onNewLeader !== undefined) invoke(() => onNewLeader.call(options, holder));
-  };
-
-  const freshRecord = (): ElectionRecord => {
-    const now = microTimeNow(() => clock.now());
-    return {
-      holderIdentity: identity,
-      leaseDurationSeconds: Math.floor(config.leaseDuration / 1000),
-      acquireTime: now,
-      renewTime: now,
-      leaseTransitions: 0,
-    };
-  };
-
-  const settle = (lease: ElectionLease): void => {
-    observation = wrote(lease, clock.now());
-  };
-
-  /** The time the last write was sent: the term a successful one opens is measured from it (machine.ts). */
-  let sentAt = 0;
-  const send = <T>(write: () => Promise<T>): Promise<T> => {
-    sentAt = clock.now();
-    return write();
-  };
-
-  // client-go's tryAcquireOrRenew, fast path included.
-  const attempt = async (signal: AbortSignal): Promise<AttemptOutcome> => {
-    const startedAt = clock.now();
-    sentAt = startedAt;
-    const record = freshRecord();
-    // 1. The leader updates from its cached object, assuming nobody else wrote: one request per renewal.
-    if (
-      holderOf(observation) === identity &&
-      isLeaseValid(observation, startedAt) &&
-      !endOfTerm(observation, identity)
-    ) {
-      const spec = observation.spec ?? {};
-      const fast = await send(() =>
-        lock.update(
-          {
-            ...record,
-            acquireTime: spec.acquireTime ?? record.acquireTime,
-            leaseTransitions: spec.leaseTransitions ?? 0,
-          },
-          signal,
-        ),
-      );
-      if (fast.ok) {
-        settle(fast.lease);
-        return 'renewed';
-      }
-      failed(fast.error);
-      if (signal.aborted) return 'failed';
-    }
-    // 2. Read (only now, after a conflict or when not leading), or create.
-    const read = await lock.get(signal);
-    if (read.kind === 'error') {
-      failed(read.error);
-      return 'failed';
-    }
-    if (read.kind === 'missing') {
-      // Coordinated: the controller creates the Lease, naming its holder (client-go's tryCoordinatedRenew).
-      if (config.coordinated) return 'held';
-      const created = await send(() => lock.create(record, signal));
-      if (!created.ok) {
-        failed(created.error);
-        return 'failed';
-      }
-      settle(created.lease);
-      return 'acquired';
-    }
-    observation = observe(observation, read.lease, clock.now());
-    const holder = holderOf(observation);
-    const leader = holder === identity;
-    // Coordinated: only the holder the controller named renews, and only within the term it observed.
-    if (config.coordinated && (!leader || !isLeaseValid(observation, startedAt))) return 'held';
-    // 3. Never overwrite another holder's lease before it expired by our own observation.
-    if (holder !== '' && !leader && isLeaseValid(observation, startedAt)) return 'held';
-    if (leader && endOfTerm(observation, identity)) return 'yield';
-    // Coordinated mode: the Lease names its next holder, so nobody else takes it, expired or not (client-go's
-    // tryCoordinatedRenew never acquires; here the preferred candidate may, once the term has expired).
-    if (!leader && endOfTerm(observation, identity)) return 'held';
-    const spec = observation.spec ?? {};
-    // 4. Keep acquireTime and the count on renewal; a change of holder counts once.
-    const next: ElectionRecord = leader
-      ? { ...record, acquireTime: spec.acquireTime ?? record.acquireTime, leaseTransitions: spec.leaseTransitions ?? 0 }
-      : { ...record, leaseTransitions: (spec.leaseTransitions ?? 0) + 1 };
-    // Where client-go counts it: a renewal about to be written after a read, before knowing whether it succeeds.
-    if (leader) tell((m) => m.slowpathExercised(config.name));
-    const written = await send(() => lock.update(next, signal));
-    if (!written.ok) {
-      failed(written.error);
-      return 'failed';
-    }
-    settle(written.lease);
-    return leader ? 'renewed' : 'acquired';
-  };
-
-  // client-go's release(): re-read, and only if we still hold it clear the holder; retry on conflict; all within renewDeadline.
-  const release = async (): Promise<void> => {
-    const limit = bounded(clock, undefined, clock.now() + renewDeadline);
-    try {
-      while (!limit.signal.aborted) {
-        const read = await lock.get(limit.signal);
-        if (read.kind === 'error') report(read.error);
-        if (read.kind !== 'found') return;
-        observation = observe(observation, read.lease, clock.now());
-        if (holderOf(observation) !== identity) return;
-        const now = microTimeNow(() => clock.now());
-        const leaseTransitions = observation.spec?.leaseTransitions ?? 0;
-        const written = await lock.update(
-          { holderIdentity: '', leaseDurationSeconds: 1, acquireTime: now, renewTime: now, leaseTransitions },
-          limit.signal,
-        );
-        if (written.ok) return settle(written.lease);
-        if (!isConflict(written.error)) return report(written.error);
-      }
-    } finally {
-      limit.dispose();
-    }
-  };
-
-  const transition = (event: Parameters<typeof step>[1]): void => {
-    state = step(state, event, config);
-  };
-
-  const loop = async (): Promise<void> => {
-    let leading: AbortController | undefined;
-    let first = true;
-    try {
-      while (state.kind === 'acquiring' || state.kind === 'leading') {
-        if (!first) {
-          try {
-            await clock.sleep(delayBeforeAttempt(state, clock.now(), retryPeriod, config.random), cancel);
-          } catch {
-            transition({ kind: 'cancelled' });
-            continue;
-          }
-          transition({ kind: 'woke', now: clock.now() });
-          if (state.kind !== 'acquiring' && state.kind !== 'leading') break;
-        }
-        first = false;
-        if (cancel?.aborted) {
-          transition({ kind: 'cancelled' });
-          continue;
-        }
-        const startedAt = clock.now();
-        // Acquisition attempts are bounded too, so a hung request cannot stall the loop.
-        const limit = bounded(clock, cancel, state.kind === 'leading' ? state.until : startedAt + renewDeadline);
-        const wasLeading = state.kind === 'leading';
-        const outcome = await attempt(limit.signal);
-        limit.dispose();
-        transition(
-          closed !== undefined
-            ? { kind: 'closed' }
-            : cancel?.aborted
-              ? { kind: 'cancelled' }
-              : { kind: 'attempted', outcome, sentAt, now: clock.now() },
-        );
-        reportTransition();
-        if (!wasLeading && state.kind === 'leading') {
-          const controller = new AbortController();
-          leading = controller;
-          // The term's token, from the write that opened it (the Lease as the server accepted it).
-          const opened = fencingTokenOf(lock.cached()) ?? {
-            leaseTransitions: 0,
-            holderIdentity: identity,
-            acquireTime: undefined,
-          };
-          token = opened;
-          tell((m) => m.on(config.name));
-          // As client-go's `go OnStartedLeading(ctx)`: the loop does not wait for it, and its end (or failure) does not end the term.
-          invoke(() => options.onStartedLeading(controller.signal, opened), controller.signal);
-        }
-      }
-      // Stop the guarded work first, then give the lease up.
-      leading?.abort(new Error(`stopped leading ${config.namespace}/${config.name}`));
-      if (state.kind === 'releasing') {
-        await release();
-        transition({ kind: 'released' });
-        reportTransition();
-      }
-    } finally {
-      leading?.abort(new Error(`stopped leading ${config.namespace}/${config.name}`));
-      // client-go's renew() sets the gauge off once its loop ends; a candidate that never led leaves it untouched.
-      if (leading !== undefined) tell((m) => m.off(config.name));
-      // As client-go's `defer OnStoppedLeading()`: always, led or not.
-      invoke(() => options.onStoppedLeading());
-      ended = true;
-    }
-    if (closed !== undefined) throw closed;
-  };
-
+function electorOf(run: Run): LeaderElector {
+  const { clock } = run.config;
+  const leadingNow = (): boolean => run.state.kind === 'leading' && clock.now() < run.state.until;
   return {
     run: () => {
-      if (ended) return Promise.reject(new ElectorEndedError(config.namespace, config.name, config.identity));
-      running ??= loop();
-      return running;
+      if (run.ended)
+        return Promise.reject(new ElectorEndedError(run.config.namespace, run.config.name, run.config.identity));
+      run.running ??= loop(run);
+      return run.running;
     },
-    isLeader: () => state.kind === 'leading' && clock.now() < state.until,
-    fencingToken: () => (state.kind === 'leading' && clock.now() < state.until ? token : undefined),
-    getLeader: () => holderOf(observation),
-    observed: () => {
-      const spec = observation.spec;
-      return {
-        holderIdentity: holderOf(observation),
-        leaseTransitions: spec?.leaseTransitions,
-        leaseDurationSeconds: spec?.leaseDurationSeconds,
-        preferredHolder: spec?.preferredHolder,
-        strategy: spec?.strategy,
-        observedAt: Number.isFinite(observation.time) ? observation.time : undefined,
-      };
-    },
-    check: (maxTolerableExpiredLease) => {
-      if (holderOf(observation) !== identity) return undefined;
-      if (clock.now() - observation.time > config.leaseDuration + maxTolerableExpiredLease) {
-        return new Error(`failed election to renew leadership on lease ${config.namespace}/${config.name}`);
-      }
-      return undefined;
-    },
+    isLeader: leadingNow,
+    fencingToken: () => (leadingNow() ? run.token : undefined),
+    getLeader: () => holderOf(run.observation),
+    observed: () => observedElection(run.observation),
+    check: (maxTolerableExpiredLease) => check(run, maxTolerableExpiredLease),
   };
+}
+
+function observedElection(observation: Observation): ObservedElection {
+  const spec = observation.lease?.spec;
+  return {
+    holderIdentity: holderOf(observation),
+    leaseTransitions: spec?.leaseTransitions,
+    leaseDurationSeconds: spec?.leaseDurationSeconds,
+    preferredHolder: spec?.preferredHolder,
+    strategy: spec?.strategy,
+    observedAt: Number.isFinite(observation.time) ? observation.time : undefined,
+  };
+}
+
+function check(run: Run, maxTolerableExpiredLease: number): Error | undefined {
+  const { clock, identity, leaseDuration, namespace, name } = run.config;
+  if (holderOf(run.observation) !== identity) return undefined;
+  if (clock.now() - run.observation.time > leaseDuration + maxTolerableExpiredLease) {
+    return new Error(`failed election to renew leadership on lease ${namespace}/${name}`);
+  }
+  return undefined;
+}
+
+const active = (state: ElectorState): boolean => state.kind === 'acquiring' || state.kind === 'leading';
+
+const stoppedLeading = (config: ElectorConfig): Error =>
+  new Error(`stopped leading ${config.namespace}/${config.name}`);
+
+async function loop(run: Run): Promise<void> {
+  try {
+    for (let first = true; active(run.state); first = false) {
+      if (!first && !(await waited(run))) continue;
+      await round(run);
+    }
+    // Stop the guarded work first, then give the lease up.
+    run.leading?.abort(stoppedLeading(run.config));
+    if (run.state.kind === 'releasing') {
+      run.observation = await release({ ...run.config, lock: run.lock, report: run.calls.report }, run.observation);
+      transition(run, { kind: 'released' });
+      reportTransition(run);
+    }
+  } finally {
+    finish(run);
+  }
+  if (run.closed !== undefined) throw run.closed;
+}
+
+/** Waits before the next attempt; false when the wait ended it (cancelled, or the term ran out meanwhile). */
+async function waited(run: Run): Promise<boolean> {
+  const { clock, retryPeriod, random } = run.config;
+  try {
+    await clock.sleep(delayBeforeAttempt(run.state, clock.now(), retryPeriod, random), run.options.signal);
+  } catch {
+    transition(run, { kind: 'cancelled' });
+    return false;
+  }
+  transition(run, { kind: 'woke', now: clock.now() });
+  return active(run.state);
+}
+
+/** One attempt, bounded by the term (or, while acquiring, renewDeadline), and what follows from its outcome. */
+async function round(run: Run): Promise<void> {
+  const { clock, renewDeadline } = run.config;
+  const cancel = run.options.signal;
+  if (cancel?.aborted) return transition(run, { kind: 'cancelled' });
+  const wasLeading = run.state.kind === 'leading';
+  // Acquisition attempts are bounded too, so a hung request cannot stall the loop.
+  const limit = bounded(clock, cancel, run.state.kind === 'leading' ? run.state.until : clock.now() + renewDeadline);
+  const { outcome, sentAt, observation } = await attempt(attemptContext(run), run.observation, limit.signal);
+  limit.dispose();
+  run.observation = observation;
+  transition(
+    run,
+    run.closed !== undefined
+      ? { kind: 'closed' }
+      : cancel?.aborted
+        ? { kind: 'cancelled' }
+        : { kind: 'attempted', outcome, sentAt, now: clock.now() },
+  );
+  reportTransition(run);
+  if (!wasLeading && run.state.kind === 'leading') startLeading(run);
+}
+
+function attemptContext(run: Run): AttemptContext {
+  return {
+    lock: run.lock,
+    clock: run.config.clock,
+    decision: run.config,
+    failed: (error) => failed(run, error),
+    slowPath: () => tell(run, (m) => m.slowpathExercised(run.config.name)),
+  };
+}
+
+function failed(run: Run, error: unknown): void {
+  if (error instanceof ClientClosedError) run.closed ??= error;
+  // A 409 (a stale update's Conflict, a lost create race's AlreadyExists) is the normal end of a race, as client-go
+  // treats it (tryAcquireOrRenew returns false); a request cut by our own cancel, or by a closed client, is no failure.
+  else if (!(isKubernetesApiError(error) && error.status === 409) && run.options.signal?.aborted !== true)
+    run.calls.report(error);
+}
+
+function transition(run: Run, event: ElectorEvent): void {
+  run.state = step(run.state, event, run.config);
+}
+
+function tell(run: Run, figure: (m: LeaderElectionMetrics) => void): void {
+  const metrics = run.options.metrics;
+  if (metrics !== undefined) run.calls.invoke(() => figure(metrics));
+}
+
+function reportTransition(run: Run): void {
+  const holder = holderOf(run.observation);
+  // Unlike client-go, an empty holder (released) is not announced as a new leader, nor this candidate unless it
+  // leads: a write of ours whose reply came too late (elector-state.ts) may already have been overwritten.
+  if (holder === run.reported || holder === '' || (holder === run.config.identity && run.state.kind !== 'leading'))
+    return;
+  run.reported = holder;
+  const { options } = run;
+  const onNewLeader = options.onNewLeader;
+  if (onNewLeader !== undefined) run.calls.invoke(() => onNewLeader.call(options, holder));
+}
+
+function startLeading(run: Run): void {
+  const controller = new AbortController();
+  run.leading = controller;
+  // The term's token, from the write that opened it (the Lease as the server accepted it).
+  const opened = fencingTokenOf(run.observation.lease) ?? {
+    leaseTransitions: 0,
+    holderIdentity: run.config.identity,
+    acquireTime: undefined,
+  };
+  run.token = opened;
+  tell(run, (m) => m.on(run.config.name));
+  // As client-go's `go OnStartedLeading(ctx)`: the loop does not wait for it, and its end (or failure) does not end the term.
+  run.calls.invoke(() => run.options.onStartedLeading(controller.signal, opened), controller.signal);
+}
+
+function finish(run: Run): void {
+  run.leading?.abort(stoppedLeading(run.config));
+  // client-go's renew() sets the gauge off once its loop ends; a candidate that never led leaves it untouched.
+  if (run.leading !== undefined) tell(run, (m) => m.off(run.config.name));
+  // As client-go's `defer OnStoppedLeading()`: always, led or not.
+  run.calls.invoke(() => run.options.onStoppedLeading());
+  run.ended = true;
 }

@@ -14,7 +14,7 @@
  */
 
 import type { MicroTime } from '../time.js';
-import type { ElectionLease } from './leaselock.js';
+import type { ElectionLease } from './lease-lock.js';
 
 /** Names one term of leadership; `fencingTokenOf` reads it from a Lease, `compareFencingTokens` orders two. */
 export interface FencingToken {

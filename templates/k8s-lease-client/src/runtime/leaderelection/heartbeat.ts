@@ -14,8 +14,14 @@ import { microTimeNow } from '../time.js';
 import type { Client } from '../transport.js';
 import type { ElectionClock } from './clock.js';
 import { realClock } from './clock.js';
-import type { ElectionLease, ElectionLeaseMetadata, ElectionOwnerReference, LeaseLock } from './leaselock.js';
-import { leaseLock } from './leaselock.js';
+import type {
+  ElectionLease,
+  ElectionLeaseMetadata,
+  ElectionLeaseSpec,
+  ElectionOwnerReference,
+  LeaseLock,
+} from './lease-lock.js';
+import { leaseLock } from './lease-lock.js';
 
 /** Options of `runHeartbeat`: which Lease to keep renewed, by whom, and how often. */
 export interface HeartbeatOptions {
@@ -90,8 +96,11 @@ export async function runHeartbeat(options: HeartbeatOptions): Promise<void> {
       // An onError that throws has nowhere left to report to; the Lease must still be renewed.
     }
   };
+  /** The Lease as last read or written: what the next renewal is written over (the lock keeps nothing). */
+  let current: ElectionLease | undefined;
   while (!options.signal?.aborted) {
-    const outcome = await beat(lock, fields, owner, options.signal);
+    const outcome = await beat(lock, current, fields, owner, options.signal);
+    current = outcome.lease;
     if (outcome.ok) {
       try {
         // An async onRenew's rejection is reported too, not left unhandled.
@@ -123,18 +132,21 @@ function ownerMetadata(
   return { ownerReferences: [{ ...owner }] };
 }
 
-type Beat = { ok: true; lease: ElectionLease } | { ok: false; error: unknown };
+/** A failed beat still gives the Lease it last read, so that the next one is written over it. */
+type Beat = { ok: true; lease: ElectionLease } | { ok: false; error: unknown; lease: ElectionLease | undefined };
 
-/** One renewal with its retries: the Lease written, or the last error. */
+/** One renewal with its retries, over `current` (the Lease as last written) first: the Lease written, or the last error. */
 async function beat(
   lock: LeaseLock,
-  fields: () => Parameters<LeaseLock['update']>[0],
+  current: ElectionLease | undefined,
+  fields: () => ElectionLeaseSpec,
   owner: ElectionOwnerReference | undefined,
   signal: AbortSignal | undefined,
 ): Promise<Beat> {
   let error: unknown;
+  let base = current;
   for (let i = 0; i < MAX_UPDATE_RETRIES && !signal?.aborted; i++) {
-    if (lock.cached() === undefined || i > 0) {
+    if (base === undefined || i > 0) {
       const read = await lock.get(signal);
       if (read.kind === 'error') {
         error = read.error;
@@ -144,12 +156,14 @@ async function beat(
         const created = await lock.create(fields(), signal, ownerMetadata(owner, undefined));
         if (created.ok) return created;
         error = created.error;
+        base = undefined;
         continue;
       }
+      base = read.lease;
     }
-    const written = await lock.update(fields(), signal, ownerMetadata(owner, lock.cached()));
+    const written = await lock.update(base, fields(), signal, ownerMetadata(owner, base));
     if (written.ok) return written;
     error = written.error;
   }
-  return { ok: false, error };
+  return { ok: false, error, lease: base };
 }

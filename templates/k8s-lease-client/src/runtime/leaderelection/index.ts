@@ -8,9 +8,9 @@ export type { HealthzAdaptor } from './healthz.js';
 export { createHealthzAdaptor } from './healthz.js';
 export type { HeartbeatOptions } from './heartbeat.js';
 export { runHeartbeat } from './heartbeat.js';
-export type { ElectionLease, ElectionLeaseSpec, ElectionOwnerReference } from './leaselock.js';
-export type { LeaseLockOptions } from './lock.js';
-export { withLeaseLock } from './lock.js';
+export type { ElectionLease, ElectionLeaseSpec, ElectionOwnerReference } from './lease-lock.js';
+export type { LeaseLockOptions } from './with-lease-lock.js';
+export { withLeaseLock } from './with-lease-lock.js';
 export type { LeaderElectionMetrics } from './metrics.js';
 export type { LeaderElectorOptions } from './options.js';
 export type {

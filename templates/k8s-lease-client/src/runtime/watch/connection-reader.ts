@@ -1,7 +1,7 @@
 /**
  * One watch connection, from the request to the end of its stream: the bytes become lines (./ndjson.ts),
  * the lines events (./event-shape.ts), and what each event means is decided by ./line-decision.ts; this
- * reader does the I/O, keeps the counts and carries the decisions out. The machine (./machine.ts) hears of
+ * reader does the I/O, keeps the counts and carries the decisions out. The machine (./state-holder.ts) hears of
  * the connection's start and end, and of the end of a sendInitialEvents connection's initial events.
  */
 
@@ -21,8 +21,8 @@ import { IdleWatchdog } from './idle-watchdog.js';
 import { decideLine, initialLineState } from './line-decision.js';
 import { copyQuery } from './list-all.js';
 import type { WatchTarget } from './list-all.js';
-import { FINISH } from './machine.js';
-import type { Machine } from './machine.js';
+import { FINISH } from './state-holder.js';
+import type { Machine } from './state-holder.js';
 import { NdjsonDecoder } from './ndjson.js';
 import { keyOf } from './resource-version.js';
 import type { KubeObjectLike } from './resource-version.js';

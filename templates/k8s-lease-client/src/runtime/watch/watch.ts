@@ -18,7 +18,7 @@ import type { WatchNotification } from './event-shape.js';
 import { handOut } from './hand-out.js';
 import { listConsistent } from './list-all.js';
 import type { WatchTarget } from './list-all.js';
-import { FINISH, Machine } from './machine.js';
+import { FINISH, Machine } from './state-holder.js';
 import { nonEmpty } from './resource-version.js';
 import type { KubeObjectLike } from './resource-version.js';
 import { initialState } from './state.js';

@@ -1,5 +1,5 @@
 // The elector's state machine, step by step, without a server or a clock: every transition of
-// templates/k8s-lease-client/src/runtime/leaderelection/machine.ts. The timing rules are client-go's
+// templates/k8s-lease-client/src/runtime/leaderelection/elector-state.ts. The timing rules are client-go's
 // (tools/leaderelection/leaderelection.go acquire, renew and tryAcquireOrRenew) with the two tightenings the
 // module states: a term counts from when its write was sent, and a success handled after that term could have
 // ended does not start leading (client-go's acquire() starts leading on any success, however late).
@@ -8,8 +8,11 @@ import type {
   ElectorEvent,
   ElectorState,
   StepConfig,
-} from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/machine.js';
-import { delayBeforeAttempt, step } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/machine.js';
+} from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/elector-state.js';
+import {
+  delayBeforeAttempt,
+  step,
+} from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/elector-state.js';
 import { JITTER_FACTOR } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/options.js';
 
 const RENEW_DEADLINE = 10_000;

@@ -1,8 +1,11 @@
 /**
- * The Lease as a lock, as client-go's resourcelock.LeaseLock: it caches the
- * object of its last read or write so an update carries that resourceVersion
- * (optimistic concurrency: a 409 means someone else wrote in between).
- * Results are values; nothing here throws.
+ * The Lease as a lock, as client-go's resourcelock.LeaseLock, but without
+ * state: it reads, creates and updates, and keeps nothing. An update is
+ * written over the Lease its caller last read or wrote, whose resourceVersion
+ * makes it conditional (optimistic concurrency: a 409 means someone else
+ * wrote in between); the caller keeps that Lease (the elector in its
+ * observation, observation.ts; a heartbeat in its loop). Results are values;
+ * nothing here throws.
  *
  * The paths and the structural Lease type are hand-written here because the
  * runtime is release-independent and cannot import the per-release generated operations.
@@ -90,66 +93,60 @@ export interface LeaseLock {
   get(signal?: AbortSignal): Promise<LockRead>;
   create(spec: ElectionLeaseSpec, signal?: AbortSignal, metadata?: ElectionLeaseMetadata): Promise<LockWrite>;
   /**
-   * Replaces these fields of the cached object's spec (and these metadata fields, if given); fails without a
-   * cached object (call get or create first).
+   * Writes `base` (the Lease as last read or written, resourceVersion included) with these fields of its spec
+   * (and these metadata fields, if given) replaced.
    */
-  update(fields: ElectionLeaseSpec, signal?: AbortSignal, metadata?: ElectionLeaseMetadata): Promise<LockWrite>;
-  /** The object of the last successful read or write. */
-  cached(): ElectionLease | undefined;
+  update(
+    base: ElectionLease,
+    fields: ElectionLeaseSpec,
+    signal?: AbortSignal,
+    metadata?: ElectionLeaseMetadata,
+  ): Promise<LockWrite>;
 }
 
 export function leaseLock(client: Client, namespace: string, name: string): LeaseLock {
   const collection = `/apis/coordination.k8s.io/v1/namespaces/${namespaceSegment(namespace)}/leases`;
   const item = `${collection}/${nameSegment(name)}`;
-  let cache: ElectionLease | undefined;
-  const keep = (lease: ElectionLease): LockWrite => {
-    cache = lease;
-    return { ok: true, lease };
+  const write = async (
+    method: 'POST' | 'PUT',
+    path: string,
+    body: ElectionLease,
+    signal?: AbortSignal,
+  ): Promise<LockWrite> => {
+    try {
+      return {
+        ok: true,
+        lease: await client.request<ElectionLease>({ method, path, body: JSON.stringify(body) }, { signal }),
+      };
+    } catch (error) {
+      return { ok: false, error };
+    }
   };
   return {
-    cached: () => cache,
     async get(signal) {
       try {
-        const lease = await client.request<ElectionLease>({ method: 'GET', path: item }, { signal });
-        cache = lease;
-        return { kind: 'found', lease };
+        return { kind: 'found', lease: await client.request<ElectionLease>({ method: 'GET', path: item }, { signal }) };
       } catch (error) {
         return isNotFound(error) ? { kind: 'missing' } : { kind: 'error', error };
       }
     },
-    async create(spec, signal, metadata) {
-      const body: ElectionLease = {
-        apiVersion: 'coordination.k8s.io/v1',
-        kind: 'Lease',
-        metadata: { ...metadata, name, namespace },
-        spec,
-      };
-      try {
-        return keep(
-          await client.request<ElectionLease>(
-            { method: 'POST', path: collection, body: JSON.stringify(body) },
-            { signal },
-          ),
-        );
-      } catch (error) {
-        return { ok: false, error };
-      }
-    },
-    async update(fields, signal, metadata) {
-      if (cache === undefined)
-        return { ok: false, error: new Error('lease not initialized, call get or create first') };
-      const body: ElectionLease = {
-        ...cache,
-        ...(metadata === undefined ? {} : { metadata: { ...cache.metadata, ...metadata } }),
-        spec: { ...cache.spec, ...fields },
-      };
-      try {
-        return keep(
-          await client.request<ElectionLease>({ method: 'PUT', path: item, body: JSON.stringify(body) }, { signal }),
-        );
-      } catch (error) {
-        return { ok: false, error };
-      }
-    },
+    create: (spec, signal, metadata) =>
+      write(
+        'POST',
+        collection,
+        { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { ...metadata, name, namespace }, spec },
+        signal,
+      ),
+    update: (base, fields, signal, metadata) =>
+      write(
+        'PUT',
+        item,
+        {
+          ...base,
+          ...(metadata === undefined ? {} : { metadata: { ...base.metadata, ...metadata } }),
+          spec: { ...base.spec, ...fields },
+        },
+        signal,
+      ),
   };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BackoffPolicy, backoffSettings } from '../../../../templates/k8s-lease-client/src/runtime/watch/backoff.js';
-import { FINISH, Machine } from '../../../../templates/k8s-lease-client/src/runtime/watch/machine.js';
+import { FINISH, Machine } from '../../../../templates/k8s-lease-client/src/runtime/watch/state-holder.js';
 import { initialState, step } from '../../../../templates/k8s-lease-client/src/runtime/watch/state.js';
 import type { WatchInput } from '../../../../templates/k8s-lease-client/src/runtime/watch/state.js';
 
@@ -9,7 +9,7 @@ type Obj = { metadata: { name: string; resourceVersion: string } };
 const policy = (): BackoffPolicy =>
   new BackoffPolicy(backoffSettings({ initialDelayMs: 100, maxDelayMs: 1_000, jitter: 0 }), () => 0);
 
-describe('Machine: state.ts’s step, held by the drivers', () => {
+describe('Machine (state-holder.ts): state.ts’s step, held by the drivers', () => {
   it('moves as step does, input after input, and answers with step’s effects', () => {
     const inputs: Array<WatchInput<Obj>> = [
       { kind: 'listed', objects: [], resourceVersion: '7' },

@@ -1,6 +1,8 @@
 // The Lease as a lock, against the Lease API server: the cases of client-go's resourcelock/leaselock_test.go
-// (TestGetError, TestGet, TestCreateError, TestUpdateError) and the caching of resourcelock/leaselock.go, whose
-// Update sends the object of the last Get, Create or Update, so a write in between is a 409.
+// (TestGetError, TestGet, TestCreateError) and the optimistic concurrency of resourcelock/leaselock.go, whose
+// Update sends the object of the last Get, Create or Update, so a write in between is a 409. Unlike client-go's,
+// this lock keeps nothing: the caller passes the Lease to write over (TestUpdateError's "not initialized" cannot
+// happen, the type asks for it).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../../../templates/k8s-lease-api-server/src/index.js';
 import {
@@ -8,11 +10,11 @@ import {
   isConflict,
   isUnauthorized,
 } from '../../../../templates/k8s-lease-client/src/runtime/errors.js';
-import { leaseLock } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/leaselock.js';
+import { leaseLock } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/lease-lock.js';
 import type {
   ElectionLeaseSpec,
   LockWrite,
-} from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/leaselock.js';
+} from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/lease-lock.js';
 import { createClient } from '../../../../templates/k8s-lease-client/src/runtime/transport.js';
 import type { Client } from '../../../../templates/k8s-lease-client/src/runtime/transport.js';
 import { start } from '../../../k8s-lease-api-server/helpers.js';
@@ -53,10 +55,9 @@ function written(write: LockWrite): NonNullable<Extract<LockWrite, { ok: true }>
 }
 
 describe('leaseLock', () => {
-  it('get of a Lease that does not exist is missing, not an error (TestGetError), and caches nothing', async () => {
+  it('get of a Lease that does not exist is missing, not an error (TestGetError)', async () => {
     const lock = leaseLock(client, 'default', fresh());
     expect(await lock.get()).toEqual({ kind: 'missing' });
-    expect(lock.cached()).toBeUndefined();
   });
 
   it('create writes a coordination.k8s.io/v1 Lease with the record, and get reads it back (TestGet)', async () => {
@@ -69,7 +70,6 @@ describe('leaseLock', () => {
       metadata: { name, namespace: 'default' },
       spec: RECORD,
     });
-    expect(lock.cached()).toEqual(created);
     const read = await leaseLock(client, 'default', name).get();
     expect(read).toEqual({ kind: 'found', lease: created });
   });
@@ -91,21 +91,14 @@ describe('leaseLock', () => {
     expect(!again.ok && isAlreadyExists(again.error)).toBe(true);
   });
 
-  it('update before any get or create fails without a request, with client-go’s message (TestUpdateError)', async () => {
-    const before = sent.length;
-    const update = await leaseLock(client, 'default', fresh()).update(RECORD);
-    expect(update).toEqual({ ok: false, error: new Error('lease not initialized, call get or create first') });
-    expect(sent.length).toBe(before);
-  });
-
-  it('update PUTs the cached object with the given fields replaced, keeping the others, and caches the answer', async () => {
+  it('update PUTs the Lease it is given with the given fields replaced, keeping the others', async () => {
     const name = fresh();
     const lock = leaseLock(client, 'default', name);
     const created = written(
       await lock.create({ ...RECORD, preferredHolder: 'other', strategy: 'OldestEmulationVersion' }),
     );
     const before = sent.length;
-    const renewed = written(await lock.update({ renewTime: asMicroTime('2026-01-01T00:00:02.000000Z') }));
+    const renewed = written(await lock.update(created, { renewTime: asMicroTime('2026-01-01T00:00:02.000000Z') }));
     expect(sent.slice(before)).toEqual([`PUT /apis/coordination.k8s.io/v1/namespaces/default/leases/${name}`]);
     expect(renewed.spec).toEqual({
       ...RECORD,
@@ -114,30 +107,36 @@ describe('leaseLock', () => {
       strategy: 'OldestEmulationVersion',
     });
     expect(Number(renewed.metadata?.resourceVersion)).toBeGreaterThan(Number(created.metadata?.resourceVersion));
-    expect(lock.cached()).toEqual(renewed);
   });
 
-  it('update carries the cached resourceVersion: a write by someone else in between is a 409, and the cache stays', async () => {
+  it('update carries the resourceVersion of the Lease it is given: a write by someone else in between is a 409', async () => {
     const name = fresh();
     const mine = leaseLock(client, 'default', name);
     const created = written(await mine.create(RECORD));
-    const theirs = leaseLock(client, 'default', name);
-    await theirs.get();
-    written(await theirs.update({ holderIdentity: 'other' }));
-    const update = await mine.update({ renewTime: asMicroTime('2026-01-01T00:00:02.000000Z') });
+    written(await leaseLock(client, 'default', name).update(created, { holderIdentity: 'other' }));
+    const update = await mine.update(created, { renewTime: asMicroTime('2026-01-01T00:00:02.000000Z') });
     expect(!update.ok && isConflict(update.error)).toBe(true);
-    expect(mine.cached()).toEqual(created);
-    // A get refreshes the cache, and the next update goes through.
-    await mine.get();
-    expect(written(await mine.update({ holderIdentity: 'baz' })).spec?.holderIdentity).toBe('baz');
+    // Over the Lease read again, the update goes through.
+    const read = await mine.get();
+    if (read.kind !== 'found') throw new Error(`expected the Lease, got ${read.kind}`);
+    expect(written(await mine.update(read.lease, { holderIdentity: 'baz' })).spec?.holderIdentity).toBe('baz');
   });
 
-  it('update merges the metadata it is given into the cached metadata', async () => {
+  it('keeps nothing: two updates over the same Lease are two writes from the same resourceVersion', async () => {
     const name = fresh();
     const lock = leaseLock(client, 'default', name);
-    written(await lock.create(RECORD));
+    const created = written(await lock.create(RECORD));
+    written(await lock.update(created, { renewTime: asMicroTime('2026-01-01T00:00:02.000000Z') }));
+    const again = await lock.update(created, { renewTime: asMicroTime('2026-01-01T00:00:04.000000Z') });
+    expect(!again.ok && isConflict(again.error)).toBe(true);
+  });
+
+  it('update merges the metadata it is given into the given Lease’s metadata', async () => {
+    const name = fresh();
+    const lock = leaseLock(client, 'default', name);
+    const created = written(await lock.create(RECORD));
     const owner = { apiVersion: 'v1', kind: 'Node', name: 'node-1', uid: 'u-1' };
-    const updated = written(await lock.update({}, undefined, { ownerReferences: [owner] }));
+    const updated = written(await lock.update(created, {}, undefined, { ownerReferences: [owner] }));
     expect(updated.metadata).toMatchObject({ name, namespace: 'default', ownerReferences: [owner] });
   });
 

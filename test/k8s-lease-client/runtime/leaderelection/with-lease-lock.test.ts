@@ -3,8 +3,8 @@
 // is released whatever happens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LeaseApiServer } from '../../../../templates/k8s-lease-api-server/src/index.js';
-import { withLeaseLock } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/lock.js';
-import type { LeaseLockOptions } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/lock.js';
+import { withLeaseLock } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/with-lease-lock.js';
+import type { LeaseLockOptions } from '../../../../templates/k8s-lease-client/src/runtime/leaderelection/with-lease-lock.js';
 import { formatMicroTime } from '../../../../templates/k8s-lease-client/src/runtime/time.js';
 import { createClient } from '../../../../templates/k8s-lease-client/src/runtime/transport.js';
 import { start } from '../../../k8s-lease-api-server/helpers.js';
