@@ -51,10 +51,12 @@ export async function run(
 /** The built command (generated/, made by `npm run generate`), as npm links it. */
 export const BIN = join(PROJECT_ROOT, 'generated', 'k8s-lease-client-node', 'dist', 'cli', 'bin.js');
 
-export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+/** `detached`: in a process group of its own (its pid the group's id), which its command joins. */
+export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, detached = false): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, KUBECONFIG: '', ...env },
+    detached,
   });
 }
 

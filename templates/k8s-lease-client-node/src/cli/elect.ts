@@ -2,13 +2,13 @@ import { createLeaderElector } from 'k8s-lease-client';
 import type { ElectArgs, RestartPolicy } from './args.js';
 import type { RunningCommand } from './child.js';
 import { fencingEnv, startCommand } from './child.js';
-import { formatDuration } from './duration.js';
 import { EXIT_ERROR, EXIT_NO_COORDINATION, signalExitCode } from './exit-codes.js';
 import type { Candidacy } from './candidacy.js';
 import { electorOptions, errorReporter } from './candidacy.js';
 import type { RunningCandidacy } from './coordinated.js';
 import { servedCandidateVersion, startCandidacy } from './coordinated.js';
 import { oneLine } from './messages.js';
+import { stopping, watchTerm } from './term-watch.js';
 
 export interface ElectRun extends Candidacy {
   readonly args: ElectArgs;
@@ -107,17 +107,21 @@ export async function runElect(run: ElectRun): Promise<number> {
           supervise();
           term.addEventListener('abort', () => {
             if (child?.running() !== true) return;
-            io.stderr(
-              `k8s-lease: lost leadership of ${where}; stopping the command (SIGTERM, SIGKILL after ${formatDuration(args.grace)})\n`,
-            );
-            child.terminate(args.grace);
+            const left = termWatch.graceLeft(args.grace);
+            io.stderr(`k8s-lease: lost leadership of ${where}; stopping the command (${stopping(left, args.grace)})\n`);
+            child.terminate(left);
           });
         },
         onStoppedLeading: () => {},
       });
       // Each candidacy is a new elector: the health check follows the current one.
       probes?.healthz.setLeaderElection(elector);
-      await elector.run();
+      const termWatch = watchTerm(elector);
+      try {
+        await elector.run();
+      } finally {
+        termWatch.stop();
+      }
       const exit = await child?.exit;
       child = undefined;
       // Read through a call: TypeScript would keep the loop condition's narrowing across the awaits above.

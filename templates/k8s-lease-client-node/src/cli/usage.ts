@@ -50,7 +50,9 @@ passed; 1 on an error retrying cannot mend (401, 403, no such namespace); 2 on a
 Options:
   --timeout D              give up acquiring after D (default: wait for ever)
   --grace D                after a lost Lease, SIGKILL this long after SIGTERM
-                           (default: half of lease-duration - renew-deadline)
+                           (default: half of lease-duration - renew-deadline); counted from the
+                           last moment this process knew it led, so after a pause past it, SIGKILL
+                           at once
   --fencing-env            give COMMAND the fencing token: K8S_LEASE_NAMESPACE, K8S_LEASE_NAME,
                            K8S_LEASE_HOLDER, K8S_LEASE_TRANSITIONS, K8S_LEASE_ACQUIRE_TIME
 ${IDENTITY}
@@ -83,7 +85,7 @@ Options:
                            default), on-failure (again unless it exited 0; else step down and
                            exit 0), never (step down and exit with its code)
   --grace D                after lost leadership, SIGKILL this long after SIGTERM
-                           (default: half of lease-duration - renew-deadline)
+                           (default: half of lease-duration - renew-deadline); counted as lock's
   --fencing-env            give COMMAND the fencing token of each term, as lock does
   --coordinated            take part through a LeaseCandidate (coordination.k8s.io v1beta1,
                            v1alpha2 or v1alpha1, the newest the cluster serves)
