@@ -130,6 +130,24 @@ describe('k8s-lease elect --coordinated', () => {
     );
   });
 
+  it('ends at once, exit 1 in one line without the token, when the LeaseCandidate is forbidden (403), deleting nothing', async () => {
+    const denied = await start({
+      release: '1.34',
+      coordinatedLeaderElection: true,
+      tls: true,
+      forbiddenTokens: ['denied-token'],
+    });
+    try {
+      const kubeconfig = await denied.writeKubeconfig(undefined, { token: 'denied-token' });
+      const result = await run(['elect', 'x', '--kubeconfig', kubeconfig, '--coordinated', '--', 'true']);
+      expect(result.code).toBe(1);
+      expect(result.err).toMatch(/^k8s-lease: GET \S+\/leasecandidates\/\S+: 403 Forbidden: [^\n]*\n$/);
+      expect(result.err).not.toContain('denied-token');
+    } finally {
+      await denied.close();
+    }
+  });
+
   it('refuses in one line, exit 5, where the cluster serves no LeaseCandidate', async () => {
     const kubeconfig = await plain.writeKubeconfig();
     const result = await run(['elect', 'x', '--kubeconfig', kubeconfig, '--coordinated', '--', 'true']);

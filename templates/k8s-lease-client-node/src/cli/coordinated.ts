@@ -76,7 +76,7 @@ export interface RunningCandidacy {
 export function startCandidacy(options: CandidacyOptions): RunningCandidacy {
   const { client, namespace, identity, groupVersion, io } = options;
   const stop = new AbortController();
-  const running = createCandidate({
+  const runner = createCandidate({
     client,
     namespace,
     name: identity,
@@ -86,12 +86,15 @@ export function startCandidacy(options: CandidacyOptions): RunningCandidacy {
     groupVersion,
     signal: stop.signal,
     onError: options.onError,
-  }).run();
+  });
+  const running = runner.run();
   const path = `${GROUP_PATH}/${groupVersion}/namespaces/${namespaceSegment(namespace)}/leasecandidates/${nameSegment(identity)}`;
   let withdrawn: Promise<void> | undefined;
   const remove = async (): Promise<void> => {
     stop.abort();
     await running;
+    // Never created (refused, or the credentials failed): nothing to delete, and no second error line.
+    if (runner.current() === undefined) return;
     try {
       await client.request<unknown>(
         { method: 'DELETE', path },

@@ -1,5 +1,5 @@
 import { createLeaderElector } from 'k8s-lease-client';
-import type { ElectArgs, RestartPolicy } from './args.js';
+import type { CoordinatedArgs, ElectArgs, RestartPolicy } from './args.js';
 import type { RunningCommand } from './child.js';
 import { fencingEnv, startCommand } from './child.js';
 import { EXIT_ERROR, EXIT_NO_COORDINATION, signalExitCode } from './exit-codes.js';
@@ -29,9 +29,12 @@ type Ending =
   | { kind: 'signal'; signal: NodeJS.Signals };
 
 /** The LeaseCandidate of `--coordinated`, once discovery found the API; 'unserved' when the cluster has none. */
-async function candidacyFor(run: ElectRun, onFatal: (error: unknown) => void): Promise<RunningCandidacy | 'unserved'> {
+async function candidacyFor(
+  run: ElectRun,
+  versions: CoordinatedArgs,
+  onFatal: (error: unknown) => void,
+): Promise<RunningCandidacy | 'unserved'> {
   const { client, namespace, args, io } = run;
-  if (args.coordinated === undefined) throw new Error('candidacyFor without --coordinated');
   const groupVersion = await servedCandidateVersion(client);
   if (groupVersion === undefined) return 'unserved';
   return startCandidacy({
@@ -39,7 +42,7 @@ async function candidacyFor(run: ElectRun, onFatal: (error: unknown) => void): P
     namespace,
     identity: args.identity,
     leaseName: args.name,
-    versions: args.coordinated,
+    versions,
     groupVersion,
     withdrawTimeout: args.renewDeadline,
     io,
@@ -58,7 +61,7 @@ export async function runElect(run: ElectRun): Promise<number> {
   const candidacy =
     args.coordinated === undefined
       ? undefined
-      : await candidacyFor(run, (error) => {
+      : await candidacyFor(run, args.coordinated, (error) => {
           end.ending ??= { kind: 'fatal', error };
           round?.abort();
         });
