@@ -11,27 +11,14 @@
 // afresh after the pause would let them run to their end, which the test would see.
 // The elector underneath is the library's (client-go's tryAcquireOrRenew; test/k8s-lease-client/runtime/
 // leaderelection has client-go's cases and a two-process SIGSTOP takeover).
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
-import { start } from '../helpers.js';
-import { exited, spawnCli, until } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { exited, spawnCli, until, useCluster } from './harness.js';
 
-let server: LeaseApiServer;
-let kubeconfig: string;
-const scratch = mkdtempSync(join(tmpdir(), 'k8s-lease-chaos-'));
+const cluster = useCluster('k8s-lease-chaos-');
+const { scratch } = cluster;
 const records = join(scratch, 'records');
-
-beforeAll(async () => {
-  server = await start();
-  kubeconfig = await server.writeKubeconfig();
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 /**
  * Short timings: a paused holder's term ends after 1 s, another contender may take over 2 s after it last saw a
@@ -84,7 +71,7 @@ async function round(n: number, chaos: Chaos, spawned: number[]): Promise<Round>
         'lock',
         'chaos',
         '--kubeconfig',
-        kubeconfig,
+        cluster.kubeconfig,
         '--identity',
         `r${n}-${k}`,
         '--fencing-env',
