@@ -49,6 +49,35 @@ describe('parseCommand', () => {
     ).toMatchObject({ kind: 'elect', args: { healthzPort: 8080, healthzAddress: '0.0.0.0' } });
   });
 
+  it('elect --coordinated: the LeaseCandidate versions, 1.0.0 unless given, emulation defaulting to the binary version', () => {
+    expect(parseCommand(['elect', 'x', '--', 'true'])).toMatchObject({ args: { coordinated: undefined } });
+    expect(parseCommand(['elect', 'x', '--coordinated', '--', 'true'])).toMatchObject({
+      args: { coordinated: { binaryVersion: '1.0.0', emulationVersion: '1.0.0' } },
+    });
+    expect(
+      parseCommand([
+        'elect',
+        'x',
+        '--coordinated',
+        '--binary-version',
+        '1.34.1',
+        '--emulation-version',
+        '1.33.0',
+        '--',
+        'true',
+      ]),
+    ).toMatchObject({ args: { coordinated: { binaryVersion: '1.34.1', emulationVersion: '1.33.0' } } });
+    // The identity names the LeaseCandidate: by default host-pid, a name the client can put in a path.
+    expect(parseCommand(['elect', 'x', '--coordinated', '--', 'true'])).toMatchObject({
+      args: { identity: expect.stringMatching(new RegExp(`^[a-z0-9][-a-z0-9.]*-${process.pid}$`)) },
+    });
+    expect(parseCommand(['elect', 'x', '--coordinated', '--binary-version', '2.0.0-rc.1', '--', 'true'])).toMatchObject(
+      {
+        args: { coordinated: { binaryVersion: '2.0.0-rc.1', emulationVersion: '2.0.0-rc.1' } },
+      },
+    );
+  });
+
   it('lock: Go durations for the timings, --timeout and --grace', () => {
     const command = parseCommand([
       'lock',
@@ -103,7 +132,28 @@ describe('parseCommand', () => {
       'elect: --healthz-port "80.5": expected a port number from 0 to 65535',
     ],
     [['lock', 'x', '--healthz-address', '::1', '--', 'true'], 'lock: --healthz-address needs --healthz-port'],
-    [['get', '--healthz-port', '1'], "get: Unknown option '--healthz-port'"],
+    [['get', '--healthz-port', '1'], 'get: --healthz-port is an option of lock and elect, not of get'],
+    // release writes client-go's release record (leaseDurationSeconds 1), never the timings: they are refused, not ignored.
+    [
+      ['release', 'x', '--lease-duration', '3s'],
+      'release: --lease-duration is an option of lock and elect, not of release',
+    ],
+    [['release', 'x', '--retry-period=1s'], 'release: --retry-period is an option of lock and elect, not of release'],
+    [['elect', 'x', '--binary-version', '1.2.3', '--', 'true'], 'elect: --binary-version needs --coordinated'],
+    [['elect', 'x', '--emulation-version', '1.2.3', '--', 'true'], 'elect: --emulation-version needs --coordinated'],
+    [
+      ['elect', 'x', '--coordinated', '--binary-version', 'v1.33', '--', 'true'],
+      'elect: --binary-version "v1.33": expected a semantic version such as 1.2.3',
+    ],
+    [
+      ['elect', 'x', '--coordinated', '--identity', 'Host_1', '--', 'true'],
+      'elect: --identity "Host_1": with --coordinated it names the LeaseCandidate, so it must be a lowercase RFC 1123 subdomain',
+    ],
+    // ValidateLeaseCandidateSpec: an emulationVersion equal to semver.Version{} is "Required" under OldestEmulationVersion.
+    [
+      ['elect', 'x', '--coordinated', '--binary-version', '0.0.0', '--', 'true'],
+      'elect: --binary-version "0.0.0": 0.0.0 counts as no version; give one above it',
+    ],
     [['watch', 'a'], 'watch: unexpected "a" (watch takes no name; select with -l)'],
     [['explode'], 'unknown command "explode" (see k8s-lease --help)'],
   ])('refuses %j in one line', (argv, message) => {

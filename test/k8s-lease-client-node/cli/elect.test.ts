@@ -1,34 +1,21 @@
 // `k8s-lease elect`: run the command whenever this replica leads; --restart decides what its end while leading
 // does; lost leadership stops it and the replica rejoins (a new elector: the library's are one candidacy each).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
+import { describe, expect, it } from 'vitest';
 import { restarts } from '../../../templates/k8s-lease-client-node/src/cli/elect.js';
-import { start } from '../helpers.js';
-import { capture, run, until } from './harness.js';
+import { capture, run, until, useCluster } from './harness.js';
 
-let server: LeaseApiServer;
-let kubeconfig: string;
-const scratch = mkdtempSync(join(tmpdir(), 'k8s-lease-elect-'));
+const cluster = useCluster('k8s-lease-elect-');
+const { scratch } = cluster;
 let seq = 0;
-
-beforeAll(async () => {
-  server = await start();
-  kubeconfig = await server.writeKubeconfig();
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
 
 const FAST = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '200ms', '--grace', '300ms'];
 const elect = (name: string, ...rest: string[]): string[] => [
   'elect',
   name,
   '--kubeconfig',
-  kubeconfig,
+  cluster.kubeconfig,
   ...FAST,
   ...rest,
 ];
@@ -46,7 +33,7 @@ describe('k8s-lease elect', () => {
     const name = `never-${++seq}`;
     const result = await run(elect(name, '--restart', 'never', '--', 'sh', '-c', 'exit 5'));
     expect(result.code).toBe(5);
-    expect(server.store.get('default', name)?.spec?.holderIdentity).toBe('');
+    expect(cluster.server.store.get('default', name)?.spec?.holderIdentity).toBe('');
   });
 
   it('--restart on-failure: starts a failed command again while leading, ends once it succeeds', async () => {
@@ -66,9 +53,12 @@ describe('k8s-lease elect', () => {
     const done = run(elect(name, '--', 'sh', '-c', script), captured);
     await until(() => lines(file).length === 1);
     // Another holder takes the Lease, and never renews it: it expires by this replica's observation.
-    const lease = server.store.get('default', name);
+    const lease = cluster.server.store.get('default', name);
     if (lease === undefined) throw new Error('no Lease');
-    server.store.update({ ...lease, spec: { ...lease.spec, holderIdentity: 'thief', leaseDurationSeconds: 1 } });
+    cluster.server.store.update({
+      ...lease,
+      spec: { ...lease.spec, holderIdentity: 'thief', leaseDurationSeconds: 1 },
+    });
     await until(() => lines(file).length === 3);
     expect(lines(file)).toEqual(['start', 'term', 'start']);
     expect(captured.err()).toContain(`k8s-lease: lost leadership of default/${name}; stopping the command`);
@@ -76,7 +66,7 @@ describe('k8s-lease elect', () => {
     captured.signal('SIGTERM');
     expect((await done).code).toBe(0);
     expect(lines(file)).toEqual(['start', 'term', 'start', 'term']);
-    expect(server.store.get('default', name)?.spec?.holderIdentity).toBe('');
+    expect(cluster.server.store.get('default', name)?.spec?.holderIdentity).toBe('');
   });
 
   it('refuses an unknown --restart in one line', async () => {

@@ -2,10 +2,15 @@
 // server whose kubeconfig it is given.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
+import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
 import type { CliIo } from '../../../templates/k8s-lease-client-node/src/cli/io.js';
 import { main } from '../../../templates/k8s-lease-client-node/src/cli/main.js';
 import { PROJECT_ROOT } from '../../helpers/project.js';
+import { start } from '../helpers.js';
 
 export interface Captured {
   readonly io: CliIo;
@@ -51,10 +56,12 @@ export async function run(
 /** The built command (generated/, made by `npm run generate`), as npm links it. */
 export const BIN = join(PROJECT_ROOT, 'generated', 'k8s-lease-client-node', 'dist', 'cli', 'bin.js');
 
-export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
+/** `detached`: in a process group of its own (its pid the group's id), which its command joins. */
+export function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv = {}, detached = false): ChildProcess {
   return spawn(process.execPath, [BIN, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, KUBECONFIG: '', ...env },
+    detached,
   });
 }
 
@@ -76,4 +83,39 @@ export async function until(condition: () => boolean, ms = 30_000): Promise<void
     if (Date.now() > deadline) throw new Error('timed out waiting for a condition');
     await new Promise((r) => setTimeout(r, 20));
   }
+}
+
+/** The Lease API server a test file runs `k8s-lease` against, and a folder for the files its commands write. */
+export interface CliCluster {
+  readonly server: LeaseApiServer;
+  /** A kubeconfig naming the server. */
+  readonly kubeconfig: string;
+  readonly scratch: string;
+}
+
+/** Starts the server before the file's tests and closes it after them, removing the scratch folder then. */
+export function useCluster(scratchPrefix: string): CliCluster {
+  const scratch = mkdtempSync(join(tmpdir(), scratchPrefix));
+  let started: { server: LeaseApiServer; kubeconfig: string } | undefined;
+  const current = (): { server: LeaseApiServer; kubeconfig: string } => {
+    if (started === undefined) throw new Error('the Lease API server is used before beforeAll started it');
+    return started;
+  };
+  beforeAll(async () => {
+    const server = await start();
+    started = { server, kubeconfig: await server.writeKubeconfig() };
+  });
+  afterAll(async () => {
+    await started?.server.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+  return {
+    get server() {
+      return current().server;
+    },
+    get kubeconfig() {
+      return current().kubeconfig;
+    },
+    scratch,
+  };
 }

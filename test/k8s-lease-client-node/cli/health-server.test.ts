@@ -2,31 +2,18 @@
 // check fails once the elector's Check(maxTolerableExpiredLease) does) in the words of apiserver's healthz handler
 // (k8s.io/apiserver/pkg/server/healthz/healthz.go handleRootHealth: "ok"; a failed check "[-]NAME failed: …" and
 // "healthz check failed", 500), and /metrics with client-go's leader-election figures while `lock` holds a Lease.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LeaseApiServer } from '../../../templates/k8s-lease-api-server/src/index.js';
+import { describe, expect, it } from 'vitest';
 import type { HealthzAdaptor, LeaderElector } from '../../../templates/k8s-lease-client/src/runtime/index.js';
 import { createElectionMetrics } from '../../../templates/k8s-lease-client-node/src/cli/election-metrics.js';
 import { serveHealth } from '../../../templates/k8s-lease-client-node/src/cli/health-server.js';
-import { start } from '../helpers.js';
-import { capture, run, until } from './harness.js';
+import { capture, run, until, useCluster } from './harness.js';
 
-let server: LeaseApiServer;
-let kubeconfig: string;
-const scratch = mkdtempSync(join(tmpdir(), 'k8s-lease-health-'));
-
-beforeAll(async () => {
-  server = await start();
-  kubeconfig = await server.writeKubeconfig();
-});
-afterAll(async () => {
-  await server.close();
-  rmSync(scratch, { recursive: true, force: true });
-});
+const cluster = useCluster('k8s-lease-health-');
+const { scratch } = cluster;
 
 function adaptor(failure: Error | undefined): HealthzAdaptor {
   return { name: 'leaderElection', setLeaderElection: (_e: LeaderElector) => {}, check: () => failure };
@@ -67,7 +54,7 @@ describe('the health server', () => {
         'lock',
         'busy',
         '--kubeconfig',
-        kubeconfig,
+        cluster.kubeconfig,
         '--healthz-port',
         String(port),
         '--',
@@ -92,7 +79,7 @@ describe('k8s-lease lock --healthz-port', () => {
         'lock',
         'probed',
         '--kubeconfig',
-        kubeconfig,
+        cluster.kubeconfig,
         '--healthz-port',
         '0',
         '--',
@@ -105,7 +92,7 @@ describe('k8s-lease lock --healthz-port', () => {
     await until(() => /serving \/healthz and \/metrics on (\S+)\n/.test(captured.err()));
     const url = /serving \/healthz and \/metrics on (\S+)\n/.exec(captured.err())?.[1] ?? '';
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    await until(() => server.store.get('default', 'probed')?.spec?.holderIdentity !== undefined);
+    await until(() => cluster.server.store.get('default', 'probed')?.spec?.holderIdentity !== undefined);
     const metrics = await fetch(`${url}/metrics`);
     expect(metrics.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     const text = await metrics.text();

@@ -61,6 +61,20 @@ describe('k8s-lease release', () => {
     expect(spec(name)?.holderIdentity).toBe('');
   });
 
+  it("refuses lock's and elect's timing flags in one line, exit 2, rather than ignore them, and changes nothing", async () => {
+    const name = held('me');
+    const before = server.store.get('default', name)?.metadata.resourceVersion;
+    for (const flag of ['--lease-duration', '--renew-deadline', '--retry-period']) {
+      const result = await release(name, '--identity', 'me', flag, '3s');
+      expect(result).toEqual({
+        code: 2,
+        out: '',
+        err: `k8s-lease: release: ${flag} is an option of lock and elect, not of release\n`,
+      });
+    }
+    expect(server.store.get('default', name)?.metadata.resourceVersion).toBe(before);
+  });
+
   it('says a free Lease is not held, and fails in one line for a missing one', async () => {
     const name = held('');
     expect(await release(name)).toMatchObject({ code: 0, err: `k8s-lease: Lease default/${name} is not held\n` });

@@ -41,12 +41,20 @@ export interface LockArgs extends CommonArgs, ElectionTimings, HealthOptions {
 export type RestartPolicy = 'always' | 'on-failure' | 'never';
 const RESTART_POLICIES: readonly RestartPolicy[] = ['always', 'on-failure', 'never'];
 
+/** `elect --coordinated`: what the LeaseCandidate announces (client-go's NewCandidate arguments). */
+export interface CoordinatedArgs {
+  readonly binaryVersion: string;
+  readonly emulationVersion: string;
+}
+
 export interface ElectArgs extends CommonArgs, ElectionTimings, HealthOptions {
   readonly name: string;
   readonly command: readonly [string, ...string[]];
   readonly grace: number;
   readonly fencingEnv: boolean;
   readonly restart: RestartPolicy;
+  /** undefined: the plain election; else coordinated leader election through a LeaseCandidate. */
+  readonly coordinated: CoordinatedArgs | undefined;
 }
 
 export type OutputFormat = 'table' | 'wide' | 'json' | 'yaml';
@@ -117,6 +125,9 @@ const OPTIONS = {
     grace: { type: 'string' },
     'fencing-env': { type: 'boolean' },
     restart: { type: 'string' },
+    coordinated: { type: 'boolean' },
+    'binary-version': { type: 'string' },
+    'emulation-version': { type: 'string' },
   },
   get: {
     ...COMMON,
@@ -124,7 +135,7 @@ const OPTIONS = {
     'all-namespaces': { type: 'boolean', short: 'A' },
     selector: { type: 'string', short: 'l' },
   },
-  release: { ...COMMON, ...TIMINGS, force: { type: 'boolean' } },
+  release: { ...COMMON, force: { type: 'boolean' } },
 } as const;
 
 /** The default identity: host name and process id, unique per running process on a host. */
@@ -219,9 +230,24 @@ function parse<O extends (typeof OPTIONS)[keyof typeof OPTIONS]>(
     return { values: values as Values, positionals };
   } catch (error) {
     // node:util's messages are one line already; they name the option.
-    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new UsageError(`${sub}: ${message}`);
+    const message = (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+    throw new UsageError(`${sub}: ${elsewhere(sub, message) ?? message}`);
   }
+}
+
+/**
+ * For an option another subcommand takes (release --lease-duration: release writes no timings), says so instead of
+ * node:util's "Unknown option", so the option is not thought misspelt; undefined for any other message.
+ */
+function elsewhere(sub: Subcommand, message: string): string | undefined {
+  const flag = /^Unknown option '--([^'=]+)'/.exec(message)?.[1];
+  if (flag === undefined) return undefined;
+  const owners = SUBCOMMANDS.filter((other) => other !== sub && Object.hasOwn(OPTIONS[optionsOf(other)], flag));
+  return owners.length === 0 ? undefined : `--${flag} is an option of ${owners.join(' and ')}, not of ${sub}`;
+}
+
+function optionsOf(sub: Subcommand): keyof typeof OPTIONS {
+  return sub === 'list' || sub === 'watch' ? 'get' : sub;
 }
 
 /** NAME -- COMMAND, the timings and a grace that fits between them: what lock and elect share. */
@@ -264,13 +290,72 @@ function parseLock(argv: readonly string[]): Command {
   return { kind: 'lock', args: { ...parsed.args, timeout } };
 }
 
+/**
+ * The LeaseCandidate's default binaryVersion (and so emulationVersion) when --binary-version is not given: every
+ * candidate equal, so the controller's OldestEmulationVersion falls through to its tie-break (the earliest created
+ * candidate). Not 0.0.0: the API server counts that emulationVersion as unset and refuses it under
+ * OldestEmulationVersion (ValidateLeaseCandidateSpec).
+ */
+export const DEFAULT_BINARY_VERSION = '1.0.0';
+
+/** A semantic version without a leading v, as a LeaseCandidate's binaryVersion and emulationVersion must be. */
+const SEMVER = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+
+function version(flag: 'binary-version' | 'emulation-version', value: string): string {
+  if (!SEMVER.test(value))
+    throw new UsageError(`elect: --${flag} ${JSON.stringify(value)}: expected a semantic version such as 1.2.3`);
+  // semver's 0.0.0 (build metadata aside): the server's "emulationVersion required".
+  if (/^0\.0\.0(\+|$)/.test(value))
+    throw new UsageError(`elect: --${flag} ${JSON.stringify(value)}: 0.0.0 counts as no version; give one above it`);
+  return value;
+}
+
+function coordinated(values: Values): CoordinatedArgs | undefined {
+  const binary = textOf(values, 'binary-version');
+  const emulation = textOf(values, 'emulation-version');
+  if (values['coordinated'] !== true) {
+    if (binary !== undefined || emulation !== undefined)
+      throw new UsageError(`elect: --${binary === undefined ? 'emulation' : 'binary'}-version needs --coordinated`);
+    return undefined;
+  }
+  const binaryVersion = version('binary-version', binary ?? DEFAULT_BINARY_VERSION);
+  const emulationVersion = emulation === undefined ? binaryVersion : version('emulation-version', emulation);
+  return { binaryVersion, emulationVersion };
+}
+
+/** A DNS-1123 subdomain: the object names this package's client puts in a path (path-segments.ts). */
+const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+
+/**
+ * The identity of a coordinated replica, which names its LeaseCandidate: the one given, if the client can address
+ * it; by default host name and process id joined by '-' rather than '_' (lowercased, other characters '-').
+ */
+function candidateIdentity(given: string | undefined): string {
+  if (given !== undefined) {
+    if (given.length <= 253 && SUBDOMAIN.test(given)) return given;
+    throw new UsageError(
+      `elect: --identity ${JSON.stringify(given)}: with --coordinated it names the LeaseCandidate, so it must be a lowercase RFC 1123 subdomain (a-z, 0-9, '-', '.')`,
+    );
+  }
+  const host = hostname()
+    .toLowerCase()
+    .replace(/[^a-z0-9.-]+/g, '-')
+    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '');
+  return `${host === '' ? 'k8s-lease' : host.slice(0, 200)}-${process.pid}`;
+}
+
 function parseElect(argv: readonly string[]): Command {
   const parsed = parseRunning('elect', argv);
   if (parsed.help) return { kind: 'help', topic: 'elect' };
   const restart = textOf(parsed.values, 'restart') ?? 'always';
   if (!RESTART_POLICIES.includes(restart as RestartPolicy))
     throw new UsageError(`elect: --restart ${JSON.stringify(restart)}: expected always, on-failure or never`);
-  return { kind: 'elect', args: { ...parsed.args, restart: restart as RestartPolicy } };
+  const versions = coordinated(parsed.values);
+  const identity = versions === undefined ? parsed.args.identity : candidateIdentity(textOf(parsed.values, 'identity'));
+  return {
+    kind: 'elect',
+    args: { ...parsed.args, identity, restart: restart as RestartPolicy, coordinated: versions },
+  };
 }
 
 const NO_NAME_HINT = {

@@ -23,7 +23,7 @@ export interface RunningCommand {
   readonly exit: Promise<number>;
   /** False once it has ended. */
   running(): boolean;
-  /** SIGTERM now, SIGKILL once `graceMs` has passed if it is still running. */
+  /** SIGTERM now, SIGKILL once `graceMs` has passed if it is still running; SIGKILL alone for 0. */
   terminate(graceMs: number): void;
 }
 
@@ -51,6 +51,11 @@ export function startCommand(
     exit,
     running: () => running,
     terminate: (graceMs) => {
+      // No grace left: the command gets no chance to run on (a TERM handler would).
+      if (graceMs <= 0) {
+        child.kill('SIGKILL');
+        return;
+      }
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       void exit.then(() => clearTimeout(timer));

@@ -1,12 +1,14 @@
 import { createLeaderElector } from 'k8s-lease-client';
-import type { ElectArgs, RestartPolicy } from './args.js';
+import type { CoordinatedArgs, ElectArgs, RestartPolicy } from './args.js';
 import type { RunningCommand } from './child.js';
 import { fencingEnv, startCommand } from './child.js';
-import { formatDuration } from './duration.js';
-import { EXIT_ERROR, signalExitCode } from './exit-codes.js';
+import { EXIT_ERROR, EXIT_NO_COORDINATION, signalExitCode } from './exit-codes.js';
 import type { Candidacy } from './candidacy.js';
-import { electorOptions } from './candidacy.js';
+import { electorOptions, errorReporter } from './candidacy.js';
+import type { RunningCandidacy } from './coordinated.js';
+import { servedCandidateVersion, startCandidacy } from './coordinated.js';
 import { oneLine } from './messages.js';
+import { stopping, watchTerm } from './term-watch.js';
 
 export interface ElectRun extends Candidacy {
   readonly args: ElectArgs;
@@ -26,6 +28,28 @@ type Ending =
   | { kind: 'fatal'; error: unknown }
   | { kind: 'signal'; signal: NodeJS.Signals };
 
+/** The LeaseCandidate of `--coordinated`, once discovery found the API; 'unserved' when the cluster has none. */
+async function candidacyFor(
+  run: ElectRun,
+  versions: CoordinatedArgs,
+  onFatal: (error: unknown) => void,
+): Promise<RunningCandidacy | 'unserved'> {
+  const { client, namespace, args, io } = run;
+  const groupVersion = await servedCandidateVersion(client);
+  if (groupVersion === undefined) return 'unserved';
+  return startCandidacy({
+    client,
+    namespace,
+    identity: args.identity,
+    leaseName: args.name,
+    versions,
+    groupVersion,
+    withdrawTimeout: args.renewDeadline,
+    io,
+    onError: errorReporter(io, onFatal),
+  });
+}
+
 export async function runElect(run: ElectRun): Promise<number> {
   const { namespace, args, io, probes } = run;
   const where = `${namespace}/${args.name}`;
@@ -34,6 +58,24 @@ export async function runElect(run: ElectRun): Promise<number> {
   const current = (): Ending | undefined => end.ending;
   let child: RunningCommand | undefined;
   let round: AbortController | undefined;
+  const candidacy =
+    args.coordinated === undefined
+      ? undefined
+      : await candidacyFor(run, args.coordinated, (error) => {
+          end.ending ??= { kind: 'fatal', error };
+          round?.abort();
+        });
+  if (candidacy === 'unserved') {
+    io.stderr(
+      'k8s-lease: elect --coordinated: the cluster serves no LeaseCandidate (coordination.k8s.io v1beta1, v1alpha2 or v1alpha1: Kubernetes 1.31+ with the CoordinatedLeaderElection feature gate); run without --coordinated\n',
+    );
+    return EXIT_NO_COORDINATION;
+  }
+  // Stepping down for good: the candidacy goes first, so the controller does not elect this replica again.
+  const leave = (stop: AbortController): void => {
+    if (candidacy === undefined) stop.abort();
+    else void candidacy.withdraw().then(() => stop.abort());
+  };
   const unsubscribe = io.onSignal((signal) => {
     // The command handles the signal; once it exits, this replica steps down and ends with its code.
     if (end.ending === undefined) end.ending = { kind: 'signal', signal };
@@ -49,6 +91,7 @@ export async function runElect(run: ElectRun): Promise<number> {
           end.ending ??= { kind: 'fatal', error };
           stop.abort();
         }),
+        coordinated: candidacy !== undefined,
         onStartedLeading: (term, token) => {
           const env = args.fencingEnv ? { ...io.env, ...fencingEnv(namespace, args.name, token) } : io.env;
           const supervise = (): void => {
@@ -61,23 +104,27 @@ export async function runElect(run: ElectRun): Promise<number> {
                 if (!term.aborted && end.ending === undefined) return supervise();
               }
               end.ending ??= { kind: 'exit', code };
-              stop.abort();
+              leave(stop);
             });
           };
           supervise();
           term.addEventListener('abort', () => {
             if (child?.running() !== true) return;
-            io.stderr(
-              `k8s-lease: lost leadership of ${where}; stopping the command (SIGTERM, SIGKILL after ${formatDuration(args.grace)})\n`,
-            );
-            child.terminate(args.grace);
+            const left = termWatch.graceLeft(args.grace);
+            io.stderr(`k8s-lease: lost leadership of ${where}; stopping the command (${stopping(left, args.grace)})\n`);
+            child.terminate(left);
           });
         },
         onStoppedLeading: () => {},
       });
       // Each candidacy is a new elector: the health check follows the current one.
       probes?.healthz.setLeaderElection(elector);
-      await elector.run();
+      const termWatch = watchTerm(elector);
+      try {
+        await elector.run();
+      } finally {
+        termWatch.stop();
+      }
       const exit = await child?.exit;
       child = undefined;
       // Read through a call: TypeScript would keep the loop condition's narrowing across the awaits above.
@@ -92,5 +139,6 @@ export async function runElect(run: ElectRun): Promise<number> {
     return EXIT_ERROR;
   } finally {
     unsubscribe();
+    await candidacy?.withdraw();
   }
 }

@@ -12,6 +12,11 @@ export const EXIT_USAGE = 2;
 export const EXIT_LOST = 3;
 /** `--timeout` passed before the Lease was acquired. */
 export const EXIT_TIMEOUT = 4;
+/**
+ * `elect --coordinated` against a cluster that serves no LeaseCandidate API (before 1.31, or without the
+ * CoordinatedLeaderElection feature gate): a code of its own, so a script can fall back to the plain election.
+ */
+export const EXIT_NO_COORDINATION = 5;
 /** The command could not be started (not found, not executable), as a shell answers. */
 export const EXIT_CANNOT_RUN = 127;
 

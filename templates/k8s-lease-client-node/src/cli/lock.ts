@@ -7,6 +7,7 @@ import type { RunningCommand } from './child.js';
 import { fencingEnv, startCommand } from './child.js';
 import { EXIT_ERROR, EXIT_LOST, EXIT_TIMEOUT, signalExitCode } from './exit-codes.js';
 import { oneLine } from './messages.js';
+import { stopping, watchTerm } from './term-watch.js';
 
 export interface LockRun extends Candidacy {
   readonly args: LockArgs;
@@ -38,16 +39,16 @@ export async function runLock(run: LockRun): Promise<number> {
         // The term ended while the command still runs: only a lost Lease does that (we cancel only once it exited).
         if (!started.running()) return;
         lost = true;
-        io.stderr(
-          `k8s-lease: lost Lease ${where}; stopping the command (SIGTERM, SIGKILL after ${formatDuration(args.grace)})\n`,
-        );
-        started.terminate(args.grace);
+        const left = termWatch.graceLeft(args.grace);
+        io.stderr(`k8s-lease: lost Lease ${where}; stopping the command (${stopping(left, args.grace)})\n`);
+        started.terminate(left);
       });
     },
     onStoppedLeading: () => {},
   });
 
   probes?.healthz.setLeaderElection(elector);
+  const termWatch = watchTerm(elector);
 
   const timer =
     args.timeout === undefined
@@ -87,6 +88,7 @@ export async function runLock(run: LockRun): Promise<number> {
     return signalExitCode(interrupted ?? 'SIGTERM');
   } finally {
     clearTimeout(timer);
+    termWatch.stop();
     unsubscribe();
   }
 }

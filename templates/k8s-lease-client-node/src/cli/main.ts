@@ -1,21 +1,16 @@
 // `k8s-lease`: parses the command line, loads the cluster's configuration as kubectl would, runs the subcommand,
-// and turns whatever ends it into one line on stderr and an exit code.
+// and turns whatever ends it into one line on stderr and an exit code. Each subcommand, the client and the
+// kubeconfig loader are imported only once they are needed: `--version`, `--help` and a bad command line load
+// none of them, and `lock` not what get, watch, release or the health server need.
 import { createRequire } from 'node:module';
 import type { Client } from 'k8s-lease-client';
-import { createClient } from 'k8s-lease-client';
-import { loadClientConfig } from '../client-config.js';
 import type { CommonArgs } from './args.js';
 import { parseCommand, UsageError } from './args.js';
 import { EXIT_ERROR, EXIT_USAGE } from './exit-codes.js';
 import type { CliIo } from './io.js';
-import { runElect } from './elect.js';
-import { runLock } from './lock.js';
 import { oneLine } from './messages.js';
-import { startProbes } from './probes.js';
-import { runRelease } from './release.js';
-import { runShow } from './show.js';
+import type { RunningProbes } from './probes.js';
 import { USAGE } from './usage.js';
-import { runWatch } from './watch.js';
 
 /** The package's version (dist/cli/main.js sits two folders below its package.json); undefined from templates/. */
 function packageVersion(): string | undefined {
@@ -35,6 +30,10 @@ interface Cluster {
 }
 
 async function connect(args: CommonArgs, io: CliIo): Promise<Cluster> {
+  const [{ loadClientConfig }, { createClient }] = await Promise.all([
+    import('../client-config.js'),
+    import('k8s-lease-client'),
+  ]);
   const config = await loadClientConfig({
     kubeconfig: args.kubeconfig,
     context: args.context,
@@ -70,18 +69,29 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     cluster = await connect(command.args, io);
     const { client, namespace } = cluster;
     if (command.kind === 'lock' || command.kind === 'elect') {
-      const probes = await startProbes(command.args, io);
+      // The health server only for --healthz-port.
+      const probes: RunningProbes | undefined =
+        command.args.healthzPort === undefined
+          ? undefined
+          : await import('./probes.js').then(({ startProbes }) => startProbes(command.args, io));
       try {
         return command.kind === 'lock'
-          ? await runLock({ client, namespace, args: command.args, io, probes })
-          : await runElect({ client, namespace, args: command.args, io, probes });
+          ? await import('./lock.js').then(({ runLock }) =>
+              runLock({ client, namespace, args: command.args, io, probes }),
+            )
+          : await import('./elect.js').then(({ runElect }) =>
+              runElect({ client, namespace, args: command.args, io, probes }),
+            );
       } finally {
         await probes?.close();
       }
     }
-    if (command.kind === 'release') return await runRelease({ client, namespace, args: command.args, io });
-    if (command.kind === 'watch') return await runWatch({ client, namespace, args: command.args, io });
-    return await runShow({ client, namespace, args: command.args, io });
+    const { kind, args } = command;
+    if (kind === 'release')
+      return await import('./release.js').then(({ runRelease }) => runRelease({ client, namespace, args, io }));
+    if (kind === 'watch')
+      return await import('./watch.js').then(({ runWatch }) => runWatch({ client, namespace, args, io }));
+    return await import('./show.js').then(({ runShow }) => runShow({ client, namespace, args, io }));
   } catch (error) {
     io.stderr(`k8s-lease: ${oneLine(error)}\n`);
     return EXIT_ERROR;

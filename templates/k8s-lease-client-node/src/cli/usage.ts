@@ -50,7 +50,9 @@ passed; 1 on an error retrying cannot mend (401, 403, no such namespace); 2 on a
 Options:
   --timeout D              give up acquiring after D (default: wait for ever)
   --grace D                after a lost Lease, SIGKILL this long after SIGTERM
-                           (default: half of lease-duration - renew-deadline)
+                           (default: half of lease-duration - renew-deadline); counted from the
+                           last moment this process knew it led, so after a pause past it, SIGKILL
+                           at once
   --fencing-env            give COMMAND the fencing token: K8S_LEASE_NAMESPACE, K8S_LEASE_NAME,
                            K8S_LEASE_HOLDER, K8S_LEASE_TRANSITIONS, K8S_LEASE_ACQUIRE_TIME
 ${IDENTITY}
@@ -68,14 +70,32 @@ When leadership is lost, COMMAND gets SIGTERM, then SIGKILL after --grace, and t
 the election. SIGINT and SIGTERM are passed to COMMAND; once it exits, the replica steps down and
 ends with COMMAND's exit code.
 
+With --coordinated (coordinated leader election, Kubernetes 1.31+ with the CoordinatedLeaderElection
+feature gate), the replica keeps a LeaseCandidate named after --identity in the Lease's namespace,
+and the cluster's controller picks the holder among the candidates (the oldest emulation version,
+then binary version, then the longest-standing); COMMAND runs once the controller names this one.
+On exit the LeaseCandidate is deleted, so the controller elects another at once.
+
+Exit code: COMMAND's own; 1 on an error retrying cannot mend (401, 403, no such namespace, a
+LeaseCandidate the server refuses); 2 on a bad command line; 5 if --coordinated was asked of a
+cluster that serves no LeaseCandidate; 127 if COMMAND could not be started.
+
 Options:
   --restart POLICY         when COMMAND ends while leading: always (start it again after 1s; the
                            default), on-failure (again unless it exited 0; else step down and
                            exit 0), never (step down and exit with its code)
   --grace D                after lost leadership, SIGKILL this long after SIGTERM
-                           (default: half of lease-duration - renew-deadline)
+                           (default: half of lease-duration - renew-deadline); counted as lock's
   --fencing-env            give COMMAND the fencing token of each term, as lock does
+  --coordinated            take part through a LeaseCandidate (coordination.k8s.io v1beta1,
+                           v1alpha2 or v1alpha1, the newest the cluster serves)
+  --binary-version V       the LeaseCandidate's binaryVersion, a semantic version above 0.0.0
+                           (default 1.0.0: all candidates equal unless told); needs --coordinated
+  --emulation-version V    its emulationVersion, at most the binary version (default: the binary
+                           version); needs --coordinated
 ${IDENTITY}
+                           (with --coordinated it names the LeaseCandidate: a lowercase RFC 1123
+                           subdomain, by default host name - process id)
 
 ${TIMINGS}
 
