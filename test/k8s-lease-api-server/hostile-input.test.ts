@@ -6,7 +6,8 @@ import type { LeaseApiServer } from '../../templates/k8s-lease-api-server/src/in
 import type { ApiResponse, JsonBody, RequestOptions } from './helpers.js';
 import { NS_BASE, api, create, expectServerIntact, start } from './helpers.js';
 import { worstVersionLatency } from './helpers/stall-probe.js';
-import { MAX_WAITING, parseLoad } from '../../templates/k8s-lease-api-server/src/decode/parse-pool.js';
+import { parseLoad } from '../../templates/k8s-lease-api-server/src/decode/parse-pool.js';
+import { BODY_ADMISSION_LIMITS } from '../../templates/k8s-lease-api-server/src/http/body-admission.js';
 import { encodeMessage, envelope } from '../../templates/k8s-lease-api-server/src/protobuf/encode.js';
 
 const JSON_PATCH = 'application/json-patch+json';
@@ -555,15 +556,17 @@ describe('bounded under hostile bodies: no request stalls the others', () => {
     expect(worst).toBeLessThan(PROBE_BOUND_MS);
   }, 120_000);
 
-  it("a user whose parse queue is full is answered 429 as APF answers, while another user's bodies are taken", async () => {
-    // A 300 KiB JSON body goes to a parse worker (parse-pool.ts INLINE_JSON_CHARS); the refused token's
-    // flood fills its own queue only (queueset rejects per queue: rejectOrEnqueueToBoundLocked).
+  it("a user whose queue is full is answered 429 as APF answers, while another user's bodies are taken", async () => {
+    // A 300 KiB JSON body waits for its user's turn before it is read (http/body-admission.ts) and then goes to
+    // a parse worker (parse-pool.ts INLINE_JSON_CHARS); the refused token's flood fills its own queue only
+    // (queueset rejects per queue: rejectOrEnqueueToBoundLocked).
     const nsBody = (i: number): JsonBody => ({
       apiVersion: 'v1',
       kind: 'Namespace',
       metadata: { name: `flood-${i}`, annotations: { pad: 'x'.repeat(300 * 1024) } },
     });
-    const flood = Array.from({ length: MAX_WAITING + 4 }, (_, i) =>
+    const { seatsPerFlow, waitingPerFlow } = BODY_ADMISSION_LIMITS;
+    const flood = Array.from({ length: seatsPerFlow + waitingPerFlow + 4 }, (_, i) =>
       api(server, 'POST', '/api/v1/namespaces', { body: nsBody(i), headers: { Authorization: 'Bearer refused' } }),
     );
     const lease = api(server, 'POST', NS_BASE, {
