@@ -13,11 +13,14 @@ import { sendStatus } from '../../../templates/k8s-lease-api-server/src/http/res
 
 const LIMIT = 1000;
 
-/** A server that answers the body's length, or readBodyBytes' refusal. */
+/** A server that answers the body's length, or readBodyBytes' refusal; `read` has each closed connection's bytes read. */
 let server: Server;
 let port = 0;
+let read: number[] = [];
 beforeEach(async () => {
+  read = [];
   server = createServer((req, res) => {
+    req.socket.once('close', () => read.push(req.socket.bytesRead));
     void readBodyBytes(req, res, LIMIT).then((body) => {
       if (!body.ok) return sendStatus(res, body.error);
       res.end(String(body.value.length));
@@ -68,6 +71,31 @@ describe('readBodyBytes', () => {
     const answer = await exchange(headOf('Transfer-Encoding: chunked'), `${chunk.length.toString(16)}\r\n${chunk}\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 413 /);
     expect(answer).toContain('"message":"Request entity too large: limit is 1000"');
+  });
+
+  it('reads none of the rest of a refused body: its connection is closed with the rest unread', async () => {
+    // 64 MiB, more than the kernel's buffers hold: had the server drained it, it would have read it all. The
+    // client keeps sending after the server's FIN, as a client busy uploading does.
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    await once(socket, 'connect');
+    const total = 64 * 1024 * 1024;
+    socket.on('error', () => undefined);
+    socket.write(headOf(`Content-Length: ${total}`));
+    const chunk = Buffer.alloc(1024 * 1024, 0x20);
+    const pump = (): void => {
+      while (!socket.destroyed && socket.write(chunk));
+    };
+    socket.on('drain', pump);
+    pump();
+    let answer = '';
+    socket.on('data', (data: Buffer) => (answer += data.toString('utf8')));
+    // The server closes the connection itself, rstAvoidanceDelay after its answer.
+    // (The client's writes then fail with EPIPE or a reset, which is what an unread body gets.)
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(read).toHaveLength(1);
+    expect(read[0]).toBeLessThan(total / 4);
   });
 
   it('reads a body of exactly the limit whole', async () => {

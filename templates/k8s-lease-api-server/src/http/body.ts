@@ -18,7 +18,7 @@ export function declaredLength(req: IncomingMessage): number | undefined {
   return header === undefined ? undefined : Number(header);
 }
 
-/** How long the rest of a refused body is read and thrown away before the connection is closed (Go's rstAvoidanceDelay). */
+/** How long a connection with a refused body stays half-closed before it is destroyed (Go's rstAvoidanceDelay). */
 const DISCARD_MS = 500;
 
 /**
@@ -48,6 +48,8 @@ export function readBodyBytes(
         return;
       }
       req.off('data', onData);
+      // Nothing more of it is read: the rest waits unread in the kernel until the connection is closed.
+      req.pause();
       chunks.length = 0;
       closeAfterReply(req, res);
       resolve(err(bodyTooLarge(limit)));
@@ -70,16 +72,18 @@ export async function readBody(req: IncomingMessage, res: ServerResponse): Promi
  * about to close. Node also reads that header as "close after this reply", but would close the socket
  * the moment the reply is flushed, while the client may still be sending: the kernel then resets the
  * connection and the client can lose the 413. So this connection closes as Go's closeWriteAndWait
- * does instead: half-closed once the reply is flushed, what the client still sends read and dropped
- * for rstAvoidanceDelay, then destroyed.
+ * does instead: half-closed once the reply is flushed, left for rstAvoidanceDelay so the client can read
+ * the reply, then destroyed. Like Go, it reads none of what the client still sends: a refused flood of
+ * large bodies costs no more than its headers.
  */
 export function closeAfterReply(req: IncomingMessage, res: ServerResponse): void {
   const socket = req.socket;
   if (!res.headersSent) res.setHeader('Connection', 'close');
   socket.destroySoon = (): void => {
-    req.resume();
-    socket.resume();
     socket.end();
+    // Node's server has just resumed an unread body to drain it (resOnFinish: req._dump), which resumes the
+    // socket on the next tick; pausing after that stops reading for good.
+    setImmediate(() => socket.pause());
     setTimeout(() => socket.destroy(), DISCARD_MS).unref();
   };
 }
