@@ -105,6 +105,41 @@ describe('large bodies over HTTP', () => {
     expect(queued.answer()).toMatch(/^HTTP\/1\.1 201 /);
   }, 60_000);
 
+  it("paces a user's refused bodies: the next is taken once the refused one's connection is closed", async () => {
+    // Over the Namespace body limit on Content-Length alone: 413 at once, the body unread, the connection closed
+    // rstAvoidanceDelay later (body.ts). Until then the refused upload keeps its user's seat.
+    const over = 2 * 1024 * 1024;
+    const openRefused = async (): Promise<{ send: () => void; answer: () => string }> => {
+      const url = new URL(server.url);
+      const socket = connect(Number(url.port), url.hostname);
+      sockets.push(socket);
+      await once(socket, 'connect');
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (text: string) => (answer += text));
+      socket.on('error', () => undefined);
+      const head = `POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer refused\r\nContent-Type: application/json\r\nContent-Length: ${over}\r\n\r\n`;
+      return { send: () => void socket.write(head), answer: () => answer };
+    };
+    // Both connected first, so the second is sent well within the first's rstAvoidanceDelay (500 ms).
+    const [first, second] = [await openRefused(), await openRefused()];
+    first.send();
+    await until(() => first.answer().includes('}'), 'the first 413');
+    expect(first.answer()).toMatch(/^HTTP\/1\.1 413 /);
+    // Answered, yet its seat is still held: the same user's next body waits for it.
+    second.send();
+    await until(() => bodyAdmissionLoad().waiting === 1, 'the second body to wait');
+    expect(second.answer()).toBe('');
+    await until(() => second.answer().includes('}'), 'the second 413');
+    expect(second.answer()).toMatch(/^HTTP\/1\.1 413 /);
+    // Another user is not paced by it.
+    const other = await api(server, 'POST', NS_BASE, {
+      body: { metadata: { name: 'other' }, spec: { holderIdentity: 'h'.repeat(BODY) } },
+      headers: { Authorization: 'Bearer good' },
+    });
+    expect(other.status).toBe(201);
+  }, 60_000);
+
   it('gives back the seat of a client that goes away mid-body, and of one that goes away while waiting', async () => {
     const first = await openCreate('refused', BODY / 2);
     await until(() => bodyAdmissionLoad().running === 1, 'the first body to be admitted');

@@ -205,7 +205,9 @@ async function serveResource(
  * Serves the request once its user may have its body read (body-admission.ts): a full queue is APF's 429
  * (server/filters/maxinflight.go tooManyRequests: "Too many requests, please try again later.", Retry-After 1)
  * with the body left unread, so the connection closes after it. The seat is held until the request is
- * answered or its connection is gone, whichever comes first.
+ * answered, or, when its body was refused unread, until its connection is closed (rstAvoidanceDelay later,
+ * body.ts): APF gives the seat back when the handler returns, but a refused upload still occupies the
+ * connection, so one user's stream of refused bodies is paced by it rather than answered as fast as it comes.
  */
 async function serveAdmitted(ctx: RequestContext, serve: () => Promise<void>, watch: boolean): Promise<void> {
   const { req, res } = ctx;
@@ -218,11 +220,14 @@ async function serveAdmitted(ctx: RequestContext, serve: () => Promise<void>, wa
   const { release } = admission;
   // A client that went away while waiting has no body left to read.
   if (req.socket.destroyed) return release();
-  res.once('close', release);
+  req.socket.once('close', release);
   try {
     await serve();
   } finally {
-    release();
+    if (res.getHeader('connection') !== 'close') {
+      req.socket.off('close', release);
+      release();
+    }
   }
 }
 
