@@ -6,7 +6,8 @@ import type { LeaseApiServer } from '../../templates/k8s-lease-api-server/src/in
 import type { ApiResponse, JsonBody, RequestOptions } from './helpers.js';
 import { NS_BASE, api, create, expectServerIntact, start } from './helpers.js';
 import { worstVersionLatency } from './helpers/stall-probe.js';
-import { MAX_WAITING, parseLoad } from '../../templates/k8s-lease-api-server/src/decode/parse-pool.js';
+import { parseLoad } from '../../templates/k8s-lease-api-server/src/decode/parse-pool.js';
+import { BODY_ADMISSION_LIMITS } from '../../templates/k8s-lease-api-server/src/http/body-admission.js';
 import { encodeMessage, envelope } from '../../templates/k8s-lease-api-server/src/protobuf/encode.js';
 
 const JSON_PATCH = 'application/json-patch+json';
@@ -498,15 +499,19 @@ describe('bounded under hostile bodies: no request stalls the others', () => {
         headers: { Authorization: 'Bearer refused' },
       }),
     );
-    // Over etcd's 1.5 MiB, as a Lease that large is (operations/storage-size.ts).
-    expect(res.status).toBe(500);
-    expect(res.body.message).toBe('etcdserver: request is too large');
+    // Over the Namespace body limit (etcd's 1.5 MiB), refused as rest.go limitedReadBody refuses a body
+    // over its limit: 413 NewRequestEntityTooLargeError("limit is N"), the connection closed.
+    expect(res.status).toBe(413);
+    expect(res.body).toMatchObject({
+      reason: 'RequestEntityTooLarge',
+      message: 'Request entity too large: limit is 1572864',
+    });
     expect(worst).toBeLessThan(PROBE_BOUND_MS);
   }, 120_000);
 
-  it('a Namespace over etcd’s 1.5 MiB request limit is refused as a Lease is; one under it is created', async () => {
-    // etcd's --max-request-bytes default (1.5 MiB) and its "etcdserver: request is too large"
-    // (etcd server/etcdserver/api/v3rpc/rpctypes ErrGRPCRequestTooLarge), passed through by storage/etcd3 as 500.
+  it('a Namespace body over etcd’s 1.5 MiB request limit is 413 before it is parsed; one under it is created', async () => {
+    // etcd's --max-request-bytes default (1.5 MiB) bounds what could ever be stored; the body is held to it
+    // with rest.go limitedReadBody's refusal (NewRequestEntityTooLargeError), see the README's differences.
     const namespace = (name: string, size: number): JsonBody => ({
       apiVersion: 'v1',
       kind: 'Namespace',
@@ -516,8 +521,9 @@ describe('bounded under hostile bodies: no request stalls the others', () => {
       body: namespace('toolarge', 1_990_000),
       headers: { Authorization: 'Bearer refused' },
     });
-    expect(refused.status).toBe(500);
-    expect(refused.body).toMatchObject({ code: 500, message: 'etcdserver: request is too large' });
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get('connection')).toBe('close');
+    expect(refused.body).toMatchObject({ code: 413, message: 'Request entity too large: limit is 1572864' });
     const taken = await api(server, 'POST', '/api/v1/namespaces', {
       body: namespace('fits', 1_400_000),
       headers: { Authorization: 'Bearer refused' },
@@ -550,15 +556,17 @@ describe('bounded under hostile bodies: no request stalls the others', () => {
     expect(worst).toBeLessThan(PROBE_BOUND_MS);
   }, 120_000);
 
-  it("a user whose parse queue is full is answered 429 as APF answers, while another user's bodies are taken", async () => {
-    // A 300 KiB JSON body goes to a parse worker (parse-pool.ts INLINE_JSON_CHARS); the refused token's
-    // flood fills its own queue only (queueset rejects per queue: rejectOrEnqueueToBoundLocked).
+  it("a user whose queue is full is answered 429 as APF answers, while another user's bodies are taken", async () => {
+    // A 300 KiB JSON body waits for its user's turn before it is read (http/body-admission.ts) and then goes to
+    // a parse worker (parse-pool.ts INLINE_JSON_CHARS); the refused token's flood fills its own queue only
+    // (queueset rejects per queue: rejectOrEnqueueToBoundLocked).
     const nsBody = (i: number): JsonBody => ({
       apiVersion: 'v1',
       kind: 'Namespace',
       metadata: { name: `flood-${i}`, annotations: { pad: 'x'.repeat(300 * 1024) } },
     });
-    const flood = Array.from({ length: MAX_WAITING + 4 }, (_, i) =>
+    const { seatsPerFlow, waitingPerFlow } = BODY_ADMISSION_LIMITS;
+    const flood = Array.from({ length: seatsPerFlow + waitingPerFlow + 4 }, (_, i) =>
       api(server, 'POST', '/api/v1/namespaces', { body: nsBody(i), headers: { Authorization: 'Bearer refused' } }),
     );
     const lease = api(server, 'POST', NS_BASE, {

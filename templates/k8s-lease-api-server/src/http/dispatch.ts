@@ -4,8 +4,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { serveNamespace, serveNamespaces } from '../namespaces/namespace-handler.js';
 import { VERSION } from '../lease-meta.js';
 import type { StatusError } from '../status.js';
-import { internalError, methodNotAllowed, pathNotFound, routeNotFound } from '../status.js';
+import { internalError, methodNotAllowed, pathNotFound, routeNotFound, tooManyRequests } from '../status.js';
 import { authenticate, callerGroups } from './auth.js';
+import { closeAfterReply } from './body.js';
+import { admitBody } from './body-admission.js';
 import { setAuditId } from './audit-id.js';
 import { allowCompression } from './compression.js';
 import { classify, flowControlHeaders } from './flow-control.js';
@@ -199,6 +201,36 @@ async function serveResource(
   }
 }
 
+/**
+ * Serves the request once its user may have its body read (body-admission.ts): a full queue is APF's 429
+ * (server/filters/maxinflight.go tooManyRequests: "Too many requests, please try again later.", Retry-After 1)
+ * with the body left unread, so the connection closes after it. The seat is held until the request is
+ * answered, or, when its body was refused unread, until its connection is closed (rstAvoidanceDelay later,
+ * body.ts): APF gives the seat back when the handler returns, but a refused upload still occupies the
+ * connection, so one user's stream of refused bodies is paced by it rather than answered as fast as it comes.
+ */
+async function serveAdmitted(ctx: RequestContext, serve: () => Promise<void>, watch: boolean): Promise<void> {
+  const { req, res } = ctx;
+  const admission = watch ? undefined : await admitBody(req, ctx.user);
+  if (admission?.kind === 'busy') {
+    closeAfterReply(req, res);
+    return sendStatus(res, tooManyRequests(1));
+  }
+  if (admission?.kind !== 'admitted') return serve();
+  const { release } = admission;
+  // A client that went away while waiting has no body left to read.
+  if (req.socket.destroyed) return release();
+  req.socket.once('close', release);
+  try {
+    await serve();
+  } finally {
+    if (res.getHeader('connection') !== 'close') {
+      req.socket.off('close', release);
+      release();
+    }
+  }
+}
+
 export async function handleRequest(state: ServerState, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const url = new URL(req.url ?? '/', 'http://localhost');
   const entry = record(state, req, res, url);
@@ -249,7 +281,7 @@ export async function handleRequest(state: ServerState, req: IncomingMessage, re
       res.setHeader(name, value);
     if (isResourceRoute(route) && !watch) allowCompression(res);
     const ctx: RequestContext = { req, res, url, state, accept: parseAccept(req.headers.accept), user: auth.user };
-    await serveRoute(ctx, route, fault?.kind === 'stream' ? fault.fault : undefined);
+    await serveAdmitted(ctx, () => serveRoute(ctx, route, fault?.kind === 'stream' ? fault.fault : undefined), watch);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (!res.headersSent) sendStatus(res, internalError(message));

@@ -2,8 +2,9 @@
 // authentication, classifies every request into the first matching FlowSchema by matchingPrecedence, and names
 // the schema and its PriorityLevelConfiguration by UID in X-Kubernetes-PF-FlowSchema-UID and
 // X-Kubernetes-PF-PriorityLevel-UID (Go canonicalises them to the spellings below). This server has no
-// flowcontrol API and never queues: it answers as a cluster with the bootstrap configuration
-// (pkg/apis/flowcontrol/bootstrap/default.go) would classify, with stable made-up UIDs (a cluster's are random).
+// flowcontrol API and queues only large bodies, per user (body-admission.ts): it answers as a cluster with the
+// bootstrap configuration (pkg/apis/flowcontrol/bootstrap/default.go) would classify, with stable made-up UIDs
+// (a cluster's are random).
 import { createHash } from 'node:crypto';
 import { GROUP } from '../lease-meta.js';
 

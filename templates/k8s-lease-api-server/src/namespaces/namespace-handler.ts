@@ -29,7 +29,7 @@ import { answer, fail } from '../http/answer.js';
 import { negotiateResponse } from '../http/handlers/read.js';
 import { payloadOf, sendStatus } from '../http/respond.js';
 import { checkBodyType } from '../operations/type-meta.js';
-import { ETCD_MAX_REQUEST_BYTES, REQUEST_TOO_LARGE } from '../operations/storage-size.js';
+import { ETCD_MAX_REQUEST_BYTES } from '../operations/storage-size.js';
 import type { TargetType } from '../operations/type-meta.js';
 import { NAMESPACE_INFO, NAMESPACE_KIND, namespaceNotFound } from './namespace-registry.js';
 
@@ -75,20 +75,22 @@ async function decodeNamespaceText(
   return parsed.ok ? checkTypeMeta(parsed.value) : parsed;
 }
 
-/**
- * A Namespace is stored in etcd as a Lease is, so it meets the same 1.5 MiB limit and etcd's refusal
- * (operations/storage-size.ts). Here the body is measured, before it is parsed, so that nobody may keep
- * the parse workers busy with bodies that could never be stored (see the README's differences).
- */
 async function decodeNamespaceBody(
   bytes: Buffer,
   type: InputFormat | undefined,
   user: string,
 ): Promise<Result<JsonValue, StatusError>> {
   if (type === undefined) return err(unknownFormat());
-  if (bytes.length > ETCD_MAX_REQUEST_BYTES) return err(REQUEST_TOO_LARGE);
   return decodeNamespaceText(bytes, type, user);
 }
+
+/**
+ * A Namespace is stored in etcd as a Lease is, so it could never be stored past etcd's 1.5 MiB
+ * (operations/storage-size.ts). Its body is held to that size as it is read, with limitedReadBody's 413,
+ * so that nobody may keep the parse workers busy, or the server reading, with bodies that could never be
+ * stored (see the README's differences).
+ */
+export const NAMESPACE_BODY_BYTES: number = ETCD_MAX_REQUEST_BYTES;
 
 /** A namespace write's options and decoded body, read in the order createHandler and updateHandler read them. */
 async function readNamespaceWrite(
@@ -98,7 +100,7 @@ async function readNamespaceWrite(
   const { searchParams } = ctx.url;
   const options = parseWriteOptions(searchParams, ctx.req.headers['user-agent'], kind, false, ctx.state.ops.valueStyle);
   // Bytes, not text: a protobuf body would not survive a UTF-8 decode.
-  const body = await readBodyBytes(ctx.req, ctx.res);
+  const body = await readBodyBytes(ctx.req, ctx.res, NAMESPACE_BODY_BYTES);
   if (!options.ok) return options;
   if (!body.ok) return body;
   const typed = await decodeNamespaceBody(body.value, inputFormat(ctx.req.headers['content-type']), ctx.user);

@@ -37,6 +37,24 @@ export const cases: readonly ConformanceCase[] = [
     ],
   },
   {
+    name: 'a Namespace body past 1.5 MiB is 413 RequestEntityTooLarge with Connection: close (this server’s bound)',
+    source:
+      'k8s.io/apiserver/pkg/endpoints/handlers/rest.go limitedReadBody (NewRequestEntityTooLargeError "limit is N"); the limit is etcd’s --max-request-bytes default, which upstream applies only to the stored object (500)',
+    steps: [
+      {
+        method: 'POST',
+        path: '/api/v1/namespaces',
+        headers: YAML,
+        body: `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: big\n${' '.repeat(1.5 * 1024 * 1024)}`,
+        expect: {
+          status: 413,
+          headers: { connection: 'close' },
+          json: { reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 1572864' },
+        },
+      },
+    ],
+  },
+  {
     name: 'a YAML alias bomb is 400: go-yaml refuses excessive aliasing',
     source:
       'go.yaml.in/yaml/v2 decode.go decoder.unmarshal (allowedAliasRatio, failf("document contains excessive aliasing"))',
