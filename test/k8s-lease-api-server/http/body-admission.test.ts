@@ -54,6 +54,14 @@ describe('large bodies over HTTP', () => {
   const BODY = 64 * 1024;
   /** A Namespace create of BODY bytes from `token`, its head and the first `sent` bytes of its body sent; the answer so far. */
   async function openCreate(token: string, sent: number): Promise<{ socket: Socket; answer: () => string }> {
+    const { socket, answer } = await openSocket();
+    const head = `POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${BODY}\r\n\r\n`;
+    socket.write(head + namespaceBody(`ns-${sockets.length}`).slice(0, sent));
+    return { socket, answer };
+  }
+
+  /** A raw connection to the server, closed after the test, and what it has answered so far. */
+  async function openSocket(): Promise<{ socket: Socket; answer: () => string }> {
     const url = new URL(server.url);
     const socket = connect(Number(url.port), url.hostname);
     sockets.push(socket);
@@ -62,8 +70,6 @@ describe('large bodies over HTTP', () => {
     socket.setEncoding('utf8');
     socket.on('data', (text: string) => (answer += text));
     socket.on('error', () => undefined);
-    const head = `POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\nContent-Length: ${BODY}\r\n\r\n`;
-    socket.write(head + namespaceBody(`ns-${sockets.length}`).slice(0, sent));
     return { socket, answer: () => answer };
   }
 
@@ -110,16 +116,9 @@ describe('large bodies over HTTP', () => {
     // rstAvoidanceDelay later (body.ts). Until then the refused upload keeps its user's seat.
     const over = 2 * 1024 * 1024;
     const openRefused = async (): Promise<{ send: () => void; answer: () => string }> => {
-      const url = new URL(server.url);
-      const socket = connect(Number(url.port), url.hostname);
-      sockets.push(socket);
-      await once(socket, 'connect');
-      let answer = '';
-      socket.setEncoding('utf8');
-      socket.on('data', (text: string) => (answer += text));
-      socket.on('error', () => undefined);
+      const { socket, answer } = await openSocket();
       const head = `POST /api/v1/namespaces HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer refused\r\nContent-Type: application/json\r\nContent-Length: ${over}\r\n\r\n`;
-      return { send: () => void socket.write(head), answer: () => answer };
+      return { send: () => void socket.write(head), answer };
     };
     // Both connected first, so the second is sent well within the first's rstAvoidanceDelay (500 ms).
     const [first, second] = [await openRefused(), await openRefused()];
